@@ -1,0 +1,38 @@
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: venv run test lint coverage bench clean
+
+venv: $(VENV)/.installed
+
+# The stamp reinstalls only when a requirements file changes.
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+run: venv
+	$(BIN)/python manage.py migrate --noinput
+	if [ -f fixtures/demo.json ]; then $(BIN)/python manage.py loaddata fixtures/demo.json; fi
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: venv
+	$(BIN)/python -m pytest
+
+lint: venv
+	$(BIN)/ruff check .
+
+coverage: venv
+	$(BIN)/python -m pytest --cov=scoring --cov-report=term-missing
+
+bench: venv
+	@set -e; for script in bench/*.py; do \
+		[ -e "$$script" ] || continue; \
+		echo "== $$script"; \
+		$(BIN)/python "$$script"; \
+	done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache htmlcov .coverage staticfiles
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Shared fixtures for the whole suite; pytest-django provides client, db and settings."""

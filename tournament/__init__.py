@@ -1,0 +1,1 @@
+"""The Django app: tournaments, players, results, and the pages that show them."""

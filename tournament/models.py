@@ -1,0 +1,1 @@
+"""Tournament models: divisions, players, rounds, results. None yet."""

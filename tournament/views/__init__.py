@@ -1,0 +1,1 @@
+"""Views, split by audience: public.py for everyone, director.py for directors."""

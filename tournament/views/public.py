@@ -1,0 +1,8 @@
+"""Pages anyone may see, signed in or not."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournament/home.html")
