@@ -1,0 +1,157 @@
+"""The board: premium layouts (read from data files), coordinates and the tiles on it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+LAYOUT_DIR = Path(__file__).parent / "data" / "layouts"
+
+# Symbol -> (letter multiplier, word multiplier).
+PREMIUMS = {
+    ".": (1, 1),
+    "'": (2, 1),
+    '"': (3, 1),
+    "^": (4, 1),
+    "-": (1, 2),
+    "=": (1, 3),
+    "~": (1, 4),
+}
+
+
+class LayoutError(ValueError):
+    """A layout file that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    size: int
+    letter_mult: tuple[int, ...]  # per square, row-major
+    word_mult: tuple[int, ...]
+    centre: int  # index of the square the first move must cover
+
+    def column_name(self, col: int) -> str:
+        return chr(ord("A") + col)
+
+    def square_name(self, index: int) -> str:
+        row, col = divmod(index, self.size)
+        return f"{row + 1}{self.column_name(col)}"
+
+
+def parse_layout(text: str, name: str = "custom") -> Layout:
+    rows = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    size = len(rows)
+    if size == 0 or size > 26:
+        raise LayoutError(f"layout {name}: expected between 1 and 26 rows, found {size}")
+    letter: list[int] = []
+    word: list[int] = []
+    for number, row in enumerate(rows, start=1):
+        if len(row) != size:
+            raise LayoutError(
+                f"layout {name}: row {number} has {len(row)} squares, expected {size}"
+            )
+        for symbol in row:
+            if symbol not in PREMIUMS:
+                raise LayoutError(f"layout {name}: row {number} has an unknown square {symbol!r}")
+            lm, wm = PREMIUMS[symbol]
+            letter.append(lm)
+            word.append(wm)
+    centre = (size // 2) * size + size // 2
+    return Layout(name, size, tuple(letter), tuple(word), centre)
+
+
+@cache
+def load_layout(name_or_path: str = "standard15") -> Layout:
+    """A built-in layout by name (``standard15``; ``CrosswordGame`` is its GCG name) or a file."""
+    key = name_or_path.strip()
+    if key.lower() in ("crosswordgame", "standard", "standard15", ""):
+        key = "standard15"
+    path = LAYOUT_DIR / f"{key}.layout"
+    if not path.exists():
+        path = Path(name_or_path)
+    if not path.exists():
+        raise LayoutError(f"unknown board layout {name_or_path!r}")
+    return parse_layout(path.read_text(encoding="utf-8"), name=key)
+
+
+_ACROSS = re.compile(r"^(\d{1,2})([A-Za-z])$")
+_DOWN = re.compile(r"^([A-Za-z])(\d{1,2})$")
+
+
+@dataclass(frozen=True)
+class Position:
+    row: int  # 0-based
+    col: int
+    across: bool
+
+    def text(self) -> str:
+        col = chr(ord("A") + self.col)
+        return f"{self.row + 1}{col}" if self.across else f"{col}{self.row + 1}"
+
+
+def parse_position(token: str, size: int = 15) -> Position | None:
+    """``8H`` (row first) is across, ``H8`` (column first) is down, in either case.
+
+    None when the token is not a square of the board.
+    """
+    m = _ACROSS.match(token)
+    if m:
+        row, col, across = int(m.group(1)) - 1, ord(m.group(2).upper()) - ord("A"), True
+    else:
+        m = _DOWN.match(token)
+        if not m:
+            return None
+        col, row, across = ord(m.group(1).upper()) - ord("A"), int(m.group(2)) - 1, False
+    if not (0 <= row < size and 0 <= col < size):
+        return None
+    return Position(row, col, across)
+
+
+class Board:
+    """Tiles on the squares: an upper-case tile is a real tile, a lower-case one a blank."""
+
+    __slots__ = ("layout", "size", "squares", "count")
+
+    def __init__(self, layout: Layout | None = None) -> None:
+        self.layout = layout or load_layout()
+        self.size = self.layout.size
+        self.squares: list[str | None] = [None] * (self.size * self.size)
+        self.count = 0
+
+    def copy(self) -> Board:
+        other = Board.__new__(Board)
+        other.layout = self.layout
+        other.size = self.size
+        other.squares = self.squares.copy()
+        other.count = self.count
+        return other
+
+    def at(self, row: int, col: int) -> str | None:
+        return self.squares[row * self.size + col]
+
+    def is_empty(self) -> bool:
+        return self.count == 0
+
+    def tiles(self) -> list[str]:
+        return [t for t in self.squares if t is not None]
+
+    def render(self) -> str:
+        """The board as text, blanks in lower case, premium squares marked when empty."""
+        marks = {(1, 3): "=", (1, 2): "-", (3, 1): '"', (2, 1): "'", (4, 1): "^", (1, 4): "~"}
+        header = "    " + " ".join(chr(ord("A") + c) for c in range(self.size))
+        lines = [header]
+        for r in range(self.size):
+            cells = []
+            for c in range(self.size):
+                i = r * self.size + c
+                tile = self.squares[i]
+                if tile is None:
+                    key = (self.layout.letter_mult[i], self.layout.word_mult[i])
+                    cells.append(marks.get(key, "."))
+                else:
+                    cells.append(tile if len(tile) == 1 else tile[0])
+            lines.append(f"{r + 1:>3} " + " ".join(cells))
+        return "\n".join(lines)

@@ -1,0 +1,457 @@
+"""Reading and writing GCG game records.
+
+Reading never raises on a bad record: what cannot be read becomes a finding with its line number,
+and the line is kept so that writing the record back loses nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .findings import ERROR, WARNING, Finding
+
+# Event kinds.
+PLAY = "play"
+PASS = "pass"
+EXCHANGE = "exchange"
+PHONY = "phony"  # a phony withdrawn after a successful challenge
+CHALLENGE = "challenge"  # a bonus for a play that stood after a challenge
+END_POINTS = "end_points"  # the opponents' racks, to the player who went out
+RACK_PENALTY = "rack_penalty"  # a player's own rack, taken off at the end
+TIME = "time"  # a time penalty
+
+MARKS = "*#$!"  # phony, Collins only, North American only, offensive
+
+HEADER_PRAGMAS = {
+    "title",
+    "description",
+    "id",
+    "lexicon",
+    "game-type",
+    "board-layout",
+    "tile-distribution",
+    "tile-set",
+    "tile",
+    "character-encoding",
+    "game-board",
+    "incomplete",
+}
+REPEATABLE = {"description", "tile", "note", "-", "game-board", "incomplete"}
+KNOWN_GAME_TYPES = {"classic", "crossword", "crosswordgame", "standard"}
+
+_POSITION = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
+_SCORE = re.compile(r"^[+-]\d+$")
+_TOTAL = re.compile(r"^[+-]?\d+$")
+_EVENT = re.compile(r"^>(\S+?):(.*)$")
+_PLAYER = re.compile(r"^player(\d+)$")
+_LAST_RACK = re.compile(r"^rack(\d+)$")
+
+
+@dataclass
+class Player:
+    number: int  # 1-based, as in #player1
+    nick: str
+    name: str
+
+
+@dataclass
+class Event:
+    line: int
+    nick: str
+    kind: str
+    rack: str = ""  # the tiles the player held, as written ("" when not recorded)
+    position: str = ""  # as written, e.g. "8H"
+    word: str = ""  # as written, validity marks removed
+    marks: str = ""  # validity marks the recorder wrote after the word
+    tiles: str = ""  # exchanged tiles, or the rack in parentheses on end lines
+    count: int | None = None  # for an exchange recorded as a number of tiles
+    score: int = 0  # the signed score on the line
+    total: int = 0  # the running total on the line
+    extra: str = ""  # tokens after the total (old records list cross-words there)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Pragma:
+    line: int
+    keyword: str
+    value: str
+
+
+@dataclass
+class Unread:
+    """A line that could not be read, kept as it was."""
+
+    line: int
+    text: str
+
+
+@dataclass
+class GameRecord:
+    players: list[Player] = field(default_factory=list)
+    items: list[Pragma | Event | Unread] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    encoding: str = "utf-8"
+
+    @property
+    def events(self) -> list[Event]:
+        return [i for i in self.items if isinstance(i, Event)]
+
+    def pragma(self, keyword: str) -> str | None:
+        for item in self.items:
+            if isinstance(item, Pragma) and item.keyword == keyword:
+                return item.value
+        return None
+
+    def last_racks(self) -> list[Pragma]:
+        return [i for i in self.items if isinstance(i, Pragma) and _LAST_RACK.match(i.keyword)]
+
+    @property
+    def incomplete(self) -> bool:
+        return self.pragma("incomplete") is not None or bool(self.last_racks())
+
+    def player(self, nick: str) -> Player | None:
+        for p in self.players:
+            if p.nick == nick:
+                return p
+        return None
+
+
+def decode(data: bytes) -> tuple[str, str, list[Finding]]:
+    """Text, encoding, findings: the declared encoding, else UTF-8 if it decodes, else Latin-1."""
+    findings: list[Finding] = []
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    first = data.split(b"\n", 1)[0].strip()
+    declared = None
+    if first.startswith(b"#character-encoding"):
+        declared = first[len(b"#character-encoding") :].strip().decode("ascii", "replace").lower()
+    if declared in ("utf-8", "utf8"):
+        return data.decode("utf-8", "replace"), "utf-8", findings
+    if declared in ("iso-8859-1", "iso8859-1", "latin-1", "latin1"):
+        return data.decode("latin-1"), "latin-1", findings
+    if declared is not None:
+        findings.append(
+            Finding(
+                1,
+                ERROR,
+                "unsupported_encoding",
+                f"the character encoding {declared!r} is not supported (use UTF-8 or ISO-8859-1)",
+                recorded=declared,
+            )
+        )
+    try:
+        return data.decode("utf-8"), "utf-8", findings
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1", findings
+
+
+def _is_rack(token: str) -> bool:
+    return all(ch.isalpha() or ch in "?.[]·" for ch in token)
+
+
+def _int(token: str) -> int:
+    return int(token)
+
+
+def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
+    """An event from the tokens after ``>nick:``, or the reason it cannot be read."""
+    n = len(toks)
+    if n == 0:
+        return "the line has no move"
+
+    def tail(i: int, kind: str, **kw: object) -> Event | str:
+        # toks[i] is the score, toks[i + 1] the total.
+        if n < i + 2:
+            return "the line needs a score and a running total"
+        score, total = toks[i], toks[i + 1]
+        if not _SCORE.match(score) and not (kind in (PASS, EXCHANGE) and score == "0"):
+            return f"{score!r} is not a score (write it as +N or -N)"
+        if not _TOTAL.match(total):
+            return f"{total!r} is not a running total"
+        extra = " ".join(toks[i + 2 :])
+        if extra and kind != PLAY:
+            return f"unexpected {extra!r} after the running total"
+        return Event(line, nick, kind, score=_int(score), total=_int(total), extra=extra, **kw)
+
+    def rack_before(i: int) -> str | None:
+        if i == 0:
+            return ""
+        if i == 1:
+            return toks[0]
+        return None
+
+    for i, tok in enumerate(toks):
+        if tok == "(challenge)":
+            rack = rack_before(i)
+            if rack is None:
+                return "too many tokens before (challenge)"
+            return tail(i + 1, CHALLENGE, rack=rack)
+        if tok == "(time)":
+            rack = rack_before(i)
+            if rack is None:
+                return "too many tokens before (time)"
+            return tail(i + 1, TIME, rack=rack)
+    if toks[0].startswith("(") or (n > 1 and toks[1].startswith("(")):
+        i = 0 if toks[0].startswith("(") else 1
+        shown = toks[i]
+        if not (shown.endswith(")") and len(shown) >= 2):
+            return f"{shown!r} is not a rack in parentheses"
+        event = tail(i + 1, END_POINTS, rack=toks[0] if i else "", tiles=shown[1:-1])
+        if isinstance(event, Event) and event.score < 0:
+            event.kind = RACK_PENALTY
+        return event
+    i = 1 if (n > 1 and toks[1].startswith("-")) else 0
+    if toks[i].startswith("-"):
+        rack = toks[0] if i else ""
+        action = toks[i]
+        if action == "--":
+            return tail(i + 1, PHONY, rack=rack)
+        if action in ("-", "-0"):
+            return tail(i + 1, PASS, rack=rack)
+        tiles = action[1:]
+        if tiles.isdigit():
+            return tail(i + 1, EXCHANGE, rack=rack, count=int(tiles))
+        return tail(i + 1, EXCHANGE, rack=rack, tiles=tiles)
+    if n >= 4 and _POSITION.match(toks[1]) and not _POSITION.match(toks[0]):
+        rack, pos, word, i = toks[0], toks[1], toks[2], 3
+    elif n >= 3 and _POSITION.match(toks[0]):
+        rack, pos, word, i = "", toks[0], toks[1], 2
+    else:
+        return "the line is not a move: expected RACK POSITION WORD +SCORE TOTAL"
+    stripped = word.rstrip(MARKS)
+    marks = word[len(stripped) :]
+    return tail(i, PLAY, rack=rack, position=pos, word=stripped, marks=marks)
+
+
+def parse(text: str | bytes) -> GameRecord:
+    """Read a GCG record. Every problem becomes a finding; nothing raises."""
+    record = GameRecord()
+    findings = record.findings
+    if isinstance(text, bytes):
+        text, record.encoding, found = decode(text)
+        findings.extend(found)
+    if not text.strip():
+        findings.append(Finding(0, ERROR, "empty", "the record is empty"))
+        return record
+    seen: dict[str, int] = {}
+    last_event: Event | None = None
+    in_note = False
+    after_last_rack: int | None = None
+    for number, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        stripped = raw.strip()
+        if not stripped:
+            continue
+        if stripped.startswith(">"):
+            in_note = False
+            m = _EVENT.match(stripped)
+            if not m:
+                record.items.append(Unread(number, stripped))
+                findings.append(
+                    Finding(number, ERROR, "malformed_line", "an event line must start >nick:")
+                )
+                continue
+            nick, body = m.group(1), m.group(2)
+            result = _parse_body(nick, number, body.split())
+            if isinstance(result, str):
+                record.items.append(Unread(number, stripped))
+                findings.append(Finding(number, ERROR, "malformed_line", result, player=nick))
+                continue
+            if after_last_rack is not None:
+                findings.append(
+                    Finding(
+                        number,
+                        ERROR,
+                        "event_after_last_rack",
+                        f"an event follows the final racks given on line {after_last_rack}",
+                        player=nick,
+                    )
+                )
+            record.items.append(result)
+            last_event = result
+            continue
+        if stripped.startswith("#"):
+            keyword, _, value = stripped[1:].partition(" ")
+            value = value.strip()
+            if keyword == "note" or keyword == "-":
+                if last_event is None:
+                    findings.append(
+                        Finding(
+                            number, WARNING, "note_before_events", "a #note before the first move"
+                        )
+                    )
+                    record.items.append(Pragma(number, keyword, value))
+                else:
+                    last_event.notes.append(value)
+                in_note = True
+                continue
+            in_note = False
+            _read_pragma(record, number, keyword, value, seen, last_event is not None)
+            if _LAST_RACK.match(keyword) and after_last_rack is None:
+                after_last_rack = number
+            continue
+        if in_note and last_event is not None:
+            last_event.notes[-1] += "\n" + stripped
+            continue
+        if in_note:
+            continue
+        record.items.append(Unread(number, stripped))
+        findings.append(
+            Finding(number, ERROR, "malformed_line", "the line is neither a #pragma nor a >move")
+        )
+    return record
+
+
+def _read_pragma(
+    record: GameRecord, number: int, keyword: str, value: str, seen: dict[str, int], started: bool
+) -> None:
+    findings = record.findings
+    record.items.append(Pragma(number, keyword, value))
+    m = _PLAYER.match(keyword)
+    if m:
+        nick, _, name = value.partition(" ")
+        index = int(m.group(1))
+        if not nick:
+            findings.append(Finding(number, ERROR, "malformed_pragma", "#player needs a nickname"))
+            return
+        if not 1 <= index <= 4:
+            findings.append(
+                Finding(number, ERROR, "malformed_pragma", f"player number {index} is not 1 to 4")
+            )
+            return
+        if any(p.number == index for p in record.players):
+            findings.append(
+                Finding(
+                    number,
+                    ERROR,
+                    "duplicate_player_number",
+                    f"#player{index} is given twice",
+                    player=nick,
+                )
+            )
+            return
+        if record.player(nick):
+            findings.append(
+                Finding(
+                    number,
+                    ERROR,
+                    "duplicate_nick",
+                    f"two players share the nickname {nick!r}, so their moves cannot be told apart",
+                    player=nick,
+                )
+            )
+            return
+        if name and any(p.name == name.strip() for p in record.players):
+            findings.append(
+                Finding(number, WARNING, "duplicate_name", f"two players are both named {name!r}")
+            )
+        if started:
+            findings.append(
+                Finding(number, WARNING, "pragma_after_events", f"#player{index} after the moves")
+            )
+        record.players.append(Player(index, nick, name.strip() or nick))
+        record.players.sort(key=lambda p: p.number)
+        return
+    if keyword == "character-encoding":
+        if number != 1:
+            findings.append(
+                Finding(
+                    number,
+                    WARNING,
+                    "misplaced_encoding",
+                    "#character-encoding must be the first line",
+                )
+            )
+        return
+    if _LAST_RACK.match(keyword):
+        if keyword in seen:
+            findings.append(Finding(number, ERROR, "repeated_pragma", f"#{keyword} is given twice"))
+        seen[keyword] = number
+        return
+    if keyword not in HEADER_PRAGMAS:
+        # GCG is open to new pragmata (#style, #game-board, …): keep them, check nothing.
+        return
+    if keyword in seen and keyword not in REPEATABLE:
+        findings.append(
+            Finding(
+                number,
+                WARNING,
+                "repeated_pragma",
+                f"#{keyword} is given twice (first on line {seen[keyword]})",
+            )
+        )
+    seen.setdefault(keyword, number)
+    if started and keyword not in ("incomplete",):
+        findings.append(
+            Finding(number, WARNING, "pragma_after_events", f"#{keyword} belongs before the moves")
+        )
+    if keyword == "game-type" and value.lower() not in KNOWN_GAME_TYPES:
+        findings.append(
+            Finding(
+                number,
+                WARNING,
+                "unknown_game_type",
+                f"unknown game type {value!r}: the record is checked as a classic game",
+                recorded=value,
+            )
+        )
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def event_text(event: Event, word: str | None = None, position: str | None = None) -> str:
+    """One event as a canonical GCG line."""
+    rack = event.rack
+    head = f">{event.nick}: {rack}".rstrip() if rack else f">{event.nick}:"
+    if event.kind == PLAY:
+        body = f"{position or event.position.upper()} {(word or event.word)}{event.marks}"
+    elif event.kind == PASS:
+        body = "-"
+    elif event.kind == EXCHANGE:
+        body = "-" + (str(event.count) if event.count is not None else event.tiles)
+    elif event.kind == PHONY:
+        body = "--"
+    elif event.kind == CHALLENGE:
+        body = "(challenge)"
+    elif event.kind == TIME:
+        body = "(time)"
+    else:
+        body = f"({event.tiles})"
+    line = f"{head} {body} {_signed(event.score)} {event.total}"
+    if event.extra:
+        line += " " + event.extra
+    return line
+
+
+def write(record: GameRecord, words: dict[int, tuple[str, str]] | None = None) -> str:
+    """The record as canonical GCG: UTF-8, one space between tokens, upper-case positions.
+
+    ``words`` maps an event's line to its (position, word) with play-through written as ``.``;
+    the replay provides it. Lines that could not be read are written back as they were.
+    """
+    words = words or {}
+    out: list[str] = []
+    encoding = record.pragma("character-encoding")
+    supported = encoding is None or encoding.lower() in ("utf-8", "utf8", "iso-8859-1", "latin-1")
+    first = record.items[0] if record.items else None
+    if supported and not (
+        isinstance(first, Pragma) and first.keyword == "character-encoding" and first.line == 1
+    ):
+        out.append("#character-encoding UTF-8")
+    for item in record.items:
+        if isinstance(item, Pragma):
+            if item.keyword == "character-encoding" and supported and item.line == 1:
+                out.append("#character-encoding UTF-8")
+                continue
+            out.append(f"#{item.keyword} {item.value}".rstrip())
+        elif isinstance(item, Unread):
+            out.append(item.text)
+        else:
+            position, word = words.get(item.line, (None, None))
+            out.append(event_text(item, word, position))
+            for note in item.notes:
+                out.append(f"#note {note}".rstrip())
+    return "\n".join(out) + "\n"

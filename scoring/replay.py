@@ -1,0 +1,1299 @@
+"""Replaying a game record under a ruleset: every move placed, every score and total checked.
+
+``verify`` never raises on a bad record. It returns a ``Report``: each event's recorded and computed
+score and running total, and a list of findings, each on the line where it happens.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import gcg
+from .board import Board, load_layout, parse_position
+from .findings import ERROR, WARNING, Finding
+from .lexicon import Lexicons
+from .rules import Ruleset, load_rules
+from .tiles import BLANK, TileSet, detect_tileset, load_tileset
+
+OUT = "out"  # a player went out
+SCORELESS = "scoreless"  # consecutive scoreless turns
+PASSES = "passes"  # every player passed the agreed number of times in a row
+
+
+@dataclass
+class Turn:
+    """One event of the record as the engine saw it."""
+
+    line: int
+    nick: str
+    kind: str
+    text: str  # the event as a canonical GCG line
+    recorded_score: int
+    computed_score: int | None  # None where the engine could not compute it
+    recorded_total: int
+    computed_total: int
+    words: list[tuple[str, str]] = field(default_factory=list)  # (word formed, validity mark)
+
+
+@dataclass
+class PlayerResult:
+    nick: str
+    name: str
+    final: int  # the last running total recorded
+    computed: int  # the total the engine computed
+
+
+@dataclass
+class Report:
+    players: list[PlayerResult]
+    turns: list[Turn]
+    findings: list[Finding]
+    rules: Ruleset
+    tiles: TileSet
+    board: Board
+    ended: str | None  # OUT, SCORELESS, PASSES or None
+    conventions: dict[str, str] = field(default_factory=dict)
+    canonical: dict[int, tuple[str, str]] = field(default_factory=dict)  # line -> (position, word)
+
+    @property
+    def verified(self) -> bool:
+        return not any(f.severity == ERROR for f in self.findings)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == ERROR]
+
+    def as_dict(self, file: str | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if file is not None:
+            data["file"] = file
+        data["verified"] = self.verified
+        data["rules"] = self.rules.name
+        data["tiles"] = self.tiles.name
+        data["players"] = [
+            {"nick": p.nick, "name": p.name, "final": p.final, "computed": p.computed}
+            for p in self.players
+        ]
+        data["findings"] = [f.as_dict() for f in self.findings]
+        return data
+
+
+_PARENS = re.compile(r"\(([^)]*)\)")
+
+
+@dataclass
+class _Play:
+    """What is needed to take a play back when it is withdrawn or to attach a bonus to it."""
+
+    player: int
+    line: int
+    rack: str
+    squares: list[int]
+    recorded: int
+    computed: int | None
+    drawn: int
+    ended_before: str | None
+    scoreless_before: int
+    passes_before: int
+    score_finding: int | None  # index of a wrong-score finding, downgraded if the play is withdrawn
+
+
+class _Replay:
+    def __init__(
+        self, record: gcg.GameRecord, rules: Ruleset, tiles: TileSet, lexicons: Lexicons | None
+    ) -> None:
+        self.record = record
+        self.rules = rules
+        self.tiles = tiles
+        self.lexicons = lexicons if lexicons and len(lexicons) else None
+        self.findings: list[Finding] = list(record.findings)
+        self.players = record.players
+        self.n = len(self.players)
+        self.index = {p.nick: i for i, p in enumerate(self.players)}
+        layout_name = record.pragma("board-layout") or "standard15"
+        try:
+            layout = load_layout(layout_name)
+        except ValueError:
+            self.error(0, "unknown_layout", f"unknown board layout {layout_name!r}")
+            layout = load_layout()
+        self.board = Board(layout)
+        self.size = layout.size
+        self.full = {t: tiles.count(t) for t in tiles.counts}
+        self.on_board: Counter[str] = Counter()
+        self.rack_sizes = [rules.rack_size] * self.n
+        self.bag = tiles.size - rules.rack_size * self.n
+        self.recorded = [0] * self.n
+        self.computed = [0] * self.n
+        self.to_move = 0
+        self.scoreless = 0
+        self.passes = 0
+        self.ended: str | None = None
+        self.out_player: int | None = None
+        self.out_unseen: list[str] = []
+        self.end_lines: dict[int, str] = {}  # player -> kind of end line seen
+        self.penalty_tiles: Counter[str] = Counter()
+        self.timed: set[int] = set()
+        self.post_out_pass = False
+        self.last_play: _Play | None = None
+        self.previous_kind: str | None = None
+        self.turns: list[Turn] = []
+        self.canonical: dict[int, tuple[str, str]] = {}
+        self.conventions: dict[str, str] = {}
+        # The line of a play that could not be placed: from there on the board is unknown, so
+        # later plays are checked for turn order and arithmetic only.
+        self.blind: int | None = None
+
+    # -- findings -------------------------------------------------------------------------------
+
+    def error(
+        self,
+        line: int,
+        code: str,
+        message: str,
+        player: str | None = None,
+        expected: Any = None,
+        recorded: Any = None,
+    ) -> None:
+        self.findings.append(Finding(line, ERROR, code, message, player, expected, recorded))
+
+    def warn(
+        self,
+        line: int,
+        code: str,
+        message: str,
+        player: str | None = None,
+        expected: Any = None,
+        recorded: Any = None,
+    ) -> None:
+        self.findings.append(Finding(line, WARNING, code, message, player, expected, recorded))
+
+    # -- tiles ----------------------------------------------------------------------------------
+
+    def unseen(self) -> Counter[str]:
+        """Tiles not on the board: in the bag or on some rack."""
+        pool = Counter(self.full)
+        pool.subtract(self.on_board)
+        return +pool
+
+    def read_rack(self, ev: gcg.Event, text: str, what: str = "rack") -> list[str] | None:
+        """The tiles of a rack as written, or None when it is not recorded or cannot be read."""
+        if not text or text == "UNKNOWN":
+            return None
+        tiles = self.tiles.split(text.upper())
+        rack: list[str] = []
+        for t in tiles:
+            if t == ".":
+                t = BLANK
+            if t != BLANK and not self.tiles.knows(t):
+                self.error(
+                    ev.line,
+                    "malformed_rack",
+                    f"the {what} {text!r} holds {t!r}, which is not a tile of the "
+                    f"{self.tiles.name} set",
+                    ev.nick,
+                    recorded=text,
+                )
+                return None
+            rack.append(t)
+        return rack
+
+    def check_drawable(
+        self, line: int, nick: str, tiles: list[str], what: str, extra: Counter[str] | None = None
+    ) -> bool:
+        if len(tiles) > self.rules.rack_size and what == "rack":
+            self.error(
+                line,
+                "rack_too_big",
+                f"the rack has {len(tiles)} tiles; a rack holds at most {self.rules.rack_size}",
+                nick,
+                expected=self.rules.rack_size,
+                recorded=len(tiles),
+            )
+            return False
+        pool = self.unseen()
+        if extra:
+            pool.subtract(extra)
+        wanted = Counter(tiles)
+        short = [t for t, c in wanted.items() if c > pool.get(t, 0)]
+        if short:
+            detail = ", ".join(f"{c} {t}" for t, c in ((t, wanted[t]) for t in sorted(short)))
+            left = ", ".join(f"{pool.get(t, 0)} {t}" for t in sorted(short))
+            self.error(
+                line,
+                "rack_not_drawable",
+                f"the {what} needs {detail} but only {left} can be unseen "
+                f"(the {self.tiles.name} set and the tiles on the board)",
+                nick,
+                expected=left,
+                recorded=detail,
+            )
+            return False
+        return True
+
+    def rack_holds(self, ev: gcg.Event, rack: list[str] | None, used: list[str], what: str) -> None:
+        if rack is None:
+            return
+        missing = Counter(used)
+        missing.subtract(Counter(rack))
+        lacking = sorted(t for t, c in missing.items() if c > 0 for _ in range(c))
+        if lacking:
+            self.error(
+                ev.line,
+                "tiles_not_in_rack",
+                f"the {what} uses {''.join(lacking)}, which the rack {ev.rack} does not hold",
+                ev.nick,
+                expected=ev.rack,
+                recorded="".join(used),
+            )
+
+    # -- totals ---------------------------------------------------------------------------------
+
+    def book(self, p: int, ev: gcg.Event, computed: int | None) -> None:
+        """Check the running total on the line and move both totals on."""
+        expected = self.recorded[p] + ev.score
+        if ev.total != expected:
+            self.error(
+                ev.line,
+                "wrong_total",
+                f"the running total should be {self.recorded[p]} "
+                f"{'+' if ev.score >= 0 else '-'} {abs(ev.score)} = {expected}, "
+                f"not {ev.total}",
+                ev.nick,
+                expected=expected,
+                recorded=ev.total,
+            )
+        self.recorded[p] = ev.total
+        self.computed[p] += ev.score if computed is None else computed
+
+    def turn(
+        self,
+        ev: gcg.Event,
+        p: int,
+        computed: int | None,
+        words: list[tuple[str, str]] | None = None,
+        position: str | None = None,
+        word: str | None = None,
+    ) -> None:
+        self.turns.append(
+            Turn(
+                ev.line,
+                ev.nick,
+                ev.kind,
+                gcg.event_text(ev, word, position),
+                ev.score,
+                computed,
+                ev.total,
+                self.computed[p],
+                words or [],
+            )
+        )
+
+    # -- the replay -----------------------------------------------------------------------------
+
+    def run(self, upto: int | None = None) -> None:
+        n = self.n
+        broken = any(
+            f.code in ("duplicate_nick", "duplicate_player_number", "empty") for f in self.findings
+        )
+        if (n < self.rules.min_players or n < 1) and not broken:
+            self.error(
+                0,
+                "too_few_players",
+                f"the record names {n} player(s); the {self.rules.name} rules need at "
+                f"least {self.rules.min_players}",
+            )
+        if n > self.rules.max_players:
+            self.error(
+                0,
+                "too_many_players",
+                f"the record names {n} players; the {self.rules.name} rules allow at most "
+                f"{self.rules.max_players}",
+            )
+        player_lines = [
+            i.line
+            for i in self.record.items
+            if isinstance(i, gcg.Pragma) and gcg._PLAYER.match(i.keyword)
+        ]
+        last_player_line = max(player_lines, default=0)
+        early_reported = False
+        count = 0
+        for ev in self.record.events:
+            if upto is not None and count >= upto:
+                break
+            count += 1
+            if ev.line < last_player_line and not early_reported:
+                early_reported = True
+                self.error(
+                    ev.line,
+                    "event_before_players",
+                    "a move comes before every player has been named",
+                    ev.nick,
+                )
+            p = self.index.get(ev.nick)
+            if p is None:
+                self.error(
+                    ev.line,
+                    "unknown_player",
+                    f"{ev.nick!r} is not one of the players "
+                    f"({', '.join(pl.nick for pl in self.players) or 'none named'})",
+                    ev.nick,
+                    recorded=ev.nick,
+                )
+                continue
+            handler = getattr(self, f"_{ev.kind}")
+            handler(ev, p)
+            self.previous_kind = ev.kind
+        if upto is None:
+            self.finish()
+
+    def next_player(self, p: int) -> int:
+        return (p + 1) % self.n
+
+    def take_turn(self, ev: gcg.Event, p: int) -> bool:
+        """Turn order and game end for a move; False when the move cannot be applied."""
+        if self.ended:
+            if (
+                ev.kind == gcg.PASS
+                and self.ended == OUT
+                and p != self.out_player
+                and not self.post_out_pass
+                and not self.end_lines
+            ):
+                # Under double challenge the opponent may challenge the last play and lose the turn.
+                self.post_out_pass = True
+                return False
+            self.error(ev.line, "event_after_end", "a move after the game has ended", ev.nick)
+            return False
+        if p != self.to_move:
+            expected = self.players[self.to_move].nick
+            self.error(
+                ev.line,
+                "out_of_turn",
+                f"it is {expected}'s turn, not {ev.nick}'s",
+                ev.nick,
+                expected=expected,
+                recorded=ev.nick,
+            )
+        self.to_move = self.next_player(p)
+        return True
+
+    def _play(self, ev: gcg.Event, p: int) -> None:
+        applied = self.take_turn(ev, p)
+        self.last_play = None
+        if not applied:
+            self.book(p, ev, None)
+            self.turn(ev, p, None)
+            return
+        rack = self.read_rack(ev, ev.rack)
+        if rack is not None and self.blind is None:
+            self.check_drawable(ev.line, ev.nick, rack, "rack")
+        placed = self.place(ev, p) if self.blind is None else None
+        if placed is None:
+            if self.blind is None:
+                self.blind = ev.line
+                self.warn(
+                    ev.line,
+                    "board_unknown",
+                    "this play could not be placed, so the plays after it are checked for "
+                    "turn order and running totals only",
+                    ev.nick,
+                )
+            self.last_play = _Play(
+                p,
+                ev.line,
+                ev.rack,
+                [],
+                ev.score,
+                None,
+                0,
+                self.ended,
+                self.scoreless,
+                self.passes,
+                None,
+            )
+            self.book(p, ev, None)
+            self.turn(ev, p, None)
+            self.scoreless = 0 if ev.score else self.scoreless + 1
+            return
+        squares, score, words, position, word = placed
+        used = [BLANK if t.islower() else t for t in (self.board.squares[s] for s in squares)]
+        self.rack_holds(ev, rack, used, "play")
+        if rack is None:
+            before = Counter(self.on_board)
+            before.subtract(Counter(used))
+            pool = Counter(self.full)
+            pool.subtract(before)
+            over = sorted(t for t, c in Counter(used).items() if c > pool.get(t, 0))
+            if over:
+                self.error(
+                    ev.line,
+                    "too_many_tiles",
+                    f"the play puts more {', '.join(over)} on the board than the "
+                    f"{self.tiles.name} set has",
+                    ev.nick,
+                    recorded=ev.word,
+                )
+        score_finding = None
+        if score != ev.score:
+            score_finding = len(self.findings)
+            self.error(
+                ev.line,
+                "wrong_score",
+                f"{ev.word} at {position} scores {score}, not {ev.score}",
+                ev.nick,
+                expected=score,
+                recorded=ev.score,
+            )
+        if ev.marks and self.lexicons and words:
+            mark = words[0][1]
+            if mark != ev.marks:
+                self.warn(
+                    ev.line,
+                    "mark_differs",
+                    f"the record marks {ev.word} {ev.marks!r}; the word lists give "
+                    f"{mark or 'no mark'!r}",
+                    ev.nick,
+                    expected=mark,
+                    recorded=ev.marks,
+                )
+        drawn = min(len(squares), self.bag)
+        if len(squares) > self.rack_sizes[p]:
+            self.error(
+                ev.line,
+                "too_many_tiles",
+                f"the play uses {len(squares)} tiles but the player holds only "
+                f"{self.rack_sizes[p]}",
+                ev.nick,
+                expected=self.rack_sizes[p],
+                recorded=len(squares),
+            )
+        self.last_play = _Play(
+            p,
+            ev.line,
+            ev.rack,
+            squares,
+            ev.score,
+            score,
+            drawn,
+            self.ended,
+            self.scoreless,
+            self.passes,
+            score_finding,
+        )
+        self.bag -= drawn
+        self.rack_sizes[p] = max(0, self.rack_sizes[p] - len(squares)) + drawn
+        self.scoreless = 0 if score else self.scoreless + 1
+        self.passes = 0
+        if self.rack_sizes[p] == 0 and self.bag == 0:
+            self.ended = OUT
+            self.out_player = p
+            self.out_unseen = sorted(self.unseen().elements())
+        self.book(p, ev, score)
+        self.canonical[ev.line] = (position, word)
+        self.turn(ev, p, score, words, position, word)
+        if self.ended is None:
+            self.check_scoreless_end(ev)
+
+    def place(self, ev: gcg.Event, p: int):
+        """Put a play on the board; its squares, score, words, position and canonical word."""
+        pos = parse_position(ev.position, self.size)
+        if pos is None:
+            self.error(
+                ev.line,
+                "bad_position",
+                f"{ev.position!r} is not a square of the board (write 8H across or H8 down)",
+                ev.nick,
+                recorded=ev.position,
+            )
+            return None
+        # Letters in parentheses are tiles already on the board.
+        cells: list[tuple[str, bool]] = []
+        pieces = _PARENS.split(ev.word)
+        for k, piece in enumerate(pieces):
+            through = k % 2 == 1
+            for t in self.tiles.split(piece):
+                cells.append((t, through))
+        if not cells:
+            self.error(ev.line, "malformed_move", "the play has no tiles", ev.nick)
+            return None
+        size = self.size
+        step = 1 if pos.across else size
+        start = pos.row * size + pos.col
+        along = pos.col if pos.across else pos.row
+        if along + len(cells) > size:
+            self.error(
+                ev.line,
+                "off_board",
+                f"{ev.word} at {pos.text()} runs off the board",
+                ev.nick,
+                recorded=f"{ev.position} {ev.word}",
+            )
+            return None
+        squares = self.board.squares
+        new: list[tuple[int, str]] = []
+        canonical: list[str] = []
+        for k, (t, through) in enumerate(cells):
+            sq = start + k * step
+            here = squares[sq]
+            where = self.board.layout.square_name(sq)
+            if t == ".":
+                if here is None:
+                    self.error(
+                        ev.line,
+                        "playthrough_empty",
+                        f"{ev.word} at {pos.text()} marks {where} as a tile on the board, "
+                        f"but it is empty",
+                        ev.nick,
+                        recorded=ev.word,
+                    )
+                    return None
+                canonical.append(".")
+                continue
+            if not self.tiles.knows(t):
+                self.error(
+                    ev.line,
+                    "unknown_tile",
+                    f"{t!r} in {ev.word} is not a tile of the {self.tiles.name} set",
+                    ev.nick,
+                    recorded=ev.word,
+                )
+                return None
+            if here is not None:
+                if here.upper() != t.upper():
+                    self.error(
+                        ev.line,
+                        "square_occupied",
+                        f"{ev.word} at {pos.text()} puts {t} on {where}, which already "
+                        f"holds {here}",
+                        ev.nick,
+                        expected=here,
+                        recorded=t,
+                    )
+                    return None
+                canonical.append(".")
+                continue
+            if through:
+                self.error(
+                    ev.line,
+                    "playthrough_empty",
+                    f"{ev.word} marks {t} at {where} as on the board, but it is empty",
+                    ev.nick,
+                    recorded=ev.word,
+                )
+                return None
+            new.append((sq, t))
+            canonical.append(t if len(t) == 1 else f"[{t}]" if t.isupper() else f"[{t}]")
+        if not new:
+            self.error(
+                ev.line,
+                "no_new_tiles",
+                f"{ev.word} at {pos.text()} places no tile",
+                ev.nick,
+                recorded=ev.word,
+            )
+            return None
+        end = start + (len(cells) - 1) * step
+        before_ok = along == 0 or squares[start - step] is None
+        after_ok = along + len(cells) == size or squares[end + step] is None
+        if not (before_ok and after_ok):
+            self.error(
+                ev.line,
+                "not_whole_word",
+                f"{ev.word} at {pos.text()} is not the whole word: the tiles next to it "
+                f"on the board belong to it",
+                ev.nick,
+                recorded=ev.word,
+            )
+        if self.board.is_empty():
+            centre = self.board.layout.centre
+            if all(sq != centre for sq, _ in new):
+                self.error(
+                    ev.line,
+                    "first_move_off_centre",
+                    f"the first play must cover the centre square "
+                    f"{self.board.layout.square_name(centre)}",
+                    ev.nick,
+                    recorded=f"{ev.position} {ev.word}",
+                )
+            if len(new) < 2:
+                self.error(
+                    ev.line,
+                    "first_move_one_tile",
+                    "the first play must use at least two tiles",
+                    ev.nick,
+                )
+        elif len(new) == len(cells) and not self.touches(new):
+            self.error(
+                ev.line,
+                "not_connected",
+                f"{ev.word} at {pos.text()} does not touch any tile on the board",
+                ev.nick,
+                recorded=f"{ev.position} {ev.word}",
+            )
+        for sq, t in new:
+            squares[sq] = t
+            self.on_board[BLANK if t.islower() else t] += 1
+        self.board.count += len(new)
+        score, words = self.score(start, step, len(cells), [sq for sq, _ in new])
+        word = "".join(canonical)
+        return [sq for sq, _ in new], score, words, pos.text(), word
+
+    def touches(self, new: list[tuple[int, str]]) -> bool:
+        size = self.size
+        squares = self.board.squares
+        for sq, _ in new:
+            r, c = divmod(sq, size)
+            if (
+                (c > 0 and squares[sq - 1] is not None)
+                or (c < size - 1 and squares[sq + 1] is not None)
+                or (r > 0 and squares[sq - size] is not None)
+                or (r < size - 1 and squares[sq + size] is not None)
+            ):
+                return True
+        return False
+
+    def score(
+        self, start: int, step: int, length: int, new: list[int]
+    ) -> tuple[int, list[tuple[str, str]]]:
+        layout = self.board.layout
+        lm, wm = layout.letter_mult, layout.word_mult
+        squares = self.board.squares
+        value = self.tiles.value
+        fresh = set(new)
+        total = 0
+        main = 0
+        mult = 1
+        text = []
+        for k in range(length):
+            sq = start + k * step
+            t = squares[sq]
+            text.append(t)
+            if sq in fresh:
+                main += value(t) * lm[sq]
+                mult *= wm[sq]
+            else:
+                main += value(t)
+        total += main * mult
+        words = ["".join(text)]
+        cross = self.size if step == 1 else 1
+        size = self.size
+        for sq in new:
+            r, c = divmod(sq, size)
+            # Walk back to the start of the cross word.
+            first = sq
+            while True:
+                pr, pc = divmod(first, size)
+                if cross == 1:
+                    if pc == 0 or squares[first - 1] is None:
+                        break
+                else:
+                    if pr == 0 or squares[first - size] is None:
+                        break
+                first -= cross
+            last = sq
+            while True:
+                pr, pc = divmod(last, size)
+                if cross == 1:
+                    if pc == size - 1 or squares[last + 1] is None:
+                        break
+                else:
+                    if pr == size - 1 or squares[last + size] is None:
+                        break
+                last += cross
+            if first == last:
+                continue
+            s = 0
+            letters = []
+            for q in range(first, last + 1, cross):
+                t = squares[q]
+                letters.append(t)
+                s += value(t) * (lm[q] if q == sq else 1)
+            total += s * wm[sq]
+            words.append("".join(letters))
+        if len(new) == self.rules.rack_size:
+            total += self.rules.bingo_bonus
+        marks = self.lexicons.marks(words) if self.lexicons else [""] * len(words)
+        return total, list(zip(words, marks, strict=True))
+
+    def check_scoreless_end(self, ev: gcg.Event) -> None:
+        limit = self.rules.scoreless_turns
+        if limit and self.scoreless >= limit:
+            self.ended = SCORELESS
+            return
+        rounds = self.rules.pass_rounds
+        if rounds and self.passes >= rounds * self.n:
+            self.ended = PASSES
+
+    def _pass(self, ev: gcg.Event, p: int) -> None:
+        applied = self.take_turn(ev, p)
+        self.last_play = None
+        if ev.score != 0:
+            self.error(
+                ev.line, "wrong_score", "a pass scores 0", ev.nick, expected=0, recorded=ev.score
+            )
+        if ev.rack:
+            rack = self.read_rack(ev, ev.rack)
+            if rack is not None:
+                self.check_drawable(ev.line, ev.nick, rack, "rack")
+        self.book(p, ev, 0)
+        self.turn(ev, p, 0)
+        if applied:
+            self.scoreless += 1
+            self.passes += 1
+            self.check_scoreless_end(ev)
+
+    def _exchange(self, ev: gcg.Event, p: int) -> None:
+        applied = self.take_turn(ev, p)
+        self.last_play = None
+        rack = self.read_rack(ev, ev.rack)
+        if rack is not None:
+            self.check_drawable(ev.line, ev.nick, rack, "rack")
+        if ev.count is not None:
+            count = ev.count
+            if rack is not None and count > len(rack):
+                self.error(
+                    ev.line,
+                    "tiles_not_in_rack",
+                    f"the exchange of {count} tiles is more than the rack {ev.rack} holds",
+                    ev.nick,
+                    expected=len(rack),
+                    recorded=count,
+                )
+        else:
+            tiles = self.read_rack(ev, ev.tiles, "exchange")
+            count = len(tiles) if tiles is not None else 0
+            if tiles is not None:
+                self.rack_holds(ev, rack, tiles, "exchange")
+        if not 1 <= count <= self.rules.rack_size:
+            self.error(
+                ev.line,
+                "malformed_exchange",
+                f"an exchange is of 1 to {self.rules.rack_size} tiles, not {count}",
+                ev.nick,
+                recorded=count,
+            )
+        if applied and self.bag < self.rules.exchange_min_bag:
+            self.error(
+                ev.line,
+                "exchange_bag_too_small",
+                f"an exchange needs at least {self.rules.exchange_min_bag} tiles in the bag; "
+                f"{self.bag} are left",
+                ev.nick,
+                expected=self.rules.exchange_min_bag,
+                recorded=self.bag,
+            )
+        if ev.score != 0:
+            self.error(
+                ev.line,
+                "wrong_score",
+                "an exchange scores 0",
+                ev.nick,
+                expected=0,
+                recorded=ev.score,
+            )
+        self.book(p, ev, 0)
+        self.turn(ev, p, 0)
+        if applied:
+            self.scoreless += 1
+            self.passes = 0
+            self.check_scoreless_end(ev)
+
+    def _phony(self, ev: gcg.Event, p: int) -> None:
+        play = self.last_play if self.previous_kind == gcg.PLAY else None
+        self.last_play = None
+        if play is None:
+            self.error(
+                ev.line,
+                "phony_without_play",
+                "a phony is withdrawn, but the line before is not a play",
+                ev.nick,
+            )
+            self.book(p, ev, None)
+            self.turn(ev, p, None)
+            return
+        if play.player != p:
+            self.error(
+                ev.line,
+                "phony_wrong_player",
+                f"only {self.players[play.player].nick}, who made the play, can withdraw it",
+                ev.nick,
+                expected=self.players[play.player].nick,
+                recorded=ev.nick,
+            )
+        if ev.rack and play.rack and ev.rack.upper() != play.rack.upper():
+            self.error(
+                ev.line,
+                "phony_rack_mismatch",
+                f"the rack {ev.rack} is not the rack {play.rack} of the withdrawn play",
+                ev.nick,
+                expected=play.rack,
+                recorded=ev.rack,
+            )
+        # Take the play back.
+        for sq in play.squares:
+            t = self.board.squares[sq]
+            self.on_board[BLANK if t.islower() else t] -= 1
+            self.board.squares[sq] = None
+        self.board.count -= len(play.squares)
+        self.bag += play.drawn
+        pp = play.player
+        self.rack_sizes[pp] = self.rack_sizes[pp] - play.drawn + len(play.squares)
+        self.ended = play.ended_before
+        self.out_player = None if self.ended != OUT else self.out_player
+        self.scoreless = play.scoreless_before + 1
+        self.passes = play.passes_before
+        if play.score_finding is not None:
+            f = self.findings[play.score_finding]
+            self.findings[play.score_finding] = Finding(
+                f.line,
+                WARNING,
+                f.code,
+                f.message + " (the play was withdrawn)",
+                f.player,
+                f.expected,
+                f.recorded,
+            )
+        if ev.score == 0:
+            # Old records write the withdrawal as "-- +0" with the total from before the play.
+            pass
+        elif ev.score != -play.recorded:
+            self.error(
+                ev.line,
+                "wrong_withdrawal",
+                f"withdrawing the play takes off its {play.recorded} points, not {-ev.score}",
+                ev.nick,
+                expected=-play.recorded,
+                recorded=ev.score,
+            )
+        expected_total = self.recorded[pp] - play.recorded
+        if ev.total != expected_total:
+            self.error(
+                ev.line,
+                "wrong_total",
+                f"after the withdrawal the total goes back to {expected_total}, not {ev.total}",
+                ev.nick,
+                expected=expected_total,
+                recorded=ev.total,
+            )
+        self.recorded[pp] = ev.total
+        computed = -(play.computed if play.computed is not None else play.recorded)
+        self.computed[pp] += computed
+        self.turn(ev, p, computed)
+        self.check_scoreless_end(ev)
+
+    def _challenge(self, ev: gcg.Event, p: int) -> None:
+        play = self.last_play if self.previous_kind in (gcg.PLAY, gcg.CHALLENGE) else None
+        if play is None:
+            self.error(
+                ev.line,
+                "challenge_without_play",
+                "a challenge bonus, but the line before is not a play",
+                ev.nick,
+            )
+        elif play.player != p:
+            self.error(
+                ev.line,
+                "challenge_wrong_player",
+                f"the bonus goes to {self.players[play.player].nick}, whose play was challenged",
+                ev.nick,
+                expected=self.players[play.player].nick,
+                recorded=ev.nick,
+            )
+        rack = self.read_rack(ev, ev.rack)
+        if rack is not None:
+            self.check_drawable(ev.line, ev.nick, rack, "rack")
+        rule = self.rules.challenge
+        if rule == "double":
+            self.error(
+                ev.line,
+                "challenge_bonus_not_in_rules",
+                f"the {self.rules.name} rules give no points for a wrong challenge "
+                f"(double challenge)",
+                ev.nick,
+                expected=0,
+                recorded=ev.score,
+            )
+        elif ev.score <= 0:
+            self.error(
+                ev.line,
+                "wrong_challenge_bonus",
+                "a challenge bonus is more than 0 points",
+                ev.nick,
+                recorded=ev.score,
+            )
+        elif rule == "penalty" and ev.score % self.rules.challenge_points:
+            self.error(
+                ev.line,
+                "wrong_challenge_bonus",
+                f"a challenge bonus is {self.rules.challenge_points} points a word "
+                f"challenged, not {ev.score}",
+                ev.nick,
+                expected=self.rules.challenge_points,
+                recorded=ev.score,
+            )
+        elif rule == "any":
+            self.conventions.setdefault("challenge", f"{ev.score}-point bonus")
+        self.book(p, ev, ev.score)
+        self.turn(ev, p, ev.score)
+
+    # -- the end of the game --------------------------------------------------------------------
+
+    def end_convention(self) -> str:
+        if self.rules.end_out != "any":
+            return self.rules.end_out
+        return self.conventions.get("end", "any")
+
+    def _end_points(self, ev: gcg.Event, p: int) -> None:
+        self.last_play = None
+        shown = self.read_rack(ev, ev.tiles, "rack in parentheses")
+        if ev.tiles == "":
+            shown = []
+        if self.blind is not None:
+            self.accept_blind_end(ev, p)
+            return
+        if not self.ended:
+            self.error(
+                ev.line,
+                "end_before_end",
+                "points for the opponent's rack, but the game has not ended",
+                ev.nick,
+            )
+            self.book(p, ev, None)
+            self.turn(ev, p, None)
+            return
+        if self.ended != OUT:
+            self.error(
+                ev.line,
+                "unexpected_end_points",
+                "nobody went out: each player loses their own rack instead",
+                ev.nick,
+            )
+            self.book(p, ev, None)
+            self.turn(ev, p, None)
+            return
+        if p != self.out_player:
+            self.error(
+                ev.line,
+                "end_points_wrong_player",
+                f"the rack points go to {self.players[self.out_player].nick}, who went out",
+                ev.nick,
+                expected=self.players[self.out_player].nick,
+                recorded=ev.nick,
+            )
+        if p in self.end_lines:
+            self.error(ev.line, "repeated_end_points", "the rack points are given twice", ev.nick)
+        self.end_lines[p] = gcg.END_POINTS
+        truth = self.out_unseen
+        if shown is not None and self.n == 2 and sorted(shown) != truth:
+            self.error(
+                ev.line,
+                "end_rack_mismatch",
+                f"the opponent was left with {''.join(truth)}, not {ev.tiles}",
+                ev.nick,
+                expected="".join(truth),
+                recorded=ev.tiles,
+            )
+        value = self.tiles.rack_value(truth)
+        convention = self.end_convention()
+        if convention == "any":
+            if ev.score == 2 * value:
+                convention = "double"
+            elif ev.score == value:
+                convention = "transfer"
+            else:
+                convention = "double"
+            self.conventions["end"] = convention
+        expected = 2 * value if convention == "double" else value
+        if ev.score != expected:
+            how = "twice" if convention == "double" else "the value of"
+            self.error(
+                ev.line,
+                "wrong_end_points",
+                f"going out earns {how} the opponents' rack {''.join(truth)} "
+                f"({value}) = {expected}, not {ev.score}",
+                ev.nick,
+                expected=expected,
+                recorded=ev.score,
+            )
+        self.book(p, ev, expected)
+        self.turn(ev, p, expected)
+
+    def _rack_penalty(self, ev: gcg.Event, p: int) -> None:
+        self.last_play = None
+        shown = self.read_rack(ev, ev.tiles, "rack in parentheses")
+        rack = self.read_rack(ev, ev.rack)
+        if shown is not None and rack is not None and sorted(shown) != sorted(rack):
+            self.error(
+                ev.line,
+                "penalty_rack_mismatch",
+                f"the rack {ev.rack} and the rack in parentheses ({ev.tiles}) differ",
+                ev.nick,
+                expected=ev.rack,
+                recorded=ev.tiles,
+            )
+        tiles = shown if shown is not None else rack
+        if self.blind is not None:
+            self.accept_blind_end(ev, p)
+            return
+        if not self.ended:
+            self.error(
+                ev.line, "end_before_end", "a rack penalty, but the game has not ended", ev.nick
+            )
+            self.book(p, ev, None)
+            self.turn(ev, p, None)
+            return
+        if p in self.end_lines:
+            self.error(
+                ev.line, "repeated_end_points", "this player's rack is counted twice", ev.nick
+            )
+        self.end_lines[p] = gcg.RACK_PENALTY
+        if self.ended == OUT:
+            if p == self.out_player:
+                self.error(
+                    ev.line,
+                    "unexpected_rack_penalty",
+                    "the player who went out has no rack to lose",
+                    ev.nick,
+                )
+            convention = self.end_convention()
+            if convention == "double":
+                self.error(
+                    ev.line,
+                    "unexpected_rack_penalty",
+                    "with 2x rack for going out the opponent loses nothing",
+                    ev.nick,
+                    expected=0,
+                    recorded=ev.score,
+                )
+            elif convention == "any":
+                self.conventions["end"] = "transfer"
+            if self.n == 2 and tiles is not None and sorted(tiles) != self.out_unseen:
+                self.error(
+                    ev.line,
+                    "end_rack_mismatch",
+                    f"the player was left with {''.join(self.out_unseen)}, not {ev.tiles}",
+                    ev.nick,
+                    expected="".join(self.out_unseen),
+                    recorded=ev.tiles,
+                )
+        elif tiles is not None and self.check_drawable(
+            ev.line, ev.nick, tiles, "rack left", self.penalty_tiles
+        ):
+            self.penalty_tiles.update(tiles)
+        value = self.tiles.rack_value(tiles) if tiles is not None else -ev.score
+        if ev.score != -value:
+            self.error(
+                ev.line,
+                "wrong_end_penalty",
+                f"the rack left, {ev.tiles}, is worth {value}: the penalty is -{value}, "
+                f"not {ev.score}",
+                ev.nick,
+                expected=-value,
+                recorded=ev.score,
+            )
+        self.book(p, ev, -value)
+        self.turn(ev, p, -value)
+
+    def accept_blind_end(self, ev: gcg.Event, p: int) -> None:
+        """With the board unknown, an end line is taken as recorded; only its total is checked."""
+        self.ended = self.ended or (OUT if ev.kind == gcg.END_POINTS else SCORELESS)
+        if ev.kind == gcg.END_POINTS:
+            self.out_player = p
+        self.end_lines[p] = ev.kind
+        self.book(p, ev, None)
+        self.turn(ev, p, None)
+
+    def _time(self, ev: gcg.Event, p: int) -> None:
+        self.last_play = None
+        per_minute = self.rules.time_penalty_per_minute
+        if not self.ended:
+            self.error(
+                ev.line,
+                "end_before_end",
+                "a time penalty belongs after the end of the game",
+                ev.nick,
+            )
+        elif self.pending_end_lines():
+            self.warn(
+                ev.line,
+                "time_before_end_points",
+                "a time penalty is recorded before the end-of-game rack points",
+                ev.nick,
+            )
+        if p in self.timed:
+            self.error(
+                ev.line,
+                "repeated_time_penalty",
+                "a player has one time penalty, for all the time over",
+                ev.nick,
+            )
+        self.timed.add(p)
+        if per_minute == 0:
+            self.error(
+                ev.line,
+                "time_penalty_not_in_rules",
+                f"the {self.rules.name} rules have no clock, so no time penalty",
+                ev.nick,
+                expected=0,
+                recorded=ev.score,
+            )
+        elif ev.score >= 0 or ev.score % per_minute:
+            self.error(
+                ev.line,
+                "wrong_time_penalty",
+                f"a time penalty is {per_minute} points for each minute or part of a "
+                f"minute over: a negative multiple of {per_minute}, not {ev.score}",
+                ev.nick,
+                recorded=ev.score,
+            )
+        self.book(p, ev, ev.score)
+        self.turn(ev, p, ev.score)
+
+    def pending_end_lines(self) -> list[int]:
+        """Players who still owe an end-of-game line."""
+        if self.ended == OUT:
+            convention = self.end_convention()
+            need = [self.out_player] if self.out_player is not None else []
+            if convention == "transfer":
+                need += [i for i in range(self.n) if i != self.out_player]
+            return [i for i in need if i not in self.end_lines]
+        if self.ended in (SCORELESS, PASSES):
+            return [i for i in range(self.n) if i not in self.end_lines]
+        return []
+
+    def finish(self) -> None:
+        last_line = max((e.line for e in self.record.events), default=0)
+        for item in self.record.last_racks():
+            number = int(item.keyword[4:])
+            nick = next((pl.nick for pl in self.players if pl.number == number), None)
+            if nick is None:
+                self.error(
+                    item.line,
+                    "unknown_player",
+                    f"#{item.keyword}: there is no player {number}",
+                    recorded=item.keyword,
+                )
+                continue
+            fake = gcg.Event(item.line, nick, gcg.PASS, rack=item.value)
+            rack = self.read_rack(fake, item.value)
+            if rack is not None:
+                self.check_drawable(item.line, nick, rack, "rack")
+        if not self.record.events:
+            if not self.findings:
+                self.warn(0, "no_moves", "the record has no moves")
+            return
+        if not self.ended:
+            if self.record.incomplete or self.blind is not None:
+                self.warn(
+                    last_line,
+                    "not_finished",
+                    "the record stops before the end of the game (it says it is incomplete)",
+                )
+            else:
+                self.error(last_line, "not_finished", "the record stops before the end of the game")
+            return
+        pending = self.pending_end_lines() if self.blind is None else []
+        if pending:
+            if self.ended == OUT:
+                value = self.tiles.rack_value(self.out_unseen)
+                convention = self.end_convention()
+                if convention == "any":
+                    convention = "double"
+                expected = 2 * value if convention == "double" else value
+                who = ", ".join(self.players[i].nick for i in pending)
+                self.error(
+                    last_line,
+                    "missing_end_points",
+                    f"the game ended with {who} going out, but the rack points "
+                    f"(+{expected} for {''.join(self.out_unseen)}) are not recorded",
+                    self.players[pending[0]].nick,
+                    expected=expected,
+                )
+            else:
+                who = ", ".join(self.players[i].nick for i in pending)
+                self.error(
+                    last_line,
+                    "missing_end_points",
+                    f"the game ended after scoreless turns; the rack penalty of {who} is "
+                    f"not recorded",
+                    self.players[pending[0]].nick,
+                )
+
+    def report(self) -> Report:
+        results = [
+            PlayerResult(pl.nick, pl.name, self.recorded[i], self.computed[i])
+            for i, pl in enumerate(self.players)
+        ]
+        conventions = dict(self.conventions)
+        return Report(
+            results,
+            self.turns,
+            sorted(self.findings, key=lambda f: f.line),
+            self.rules,
+            self.tiles,
+            self.board,
+            self.ended,
+            conventions,
+            self.canonical,
+        )
+
+
+def _record_letters(record: gcg.GameRecord) -> set[str]:
+    letters: set[str] = set()
+    for ev in record.events:
+        for text in (ev.rack, ev.word, ev.tiles):
+            for ch in text:
+                if ch.isalpha():
+                    letters.add(ch.upper())
+    return letters
+
+
+def choose_tiles(record: gcg.GameRecord, tiles: str | TileSet = "auto") -> TileSet:
+    if isinstance(tiles, TileSet):
+        return tiles
+    if tiles != "auto":
+        return load_tileset(tiles)
+    declared = record.pragma("tile-distribution")
+    if declared:
+        try:
+            return load_tileset(declared)
+        except (ValueError, OSError):
+            pass
+    return detect_tileset(_record_letters(record))
+
+
+def choose_rules(record: gcg.GameRecord, rules: str | Ruleset = "auto") -> Ruleset:
+    if isinstance(rules, Ruleset):
+        return rules
+    if rules != "auto":
+        return load_rules(rules)
+    if len(record.players) > 2:
+        home = load_rules("home")
+        return Ruleset(
+            **{**home.__dict__, "name": "auto (home)", "challenge": "any", "end_out": "transfer"}
+        )
+    return load_rules("auto")
+
+
+def verify(
+    source: str | bytes | gcg.GameRecord,
+    rules: str | Ruleset = "auto",
+    tiles: str | TileSet = "auto",
+    lexicons: Lexicons | None = None,
+    upto: int | None = None,
+) -> Report:
+    """Replay a record and check everything in it. ``upto`` stops after that many events."""
+    record = source if isinstance(source, gcg.GameRecord) else gcg.parse(source)
+    replay = _Replay(record, choose_rules(record, rules), choose_tiles(record, tiles), lexicons)
+    replay.run(upto)
+    return replay.report()
+
+
+def canonical_gcg(source: str | bytes | gcg.GameRecord, **kwargs: Any) -> str:
+    """The record as canonical GCG: play-through written as '.', positions in upper case."""
+    record = source if isinstance(source, gcg.GameRecord) else gcg.parse(source)
+    report = verify(record, **kwargs)
+    return gcg.write(record, report.canonical)
