@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 LAYOUT_DIR = Path(__file__).parent / "data" / "layouts"
@@ -92,6 +92,7 @@ class Position:
         return f"{self.row + 1}{col}" if self.across else f"{col}{self.row + 1}"
 
 
+@lru_cache(maxsize=4096)
 def parse_position(token: str, size: int = 15) -> Position | None:
     """``8H`` (row first) is across, ``H8`` (column first) is down, in either case.
 

@@ -44,6 +44,11 @@ _POSITION = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
 _SCORE = re.compile(r"^[+-]\d+$")
 _TOTAL = re.compile(r"^[+-]?\d+$")
 _EVENT = re.compile(r"^>(\S+?):(.*)$")
+# The common case, a play with its rack recorded, read in one match; anything else is tokenised.
+_PLAY_LINE = re.compile(
+    r">(\S+?):\s+([^\s(\-]+)\s+(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})\s+([^\s*#$!]+)([*#$!]*)"
+    r"\s+([+-]\d+)\s+([+-]?\d+)\s*(.*)"
+)
 _PLAYER = re.compile(r"^player(\d+)$")
 _LAST_RACK = re.compile(r"^rack(\d+)$")
 
@@ -147,12 +152,29 @@ def decode(data: bytes) -> tuple[str, str, list[Finding]]:
         return data.decode("latin-1"), "latin-1", findings
 
 
-def _is_rack(token: str) -> bool:
-    return all(ch.isalpha() or ch in "?.[]·" for ch in token)
+def _is_score(token: str) -> bool:
+    return len(token) > 1 and token[0] in "+-" and token[1:].isdigit()
 
 
-def _int(token: str) -> int:
-    return int(token)
+def _is_total(token: str) -> bool:
+    return token.isdigit() or _is_score(token)
+
+
+def _tail(
+    toks: list[str], i: int, nick: str, line: int, kind: str, rack: str = "", **kw: object
+) -> Event | str:
+    """The event once its score (``toks[i]``) and total (``toks[i + 1]``) are read."""
+    if len(toks) < i + 2:
+        return "the line needs a score and a running total"
+    score, total = toks[i], toks[i + 1]
+    if not _is_score(score) and not (kind in (PASS, EXCHANGE) and score == "0"):
+        return f"{score!r} is not a score (write it as +N or -N)"
+    if not _is_total(total):
+        return f"{total!r} is not a running total"
+    extra = " ".join(toks[i + 2 :]) if len(toks) > i + 2 else ""
+    if extra and kind != PLAY:
+        return f"unexpected {extra!r} after the running total"
+    return Event(line, nick, kind, rack, score=int(score), total=int(total), extra=extra, **kw)
 
 
 def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
@@ -160,69 +182,61 @@ def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
     n = len(toks)
     if n == 0:
         return "the line has no move"
-
-    def tail(i: int, kind: str, **kw: object) -> Event | str:
-        # toks[i] is the score, toks[i + 1] the total.
-        if n < i + 2:
-            return "the line needs a score and a running total"
-        score, total = toks[i], toks[i + 1]
-        if not _SCORE.match(score) and not (kind in (PASS, EXCHANGE) and score == "0"):
-            return f"{score!r} is not a score (write it as +N or -N)"
-        if not _TOTAL.match(total):
-            return f"{total!r} is not a running total"
-        extra = " ".join(toks[i + 2 :])
-        if extra and kind != PLAY:
-            return f"unexpected {extra!r} after the running total"
-        return Event(line, nick, kind, score=_int(score), total=_int(total), extra=extra, **kw)
-
-    def rack_before(i: int) -> str | None:
-        if i == 0:
-            return ""
-        if i == 1:
-            return toks[0]
-        return None
-
-    for i, tok in enumerate(toks):
-        if tok == "(challenge)":
-            rack = rack_before(i)
-            if rack is None:
-                return "too many tokens before (challenge)"
-            return tail(i + 1, CHALLENGE, rack=rack)
-        if tok == "(time)":
-            rack = rack_before(i)
-            if rack is None:
-                return "too many tokens before (time)"
-            return tail(i + 1, TIME, rack=rack)
-    if toks[0].startswith("(") or (n > 1 and toks[1].startswith("(")):
-        i = 0 if toks[0].startswith("(") else 1
-        shown = toks[i]
-        if not (shown.endswith(")") and len(shown) >= 2):
-            return f"{shown!r} is not a rack in parentheses"
-        event = tail(i + 1, END_POINTS, rack=toks[0] if i else "", tiles=shown[1:-1])
+    # The rack, when recorded, comes first: letters only, so never a position, "-…" or "(…)".
+    first = toks[0]
+    if first[0] in "-(" or (n > 1 and _POSITION.match(first) and not _POSITION.match(toks[1])):
+        i, rack = 0, ""
+    else:
+        i, rack = 1, first
+    if i >= n:
+        return "the line has a rack but no move"
+    action = toks[i]
+    head = action[0]
+    if head == "(":
+        if action == "(challenge)":
+            return _tail(toks, i + 1, nick, line, CHALLENGE, rack)
+        if action == "(time)":
+            return _tail(toks, i + 1, nick, line, TIME, rack)
+        if not (action.endswith(")") and len(action) >= 2):
+            return f"{action!r} is not a rack in parentheses"
+        event = _tail(toks, i + 1, nick, line, END_POINTS, rack, tiles=action[1:-1])
         if isinstance(event, Event) and event.score < 0:
             event.kind = RACK_PENALTY
         return event
-    i = 1 if (n > 1 and toks[1].startswith("-")) else 0
-    if toks[i].startswith("-"):
-        rack = toks[0] if i else ""
-        action = toks[i]
+    if head == "-":
         if action == "--":
-            return tail(i + 1, PHONY, rack=rack)
+            return _tail(toks, i + 1, nick, line, PHONY, rack)
         if action in ("-", "-0"):
-            return tail(i + 1, PASS, rack=rack)
+            return _tail(toks, i + 1, nick, line, PASS, rack)
         tiles = action[1:]
         if tiles.isdigit():
-            return tail(i + 1, EXCHANGE, rack=rack, count=int(tiles))
-        return tail(i + 1, EXCHANGE, rack=rack, tiles=tiles)
-    if n >= 4 and _POSITION.match(toks[1]) and not _POSITION.match(toks[0]):
-        rack, pos, word, i = toks[0], toks[1], toks[2], 3
-    elif n >= 3 and _POSITION.match(toks[0]):
-        rack, pos, word, i = "", toks[0], toks[1], 2
-    else:
+            return _tail(toks, i + 1, nick, line, EXCHANGE, rack, count=int(tiles))
+        return _tail(toks, i + 1, nick, line, EXCHANGE, rack, tiles=tiles)
+    if not _POSITION.match(action) or n < i + 2:
         return "the line is not a move: expected RACK POSITION WORD +SCORE TOTAL"
+    word = toks[i + 1]
     stripped = word.rstrip(MARKS)
-    marks = word[len(stripped) :]
-    return tail(i, PLAY, rack=rack, position=pos, word=stripped, marks=marks)
+    return _tail(
+        toks,
+        i + 2,
+        nick,
+        line,
+        PLAY,
+        rack,
+        position=action,
+        word=stripped,
+        marks=word[len(stripped) :],
+    )
+
+
+def _after_last_rack(line: int, nick: str, rack_line: int) -> Finding:
+    return Finding(
+        line,
+        ERROR,
+        "event_after_last_rack",
+        f"an event follows the final racks given on line {rack_line}",
+        player=nick,
+    )
 
 
 def parse(text: str | bytes) -> GameRecord:
@@ -243,8 +257,30 @@ def parse(text: str | bytes) -> GameRecord:
         stripped = raw.strip()
         if not stripped:
             continue
-        if stripped.startswith(">"):
+        if stripped[0] == ">":
             in_note = False
+            m = _PLAY_LINE.fullmatch(stripped)
+            if m and not _POSITION.match(m.group(2)):
+                nick, rack, position, word, marks, score, total, extra = m.groups()
+                result = Event(
+                    number,
+                    nick,
+                    PLAY,
+                    rack,
+                    position,
+                    word,
+                    marks,
+                    "",
+                    None,
+                    int(score),
+                    int(total),
+                    extra,
+                )
+                if after_last_rack is not None:
+                    findings.append(_after_last_rack(number, nick, after_last_rack))
+                record.items.append(result)
+                last_event = result
+                continue
             m = _EVENT.match(stripped)
             if not m:
                 record.items.append(Unread(number, stripped))
@@ -259,15 +295,7 @@ def parse(text: str | bytes) -> GameRecord:
                 findings.append(Finding(number, ERROR, "malformed_line", result, player=nick))
                 continue
             if after_last_rack is not None:
-                findings.append(
-                    Finding(
-                        number,
-                        ERROR,
-                        "event_after_last_rack",
-                        f"an event follows the final racks given on line {after_last_rack}",
-                        player=nick,
-                    )
-                )
+                findings.append(_after_last_rack(number, nick, after_last_rack))
             record.items.append(result)
             last_event = result
             continue

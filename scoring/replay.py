@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gcg
-from .board import Board, load_layout, parse_position
+from .board import Board, Position, load_layout, parse_position
 from .findings import ERROR, WARNING, Finding
 from .lexicon import Lexicons
 from .rules import Ruleset, load_rules
@@ -27,15 +27,37 @@ PASSES = "passes"  # every player passed the agreed number of times in a row
 class Turn:
     """One event of the record as the engine saw it."""
 
-    line: int
-    nick: str
-    kind: str
-    text: str  # the event as a canonical GCG line
-    recorded_score: int
+    event: gcg.Event = field(repr=False)
     computed_score: int | None  # None where the engine could not compute it
-    recorded_total: int
     computed_total: int
     words: list[tuple[str, str]] = field(default_factory=list)  # (word formed, validity mark)
+    position: str | None = None  # canonical position and word of a play
+    word: str | None = None
+
+    @property
+    def line(self) -> int:
+        return self.event.line
+
+    @property
+    def nick(self) -> str:
+        return self.event.nick
+
+    @property
+    def kind(self) -> str:
+        return self.event.kind
+
+    @property
+    def recorded_score(self) -> int:
+        return self.event.score
+
+    @property
+    def recorded_total(self) -> int:
+        return self.event.total
+
+    @property
+    def text(self) -> str:
+        """The event as a canonical GCG line."""
+        return gcg.event_text(self.event, self.word, self.position)
 
 
 @dataclass
@@ -120,9 +142,17 @@ class _Replay:
             self.error(0, "unknown_layout", f"unknown board layout {layout_name!r}")
             layout = load_layout()
         self.board = Board(layout)
+        self.lm, self.wm = layout.letter_mult, layout.word_mult
         self.size = layout.size
         self.full = {t: tiles.count(t) for t in tiles.counts}
-        self.on_board: Counter[str] = Counter()
+        # Tiles not on the board (in the bag or on a rack), kept up to date as tiles come and go.
+        self.pool: dict[str, int] = dict(self.full)
+        # Face value of every way a tile can be written: upper case real, lower case a blank.
+        self.values: dict[str, int] = {}
+        for t in tiles.counts:
+            if t != BLANK:
+                self.values[t] = tiles.value(t)
+                self.values[t.lower()] = 0
         self.rack_sizes = [rules.rack_size] * self.n
         self.bag = tiles.size - rules.rack_size * self.n
         self.recorded = [0] * self.n
@@ -174,20 +204,21 @@ class _Replay:
 
     def unseen(self) -> Counter[str]:
         """Tiles not on the board: in the bag or on some rack."""
-        pool = Counter(self.full)
-        pool.subtract(self.on_board)
-        return +pool
+        return Counter({t: c for t, c in self.pool.items() if c > 0})
 
     def read_rack(self, ev: gcg.Event, text: str, what: str = "rack") -> list[str] | None:
         """The tiles of a rack as written, or None when it is not recorded or cannot be read."""
         if not text or text == "UNKNOWN":
             return None
-        tiles = self.tiles.split(text.upper())
-        rack: list[str] = []
-        for t in tiles:
+        rack = self.tiles.split(text.upper())
+        values = self.values
+        for k, t in enumerate(rack):
+            if t in values:
+                continue
             if t == ".":
-                t = BLANK
-            if t != BLANK and not self.tiles.knows(t):
+                rack[k] = BLANK
+                continue
+            if t != BLANK:
                 self.error(
                     ev.line,
                     "malformed_rack",
@@ -197,7 +228,6 @@ class _Replay:
                     recorded=text,
                 )
                 return None
-            rack.append(t)
         return rack
 
     def check_drawable(
@@ -213,12 +243,17 @@ class _Replay:
                 recorded=len(tiles),
             )
             return False
-        pool = self.unseen()
-        if extra:
-            pool.subtract(extra)
-        wanted = Counter(tiles)
-        short = [t for t, c in wanted.items() if c > pool.get(t, 0)]
+        pool = self.pool
+        short = [
+            t
+            for t in set(tiles)
+            if tiles.count(t) > pool.get(t, 0) - (extra.get(t, 0) if extra else 0)
+        ]
         if short:
+            wanted = Counter(tiles)
+            pool = self.unseen()
+            if extra:
+                pool.subtract(extra)
             detail = ", ".join(f"{c} {t}" for t, c in ((t, wanted[t]) for t in sorted(short)))
             left = ", ".join(f"{pool.get(t, 0)} {t}" for t in sorted(short))
             self.error(
@@ -236,10 +271,15 @@ class _Replay:
     def rack_holds(self, ev: gcg.Event, rack: list[str] | None, used: list[str], what: str) -> None:
         if rack is None:
             return
-        missing = Counter(used)
-        missing.subtract(Counter(rack))
-        lacking = sorted(t for t, c in missing.items() if c > 0 for _ in range(c))
+        left = list(rack)
+        lacking = []
+        for t in used:
+            if t in left:
+                left.remove(t)
+            else:
+                lacking.append(t)
         if lacking:
+            lacking.sort()
             self.error(
                 ev.line,
                 "tiles_not_in_rack",
@@ -277,19 +317,7 @@ class _Replay:
         position: str | None = None,
         word: str | None = None,
     ) -> None:
-        self.turns.append(
-            Turn(
-                ev.line,
-                ev.nick,
-                ev.kind,
-                gcg.event_text(ev, word, position),
-                ev.score,
-                computed,
-                ev.total,
-                self.computed[p],
-                words or [],
-            )
-        )
+        self.turns.append(Turn(ev, computed, self.computed[p], words or [], position, word))
 
     # -- the replay -----------------------------------------------------------------------------
 
@@ -390,7 +418,7 @@ class _Replay:
         rack = self.read_rack(ev, ev.rack)
         if rack is not None and self.blind is None:
             self.check_drawable(ev.line, ev.nick, rack, "rack")
-        placed = self.place(ev, p) if self.blind is None else None
+        placed = self.place(ev) if self.blind is None else None
         if placed is None:
             if self.blind is None:
                 self.blind = ev.line
@@ -422,11 +450,8 @@ class _Replay:
         used = [BLANK if t.islower() else t for t in (self.board.squares[s] for s in squares)]
         self.rack_holds(ev, rack, used, "play")
         if rack is None:
-            before = Counter(self.on_board)
-            before.subtract(Counter(used))
-            pool = Counter(self.full)
-            pool.subtract(before)
-            over = sorted(t for t, c in Counter(used).items() if c > pool.get(t, 0))
+            # Without a rack, at least the tiles just placed must exist in the set.
+            over = sorted(t for t in set(used) if self.pool.get(t, 0) < 0)
             if over:
                 self.error(
                     ev.line,
@@ -497,8 +522,11 @@ class _Replay:
         if self.ended is None:
             self.check_scoreless_end(ev)
 
-    def place(self, ev: gcg.Event, p: int):
-        """Put a play on the board; its squares, score, words, position and canonical word."""
+    def place(self, ev: gcg.Event):
+        """Put a play on the board: (new squares, score, words, position, canonical word).
+
+        None when it cannot be placed; the finding says why.
+        """
         pos = parse_position(ev.position, self.size)
         if pos is None:
             self.error(
@@ -509,107 +537,107 @@ class _Replay:
                 recorded=ev.position,
             )
             return None
-        # Letters in parentheses are tiles already on the board.
-        cells: list[tuple[str, bool]] = []
-        pieces = _PARENS.split(ev.word)
-        for k, piece in enumerate(pieces):
-            through = k % 2 == 1
-            for t in self.tiles.split(piece):
-                cells.append((t, through))
-        if not cells:
-            self.error(ev.line, "malformed_move", "the play has no tiles", ev.nick)
-            return None
+        word = ev.word
+        through: set[int] = set()  # cells written in parentheses: tiles already on the board
+        if "(" in word:
+            tiles = []
+            for k, piece in enumerate(_PARENS.split(word)):
+                for t in self.tiles.split(piece):
+                    if k % 2:
+                        through.add(len(tiles))
+                    tiles.append(t)
+        else:
+            tiles = self.tiles.split(word)
         size = self.size
-        step = 1 if pos.across else size
+        n = len(tiles)
+        step, along = (1, pos.col) if pos.across else (size, pos.row)
+        if n == 0 or along + n > size:
+            return self.placement_error(ev, pos, tiles, through)
         start = pos.row * size + pos.col
-        along = pos.col if pos.across else pos.row
-        if along + len(cells) > size:
-            self.error(
-                ev.line,
-                "off_board",
-                f"{ev.word} at {pos.text()} runs off the board",
-                ev.nick,
-                recorded=f"{ev.position} {ev.word}",
-            )
-            return None
         squares = self.board.squares
-        new: list[tuple[int, str]] = []
-        canonical: list[str] = []
-        for k, (t, through) in enumerate(cells):
-            sq = start + k * step
+        values = self.values
+        lm, wm = self.lm, self.wm
+        new: list[int] = []
+        new_tiles: list[str] = []
+        canon: list[str] = []
+        main = 0
+        mult = 1
+        sq = start
+        for t in tiles:
             here = squares[sq]
-            where = self.board.layout.square_name(sq)
-            if t == ".":
-                if here is None:
-                    self.error(
-                        ev.line,
-                        "playthrough_empty",
-                        f"{ev.word} at {pos.text()} marks {where} as a tile on the board, "
-                        f"but it is empty",
-                        ev.nick,
-                        recorded=ev.word,
-                    )
-                    return None
-                canonical.append(".")
-                continue
-            if not self.tiles.knows(t):
-                self.error(
-                    ev.line,
-                    "unknown_tile",
-                    f"{t!r} in {ev.word} is not a tile of the {self.tiles.name} set",
-                    ev.nick,
-                    recorded=ev.word,
-                )
-                return None
-            if here is not None:
-                if here.upper() != t.upper():
-                    self.error(
-                        ev.line,
-                        "square_occupied",
-                        f"{ev.word} at {pos.text()} puts {t} on {where}, which already "
-                        f"holds {here}",
-                        ev.nick,
-                        expected=here,
-                        recorded=t,
-                    )
-                    return None
-                canonical.append(".")
-                continue
-            if through:
-                self.error(
-                    ev.line,
-                    "playthrough_empty",
-                    f"{ev.word} marks {t} at {where} as on the board, but it is empty",
-                    ev.nick,
-                    recorded=ev.word,
-                )
-                return None
-            new.append((sq, t))
-            canonical.append(t if len(t) == 1 else f"[{t}]" if t.isupper() else f"[{t}]")
+            if here is None:
+                v = values.get(t)
+                if v is None or (through and len(canon) in through):
+                    return self.placement_error(ev, pos, tiles, through)
+                new.append(sq)
+                new_tiles.append(t)
+                canon.append(t if len(t) == 1 else f"[{t}]")
+                main += v * lm[sq]
+                mult *= wm[sq]
+            else:
+                if t != "." and t != here and t.upper() != here.upper():
+                    return self.placement_error(ev, pos, tiles, through)
+                canon.append(".")
+                main += values[here]
+            sq += step
         if not new:
-            self.error(
-                ev.line,
-                "no_new_tiles",
-                f"{ev.word} at {pos.text()} places no tile",
-                ev.nick,
-                recorded=ev.word,
-            )
-            return None
-        end = start + (len(cells) - 1) * step
-        before_ok = along == 0 or squares[start - step] is None
-        after_ok = along + len(cells) == size or squares[end + step] is None
-        if not (before_ok and after_ok):
+            return self.placement_error(ev, pos, tiles, through)
+        label = pos.text()
+        first_move = self.board.count == 0
+        if (along and squares[start - step] is not None) or (
+            along + n < size and squares[sq] is not None
+        ):
             self.error(
                 ev.line,
                 "not_whole_word",
-                f"{ev.word} at {pos.text()} is not the whole word: the tiles next to it "
+                f"{ev.word} at {label} is not the whole word: the tiles next to it "
                 f"on the board belong to it",
                 ev.nick,
                 recorded=ev.word,
             )
-        if self.board.is_empty():
+        pool = self.pool
+        for q, t in zip(new, new_tiles, strict=True):
+            squares[q] = t
+            key = BLANK if t.islower() else t
+            pool[key] = pool.get(key, 0) - 1
+        self.board.count += len(new)
+        total = main * mult
+        words = ["".join(squares[q] for q in range(start, sq, step))] if self.lexicons else []
+        crossed = False
+        last_square = size * size
+        for q in new:
+            if step == 1:  # the cross-words run down
+                lo = q - size
+                while lo >= 0 and squares[lo] is not None:
+                    lo -= size
+                hi = q + size
+                while hi < last_square and squares[hi] is not None:
+                    hi += size
+                cross = size
+            else:  # the cross-words run across
+                row_start = q - q % size
+                lo = q - 1
+                while lo >= row_start and squares[lo] is not None:
+                    lo -= 1
+                hi = q + 1
+                while hi < row_start + size and squares[hi] is not None:
+                    hi += 1
+                cross = 1
+            lo += cross
+            if lo == hi - cross:
+                continue
+            crossed = True
+            s = values[squares[q]] * (lm[q] - 1)
+            for r in range(lo, hi, cross):
+                s += values[squares[r]]
+            total += s * wm[q]
+            if self.lexicons:
+                words.append("".join(squares[r] for r in range(lo, hi, cross)))
+        if len(new) == self.rules.rack_size:
+            total += self.rules.bingo_bonus
+        if first_move:
             centre = self.board.layout.centre
-            if all(sq != centre for sq, _ in new):
+            if centre not in new:
                 self.error(
                     ev.line,
                     "first_move_off_centre",
@@ -625,98 +653,88 @@ class _Replay:
                     "the first play must use at least two tiles",
                     ev.nick,
                 )
-        elif len(new) == len(cells) and not self.touches(new):
+        elif len(new) == n and not crossed:
             self.error(
                 ev.line,
                 "not_connected",
-                f"{ev.word} at {pos.text()} does not touch any tile on the board",
+                f"{ev.word} at {label} does not touch any tile on the board",
                 ev.nick,
                 recorded=f"{ev.position} {ev.word}",
             )
-        for sq, t in new:
-            squares[sq] = t
-            self.on_board[BLANK if t.islower() else t] += 1
-        self.board.count += len(new)
-        score, words = self.score(start, step, len(cells), [sq for sq, _ in new])
-        word = "".join(canonical)
-        return [sq for sq, _ in new], score, words, pos.text(), word
+        marks = self.lexicons.marks(words) if self.lexicons else []
+        return new, total, list(zip(words, marks, strict=True)), label, "".join(canon)
 
-    def touches(self, new: list[tuple[int, str]]) -> bool:
+    def placement_error(
+        self, ev: gcg.Event, pos: Position, tiles: list[str], through: set[int]
+    ) -> None:
+        """Say why a play cannot be placed (the slow path, taken only for a bad play)."""
+        label = pos.text()
         size = self.size
+        step, along = (1, pos.col) if pos.across else (size, pos.row)
+        if not tiles:
+            self.error(ev.line, "malformed_move", "the play has no tiles", ev.nick)
+            return None
+        if along + len(tiles) > size:
+            self.error(
+                ev.line,
+                "off_board",
+                f"{ev.word} at {label} runs off the board",
+                ev.nick,
+                recorded=f"{ev.position} {ev.word}",
+            )
+            return None
         squares = self.board.squares
-        for sq, _ in new:
-            r, c = divmod(sq, size)
-            if (
-                (c > 0 and squares[sq - 1] is not None)
-                or (c < size - 1 and squares[sq + 1] is not None)
-                or (r > 0 and squares[sq - size] is not None)
-                or (r < size - 1 and squares[sq + size] is not None)
-            ):
-                return True
-        return False
-
-    def score(
-        self, start: int, step: int, length: int, new: list[int]
-    ) -> tuple[int, list[tuple[str, str]]]:
-        layout = self.board.layout
-        lm, wm = layout.letter_mult, layout.word_mult
-        squares = self.board.squares
-        value = self.tiles.value
-        fresh = set(new)
-        total = 0
-        main = 0
-        mult = 1
-        text = []
-        for k in range(length):
-            sq = start + k * step
-            t = squares[sq]
-            text.append(t)
-            if sq in fresh:
-                main += value(t) * lm[sq]
-                mult *= wm[sq]
-            else:
-                main += value(t)
-        total += main * mult
-        words = ["".join(text)]
-        cross = self.size if step == 1 else 1
-        size = self.size
-        for sq in new:
-            r, c = divmod(sq, size)
-            # Walk back to the start of the cross word.
-            first = sq
-            while True:
-                pr, pc = divmod(first, size)
-                if cross == 1:
-                    if pc == 0 or squares[first - 1] is None:
-                        break
-                else:
-                    if pr == 0 or squares[first - size] is None:
-                        break
-                first -= cross
-            last = sq
-            while True:
-                pr, pc = divmod(last, size)
-                if cross == 1:
-                    if pc == size - 1 or squares[last + 1] is None:
-                        break
-                else:
-                    if pr == size - 1 or squares[last + size] is None:
-                        break
-                last += cross
-            if first == last:
-                continue
-            s = 0
-            letters = []
-            for q in range(first, last + 1, cross):
-                t = squares[q]
-                letters.append(t)
-                s += value(t) * (lm[q] if q == sq else 1)
-            total += s * wm[sq]
-            words.append("".join(letters))
-        if len(new) == self.rules.rack_size:
-            total += self.rules.bingo_bonus
-        marks = self.lexicons.marks(words) if self.lexicons else [""] * len(words)
-        return total, list(zip(words, marks, strict=True))
+        where = self.board.layout.square_name
+        sq = pos.row * size + pos.col
+        for k, t in enumerate(tiles):
+            here = squares[sq]
+            if t == "." and here is None:
+                self.error(
+                    ev.line,
+                    "playthrough_empty",
+                    f"{ev.word} at {label} marks {where(sq)} as a tile on the board, "
+                    f"but it is empty",
+                    ev.nick,
+                    recorded=ev.word,
+                )
+                return None
+            if t != "." and t not in self.values:
+                self.error(
+                    ev.line,
+                    "unknown_tile",
+                    f"{t!r} in {ev.word} is not a tile of the {self.tiles.name} set",
+                    ev.nick,
+                    recorded=ev.word,
+                )
+                return None
+            if here is not None and t != "." and here.upper() != t.upper():
+                self.error(
+                    ev.line,
+                    "square_occupied",
+                    f"{ev.word} at {label} puts {t} on {where(sq)}, which already holds {here}",
+                    ev.nick,
+                    expected=here,
+                    recorded=t,
+                )
+                return None
+            if here is None and k in through:
+                self.error(
+                    ev.line,
+                    "playthrough_empty",
+                    f"{ev.word} marks {t} at {where(sq)} as on the board, but it is empty",
+                    ev.nick,
+                    recorded=ev.word,
+                )
+                return None
+            sq += step
+        self.error(
+            ev.line,
+            "no_new_tiles",
+            f"{ev.word} at {label} places no tile",
+            ev.nick,
+            recorded=ev.word,
+        )
+        return None
 
     def check_scoreless_end(self, ev: gcg.Event) -> None:
         limit = self.rules.scoreless_turns
@@ -835,7 +853,8 @@ class _Replay:
         # Take the play back.
         for sq in play.squares:
             t = self.board.squares[sq]
-            self.on_board[BLANK if t.islower() else t] -= 1
+            key = BLANK if t.islower() else t
+            self.pool[key] += 1
             self.board.squares[sq] = None
         self.board.count -= len(play.squares)
         self.bag += play.drawn
@@ -1242,13 +1261,8 @@ class _Replay:
 
 
 def _record_letters(record: gcg.GameRecord) -> set[str]:
-    letters: set[str] = set()
-    for ev in record.events:
-        for text in (ev.rack, ev.word, ev.tiles):
-            for ch in text:
-                if ch.isalpha():
-                    letters.add(ch.upper())
-    return letters
+    text = "".join(ev.rack + ev.word + ev.tiles for ev in record.events)
+    return {ch for ch in text.upper() if ch.isalpha()}
 
 
 def choose_tiles(record: gcg.GameRecord, tiles: str | TileSet = "auto") -> TileSet:

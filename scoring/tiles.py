@@ -495,6 +495,12 @@ def detect_tileset(letters: Iterable[str]) -> TileSet:
     first set in :data:`DETECT_ORDER` whose bag holds a tile of every letter; failing that, the
     first that knows them all (count 0 allowed); failing that, the one that knows most of them.
     """
+    return _detect(frozenset(letters))
+
+
+@functools.cache
+def _detect(letters: frozenset[str]) -> TileSet:
+    # Records use few distinct letter sets (most are plain A-Z), so the answer is cached.
     wanted: set[str] = set()
     for item in letters:
         if not isinstance(item, str):
