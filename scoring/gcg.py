@@ -22,6 +22,7 @@ RACK_PENALTY = "rack_penalty"  # a player's own rack, taken off at the end
 TIME = "time"  # a time penalty
 
 MARKS = "*#$!"  # phony, Collins only, North American only, offensive
+SUPPORTED_ENCODINGS = ("utf-8", "utf8", "iso-8859-1", "iso8859-1", "latin-1", "latin1")
 
 HEADER_PRAGMAS = {
     "title",
@@ -90,6 +91,7 @@ class Unread:
 
     line: int
     text: str
+    nick: str = ""  # the player of an event line that could not be read
 
 
 @dataclass
@@ -134,18 +136,9 @@ def decode(data: bytes) -> tuple[str, str, list[Finding]]:
         declared = first[len(b"#character-encoding") :].strip().decode("ascii", "replace").lower()
     if declared in ("utf-8", "utf8"):
         return data.decode("utf-8", "replace"), "utf-8", findings
-    if declared in ("iso-8859-1", "iso8859-1", "latin-1", "latin1"):
+    if declared in SUPPORTED_ENCODINGS[2:]:
         return data.decode("latin-1"), "latin-1", findings
-    if declared is not None:
-        findings.append(
-            Finding(
-                1,
-                ERROR,
-                "unsupported_encoding",
-                f"the character encoding {declared!r} is not supported (use UTF-8 or ISO-8859-1)",
-                recorded=declared,
-            )
-        )
+    # An unsupported declaration is reported when the pragma is read.
     try:
         return data.decode("utf-8"), "utf-8", findings
     except UnicodeDecodeError:
@@ -278,6 +271,7 @@ def parse(text: str | bytes) -> GameRecord:
                 )
                 if after_last_rack is not None:
                     findings.append(_after_last_rack(number, nick, after_last_rack))
+                    after_last_rack = None
                 record.items.append(result)
                 last_event = result
                 continue
@@ -291,11 +285,12 @@ def parse(text: str | bytes) -> GameRecord:
             nick, body = m.group(1), m.group(2)
             result = _parse_body(nick, number, body.split())
             if isinstance(result, str):
-                record.items.append(Unread(number, stripped))
+                record.items.append(Unread(number, stripped, nick))
                 findings.append(Finding(number, ERROR, "malformed_line", result, player=nick))
                 continue
             if after_last_rack is not None:
                 findings.append(_after_last_rack(number, nick, after_last_rack))
+                after_last_rack = None  # said once
             record.items.append(result)
             last_event = result
             continue
@@ -382,6 +377,16 @@ def _read_pragma(
         record.players.sort(key=lambda p: p.number)
         return
     if keyword == "character-encoding":
+        if value.lower() not in SUPPORTED_ENCODINGS:
+            findings.append(
+                Finding(
+                    number,
+                    ERROR,
+                    "unsupported_encoding",
+                    f"the character encoding {value!r} is not supported (use UTF-8 or ISO-8859-1)",
+                    recorded=value,
+                )
+            )
         if number != 1:
             findings.append(
                 Finding(
@@ -463,7 +468,9 @@ def write(record: GameRecord, words: dict[int, tuple[str, str]] | None = None) -
     words = words or {}
     out: list[str] = []
     encoding = record.pragma("character-encoding")
-    supported = encoding is None or encoding.lower() in ("utf-8", "utf8", "iso-8859-1", "latin-1")
+    if not record.items:
+        return ""
+    supported = encoding is None or encoding.lower() in SUPPORTED_ENCODINGS
     first = record.items[0] if record.items else None
     if supported and not (
         isinstance(first, Pragma) and first.keyword == "character-encoding" and first.line == 1

@@ -175,6 +175,8 @@ class _Replay:
         # The line of a play that could not be placed: from there on the board is unknown, so
         # later plays are checked for turn order and arithmetic only.
         self.blind: int | None = None
+        # Under auto, end points of 1x the rack: right only if the opponent's line takes it off.
+        self.tentative_end: tuple[gcg.Event, int] | None = None
 
     # -- findings -------------------------------------------------------------------------------
 
@@ -348,7 +350,21 @@ class _Replay:
         last_player_line = max(player_lines, default=0)
         early_reported = False
         count = 0
-        for ev in self.record.events:
+        for ev in self.record.items:
+            if not isinstance(ev, gcg.Event):
+                if isinstance(ev, gcg.Pragma) and gcg._LAST_RACK.match(ev.keyword):
+                    self.check_last_rack(ev)
+                elif isinstance(ev, gcg.Unread) and ev.nick in self.index and not self.ended:
+                    # An unreadable move still took its player's turn; what it did is unknown.
+                    q = self.index[ev.nick]
+                    self.to_move = self.next_player(q)
+                    last = ev.text.split()[-1]
+                    if last.lstrip("-").isdigit():  # its running total, to check the next lines
+                        self.computed[q] += int(last) - self.recorded[q]
+                        self.recorded[q] = int(last)
+                    if self.blind is None:
+                        self.blind = ev.line
+                continue
             if upto is not None and count >= upto:
                 break
             count += 1
@@ -1017,28 +1033,30 @@ class _Replay:
             )
         value = self.tiles.rack_value(truth)
         convention = self.end_convention()
-        if convention == "any":
-            if ev.score == 2 * value:
-                convention = "double"
-            elif ev.score == value:
-                convention = "transfer"
-            else:
-                convention = "double"
+        if convention == "any" and ev.score == value:
+            # Rack added and subtracted, if the opponent's line takes it off; decided at the end.
+            self.tentative_end = (ev, value)
+            convention = "transfer"
+        elif convention == "any":
+            convention = "double"
             self.conventions["end"] = convention
         expected = 2 * value if convention == "double" else value
         if ev.score != expected:
-            how = "twice" if convention == "double" else "the value of"
-            self.error(
-                ev.line,
-                "wrong_end_points",
-                f"going out earns {how} the opponents' rack {''.join(truth)} "
-                f"({value}) = {expected}, not {ev.score}",
-                ev.nick,
-                expected=expected,
-                recorded=ev.score,
-            )
+            self.wrong_end_points(ev, convention, value, expected)
         self.book(p, ev, expected)
         self.turn(ev, p, expected)
+
+    def wrong_end_points(self, ev: gcg.Event, convention: str, value: int, expected: int) -> None:
+        how = "twice" if convention == "double" else "the value of"
+        self.error(
+            ev.line,
+            "wrong_end_points",
+            f"going out earns {how} the opponents' rack {''.join(self.out_unseen)} "
+            f"({value}) = {expected}, not {ev.score}",
+            ev.nick,
+            expected=expected,
+            recorded=ev.score,
+        )
 
     def _rack_penalty(self, ev: gcg.Event, p: int) -> None:
         self.last_play = None
@@ -1183,23 +1201,24 @@ class _Replay:
             return [i for i in range(self.n) if i not in self.end_lines]
         return []
 
+    def check_last_rack(self, item: gcg.Pragma) -> None:
+        """A ``#rack1``/``#rack2`` line: the rack must be drawable where the line stands."""
+        number = int(item.keyword[4:])
+        nick = next((pl.nick for pl in self.players if pl.number == number), None)
+        if nick is None:
+            self.error(
+                item.line,
+                "unknown_player",
+                f"#{item.keyword}: there is no player {number}",
+                recorded=item.keyword,
+            )
+            return
+        rack = self.read_rack(gcg.Event(item.line, nick, gcg.PASS, rack=item.value), item.value)
+        if rack is not None:
+            self.check_drawable(item.line, nick, rack, "rack")
+
     def finish(self) -> None:
         last_line = max((e.line for e in self.record.events), default=0)
-        for item in self.record.last_racks():
-            number = int(item.keyword[4:])
-            nick = next((pl.nick for pl in self.players if pl.number == number), None)
-            if nick is None:
-                self.error(
-                    item.line,
-                    "unknown_player",
-                    f"#{item.keyword}: there is no player {number}",
-                    recorded=item.keyword,
-                )
-                continue
-            fake = gcg.Event(item.line, nick, gcg.PASS, rack=item.value)
-            rack = self.read_rack(fake, item.value)
-            if rack is not None:
-                self.check_drawable(item.line, nick, rack, "rack")
         if not self.record.events:
             if not self.findings:
                 self.warn(0, "no_moves", "the record has no moves")
@@ -1214,6 +1233,16 @@ class _Replay:
             else:
                 self.error(last_line, "not_finished", "the record stops before the end of the game")
             return
+        if self.tentative_end and self.conventions.get("end") != "transfer":
+            ev, value = self.tentative_end
+            self.conventions["end"] = "double"
+            self.wrong_end_points(ev, "double", value, 2 * value)
+            p = self.index[ev.nick]
+            self.computed[p] += value  # the engine's total counts the rack twice
+            for turn in self.turns:
+                if turn.event is ev:
+                    turn.computed_score = 2 * value
+                    turn.computed_total += value
         pending = self.pending_end_lines() if self.blind is None else []
         if pending:
             if self.ended == OUT:
