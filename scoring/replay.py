@@ -600,9 +600,10 @@ class _Replay:
             return self.placement_error(ev, pos, tiles, through)
         label = pos.text()
         first_move = self.board.count == 0
-        if (along and squares[start - step] is not None) or (
+        ends_touch = (along and squares[start - step] is not None) or (
             along + n < size and squares[sq] is not None
-        ):
+        )
+        if ends_touch:
             self.error(
                 ev.line,
                 "not_whole_word",
@@ -618,7 +619,7 @@ class _Replay:
             pool[key] = pool.get(key, 0) - 1
         self.board.count += len(new)
         total = main * mult
-        words = ["".join(squares[q] for q in range(start, sq, step))] if self.lexicons else []
+        words = ["".join(squares[start:sq:step])]
         crossed = False
         last_square = size * size
         for q in new:
@@ -647,8 +648,7 @@ class _Replay:
             for r in range(lo, hi, cross):
                 s += values[squares[r]]
             total += s * wm[q]
-            if self.lexicons:
-                words.append("".join(squares[r] for r in range(lo, hi, cross)))
+            words.append("".join(squares[lo:hi:cross]))
         if len(new) == self.rules.rack_size:
             total += self.rules.bingo_bonus
         if first_move:
@@ -669,7 +669,7 @@ class _Replay:
                     "the first play must use at least two tiles",
                     ev.nick,
                 )
-        elif len(new) == n and not crossed:
+        elif len(new) == n and not crossed and not ends_touch:
             self.error(
                 ev.line,
                 "not_connected",
@@ -677,7 +677,7 @@ class _Replay:
                 ev.nick,
                 recorded=f"{ev.position} {ev.word}",
             )
-        marks = self.lexicons.marks(words) if self.lexicons else []
+        marks = self.lexicons.marks(words) if self.lexicons else [""] * len(words)
         return new, total, list(zip(words, marks, strict=True)), label, "".join(canon)
 
     def placement_error(
