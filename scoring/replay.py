@@ -143,6 +143,7 @@ class _Replay:
             layout = load_layout()
         self.board = Board(layout)
         self.lm, self.wm = layout.letter_mult, layout.word_mult
+        self.multi = any(len(t) > 1 for t in tiles.counts)
         self.size = layout.size
         self.full = {t: tiles.count(t) for t in tiles.counts}
         # Tiles not on the board (in the bag or on a rack), kept up to date as tiles come and go.
@@ -350,6 +351,16 @@ class _Replay:
         last_player_line = max(player_lines, default=0)
         early_reported = False
         count = 0
+        handlers = {
+            gcg.PLAY: self._play,
+            gcg.PASS: self._pass,
+            gcg.EXCHANGE: self._exchange,
+            gcg.PHONY: self._phony,
+            gcg.CHALLENGE: self._challenge,
+            gcg.END_POINTS: self._end_points,
+            gcg.RACK_PENALTY: self._rack_penalty,
+            gcg.TIME: self._time,
+        }
         for ev in self.record.items:
             if not isinstance(ev, gcg.Event):
                 if isinstance(ev, gcg.Pragma) and gcg._LAST_RACK.match(ev.keyword):
@@ -387,8 +398,7 @@ class _Replay:
                     recorded=ev.nick,
                 )
                 continue
-            handler = getattr(self, f"_{ev.kind}")
-            handler(ev, p)
+            handlers[ev.kind](ev, p)
             self.previous_kind = ev.kind
         if upto is None:
             self.finish()
@@ -400,7 +410,8 @@ class _Replay:
         """Turn order and game end for a move; False when the move cannot be applied."""
         if self.ended:
             if (
-                ev.kind == gcg.PASS
+                self.rules.challenge != "penalty"
+                and ev.kind == gcg.PASS
                 and self.ended == OUT
                 and p != self.out_player
                 and not self.post_out_pass
@@ -462,8 +473,7 @@ class _Replay:
             self.turn(ev, p, None)
             self.scoreless = 0 if ev.score else self.scoreless + 1
             return
-        squares, score, words, position, word = placed
-        used = [BLANK if t.islower() else t for t in (self.board.squares[s] for s in squares)]
+        squares, used, score, words, position, word = placed
         self.rack_holds(ev, rack, used, "play")
         if rack is None:
             # Without a rack, at least the tiles just placed must exist in the set.
@@ -574,25 +584,27 @@ class _Replay:
         values = self.values
         lm, wm = self.lm, self.wm
         new: list[int] = []
-        new_tiles: list[str] = []
+        used: list[str] = []  # the tiles taken from the rack, "?" for a blank
         canon: list[str] = []
         main = 0
         mult = 1
         sq = start
+        # Tiles go down as they are read; a bad play is taken back before it is reported.
         for t in tiles:
             here = squares[sq]
             if here is None:
                 v = values.get(t)
                 if v is None or (through and len(canon) in through):
-                    return self.placement_error(ev, pos, tiles, through)
+                    return self.take_back(new, ev, pos, tiles, through)
+                squares[sq] = t
                 new.append(sq)
-                new_tiles.append(t)
-                canon.append(t if len(t) == 1 else f"[{t}]")
+                used.append(BLANK if v == 0 and t.islower() else t)
+                canon.append(t)
                 main += v * lm[sq]
                 mult *= wm[sq]
             else:
-                if t != "." and t != here and t.upper() != here.upper():
-                    return self.placement_error(ev, pos, tiles, through)
+                if t != "." and t != here and t.upper() != here.upper() or sq in new:
+                    return self.take_back(new, ev, pos, tiles, through)
                 canon.append(".")
                 main += values[here]
             sq += step
@@ -613,10 +625,8 @@ class _Replay:
                 recorded=ev.word,
             )
         pool = self.pool
-        for q, t in zip(new, new_tiles, strict=True):
-            squares[q] = t
-            key = BLANK if t.islower() else t
-            pool[key] = pool.get(key, 0) - 1
+        for t in used:
+            pool[t] = pool.get(t, 0) - 1
         self.board.count += len(new)
         total = main * mult
         words = ["".join(squares[start:sq:step])]
@@ -678,7 +688,16 @@ class _Replay:
                 recorded=f"{ev.position} {ev.word}",
             )
         marks = self.lexicons.marks(words) if self.lexicons else [""] * len(words)
-        return new, total, list(zip(words, marks, strict=True)), label, "".join(canon)
+        if self.multi:
+            canon = [t if len(t) == 1 else f"[{t}]" for t in canon]
+        return new, used, total, list(zip(words, marks, strict=True)), label, "".join(canon)
+
+    def take_back(
+        self, new: list[int], ev: gcg.Event, pos: Position, tiles: list[str], through: set[int]
+    ) -> None:
+        for q in new:
+            self.board.squares[q] = None
+        return self.placement_error(ev, pos, tiles, through)
 
     def placement_error(
         self, ev: gcg.Event, pos: Position, tiles: list[str], through: set[int]
@@ -941,7 +960,9 @@ class _Replay:
         if rack is not None:
             self.check_drawable(ev.line, ev.nick, rack, "rack")
         rule = self.rules.challenge
-        if rule == "double":
+        computed = ev.score
+        if rule == "double" and ev.score:
+            computed = 0  # the engine's total is the total under the rules
             self.error(
                 ev.line,
                 "challenge_bonus_not_in_rules",
@@ -951,7 +972,7 @@ class _Replay:
                 expected=0,
                 recorded=ev.score,
             )
-        elif ev.score <= 0:
+        elif rule != "double" and ev.score <= 0:
             self.error(
                 ev.line,
                 "wrong_challenge_bonus",
@@ -971,8 +992,8 @@ class _Replay:
             )
         elif rule == "any":
             self.conventions.setdefault("challenge", f"{ev.score}-point bonus")
-        self.book(p, ev, ev.score)
-        self.turn(ev, p, ev.score)
+        self.book(p, ev, computed)
+        self.turn(ev, p, computed)
 
     # -- the end of the game --------------------------------------------------------------------
 
@@ -1087,8 +1108,10 @@ class _Replay:
                 ev.line, "repeated_end_points", "this player's rack is counted twice", ev.nick
             )
         self.end_lines[p] = gcg.RACK_PENALTY
+        allowed = True
         if self.ended == OUT:
             if p == self.out_player:
+                allowed = False
                 self.error(
                     ev.line,
                     "unexpected_rack_penalty",
@@ -1097,6 +1120,7 @@ class _Replay:
                 )
             convention = self.end_convention()
             if convention == "double":
+                allowed = False
                 self.error(
                     ev.line,
                     "unexpected_rack_penalty",
@@ -1131,8 +1155,9 @@ class _Replay:
                 expected=-value,
                 recorded=ev.score,
             )
-        self.book(p, ev, -value)
-        self.turn(ev, p, -value)
+        computed = -value if allowed else 0  # the engine's total is the total under the rules
+        self.book(p, ev, computed)
+        self.turn(ev, p, computed)
 
     def accept_blind_end(self, ev: gcg.Event, p: int) -> None:
         """With the board unknown, an end line is taken as recorded; only its total is checked."""
@@ -1167,8 +1192,11 @@ class _Replay:
                 "a player has one time penalty, for all the time over",
                 ev.nick,
             )
-        self.timed.add(p)
+        if self.ended:  # one misplaced in mid-game does not stand for the real one
+            self.timed.add(p)
+        computed = ev.score
         if per_minute == 0:
+            computed = 0
             self.error(
                 ev.line,
                 "time_penalty_not_in_rules",
@@ -1186,8 +1214,8 @@ class _Replay:
                 ev.nick,
                 recorded=ev.score,
             )
-        self.book(p, ev, ev.score)
-        self.turn(ev, p, ev.score)
+        self.book(p, ev, computed)
+        self.turn(ev, p, computed)
 
     def pending_end_lines(self) -> list[int]:
         """Players who still owe an end-of-game line."""
@@ -1244,30 +1272,38 @@ class _Replay:
                     turn.computed_score = 2 * value
                     turn.computed_total += value
         pending = self.pending_end_lines() if self.blind is None else []
-        if pending:
-            if self.ended == OUT:
-                value = self.tiles.rack_value(self.out_unseen)
-                convention = self.end_convention()
-                if convention == "any":
-                    convention = "double"
-                expected = 2 * value if convention == "double" else value
-                who = ", ".join(self.players[i].nick for i in pending)
+        unseen = "".join(self.out_unseen)
+        for i in pending:
+            nick = self.players[i].nick
+            if self.ended != OUT:
                 self.error(
                     last_line,
                     "missing_end_points",
-                    f"the game ended with {who} going out, but the rack points "
-                    f"(+{expected} for {''.join(self.out_unseen)}) are not recorded",
-                    self.players[pending[0]].nick,
+                    f"the game ended after scoreless turns; {nick}'s rack penalty is not recorded",
+                    nick,
+                )
+            elif i == self.out_player:
+                value = self.tiles.rack_value(self.out_unseen)
+                expected = value if self.end_convention() == "transfer" else 2 * value
+                self.error(
+                    last_line,
+                    "missing_end_points",
+                    f"{nick} went out, but the points for the rack left ({unseen}), "
+                    f"+{expected}, are not recorded",
+                    nick,
                     expected=expected,
                 )
             else:
-                who = ", ".join(self.players[i].nick for i in pending)
+                out = self.players[self.out_player].nick
+                expected = -self.tiles.rack_value(self.out_unseen) if self.n == 2 else None
                 self.error(
                     last_line,
                     "missing_end_points",
-                    f"the game ended after scoreless turns; the rack penalty of {who} is "
-                    f"not recorded",
-                    self.players[pending[0]].nick,
+                    f"{out} went out, but {nick}'s rack penalty"
+                    + (f" ({expected} for {unseen})" if expected is not None else "")
+                    + " is not recorded",
+                    nick,
+                    expected=expected,
                 )
 
     def report(self) -> Report:

@@ -59,9 +59,19 @@ def _from_mapping(name: str, data: dict, base: Ruleset | None = None) -> Ruleset
     unknown = set(data) - fields - {"base"}
     if unknown:
         raise RulesError(f"ruleset {name}: unknown setting(s) {', '.join(sorted(unknown))}")
+    for f in dataclasses.fields(Ruleset):
+        if f.name in data:
+            want = int if f.type in ("int", int) else str
+            value = data[f.name]
+            if not isinstance(value, want) or isinstance(value, bool):
+                kind = "a whole number" if want is int else "text"
+                raise RulesError(f"ruleset {name}: {f.name} must be {kind}, not {value!r}")
     values = dataclasses.asdict(base) if base else {}
     values.update({k: v for k, v in data.items() if k != "base"})
     values["name"] = name
+    if base and "description" not in data:
+        changed = ", ".join(f"{k} = {v!r}" for k, v in data.items() if k != "base")
+        values["description"] = f"{base.name} with {changed}" if changed else base.description
     try:
         rules = Ruleset(**values)
     except TypeError as exc:
@@ -90,10 +100,10 @@ AUTO = Ruleset(
 )
 
 
-def load_rules(name_or_path: str) -> Ruleset:
+def load_rules(name_or_path: str, _seen: frozenset[str] = frozenset()) -> Ruleset:
     """A built-in ruleset (``naspa``, ``wespa``, ``home``, ``auto``) or a TOML file.
 
-    A file may start from a built-in one: ``base = "wespa"`` then ``challenge_points = 10``.
+    A file may start from another ruleset: ``base = "wespa"`` then ``challenge_points = 10``.
     """
     key = name_or_path.strip().lower()
     if key == "auto":
@@ -111,7 +121,11 @@ def load_rules(name_or_path: str) -> Ruleset:
         raise RulesError(f"ruleset {name}: {exc}") from exc
     base = None
     if "base" in data:
-        if str(data["base"]).lower() == name:
+        here = str(path.resolve())
+        if here in _seen or str(data["base"]).lower() == name:
             raise RulesError(f"ruleset {name}: a ruleset cannot be based on itself")
-        base = load_rules(str(data["base"]))
+        base_path = Path(str(data["base"]))
+        if not base_path.is_absolute() and (path.parent / base_path).exists():
+            base_path = path.parent / base_path  # a base named beside the file
+        base = load_rules(str(base_path), _seen | {here})
     return _from_mapping(name, data, base)
