@@ -48,7 +48,7 @@ _EVENT = re.compile(r"^>(\S+?):(.*)$")
 # The common case, a play with its rack recorded, read in one match; anything else is tokenised.
 _PLAY_LINE = re.compile(
     r">(\S+?):\s+([^\s(\-]+)\s+(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})\s+([^\s*#$!]+)([*#$!]*)"
-    r"\s+([+-]\d+)\s+([+-]?\d+)\s*(.*)"
+    r"\s+([+-]\d+)\s+([+-]?\d+)(?:\s+(.*))?"
 )
 _PLAYER = re.compile(r"^player(\d+)$")
 _LAST_RACK = re.compile(r"^rack(\d+)$")
@@ -130,7 +130,7 @@ def decode(data: bytes) -> tuple[str, str, list[Finding]]:
     findings: list[Finding] = []
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    first = data.split(b"\n", 1)[0].strip()
+    first = re.split(rb"[\r\n]", data, maxsplit=1)[0].strip()
     declared = None
     if first.startswith(b"#character-encoding"):
         declared = first[len(b"#character-encoding") :].strip().decode("ascii", "replace").lower()
@@ -254,7 +254,7 @@ def parse(text: str | bytes) -> GameRecord:
             in_note = False
             m = _PLAY_LINE.fullmatch(stripped)
             if m and not _POSITION.match(m.group(2)):
-                nick, rack, position, word, marks, score, total, extra = m.groups()
+                nick, rack, position, word, marks, score, total, extra = m.groups("")
                 result = Event(
                     number,
                     nick,
@@ -295,7 +295,7 @@ def parse(text: str | bytes) -> GameRecord:
             last_event = result
             continue
         if stripped.startswith("#"):
-            keyword, _, value = stripped[1:].partition(" ")
+            keyword, _, value = stripped[1:].replace("\t", " ").partition(" ")
             value = value.strip()
             if keyword == "note" or keyword == "-":
                 if last_event is None:
@@ -317,7 +317,8 @@ def parse(text: str | bytes) -> GameRecord:
         if in_note and last_event is not None:
             last_event.notes[-1] += "\n" + stripped
             continue
-        if in_note:
+        if in_note and isinstance(record.items[-1], Pragma):
+            record.items[-1].value += "\n" + stripped  # a note before the first move
             continue
         record.items.append(Unread(number, stripped))
         findings.append(

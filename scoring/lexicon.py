@@ -51,9 +51,9 @@ def parse_lexicon(text: str, name: str, kind: str | None = None) -> Lexicon:
         raise LexiconError(f"word list {name}: unknown kind {kind!r} ({', '.join(KINDS)})")
     words = set()
     for line in text.splitlines():
-        word = line.split("#", 1)[0].strip().split(" ", 1)[0]
-        if word:
-            words.add(word.upper())
+        fields = line.split("#", 1)[0].split()
+        if fields:
+            words.add(fields[0].upper())
     return Lexicon(name, kind, frozenset(words))
 
 

@@ -628,8 +628,9 @@ class _Replay:
         for t in used:
             pool[t] = pool.get(t, 0) - 1
         self.board.count += len(new)
-        total = main * mult
-        words = ["".join(squares[start:sq:step])]
+        # One tile written on its own forms no word that way: only its cross-word counts.
+        total = main * mult if n > 1 else 0
+        words = ["".join(squares[start:sq:step])] if n > 1 else []
         crossed = False
         last_square = size * size
         for q in new:
