@@ -112,26 +112,45 @@ def parse_position(token: str, size: int = 15) -> Position | None:
 
 
 class Board:
-    """Tiles on the squares: an upper-case tile is a real tile, a lower-case one a blank."""
+    """Tiles on the squares: an upper-case tile is a real tile, a lower-case one a blank.
 
-    __slots__ = ("layout", "size", "squares", "count")
+    ``squares`` has a border of empty squares all round, so that walking along a word never
+    needs a bounds check: square (row, col) is ``squares[(row + 1) * width + col + 1]``.
+    """
+
+    __slots__ = ("layout", "size", "width", "squares", "count")
 
     def __init__(self, layout: Layout | None = None) -> None:
         self.layout = layout or load_layout()
         self.size = self.layout.size
-        self.squares: list[str | None] = [None] * (self.size * self.size)
+        self.width = self.size + 2
+        self.squares: list[str | None] = [None] * (self.width * self.width)
         self.count = 0
 
     def copy(self) -> Board:
         other = Board.__new__(Board)
         other.layout = self.layout
         other.size = self.size
+        other.width = self.width
         other.squares = self.squares.copy()
         other.count = self.count
         return other
 
+    def index(self, row: int, col: int) -> int:
+        return (row + 1) * self.width + col + 1
+
     def at(self, row: int, col: int) -> str | None:
-        return self.squares[row * self.size + col]
+        return self.squares[(row + 1) * self.width + col + 1]
+
+    def put(self, row: int, col: int, tile: str | None) -> None:
+        i = (row + 1) * self.width + col + 1
+        self.count += (tile is not None) - (self.squares[i] is not None)
+        self.squares[i] = tile
+
+    def square_name(self, index: int) -> str:
+        """``8H`` for the padded index of row 8, column H."""
+        row, col = divmod(index, self.width)
+        return f"{row}{self.layout.column_name(col - 1)}"
 
     def is_empty(self) -> bool:
         return self.count == 0
@@ -147,12 +166,25 @@ class Board:
         for r in range(self.size):
             cells = []
             for c in range(self.size):
-                i = r * self.size + c
-                tile = self.squares[i]
+                tile = self.at(r, c)
                 if tile is None:
+                    i = r * self.size + c
                     key = (self.layout.letter_mult[i], self.layout.word_mult[i])
                     cells.append(marks.get(key, "."))
                 else:
                     cells.append(tile if len(tile) == 1 else tile[0])
             lines.append(f"{r + 1:>3} " + " ".join(cells))
         return "\n".join(lines)
+
+
+@cache
+def padded_premiums(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Letter and word multipliers indexed like ``Board.squares`` (1 on the border)."""
+    width = layout.size + 2
+    letter = [1] * (width * width)
+    word = [1] * (width * width)
+    for i, (lm, wm) in enumerate(zip(layout.letter_mult, layout.word_mult, strict=True)):
+        row, col = divmod(i, layout.size)
+        letter[(row + 1) * width + col + 1] = lm
+        word[(row + 1) * width + col + 1] = wm
+    return tuple(letter), tuple(word)

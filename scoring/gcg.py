@@ -59,6 +59,7 @@ class Player:
     number: int  # 1-based, as in #player1
     nick: str
     name: str
+    line: int = 0  # where the #player line stands
 
 
 @dataclass
@@ -374,7 +375,7 @@ def _read_pragma(
             findings.append(
                 Finding(number, WARNING, "pragma_after_events", f"#player{index} after the moves")
             )
-        record.players.append(Player(index, nick, name.strip() or nick))
+        record.players.append(Player(index, nick, name.strip() or nick, number))
         record.players.sort(key=lambda p: p.number)
         return
     if keyword == "character-encoding":

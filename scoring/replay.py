@@ -6,13 +6,14 @@ score and running total, and a list of findings, each on the line where it happe
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import gcg
-from .board import Board, Position, load_layout, parse_position
+from .board import Board, Position, load_layout, padded_premiums, parse_position
 from .findings import ERROR, WARNING, Finding
 from .lexicon import Lexicons
 from .rules import Ruleset, load_rules
@@ -142,18 +143,11 @@ class _Replay:
             self.error(0, "unknown_layout", f"unknown board layout {layout_name!r}")
             layout = load_layout()
         self.board = Board(layout)
-        self.lm, self.wm = layout.letter_mult, layout.word_mult
-        self.multi = any(len(t) > 1 for t in tiles.counts)
+        self.lm, self.wm = padded_premiums(layout)
         self.size = layout.size
-        self.full = {t: tiles.count(t) for t in tiles.counts}
+        self.full, self.values, self.multi = _tables(tiles)
         # Tiles not on the board (in the bag or on a rack), kept up to date as tiles come and go.
         self.pool: dict[str, int] = dict(self.full)
-        # Face value of every way a tile can be written: upper case real, lower case a blank.
-        self.values: dict[str, int] = {}
-        for t in tiles.counts:
-            if t != BLANK:
-                self.values[t] = tiles.value(t)
-                self.values[t.lower()] = 0
         self.rack_sizes = [rules.rack_size] * self.n
         self.bag = tiles.size - rules.rack_size * self.n
         self.recorded = [0] * self.n
@@ -247,11 +241,12 @@ class _Replay:
             )
             return False
         pool = self.pool
-        short = [
-            t
-            for t in set(tiles)
-            if tiles.count(t) > pool.get(t, 0) - (extra.get(t, 0) if extra else 0)
-        ]
+        wanted_so_far: dict[str, int] = {}
+        short = []
+        for t in tiles:
+            c = wanted_so_far[t] = wanted_so_far.get(t, 0) + 1
+            if c > pool.get(t, 0) - (extra.get(t, 0) if extra else 0) and t not in short:
+                short.append(t)
         if short:
             wanted = Counter(tiles)
             pool = self.unseen()
@@ -343,12 +338,7 @@ class _Replay:
                 f"the record names {n} players; the {self.rules.name} rules allow at most "
                 f"{self.rules.max_players}",
             )
-        player_lines = [
-            i.line
-            for i in self.record.items
-            if isinstance(i, gcg.Pragma) and gcg._PLAYER.match(i.keyword)
-        ]
-        last_player_line = max(player_lines, default=0)
+        last_player_line = max((pl.line for pl in self.players), default=0)
         early_reported = False
         count = 0
         handlers = {
@@ -575,11 +565,13 @@ class _Replay:
         else:
             tiles = self.tiles.split(word)
         size = self.size
+        width = size + 2
         n = len(tiles)
-        step, along = (1, pos.col) if pos.across else (size, pos.row)
+        # The cross-words run the other way: ``cross`` is their step.
+        step, cross, along = (1, width, pos.col) if pos.across else (width, 1, pos.row)
         if n == 0 or along + n > size:
             return self.placement_error(ev, pos, tiles, through)
-        start = pos.row * size + pos.col
+        start = (pos.row + 1) * width + pos.col + 1
         squares = self.board.squares
         values = self.values
         lm, wm = self.lm, self.wm
@@ -603,7 +595,7 @@ class _Replay:
                 main += v * lm[sq]
                 mult *= wm[sq]
             else:
-                if t != "." and t != here and t.upper() != here.upper() or sq in new:
+                if t != "." and t != here and t.upper() != here.upper():
                     return self.take_back(new, ev, pos, tiles, through)
                 canon.append(".")
                 main += values[here]
@@ -612,9 +604,7 @@ class _Replay:
             return self.placement_error(ev, pos, tiles, through)
         label = pos.text()
         first_move = self.board.count == 0
-        ends_touch = (along and squares[start - step] is not None) or (
-            along + n < size and squares[sq] is not None
-        )
+        ends_touch = squares[start - step] is not None or squares[sq] is not None
         if ends_touch:
             self.error(
                 ev.line,
@@ -632,28 +622,17 @@ class _Replay:
         total = main * mult if n > 1 else 0
         words = ["".join(squares[start:sq:step])] if n > 1 else []
         crossed = False
-        last_square = size * size
         for q in new:
-            if step == 1:  # the cross-words run down
-                lo = q - size
-                while lo >= 0 and squares[lo] is not None:
-                    lo -= size
-                hi = q + size
-                while hi < last_square and squares[hi] is not None:
-                    hi += size
-                cross = size
-            else:  # the cross-words run across
-                row_start = q - q % size
-                lo = q - 1
-                while lo >= row_start and squares[lo] is not None:
-                    lo -= 1
-                hi = q + 1
-                while hi < row_start + size and squares[hi] is not None:
-                    hi += 1
-                cross = 1
-            lo += cross
-            if lo == hi - cross:
+            # The border of empty squares stops both walks.
+            lo = q - cross
+            hi = q + cross
+            if squares[lo] is None and squares[hi] is None:
                 continue
+            while squares[lo] is not None:
+                lo -= cross
+            while squares[hi] is not None:
+                hi += cross
+            lo += cross
             crossed = True
             s = values[squares[q]] * (lm[q] - 1)
             for r in range(lo, hi, cross):
@@ -663,13 +642,14 @@ class _Replay:
         if len(new) == self.rules.rack_size:
             total += self.rules.bingo_bonus
         if first_move:
-            centre = self.board.layout.centre
-            if centre not in new:
+            layout = self.board.layout
+            row, col = divmod(layout.centre, size)
+            if self.board.index(row, col) not in new:
                 self.error(
                     ev.line,
                     "first_move_off_centre",
                     f"the first play must cover the centre square "
-                    f"{self.board.layout.square_name(centre)}",
+                    f"{layout.square_name(layout.centre)}",
                     ev.nick,
                     recorded=f"{ev.position} {ev.word}",
                 )
@@ -706,7 +686,7 @@ class _Replay:
         """Say why a play cannot be placed (the slow path, taken only for a bad play)."""
         label = pos.text()
         size = self.size
-        step, along = (1, pos.col) if pos.across else (size, pos.row)
+        step, along = (1, pos.col) if pos.across else (size + 2, pos.row)
         if not tiles:
             self.error(ev.line, "malformed_move", "the play has no tiles", ev.nick)
             return None
@@ -720,8 +700,8 @@ class _Replay:
             )
             return None
         squares = self.board.squares
-        where = self.board.layout.square_name
-        sq = pos.row * size + pos.col
+        where = self.board.square_name
+        sq = self.board.index(pos.row, pos.col)
         for k, t in enumerate(tiles):
             here = squares[sq]
             if t == "." and here is None:
@@ -1247,8 +1227,9 @@ class _Replay:
             self.check_drawable(item.line, nick, rack, "rack")
 
     def finish(self) -> None:
-        last_line = max((e.line for e in self.record.events), default=0)
-        if not self.record.events:
+        events = self.record.events
+        last_line = events[-1].line if events else 0
+        if not events:
             if not self.findings:
                 self.warn(0, "no_moves", "the record has no moves")
             return
@@ -1326,9 +1307,22 @@ class _Replay:
         )
 
 
+@functools.cache
+def _tables(tiles: TileSet) -> tuple[dict[str, int], dict[str, int], bool]:
+    """How many of each tile; the value of each way to write one (lower case: a blank, 0);
+    whether any tile is written with more than one letter."""
+    full = {t: tiles.count(t) for t in tiles.counts}
+    values: dict[str, int] = {}
+    for t in tiles.counts:
+        if t != BLANK:
+            values[t] = tiles.value(t)
+            values[t.lower()] = 0
+    return full, values, any(len(t) > 1 for t in tiles.counts)
+
+
 def _record_letters(record: gcg.GameRecord) -> set[str]:
-    text = "".join(ev.rack + ev.word + ev.tiles for ev in record.events)
-    return {ch for ch in text.upper() if ch.isalpha()}
+    text = "".join([ev.rack + ev.word + ev.tiles for ev in record.events])
+    return {ch for ch in set(text.upper()) if ch.isalpha()}
 
 
 def choose_tiles(record: gcg.GameRecord, tiles: str | TileSet = "auto") -> TileSet:

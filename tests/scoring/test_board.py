@@ -233,8 +233,8 @@ def test_an_empty_board_renders_its_premium_squares():
 
 def test_a_placed_tile_shows_on_the_rendered_board_instead_of_its_premium():
     board = Board()
-    board.squares[square("8H")] = "Q"
-    board.count = 1
+    board.put(7, 7, "Q")
+    assert board.count == 1
     lines = board.render().splitlines()
     assert lines[8] == "  8 = . . ' . . . Q . . . ' . . ="
 
