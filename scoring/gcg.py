@@ -47,7 +47,7 @@ _TOTAL = re.compile(r"^[+-]?\d+$")
 _EVENT = re.compile(r"^>(\S+?):(.*)$")
 # The common case, a play with its rack recorded, read in one match; anything else is tokenised.
 _PLAY_LINE = re.compile(
-    r">(\S+?):\s+([^\s(\-]+)\s+(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})\s+([^\s*#$!]+)([*#$!]*)"
+    r">(\S+?):\s+([^\s(\-\d]+)\s+(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})\s+([^\s*#$!]+)([*#$!]*)"
     r"\s+([+-]\d+)\s+([+-]?\d+)(?:\s+(.*))?"
 )
 _PLAYER = re.compile(r"^player(\d+)$")
@@ -62,7 +62,7 @@ class Player:
     line: int = 0  # where the #player line stands
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     line: int
     nick: str
@@ -254,7 +254,7 @@ def parse(text: str | bytes) -> GameRecord:
         if stripped[0] == ">":
             in_note = False
             m = _PLAY_LINE.fullmatch(stripped)
-            if m and not _POSITION.match(m.group(2)):
+            if m:
                 nick, rack, position, word, marks, score, total, extra = m.groups("")
                 result = Event(
                     number,

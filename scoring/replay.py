@@ -24,7 +24,7 @@ SCORELESS = "scoreless"  # consecutive scoreless turns
 PASSES = "passes"  # every player passed the agreed number of times in a row
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
     """One event of the record as the engine saw it."""
 
@@ -107,7 +107,7 @@ class Report:
 _PARENS = re.compile(r"\(([^)]*)\)")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Play:
     """What is needed to take a play back when it is withdrawn or to attach a bonus to it."""
 
