@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import pytest
+from scoring_support import CORPUS
 
 from scoring import canonical_gcg, verify
-
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gcg"
 
 pytestmark = pytest.mark.skipif(
     not (CORPUS / "INDEX.tsv").exists(), reason="the shared corpus is not next to the project"

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from scoring_support import CORPUS
 
 from scoring import verify
 
-GAME = (
-    Path(__file__).resolve().parents[3]
-    / "shared"
-    / "corpus"
-    / "gcg"
-    / "macondo"
-    / "gcgio__testdata__doug_v_emely.gcg"
-)
+GAME = CORPUS / "macondo" / "gcgio__testdata__doug_v_emely.gcg"
 
 pytestmark = pytest.mark.skipif(not GAME.exists(), reason="the shared corpus is not available")
 

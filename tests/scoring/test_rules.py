@@ -10,39 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scoring_support import codes, corpus_game, the_error, totals
 
 from scoring import Ruleset, builtin_rulesets, load_rules, verify
-from scoring.findings import Finding
-from scoring.replay import Report
 from scoring.rules import RulesError
-
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-CORPUS = SHARED / "corpus" / "gcg"
-
-
-def corpus_game(name: str) -> bytes:
-    path = CORPUS / name
-    if not path.is_file():
-        pytest.skip("corpus absent")
-    return path.read_bytes()
-
-
-def errors(report: Report) -> list[Finding]:
-    return [f for f in report.findings if f.severity == "error"]
-
-
-def codes(report: Report) -> list[str]:
-    return [f.code for f in errors(report)]
-
-
-def the_error(report: Report, code: str) -> Finding:
-    found = [f for f in errors(report) if f.code == code]
-    assert len(found) == 1, [f.text() for f in report.findings]
-    return found[0]
-
-
-def totals(report: Report) -> dict[str, tuple[int, int]]:
-    return {p.nick: (p.final, p.computed) for p in report.players}
 
 
 def write_rules(tmp_path: Path, name: str, text: str) -> Path:
