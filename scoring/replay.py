@@ -145,7 +145,7 @@ class _Replay:
         self.board = Board(layout)
         self.lm, self.wm = padded_premiums(layout)
         self.size = layout.size
-        self.full, self.values, self.multi = _tables(tiles)
+        self.full, self.values, self.known, self.multi = _tables(tiles)
         # Tiles not on the board (in the bag or on a rack), kept up to date as tiles come and go.
         self.pool: dict[str, int] = dict(self.full)
         self.rack_sizes = [rules.rack_size] * self.n
@@ -208,6 +208,8 @@ class _Replay:
         if not text or text == "UNKNOWN":
             return None
         rack = self.tiles.split(text.upper())
+        if self.known.issuperset(rack):
+            return rack
         values = self.values
         for k, t in enumerate(rack):
             if t in values:
@@ -616,7 +618,7 @@ class _Replay:
             )
         pool = self.pool
         for t in used:
-            pool[t] = pool.get(t, 0) - 1
+            pool[t] -= 1
         self.board.count += len(new)
         # One tile written on its own forms no word that way: only its cross-word counts.
         total = main * mult if n > 1 else 0
@@ -1308,16 +1310,18 @@ class _Replay:
 
 
 @functools.cache
-def _tables(tiles: TileSet) -> tuple[dict[str, int], dict[str, int], bool]:
+def _tables(
+    tiles: TileSet,
+) -> tuple[dict[str, int], dict[str, int], frozenset[str], bool]:
     """How many of each tile; the value of each way to write one (lower case: a blank, 0);
-    whether any tile is written with more than one letter."""
+    every tile a rack may hold; whether any tile is written with more than one letter."""
     full = {t: tiles.count(t) for t in tiles.counts}
     values: dict[str, int] = {}
     for t in tiles.counts:
         if t != BLANK:
             values[t] = tiles.value(t)
             values[t.lower()] = 0
-    return full, values, any(len(t) > 1 for t in tiles.counts)
+    return full, values, frozenset(values) | {BLANK}, any(len(t) > 1 for t in tiles.counts)
 
 
 def _record_letters(record: gcg.GameRecord) -> set[str]:
