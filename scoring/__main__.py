@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import gcg
 from .lexicon import LexiconError, Lexicons, load_lexicon
-from .replay import Report, canonical_gcg, choose_rules, choose_tiles, verify
+from .replay import Report, canonical_gcg, verify
 from .rules import RulesError, Ruleset, load_rules
 from .tiles import TileSet, TileSetError, load_tileset
 
@@ -131,8 +131,6 @@ def main(argv: Sequence[str] | None = None, out=None) -> int:
         print(f"python -m scoring: {exc}", file=sys.stderr)
         return USAGE_ERROR
 
-
-__all__ = ["main", "choose_rules", "choose_tiles"]
 
 if __name__ == "__main__":
     sys.exit(main())
