@@ -1,0 +1,276 @@
+"""Standings: players and the results of each round in, each player's record and rank out.
+
+The order and the counting are tsh's (`TSH::Player::MakeStandingComparator`,
+`TSH::Division::Synch` and `ComputeRanks`; `shared/reference/tsh.md` §5–6), so that the ranks
+computed here agree with the `rrank` / `rcrank` values tsh writes into a `.t` file:
+
+- players are ordered by wins (a drawn game is half a win and half a loss), then fewer losses,
+  then spread, then pre-event rating, then seed (tsh puts a pseudo-random number drawn from the
+  `.t` line before its player number; it only ever separates players who already share a rank);
+- players level on wins, losses and spread share a rank, the rank of the first of them; before
+  round 1 (after round 0) players are ranked by rating alone, equal ratings sharing a rank;
+- a result without an opponent (a bye, or a forfeit as tsh records it) counts for its player
+  alone: a win if its spread is positive, a loss if negative, neither if zero;
+- with a spread cap, each game's spread is clipped to ±cap of its round before it is added up;
+- a withdrawn player keeps their record but is left out of the ranking from the round they
+  withdrew (tsh's inactive players), unless asked to rank everyone (tsh's `show_inactive`).
+
+Plain data only: no Django, no database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TypeAlias
+
+PlayerId: TypeAlias = Hashable
+SpreadCap: TypeAlias = int | Sequence[int]
+
+
+class StandingsError(ValueError):
+    """The players or results handed in cannot be ranked as they stand (a mistake in the data)."""
+
+
+class GameKind(Enum):
+    PLAYED = "played"
+    BYE = "bye"
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: PlayerId
+    name: str = ""
+    rating: float = 0  # pre-event rating; 0 = unrated
+    seed: int = 0  # the player's number in the division (tsh's line number): the last tie-break
+    withdrawn_from_round: int | None = None  # the first round the player no longer takes part in
+
+    def withdrawn_after(self, round_number: int) -> bool:
+        """Whether the player had withdrawn by the end of `round_number`."""
+        return self.withdrawn_from_round is not None and self.withdrawn_from_round <= round_number
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One result of a round, seen from `player`.
+
+    A game between two players may be given once, or twice mirrored (once from each side, as a
+    `.t` file holds it); either way each player's result is counted once. A result without an
+    opponent is signed from the player's side, as tsh records it with opponent 0: a bye is
+    `score=+bye_spread`, a forfeit loss `score=-forfeit_spread`, and a player whose opponent
+    forfeited gets `+spread`.
+    """
+
+    player: PlayerId
+    opponent: PlayerId | None
+    score: int
+    opponent_score: int = 0
+    kind: GameKind = GameKind.PLAYED
+
+    @property
+    def spread(self) -> int:
+        return self.score - self.opponent_score
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's record after some round, and their place in the ranking asked for."""
+
+    player: Player
+    rank: int | None  # None: withdrawn, and so not ranked
+    wins: float
+    losses: float
+    spread: int  # the sum of each game's spread as played
+    capped_spread: int  # the sum of each game's spread clipped to its round's cap
+    games: int  # results counted, byes and forfeits included
+
+    @property
+    def id(self) -> PlayerId:
+        return self.player.id
+
+
+@dataclass(slots=True)
+class _Record:
+    wins: float = 0
+    losses: float = 0
+    spread: int = 0
+    capped_spread: int = 0
+    games: int = 0
+
+
+def standings(
+    players: Sequence[Player],
+    rounds: Sequence[Iterable[Game]],
+    *,
+    after_round: int | None = None,
+    spread_cap: SpreadCap | None = None,
+    rank_withdrawn: bool = False,
+) -> list[Standing]:
+    """Every player's record after `after_round`, in rank order.
+
+    `rounds[0]` holds the results of round 1; `after_round` defaults to the last round given, and
+    0 gives the pre-event ranking by rating. With `spread_cap` (one cap for every round, or one per
+    round, the last repeated for later rounds, as tsh's `config spread_cap`) players are ranked on
+    their capped spread. Withdrawn players come last, unranked, unless `rank_withdrawn`.
+    """
+    last = len(rounds) if after_round is None else after_round
+    if not 0 <= last <= len(rounds):
+        raise StandingsError(f"standings after round {last} asked of {len(rounds)} round(s)")
+    by_id = _players_by_id(players)
+    caps = _caps(spread_cap)
+    records = {p.id: _Record() for p in players}
+    for number, games in enumerate(rounds[:last], 1):
+        cap = _cap_for_round(caps, number)
+        for player_id, spread, opposed in _results_of_round(number, games, by_id):
+            _count(records[player_id], spread, opposed, cap)
+    capped = caps is not None
+    ranked: list[Player] = []
+    unranked: list[Player] = []
+    for p in players:
+        (unranked if p.withdrawn_after(last) and not rank_withdrawn else ranked).append(p)
+
+    def key(p: Player) -> tuple[float, float, int, float, int]:
+        r = records[p.id]
+        return (-r.wins, r.losses, -(r.capped_spread if capped else r.spread), -p.rating, p.seed)
+
+    ranked.sort(key=key)
+    unranked.sort(key=key)
+    table: list[Standing] = []
+    previous: tuple[float, ...] | None = None
+    rank = 0
+    for index, p in enumerate(ranked, 1):
+        r = records[p.id]
+        # Before round 1 everyone is 0-0 and rating alone separates players (ComputeRanks with
+        # a negative round); afterwards the rating orders players but never splits a shared rank.
+        level = (p.rating,) if last == 0 else key(p)[:3]
+        if level != previous:
+            rank, previous = index, level
+        table.append(_standing(p, rank, r))
+    table.extend(_standing(p, None, records[p.id]) for p in unranked)
+    return table
+
+
+def ranks_by_round(
+    players: Sequence[Player],
+    rounds: Sequence[Iterable[Game]],
+    *,
+    spread_cap: SpreadCap | None = None,
+    rank_withdrawn: bool = False,
+) -> dict[PlayerId, list[int | None]]:
+    """Each player's rank after round 0 (pre-event), 1, 2 … — tsh's `rrank` / `rcrank` layout."""
+    materialised = [list(games) for games in rounds]
+    ranks: dict[PlayerId, list[int | None]] = {p.id: [] for p in players}
+    for after in range(len(materialised) + 1):
+        table = standings(
+            players,
+            materialised,
+            after_round=after,
+            spread_cap=spread_cap,
+            rank_withdrawn=rank_withdrawn,
+        )
+        for row in table:
+            ranks[row.id].append(row.rank)
+    return ranks
+
+
+def _standing(player: Player, rank: int | None, r: _Record) -> Standing:
+    return Standing(player, rank, r.wins, r.losses, r.spread, r.capped_spread, r.games)
+
+
+def _count(record: _Record, spread: int, opposed: bool, cap: int | None) -> None:
+    capped = spread if cap is None else max(-cap, min(cap, spread))
+    record.spread += spread
+    record.capped_spread += capped
+    record.games += 1
+    # tsh counts an unopposed result with no spread as neither a win nor a loss (Synch: the
+    # result is counted only `if ($oppid || $thisSpread)`); an opposed draw is half of each.
+    if not opposed and spread == 0:
+        return
+    result = 1.0 if spread > 0 else 0.0 if spread < 0 else 0.5
+    record.wins += result
+    record.losses += 1 - result
+
+
+def _results_of_round(
+    number: int, games: Iterable[Game], by_id: dict[PlayerId, Player]
+) -> list[tuple[PlayerId, int, bool]]:
+    """(player, spread, opposed) once per player who has a result in the round."""
+    seen: dict[PlayerId, Game] = {}
+    results: list[tuple[PlayerId, int, bool]] = []
+    for game in games:
+        _check_game(number, game, by_id)
+        sides = [(game.player, game.opponent, game.score, game.opponent_score)]
+        if game.opponent is not None:
+            sides.append((game.opponent, game.player, game.opponent_score, game.score))
+        for player, opponent, score, opponent_score in sides:
+            earlier = seen.get(player)
+            if earlier is None:
+                seen[player] = game
+                results.append((player, score - opponent_score, opponent is not None))
+                continue
+            # The same game given from the other side is welcome if it says the same thing.
+            if not _mirrors(earlier, game):
+                raise StandingsError(
+                    f"round {number}: player {player!r} has more than one result "
+                    f"({_describe(earlier)}; {_describe(game)})"
+                )
+    return results
+
+
+def _mirrors(a: Game, b: Game) -> bool:
+    return a.opponent is not None and (a.player, a.opponent, a.score, a.opponent_score, a.kind) == (
+        b.opponent,
+        b.player,
+        b.opponent_score,
+        b.score,
+        b.kind,
+    )
+
+
+def _describe(game: Game) -> str:
+    against = "no opponent" if game.opponent is None else f"opponent {game.opponent!r}"
+    return f"{game.kind.value} {game.player!r} {game.score}-{game.opponent_score} {against}"
+
+
+def _check_game(number: int, game: Game, by_id: dict[PlayerId, Player]) -> None:
+    if game.player not in by_id:
+        raise StandingsError(f"round {number}: a result for unknown player {game.player!r}")
+    if game.opponent is not None and game.opponent not in by_id:
+        raise StandingsError(f"round {number}: {game.player!r} against unknown {game.opponent!r}")
+    if game.opponent == game.player:
+        raise StandingsError(f"round {number}: player {game.player!r} paired with themselves")
+    if game.kind is GameKind.PLAYED and game.opponent is None:
+        raise StandingsError(f"round {number}: a game played by {game.player!r} with no opponent")
+    if game.kind is GameKind.BYE and game.opponent is not None:
+        raise StandingsError(f"round {number}: a bye for {game.player!r} with an opponent")
+
+
+def _players_by_id(players: Sequence[Player]) -> dict[PlayerId, Player]:
+    by_id: dict[PlayerId, Player] = {}
+    for p in players:
+        if p.id in by_id:
+            raise StandingsError(f"two players with the id {p.id!r}")
+        if p.withdrawn_from_round is not None and p.withdrawn_from_round < 1:
+            raise StandingsError(f"player {p.id!r} withdrawn from round {p.withdrawn_from_round}")
+        by_id[p.id] = p
+    return by_id
+
+
+def _caps(spread_cap: SpreadCap | None) -> list[int] | None:
+    if spread_cap is None:
+        return None
+    caps = [spread_cap] if isinstance(spread_cap, int) else list(spread_cap)
+    if not caps:
+        raise StandingsError("an empty list of spread caps")
+    if any(c < 0 for c in caps):
+        raise StandingsError(f"a negative spread cap in {caps}")
+    return caps
+
+
+def _cap_for_round(caps: list[int] | None, number: int) -> int | None:
+    # tsh: `$j <= $#$full_caps ? $full_caps->[$j] : $full_caps->[-1]`, j the 0-based round.
+    if caps is None:
+        return None
+    return caps[number - 1] if number <= len(caps) else caps[-1]
