@@ -145,9 +145,10 @@ class _Replay:
         self.board = Board(layout)
         self.lm, self.wm = padded_premiums(layout)
         self.size = layout.size
-        self.full, self.values, self.known, self.multi = _tables(tiles)
+        self.full, self.values, self.rack_form, self.known, self.multi = _tables(tiles)
         # Tiles not on the board (in the bag or on a rack), kept up to date as tiles come and go.
         self.pool: dict[str, int] = dict(self.full)
+        self.used_up = {t for t, c in self.full.items() if c <= 0}  # tiles the pool has none of
         self.rack_sizes = [rules.rack_size] * self.n
         self.bag = tiles.size - rules.rack_size * self.n
         self.recorded = [0] * self.n
@@ -242,6 +243,18 @@ class _Replay:
                 recorded=len(tiles),
             )
             return False
+        if extra is None:
+            distinct = set(tiles)
+            # The common case, quickly: no tile used up, and enough left of any tile held twice.
+            if self.used_up.isdisjoint(distinct):
+                if len(distinct) == len(tiles):
+                    return True
+                pool = self.pool
+                for t in distinct:
+                    if pool[t] < tiles.count(t):
+                        break
+                else:
+                    return True
         pool = self.pool
         wanted_so_far: dict[str, int] = {}
         short = []
@@ -270,6 +283,9 @@ class _Replay:
 
     def rack_holds(self, ev: gcg.Event, rack: list[str] | None, used: list[str], what: str) -> None:
         if rack is None:
+            return
+        distinct = set(used)
+        if len(distinct) == len(used) and distinct.issubset(rack):
             return
         left = list(rack)
         lacking = []
@@ -527,7 +543,8 @@ class _Replay:
             score_finding,
         )
         self.bag -= drawn
-        self.rack_sizes[p] = max(0, self.rack_sizes[p] - len(squares)) + drawn
+        left = self.rack_sizes[p] - len(squares)
+        self.rack_sizes[p] = (left if left > 0 else 0) + drawn
         self.scoreless = 0 if score else self.scoreless + 1
         self.passes = 0
         if self.rack_sizes[p] == 0 and self.bag == 0:
@@ -536,8 +553,8 @@ class _Replay:
             self.out_unseen = sorted(self.unseen().elements())
         self.book(p, ev, score)
         self.canonical[ev.line] = (position, word)
-        self.turn(ev, p, score, words, position, word)
-        if self.ended is None:
+        self.turns.append(Turn(ev, score, self.computed[p], words, position, word))
+        if self.ended is None and not score:
             self.check_scoreless_end(ev)
 
     def place(self, ev: gcg.Event):
@@ -545,8 +562,8 @@ class _Replay:
 
         None when it cannot be placed; the finding says why.
         """
-        pos = parse_position(ev.position, self.size)
-        if pos is None:
+        geometry = _geometry(ev.position, self.size)
+        if geometry is None:
             self.error(
                 ev.line,
                 "bad_position",
@@ -555,6 +572,7 @@ class _Replay:
                 recorded=ev.position,
             )
             return None
+        pos, label, start, step, cross, along = geometry
         word = ev.word
         through: set[int] = set()  # cells written in parentheses: tiles already on the board
         if "(" in word:
@@ -567,19 +585,18 @@ class _Replay:
         else:
             tiles = self.tiles.split(word)
         size = self.size
-        width = size + 2
         n = len(tiles)
-        # The cross-words run the other way: ``cross`` is their step.
-        step, cross, along = (1, width, pos.col) if pos.across else (width, 1, pos.row)
         if n == 0 or along + n > size:
             return self.placement_error(ev, pos, tiles, through)
-        start = (pos.row + 1) * width + pos.col + 1
         squares = self.board.squares
+        if through and any(squares[start + k * step] is None for k in through):
+            return self.placement_error(ev, pos, tiles, through)
         values = self.values
         lm, wm = self.lm, self.wm
+        form = self.rack_form
         new: list[int] = []
         used: list[str] = []  # the tiles taken from the rack, "?" for a blank
-        canon: list[str] = []
+        kept: list[int] = []  # squares played through
         main = 0
         mult = 1
         sq = start
@@ -588,23 +605,21 @@ class _Replay:
             here = squares[sq]
             if here is None:
                 v = values.get(t)
-                if v is None or (through and len(canon) in through):
+                if v is None:
                     return self.take_back(new, ev, pos, tiles, through)
                 squares[sq] = t
                 new.append(sq)
-                used.append(BLANK if v == 0 and t.islower() else t)
-                canon.append(t)
+                used.append(form[t])
                 main += v * lm[sq]
                 mult *= wm[sq]
             else:
                 if t != "." and t != here and t.upper() != here.upper():
                     return self.take_back(new, ev, pos, tiles, through)
-                canon.append(".")
+                kept.append(sq)
                 main += values[here]
             sq += step
         if not new:
             return self.placement_error(ev, pos, tiles, through)
-        label = pos.text()
         first_move = self.board.count == 0
         ends_touch = squares[start - step] is not None or squares[sq] is not None
         if ends_touch:
@@ -619,6 +634,8 @@ class _Replay:
         pool = self.pool
         for t in used:
             pool[t] -= 1
+            if pool[t] <= 0:
+                self.used_up.add(t)
         self.board.count += len(new)
         # One tile written on its own forms no word that way: only its cross-word counts.
         total = main * mult if n > 1 else 0
@@ -671,6 +688,11 @@ class _Replay:
                 recorded=f"{ev.position} {ev.word}",
             )
         marks = self.lexicons.marks(words) if self.lexicons else [""] * len(words)
+        canon = tiles
+        if kept:
+            canon = list(tiles)
+            for q in kept:
+                canon[(q - start) // step] = "."
         if self.multi:
             canon = [t if len(t) == 1 else f"[{t}]" for t in canon]
         return new, used, total, list(zip(words, marks, strict=True)), label, "".join(canon)
@@ -873,6 +895,8 @@ class _Replay:
             t = self.board.squares[sq]
             key = BLANK if t.islower() else t
             self.pool[key] += 1
+            if self.pool[key] > 0:
+                self.used_up.discard(key)
             self.board.squares[sq] = None
         self.board.count -= len(play.squares)
         self.bag += play.drawn
@@ -1312,16 +1336,33 @@ class _Replay:
 @functools.cache
 def _tables(
     tiles: TileSet,
-) -> tuple[dict[str, int], dict[str, int], frozenset[str], bool]:
-    """How many of each tile; the value of each way to write one (lower case: a blank, 0);
-    every tile a rack may hold; whether any tile is written with more than one letter."""
+) -> tuple[dict[str, int], dict[str, int], dict[str, str], frozenset[str], bool]:
+    """How many of each tile; the value of each way to write one on the board (lower case: a
+    blank, 0) and the tile it takes from the rack; every tile a rack may hold; whether any tile
+    is written with more than one letter."""
     full = {t: tiles.count(t) for t in tiles.counts}
     values: dict[str, int] = {}
+    form: dict[str, str] = {}
     for t in tiles.counts:
         if t != BLANK:
-            values[t] = tiles.value(t)
-            values[t.lower()] = 0
-    return full, values, frozenset(values) | {BLANK}, any(len(t) > 1 for t in tiles.counts)
+            values[t], form[t] = tiles.value(t), t
+            values[t.lower()], form[t.lower()] = 0, BLANK
+    known = frozenset(values) | {BLANK}
+    return full, values, form, known, any(len(t) > 1 for t in tiles.counts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _geometry(token: str, size: int) -> tuple[Position, str, int, int, int, int] | None:
+    """A play's position on the bordered board: (position, label, first square, step along the
+    word, step along its cross-words, squares before it in its line)."""
+    pos = parse_position(token, size)
+    if pos is None:
+        return None
+    width = size + 2
+    start = (pos.row + 1) * width + pos.col + 1
+    if pos.across:
+        return pos, pos.text(), start, 1, width, pos.col
+    return pos, pos.text(), start, width, 1, pos.row
 
 
 def _record_letters(record: gcg.GameRecord) -> set[str]:
