@@ -1,1 +1,164 @@
-"""Tournament models: divisions, players, rounds, results. None yet."""
+"""Tournaments, divisions, players, rounds, games, scoresheets and the change log.
+
+Standings are never stored: they are computed from the games by `tournament/engine/standings.py`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed", blank=True
+    )
+    public = models.BooleanField(default=True)
+    # config.tsh lines Spread does not use, kept so that exporting gives them back.
+    tsh_config = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament", args=[self.slug])
+
+    def is_director(self, user) -> bool:
+        return bool(user.is_authenticated and self.directors.filter(pk=user.pk).exists())
+
+
+class Division(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(max_length=50)
+    position = models.PositiveIntegerField(default=0)
+    ruleset = models.CharField(max_length=100, default="naspa")  # a scoring ruleset name
+    tile_set = models.CharField(max_length=100, default="english")
+    lexicons = models.TextField(blank=True, help_text="Word lists, one KIND:PATH a line.")
+    planned_rounds = models.PositiveIntegerField(null=True, blank=True)
+    bye_spread = models.IntegerField(default=50)
+    forfeit_spread = models.IntegerField(default=50)
+    # Per-round caps on the spread of the capped ranking; the last one repeats.
+    spread_cap = models.JSONField(null=True, blank=True)
+    rating_system = models.CharField(max_length=50, default="nsa2008")
+    tsh_file = models.CharField(max_length=200, blank=True)  # the .t file it came from
+
+    class Meta:
+        ordering = ["tournament", "position", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="unique_division_name")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self.name}"
+
+
+class Player(models.Model):
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="players")
+    number = models.PositiveIntegerField()  # the seed: the player's line in the .t file
+    name = models.CharField(max_length=200)  # as entered, e.g. "Smylie, Jackson"
+    rating = models.IntegerField(default=0)
+    rating_text = models.CharField(max_length=40, blank=True)  # as written in a .t file
+    membership_id = models.CharField(max_length=40, blank=True)
+    club = models.CharField(max_length=100, blank=True)
+    lifetime_games = models.PositiveIntegerField(null=True, blank=True)
+    withdrawn_from_round = models.PositiveIntegerField(null=True, blank=True)
+    # The `; key values` fields of the .t line, in their order: [[key, [values…]], …].
+    tsh_extras = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["division", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "number"], name="unique_player_number")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    """One pairing of a round and its result; a bye or forfeit has no second player."""
+
+    PLAYED = "played"
+    BYE = "bye"
+    FORFEIT = "forfeit"
+    VOID = "void"
+    KINDS = [(PLAYED, "played"), (BYE, "bye"), (FORFEIT, "forfeit"), (VOID, "void")]
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveIntegerField()
+    table = models.PositiveIntegerField(null=True, blank=True)
+    player1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games_as_1")
+    player2 = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="games_as_2", null=True, blank=True
+    )
+    score1 = models.IntegerField(null=True, blank=True)  # a bye's or forfeit's: its spread
+    score2 = models.IntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=10, choices=KINDS, default=PLAYED)
+    # Who went first: 1 (player1), 2 (player2) or 0 (not known).
+    first = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)  # for refusing a stale save
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["division", "round", "table", "pk"]
+        indexes = [models.Index(fields=["division", "round"])]
+
+    def __str__(self) -> str:
+        other = self.player2.name if self.player2 else self.kind
+        return f"R{self.round}: {self.player1.name} v {other}"
+
+    @property
+    def has_result(self) -> bool:
+        return self.score1 is not None and (self.player2 is None or self.score2 is not None)
+
+
+class Scoresheet(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scoresheets")
+    gcg = models.TextField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    uploaded = models.DateTimeField(auto_now_add=True)
+    verified = models.BooleanField(default=False)
+    report = models.JSONField(default=dict)  # the engine's report: players, findings, turns
+    # The scoresheet's final scores differ from the entered result, until a director resolves it.
+    flagged = models.BooleanField(default=False)
+    resolved = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-uploaded"]
+
+    def __str__(self) -> str:
+        return f"Scoresheet for {self.game}"
+
+
+class Change(models.Model):
+    """Every creation, correction and deletion of a result or scoresheet."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
+    scoresheet = models.ForeignKey(Scoresheet, on_delete=models.SET_NULL, null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20)  # create, correct, delete, upload, resolve, undo
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.user} at {self.at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,22 @@
+"""python manage.py exporttsh SLUG --output DIR: config.tsh and a .t file per division."""
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournament import services
+from tournament.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Export a tournament as TSH files."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--output", required=True)
+
+    def handle(self, *args, slug: str, output: str, **options) -> None:
+        try:
+            tournament = Tournament.objects.get(slug=slug)
+        except Tournament.DoesNotExist as error:
+            raise CommandError(f"no tournament {slug!r}") from error
+        for path in services.export_tsh(tournament, output):
+            self.stdout.write(str(path))

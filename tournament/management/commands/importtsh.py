@@ -1,0 +1,24 @@
+"""python manage.py importtsh PATH [--slug SLUG]: a tournament from config.tsh or a .t file."""
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournament import services
+
+
+class Command(BaseCommand):
+    help = "Import a TSH event: a config.tsh (all its divisions) or a single .t file."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path")
+        parser.add_argument("--slug", default=None)
+        parser.add_argument("--name", default=None)
+
+    def handle(self, *args, path: str, slug: str | None, name: str | None, **options) -> None:
+        try:
+            tournament = services.import_tsh(path, slug=slug, name=name)
+        except services.ImportError_ as error:
+            raise CommandError(str(error)) from error
+        divisions = ", ".join(
+            f"{d.name} ({d.players.count()} players)" for d in tournament.divisions.all()
+        )
+        self.stdout.write(f"Imported {tournament.name} as {tournament.slug}: {divisions}")

@@ -1,0 +1,43 @@
+"""python manage.py standings SLUG --division NAME [--after-round N] [--capped] [--json]."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournament import services
+from tournament.models import Division
+
+
+class Command(BaseCommand):
+    help = "Print a division's standings."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--division", required=True)
+        parser.add_argument("--after-round", type=int, default=None)
+        parser.add_argument("--capped", action="store_true")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, slug: str, division: str, **options) -> None:
+        try:
+            div = Division.objects.get(tournament__slug=slug, name=division)
+        except Division.DoesNotExist as error:
+            raise CommandError(f"no division {division!r} in tournament {slug!r}") from error
+        rows = services.division_standings(div, options["after_round"], options["capped"])
+        if options["json"]:
+            data = [
+                {
+                    "rank": r.rank,
+                    "name": r.name,
+                    "wins": r.wins,
+                    "losses": r.losses,
+                    "spread": r.spread,
+                    "rating": r.rating,
+                }
+                for r in rows
+            ]
+            self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
+            return
+        for r in rows:
+            rank = "" if r.rank is None else r.rank
+            self.stdout.write(f"{rank:>4} {r.name:<30} {r.record:>9} {r.spread:>+6} {r.rating:>5}")

@@ -1,0 +1,296 @@
+"""Services: load rows, call an engine, save the result in one transaction.
+
+Views and commands come here; they never compute standings or read files themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from tournament.engine import standings as engine
+from tournament.interchange import tsh
+from tournament.models import Division, Game, Player, Tournament
+
+
+class ImportError_(ValueError):
+    """A file that cannot be imported; the message says where and why."""
+
+
+# -- standings ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """A player's line in the standings."""
+
+    rank: int | None
+    player: Player
+    wins: float
+    losses: float
+    spread: int
+    games: int
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    @property
+    def rating(self) -> int:
+        return self.player.rating
+
+    @property
+    def record(self) -> str:
+        return f"{_number(self.wins)}–{_number(self.losses)}"
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:g}"
+
+
+def engine_games(games: Sequence[Game], rounds: int) -> list[list[engine.Game]]:
+    """The games of each round as the standings engine takes them (`[0]` is round 1)."""
+    by_round: list[list[engine.Game]] = [[] for _ in range(rounds)]
+    for g in games:
+        if not g.has_result or g.kind == Game.VOID or g.round > rounds:
+            continue
+        if g.player2_id is None:
+            kind = engine.GameKind.FORFEIT if g.kind == Game.FORFEIT else engine.GameKind.BYE
+            by_round[g.round - 1].append(engine.Game(g.player1_id, None, g.score1, 0, kind))
+        else:
+            by_round[g.round - 1].append(
+                engine.Game(g.player1_id, g.player2_id, g.score1, g.score2)
+            )
+    return by_round
+
+
+def rounds_played(division: Division) -> int:
+    """The last round with a result."""
+    last = division.games.exclude(score1=None).order_by("-round").values_list("round", flat=True)
+    return last.first() or 0
+
+
+def division_standings(
+    division: Division, after_round: int | None = None, capped: bool = False
+) -> list[Row]:
+    """The standings after a round (default: the last with a result), in rank order.
+
+    Two queries whatever the size of the division: its players and its games.
+    """
+    players = list(division.players.all())
+    games = list(division.games.all())
+    last_round = max((g.round for g in games if g.has_result), default=0)
+    after = last_round if after_round is None else min(after_round, last_round)
+    by_id = {p.pk: p for p in players}
+    table = engine.standings(
+        [engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round) for p in players],
+        engine_games(games, last_round),
+        after_round=after,
+        spread_cap=division.spread_cap if capped else None,
+    )
+    return [
+        Row(
+            s.rank,
+            by_id[s.player.id],
+            s.wins,
+            s.losses,
+            s.capped_spread if capped else s.spread,
+            s.games,
+        )
+        for s in table
+    ]
+
+
+# -- TSH files ---------------------------------------------------------------------------------
+
+
+def _rating(text: str) -> int:
+    match = tsh._RATING_NUMBER.match(text)
+    return int(float(match.group())) if match else 0
+
+
+def _lifetime_games(player: tsh.TshPlayer) -> int | None:
+    values = player.extra("lifeg")
+    if values and values[0].isdigit():
+        return int(values[0])
+    return None
+
+
+def _first_second(player: tsh.TshPlayer, round_index: int) -> int:
+    """tsh's `p12` for a round: 1 first, 2 second; anything else is not known."""
+    values = player.extra("p12") or []
+    if round_index < len(values) and values[round_index] in ("1", "2"):
+        return int(values[round_index])
+    return 0
+
+
+@transaction.atomic
+def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **settings) -> Division:
+    """A division and its players and games from a read `.t` file."""
+    division = Division.objects.create(tournament=tournament, name=name, **settings)
+    players = {}
+    for p in tfile.players:
+        players[p.number] = Player.objects.create(
+            division=division,
+            number=p.number,
+            name=p.name,
+            rating=_rating(p.rating),
+            rating_text=p.rating,
+            lifetime_games=_lifetime_games(p),
+            withdrawn_from_round=p.withdrawn_from_round,
+            tsh_extras=[[e.key, e.values] for e in p.extras],
+        )
+    games = []
+    for p in tfile.players:
+        boards = p.extra_numbers("board") or []
+        for index, opponent in enumerate(p.opponents):
+            if opponent is None:
+                continue
+            score = p.scores[index] if index < len(p.scores) else None
+            round_number = index + 1
+            board = boards[index] if index < len(boards) else None
+            if opponent == tsh.BYE:
+                if score is None:
+                    continue
+                kind = Game.BYE if score >= 0 else Game.FORFEIT
+                games.append(
+                    Game(
+                        division=division,
+                        round=round_number,
+                        table=board,
+                        player1=players[p.number],
+                        score1=score,
+                        kind=kind,
+                    )
+                )
+                continue
+            if opponent < p.number:
+                continue  # the game is made from the lower-numbered player's side
+            other = tfile.player(opponent)
+            their = other.scores[index] if index < len(other.scores) else None
+            first = _first_second(p, index)
+            games.append(
+                Game(
+                    division=division,
+                    round=round_number,
+                    table=board,
+                    player1=players[p.number],
+                    player2=players[opponent],
+                    score1=score,
+                    score2=their,
+                    first=first,
+                )
+            )
+    Game.objects.bulk_create(games)
+    return division
+
+
+def _unique_slug(base: str) -> str:
+    slug = base or "tournament"
+    n = 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug = f"{base}-{n}"
+        n += 1
+    return slug
+
+
+@transaction.atomic
+def import_tsh(path: str | Path, slug: str | None = None, name: str | None = None) -> Tournament:
+    """A tournament from a `config.tsh` (its divisions and settings) or a single `.t` file."""
+    path = Path(path)
+    try:
+        if path.suffix == ".t" or path.name.endswith(".t"):
+            tfile = tsh.read_t_file(path)
+            base = slugify(name or path.stem)
+            tournament = Tournament.objects.create(
+                name=name or path.stem, slug=slug or _unique_slug(base)
+            )
+            import_division(tournament, path.stem, tfile, tsh_file=path.name)
+            return tournament
+        config = tsh.read_config_file(path)
+        folder = path.parent
+        title = name or config.value("event_name") or folder.name
+        tournament = Tournament.objects.create(
+            name=str(title),
+            slug=slug or _unique_slug(slugify(str(title))),
+            tsh_config=tsh.write_config(config),
+        )
+        caps = config.standings_spread_cap or config.spread_cap
+        for position, line in enumerate(config.divisions):
+            tfile = tsh.read_t_file(folder / line.file)
+            import_division(
+                tournament,
+                line.name,
+                tfile,
+                position=position,
+                tsh_file=line.file,
+                bye_spread=config.effective_bye_spread,
+                planned_rounds=config.max_rounds,
+                spread_cap=[caps] if isinstance(caps, int) else caps,
+            )
+        return tournament
+    except tsh.TshFormatError as error:
+        raise ImportError_(str(error)) from error
+    except OSError as error:
+        raise ImportError_(f"cannot read {error.filename}: {error.strerror}") from error
+
+
+def division_tfile(division: Division) -> tsh.TFile:
+    """The division as a `.t` file: every player's line with its opponents, scores and fields."""
+    players = list(division.players.all())
+    number_of = {p.pk: p.number for p in players}
+    rounds = max((g.round for g in division.games.all()), default=0)
+    opponents: dict[int, list[int | None]] = {p.pk: [None] * rounds for p in players}
+    scores: dict[int, list[int | None]] = {p.pk: [None] * rounds for p in players}
+    for g in division.games.all():
+        i = g.round - 1
+        if g.player2_id is None:
+            opponents[g.player1_id][i] = tsh.BYE
+            scores[g.player1_id][i] = g.score1
+        else:
+            opponents[g.player1_id][i] = number_of[g.player2_id]
+            opponents[g.player2_id][i] = number_of[g.player1_id]
+            scores[g.player1_id][i] = g.score1
+            scores[g.player2_id][i] = g.score2
+    lines: list[tsh.TshLine] = []
+    for p in players:
+        opp = opponents[p.pk]
+        sc = scores[p.pk]
+        while sc and sc[-1] is None:  # rounds paired but not played keep their opponents only
+            sc.pop()
+        while opp and opp[-1] is None:
+            opp.pop()
+        lines.append(
+            tsh.TshPlayer(
+                number=p.number,
+                name=p.name,
+                rating=p.rating_text or str(p.rating),
+                opponents=opp,
+                scores=sc,
+                extras=[tsh.ExtraField(key, list(values)) for key, values in p.tsh_extras],
+            )
+        )
+    return tsh.TFile(lines)
+
+
+def export_tsh(tournament: Tournament, folder: str | Path) -> list[Path]:
+    """Write `config.tsh` and a `.t` file per division into `folder`; the files written."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    divisions = list(tournament.divisions.all())
+    for division in divisions:
+        target = folder / (division.tsh_file or f"{slugify(division.name) or 'division'}.t")
+        tsh.write_t_file(division_tfile(division), target)
+        written.append(target)
+    config_text = tournament.tsh_config or "".join(
+        f"division {d.name} {(d.tsh_file or slugify(d.name) + '.t')}\n" for d in divisions
+    )
+    config_path = folder / "config.tsh"
+    config_path.write_text(config_text, encoding="utf-8")
+    written.append(config_path)
+    return written
