@@ -1,7 +1,7 @@
-from django.urls import path
+from django.urls import include, path
 
-from tournament.views import public
-
+# Public pages (no login) and the director's desk live in modules of their own.
 urlpatterns = [
-    path("", public.home, name="home"),
+    path("", include("tournament.urls_public")),
+    path("desk/", include("tournament.urls_director")),
 ]
