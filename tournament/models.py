@@ -119,7 +119,7 @@ class Game(models.Model):
 
     @property
     def has_result(self) -> bool:
-        return self.score1 is not None and (self.player2 is None or self.score2 is not None)
+        return self.score1 is not None and (self.player2_id is None or self.score2 is not None)
 
 
 class Scoresheet(models.Model):

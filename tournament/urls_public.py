@@ -1,7 +1,22 @@
-from django.urls import path
+from django.urls import include, path
 
 from tournament.views import public
 
+# A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
+division_urls = [
+    path("", public.standings, name="standings"),
+    path("round/<int:number>/", public.pairings, name="pairings"),
+    path("player/<int:number>/", public.player, name="player"),
+    path("crosstable/", public.crosstable, name="crosstable"),
+]
+
+tournament_urls = [
+    path("", public.tournament_detail, name="tournament"),
+    path("scoresheet/<int:pk>/", public.scoresheet, name="scoresheet"),
+    path("<str:division>/", include(division_urls)),
+]
+
 urlpatterns = [
     path("", public.home, name="home"),
+    path("t/<slug:slug>/", include(tournament_urls)),
 ]

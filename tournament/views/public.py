@@ -1,8 +1,156 @@
-"""Pages anyone may see, signed in or not."""
+"""Pages anyone may see, signed in or not: read-only, and a fixed number of queries each.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+A tournament that is not public is shown to its directors only; to anyone else it does not exist.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django_tables2 import RequestConfig
+
+from tournament import queries, services
+from tournament.models import Division, Player, Scoresheet, Tournament
+from tournament.tables import (
+    CrosstableTable,
+    MovesTable,
+    PairingsByNameTable,
+    PairingsByTableTable,
+    PlayerGamesTable,
+    StandingsTable,
+)
+
+
+def _get_tournament_for_user(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not tournament.public and not tournament.is_director(request.user):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def _get_division(tournament: Tournament, name: str, with_games: bool = False) -> Division:
+    # Through the related manager, so that division.tournament needs no query of its own.
+    divisions = tournament.divisions.all()
+    if with_games:
+        divisions = divisions.prefetch_related(queries.games_with_players())
+    return get_object_or_404(divisions, name=name)
+
+
+def _get_player(division: Division, number: int) -> Player:
+    return get_object_or_404(division.players, number=number)
+
+
+def _get_after_round(request: HttpRequest, last: int) -> int | None:
+    """The round asked for with ?round=N, from 0 (before round 1) to the last with a result."""
+    value = request.GET.get("round")
+    if value is None or value == "":
+        return None
+    if not value.isdigit() or int(value) > last:
+        raise Http404("No such round.")
+    return int(value)
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournament/home.html")
+    visible = Q(public=True)
+    if request.user.is_authenticated:
+        visible |= Q(directors=request.user)
+    tournaments = Tournament.objects.filter(visible).distinct()
+    return render(request, "tournament/home.html", {"tournaments": tournaments})
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _get_tournament_for_user(request, slug)
+    rounds = queries.rounds_by_division(tournament)
+    divisions = [(d, rounds.get(d.pk, [])) for d in tournament.divisions.all()]
+    return render(
+        request, "tournament/tournament.html", {"tournament": tournament, "divisions": divisions}
+    )
+
+
+def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    tournament = _get_tournament_for_user(request, slug)
+    div = _get_division(tournament, division, with_games=True)
+    rounds = queries.division_rounds(div)
+    played = [r.number for r in rounds if r.has_results]
+    last = max(played, default=0)
+    after = _get_after_round(request, last)
+    capped = bool(div.spread_cap) and request.GET.get("capped") == "1"
+    rows = services.division_standings(div, after_round=after, capped=capped)
+    table = StandingsTable(rows, div)
+    RequestConfig(request, paginate=False).configure(table)
+    ctx = {
+        "tournament": tournament,
+        "division": div,
+        "rounds": rounds,
+        "played": played,
+        "after": last if after is None else after,
+        "capped": capped,
+        "table": table,
+    }
+    return render(request, "tournament/standings.html", ctx)
+
+
+def pairings(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
+    tournament = _get_tournament_for_user(request, slug)
+    div = _get_division(tournament, division)
+    rounds = queries.division_rounds(div)
+    if number not in {r.number for r in rounds}:
+        raise Http404("No such round.")
+    found = queries.round_pairings(div, number)
+    ctx = {
+        "tournament": tournament,
+        "division": div,
+        "rounds": rounds,
+        "round": number,
+        "by_table": PairingsByTableTable(found.by_table, div),
+        "by_name": PairingsByNameTable(found.by_name, div),
+    }
+    return render(request, "tournament/pairings.html", ctx)
+
+
+def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
+    tournament = _get_tournament_for_user(request, slug)
+    div = _get_division(tournament, division, with_games=True)
+    person = _get_player(div, number)
+    standing = next(r for r in services.division_standings(div) if r.player.pk == person.pk)
+    ctx = {
+        "tournament": tournament,
+        "division": div,
+        "player": person,
+        "standing": standing,
+        "table": PlayerGamesTable(queries.player_games(person), div),
+    }
+    return render(request, "tournament/player.html", ctx)
+
+
+def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    tournament = _get_tournament_for_user(request, slug)
+    div = _get_division(tournament, division, with_games=True)
+    rows, rounds = queries.crosstable(div)
+    ctx = {
+        "tournament": tournament,
+        "division": div,
+        "table": CrosstableTable(rows, div, rounds),
+    }
+    return render(request, "tournament/crosstable.html", ctx)
+
+
+def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _get_tournament_for_user(request, slug)
+    sheet = get_object_or_404(
+        Scoresheet.objects.select_related("game__division", "game__player1", "game__player2"),
+        pk=pk,
+        game__division__tournament=tournament,
+    )
+    game = sheet.game
+    replay = queries.replay_scoresheet(sheet, game.division)
+    ctx = {
+        "tournament": tournament,
+        "division": game.division,
+        "game": game,
+        "sheet": sheet,
+        "replay": replay,
+        "table": MovesTable(replay.turns),
+    }
+    return render(request, "tournament/scoresheet.html", ctx)

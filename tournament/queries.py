@@ -1,0 +1,296 @@
+"""Read-only queries for the public pages: load rows, call an engine, return plain records.
+
+Nothing here writes. Each function runs a fixed number of queries, whatever the size of the
+division, so that the pages stay fast on a phone at the venue.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, Q
+
+import scoring
+from tournament import services
+from tournament.engine import standings as engine
+from tournament.models import Division, Game, Player, Scoresheet, Tournament
+
+
+def games_with_players() -> Prefetch:
+    """A division's games with their players, for `services.division_standings` to reuse.
+
+    `Game.has_result` reads `game.player2`, which is one query a game unless it is loaded with
+    the game; prefetched this way, the standings take a fixed number of queries.
+    """
+    return Prefetch("games", queryset=Game.objects.select_related("player1", "player2"))
+
+
+# -- rounds ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    games: int
+    results: int  # games with a result entered
+
+    @property
+    def has_results(self) -> bool:
+        return self.results > 0
+
+
+def division_rounds(division: Division) -> list[Round]:
+    """The rounds that have games, in order (one query)."""
+    rows = (
+        division.games.values("round")
+        .annotate(games=Count("pk"), results=Count("score1"))
+        .order_by("round")
+    )
+    return [Round(r["round"], r["games"], r["results"]) for r in rows]
+
+
+def rounds_by_division(tournament: Tournament) -> dict[int, list[Round]]:
+    """The rounds that have games, for every division of the tournament (one query)."""
+    rows = (
+        Game.objects.filter(division__tournament=tournament)
+        .values("division", "round")
+        .annotate(games=Count("pk"), results=Count("score1"))
+        .order_by("division", "round")
+    )
+    found: dict[int, list[Round]] = defaultdict(list)
+    for r in rows:
+        found[r["division"]].append(Round(r["round"], r["games"], r["results"]))
+    return found
+
+
+# -- a game from one side ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Side:
+    """A game as one of its players sees it."""
+
+    game: Game
+    player: Player
+    opponent: Player | None  # None: a bye or a forfeit
+    score: int | None  # a bye's or forfeit's: its spread
+    opponent_score: int | None
+    first: int  # 1 the player went first, 2 second, 0 not known
+
+    @property
+    def round(self) -> int:
+        return self.game.round
+
+    @property
+    def table(self) -> int | None:
+        return self.game.table
+
+    @property
+    def has_result(self) -> bool:
+        return self.game.kind != Game.VOID and self.game.has_result
+
+    @property
+    def spread(self) -> int | None:
+        if not self.has_result:
+            return None
+        return self.score - (self.opponent_score or 0)
+
+    @property
+    def result(self) -> str:
+        """win, loss, tie, or "" (no result yet, a void game, or an unopposed zero)."""
+        spread = self.spread
+        if spread is None or (self.opponent is None and spread == 0):
+            return ""
+        return "win" if spread > 0 else "loss" if spread < 0 else "tie"
+
+    @property
+    def first_text(self) -> str:
+        return {1: "first", 2: "second"}.get(self.first, "")
+
+    @property
+    def score_text(self) -> str:
+        if self.game.kind == Game.VOID:
+            return "void"
+        if not self.has_result:
+            return ""
+        if self.opponent is None:
+            return signed(self.score)
+        return f"{self.score}–{self.opponent_score}"
+
+    @property
+    def opponent_text(self) -> str:
+        """The opponent's name, or what the game was instead."""
+        if self.opponent is not None:
+            return self.opponent.name
+        return "Forfeit" if self.game.kind == Game.FORFEIT else "Bye"
+
+
+def signed(number: int) -> str:
+    return f"{number:+d}" if number else "0"
+
+
+def sides_of(game: Game, players: dict[int, Player]) -> list[Side]:
+    """Both sides of a game (one for a bye or forfeit)."""
+    player1 = players[game.player1_id]
+    if game.player2_id is None:
+        return [Side(game, player1, None, game.score1, None, 0)]
+    player2 = players[game.player2_id]
+    swapped = {1: 2, 2: 1}.get(game.first, 0)
+    return [
+        Side(game, player1, player2, game.score1, game.score2, game.first),
+        Side(game, player2, player1, game.score2, game.score1, swapped),
+    ]
+
+
+def _players_of(games: Iterable[Game]) -> dict[int, Player]:
+    """The players of games loaded with select_related("player1", "player2")."""
+    players: dict[int, Player] = {}
+    for g in games:
+        players[g.player1_id] = g.player1
+        if g.player2_id is not None:
+            players[g.player2_id] = g.player2
+    return players
+
+
+# -- pairings ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pairings:
+    by_table: list[Side]  # each game once, from its first-listed player's side
+    by_name: list[Side]  # every player of the round, in alphabetical order
+
+
+def round_pairings(division: Division, number: int) -> Pairings:
+    """The games of a round (one query)."""
+    games = list(division.games.filter(round=number).select_related("player1", "player2"))
+    players = _players_of(games)
+    sides = [s for g in games for s in sides_of(g, players)]
+    by_table = [s for s in sides if s.player.pk == s.game.player1_id]
+    by_table.sort(key=lambda s: (s.table is None, s.table or 0, s.game.pk))
+    by_name = sorted(sides, key=lambda s: (s.player.name.casefold(), s.player.number))
+    return Pairings(by_table, by_name)
+
+
+# -- a player's games --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """A player's game and their record after it."""
+
+    side: Side
+    wins: float
+    losses: float
+    spread: int
+    scoresheet: Scoresheet | None  # the latest uploaded
+
+    @property
+    def record(self) -> str:
+        return f"{_number(self.wins)}–{_number(self.losses)}"
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:g}"
+
+
+def player_games(player: Player) -> list[PlayerGame]:
+    """Every game of a player in round order, with the running record (two queries)."""
+    scoresheets = Prefetch(
+        "scoresheets",
+        queryset=Scoresheet.objects.only("pk", "game_id", "uploaded", "verified"),
+    )
+    games = list(
+        Game.objects.filter(Q(player1=player) | Q(player2=player))
+        .select_related("player1", "player2")
+        .prefetch_related(scoresheets)
+        .order_by("round", "table", "pk")
+    )
+    players = _players_of(games)
+    players[player.pk] = player
+    last_round = max((g.round for g in games), default=0)
+    # The standings engine counts the record, so that a tie, a bye or a forfeit counts here
+    # exactly as it does in the standings.
+    entrants = [engine.Player(p.pk, p.name, p.rating, p.number) for p in players.values()]
+    rounds = services.engine_games(games, last_round)
+    result = []
+    for game in games:
+        side = next(s for s in sides_of(game, players) if s.player.pk == player.pk)
+        after = engine.standings(entrants, rounds, after_round=game.round, rank_withdrawn=True)
+        mine = next(s for s in after if s.id == player.pk)
+        sheets = game.scoresheets.all()
+        result.append(
+            PlayerGame(side, mine.wins, mine.losses, mine.spread, sheets[0] if sheets else None)
+        )
+    return result
+
+
+# -- the crosstable ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    """A player's line of the crosstable: their standing and their game of each round."""
+
+    standing: services.Row
+    cells: list[Side | None]  # [0] is round 1
+
+    @property
+    def player(self) -> Player:
+        return self.standing.player
+
+
+def crosstable(division: Division) -> tuple[list[CrossRow], int]:
+    """Every player in rank order with their game of each round, and the number of rounds.
+
+    Three queries: the standings' two and the games.
+    """
+    rows = services.division_standings(division)
+    players = {row.player.pk: row.player for row in rows}
+    games = list(division.games.all())
+    rounds = max((g.round for g in games), default=0)
+    cells: dict[int, list[Side | None]] = {pk: [None] * rounds for pk in players}
+    for game in games:
+        for side in sides_of(game, players):
+            cells[side.player.pk][game.round - 1] = side
+    return [CrossRow(row, cells[row.player.pk]) for row in rows], rounds
+
+
+# -- a scoresheet ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnLine:
+    """One turn of a scoresheet, with what the engine found on its line."""
+
+    turn: scoring.Turn
+    findings: list[scoring.Finding]
+
+    @property
+    def score_differs(self) -> bool:
+        return self.turn.computed_score != self.turn.recorded_score
+
+    @property
+    def total_differs(self) -> bool:
+        return self.turn.computed_total != self.turn.recorded_total
+
+
+@dataclass(frozen=True)
+class Replay:
+    report: scoring.Report
+    turns: list[TurnLine]
+    other_findings: list[scoring.Finding]  # on the record as a whole, or on no turn's line
+
+
+def replay_scoresheet(scoresheet: Scoresheet, division: Division) -> Replay:
+    """The scoresheet replayed under its division's rules and tiles (no query)."""
+    report = scoring.verify(scoresheet.gcg, rules=division.ruleset, tiles=division.tile_set)
+    lines = {turn.line for turn in report.turns}
+    on_line: dict[int, list[scoring.Finding]] = defaultdict(list)
+    other: list[scoring.Finding] = []
+    for finding in report.findings:
+        (on_line[finding.line] if finding.line in lines else other).append(finding)
+    turns = [TurnLine(turn, on_line.get(turn.line, [])) for turn in report.turns]
+    return Replay(report, turns, other)

@@ -1,0 +1,196 @@
+"""The tables of the public pages (django-tables2), built from the rows of services and queries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from tournament.models import Division, Player
+from tournament.queries import CrossRow, PlayerGame, Side, signed
+
+
+class DivisionTable(tables.Table):
+    """A table of one division's players: it links each name to the player's page."""
+
+    def __init__(self, data: Any, division: Division, **kwargs: Any) -> None:
+        self.division = division
+        super().__init__(data, **kwargs)
+
+    def player_url(self, player: Player | None) -> str | None:
+        if player is None:
+            return None
+        return reverse(
+            "player", args=[self.division.tournament.slug, self.division.name, player.number]
+        )
+
+    class Meta:
+        attrs = {"class": "data"}
+        orderable = False
+        empty_text = "Nothing yet."
+
+
+def _player_link(table: DivisionTable, player: Player | None, text: str) -> str:
+    url = table.player_url(player)
+    return format_html('<a href="{}">{}</a>', url, text) if url else text
+
+
+class StandingsTable(DivisionTable):
+    rank = tables.Column(verbose_name="#", default="–", attrs={"td": {"class": "num"}})
+    name = tables.Column(
+        verbose_name="Player",
+        linkify=lambda record, table: table.player_url(record.player),
+    )
+    record = tables.Column(verbose_name="Record", order_by=("wins", "-losses"))
+    spread = tables.Column(verbose_name="Spread", attrs={"td": {"class": "num"}})
+    rating = tables.Column(verbose_name="Rating", attrs={"td": {"class": "num"}})
+
+    class Meta(DivisionTable.Meta):
+        orderable = True
+
+    def render_spread(self, value: int) -> str:
+        return signed(value)
+
+
+class PairingsByTableTable(DivisionTable):
+    table = tables.Column(verbose_name="Table", default="", attrs={"td": {"class": "num"}})
+    player = tables.Column(verbose_name="Player", empty_values=())
+    score_text = tables.Column(verbose_name="Score", default="")
+    opponent = tables.Column(verbose_name="Opponent", empty_values=())
+
+    def render_player(self, record: Side) -> str:
+        return _player_link(self, record.player, _with_first(record.player.name, record.first))
+
+    def render_opponent(self, record: Side) -> str:
+        other = {1: 2, 2: 1}.get(record.first, 0)
+        text = _with_first(record.opponent_text, other) if record.opponent else record.opponent_text
+        return _player_link(self, record.opponent, text)
+
+
+def _with_first(name: str, first: int) -> str:
+    return f"{name} (first)" if first == 1 else name
+
+
+class PairingsByNameTable(DivisionTable):
+    player = tables.Column(
+        verbose_name="Player", linkify=lambda record, table: table.player_url(record.player)
+    )
+    table = tables.Column(verbose_name="Table", default="", attrs={"td": {"class": "num"}})
+    opponent = tables.Column(verbose_name="Opponent", empty_values=())
+    first_text = tables.Column(verbose_name="1st/2nd", default="")
+    score_text = tables.Column(verbose_name="Score", default="")
+
+    def render_opponent(self, record: Side) -> str:
+        return _player_link(self, record.opponent, record.opponent_text)
+
+
+class PlayerGamesTable(DivisionTable):
+    round = tables.Column(accessor="side__round", verbose_name="Rd", attrs={"td": {"class": "num"}})
+    opponent = tables.Column(accessor="side__opponent", verbose_name="Opponent", empty_values=())
+    first = tables.Column(accessor="side__first_text", verbose_name="1st/2nd", default="")
+    score = tables.Column(accessor="side__score_text", verbose_name="Score", default="")
+    result = tables.Column(accessor="side__result", verbose_name="Result", default="")
+    record = tables.Column(verbose_name="Record", empty_values=())
+    scoresheet = tables.Column(verbose_name="Scoresheet", empty_values=())
+
+    def render_opponent(self, record: PlayerGame) -> str:
+        return _player_link(self, record.side.opponent, record.side.opponent_text)
+
+    def render_record(self, record: PlayerGame) -> str:
+        return f"{record.record} {signed(record.spread)}"
+
+    def render_scoresheet(self, record: PlayerGame) -> str:
+        sheet = record.scoresheet
+        if sheet is None:
+            return ""
+        url = reverse("scoresheet", args=[self.division.tournament.slug, sheet.pk])
+        return format_html('<a href="{}">{}</a>', url, "verified" if sheet.verified else "moves")
+
+
+RESULT_LETTERS = {"win": "W", "loss": "L", "tie": "T"}
+
+
+class RoundColumn(tables.Column):
+    """A crosstable cell: result, opponent's number and score of one round."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(
+            accessor=f"cells__{number - 1}",
+            verbose_name=f"R{number}",
+            orderable=False,
+            default="",
+            attrs={"td": {"class": "cell"}},
+        )
+
+    def render(self, value: Side) -> str:
+        if value.opponent is None:
+            against = value.opponent_text.lower()
+        else:
+            against = f"#{value.opponent.number}"
+        letter = RESULT_LETTERS.get(value.result, "")
+        return format_html("{} {}<br><small>{}</small>", letter, against, value.score_text)
+
+
+class CrosstableTable(DivisionTable):
+    rank = tables.Column(
+        accessor="standing__rank", verbose_name="#", default="–", attrs={"td": {"class": "num"}}
+    )
+    number = tables.Column(
+        accessor="player__number", verbose_name="No", attrs={"td": {"class": "num"}}
+    )
+    name = tables.Column(
+        accessor="player__name",
+        verbose_name="Player",
+        linkify=lambda record, table: table.player_url(record.player),
+    )
+    record = tables.Column(accessor="standing__record", verbose_name="Record")
+    spread = tables.Column(
+        accessor="standing__spread", verbose_name="Spread", attrs={"td": {"class": "num"}}
+    )
+
+    def __init__(self, data: list[CrossRow], division: Division, rounds: int) -> None:
+        columns = [(f"r{n}", RoundColumn(n)) for n in range(1, rounds + 1)]
+        super().__init__(data, division, extra_columns=columns)
+
+    def render_spread(self, value: int) -> str:
+        return signed(value)
+
+
+class MovesTable(tables.Table):
+    line = tables.Column(accessor="turn__line", verbose_name="Line", attrs={"td": {"class": "num"}})
+    nick = tables.Column(accessor="turn__nick", verbose_name="Player")
+    move = tables.Column(accessor="turn__text", verbose_name="Move", attrs={"td": {"class": "gcg"}})
+    score = tables.Column(
+        accessor="turn__recorded_score", verbose_name="Score", attrs={"td": {"class": "num"}}
+    )
+    engine_score = tables.Column(
+        accessor="turn__computed_score",
+        verbose_name="Engine",
+        default="?",
+        attrs={"td": {"class": lambda record: "num differs" if record.score_differs else "num"}},
+    )
+    total = tables.Column(
+        accessor="turn__recorded_total", verbose_name="Total", attrs={"td": {"class": "num"}}
+    )
+    engine_total = tables.Column(
+        accessor="turn__computed_total",
+        verbose_name="Engine",
+        attrs={"td": {"class": lambda record: "num differs" if record.total_differs else "num"}},
+    )
+    findings = tables.Column(verbose_name="Findings", empty_values=(), default="")
+
+    class Meta:
+        attrs = {"class": "data moves"}
+        orderable = False
+        row_attrs = {"class": lambda record: "wrong" if record.findings else ""}
+
+    def render_findings(self, value: list) -> str:
+        if not value:
+            return ""
+        return format_html_join(
+            "",
+            '<div class="finding {}">{}: {}</div>',
+            ((f.severity, f.code, f.message) for f in value),
+        )
