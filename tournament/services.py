@@ -74,23 +74,44 @@ def rounds_played(division: Division) -> int:
     return last.first() or 0
 
 
+def shows_inactive(tournament: Tournament) -> bool:
+    """tsh's `config show_inactive`: withdrawn players keep a rank in the standings."""
+    if not tournament.tsh_config:
+        return False
+    try:
+        value = tsh.read_config(tournament.tsh_config).value("show_inactive")
+    except tsh.TshFormatError:
+        return False  # the config was read when imported; an edit that broke it sets nothing
+    return value not in (None, 0, "", "0")  # Perl's false values
+
+
 def division_standings(
-    division: Division, after_round: int | None = None, capped: bool = False
+    division: Division,
+    after_round: int | None = None,
+    capped: bool = False,
+    show_inactive: bool | None = None,
 ) -> list[Row]:
     """The standings after a round (default: the last with a result), in rank order.
 
-    Two queries whatever the size of the division: its players and its games.
+    Withdrawn players are ranked too if `show_inactive` (default: as the event's config.tsh
+    says). Two queries whatever the size of the division, its players and its games, and a
+    third for the tournament's config only if a player has withdrawn and the division was
+    loaded without its tournament.
     """
     players = list(division.players.all())
     games = list(division.games.all())
     last_round = max((g.round for g in games if g.has_result), default=0)
     after = last_round if after_round is None else min(after_round, last_round)
     by_id = {p.pk: p for p in players}
+    if show_inactive is None:
+        withdrawn = any(p.withdrawn_from_round is not None for p in players)
+        show_inactive = withdrawn and shows_inactive(division.tournament)
     table = engine.standings(
         [engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round) for p in players],
         engine_games(games, last_round),
         after_round=after,
         spread_cap=division.spread_cap if capped else None,
+        rank_withdrawn=show_inactive,
     )
     return [
         Row(
@@ -154,9 +175,8 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
             round_number = index + 1
             board = boards[index] if index < len(boards) else None
             if opponent == tsh.BYE:
-                if score is None:
-                    continue
-                kind = Game.BYE if score >= 0 else Game.FORFEIT
+                # A bye paired but not scored yet is kept, so that exporting gives it back.
+                kind = Game.FORFEIT if score is not None and score < 0 else Game.BYE
                 games.append(
                     Game(
                         division=division,
@@ -202,6 +222,8 @@ def _unique_slug(base: str) -> str:
 def import_tsh(path: str | Path, slug: str | None = None, name: str | None = None) -> Tournament:
     """A tournament from a `config.tsh` (its divisions and settings) or a single `.t` file."""
     path = Path(path)
+    if slug is not None and Tournament.objects.filter(slug=slug).exists():
+        raise ImportError_(f"the slug {slug!r} is already taken by another tournament")
     try:
         if path.suffix == ".t" or path.name.endswith(".t"):
             tfile = tsh.read_t_file(path)

@@ -18,5 +18,9 @@ class Command(BaseCommand):
             tournament = Tournament.objects.get(slug=slug)
         except Tournament.DoesNotExist as error:
             raise CommandError(f"no tournament {slug!r}") from error
-        for path in services.export_tsh(tournament, output):
+        try:
+            written = services.export_tsh(tournament, output)
+        except OSError as error:
+            raise CommandError(f"cannot write {error.filename}: {error.strerror}") from error
+        for path in written:
             self.stdout.write(str(path))

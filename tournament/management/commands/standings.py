@@ -19,11 +19,16 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, slug: str, division: str, **options) -> None:
+        after_round = options["after_round"]
+        if after_round is not None and after_round < 0:
+            raise CommandError(f"--after-round {after_round}: rounds count from 0 (before round 1)")
         try:
-            div = Division.objects.get(tournament__slug=slug, name=division)
+            div = Division.objects.select_related("tournament").get(
+                tournament__slug=slug, name=division
+            )
         except Division.DoesNotExist as error:
             raise CommandError(f"no division {division!r} in tournament {slug!r}") from error
-        rows = services.division_standings(div, options["after_round"], options["capped"])
+        rows = services.division_standings(div, after_round, options["capped"])
         if options["json"]:
             data = [
                 {
