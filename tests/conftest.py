@@ -1,1 +1,10 @@
 """Shared fixtures for the whole suite; pytest-django provides client, db and settings."""
+
+import pytest
+from django.core.cache import cache
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    # Test databases reuse primary keys, so a cached standings table must not outlive a test.
+    cache.clear()

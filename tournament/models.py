@@ -74,6 +74,7 @@ class Player(models.Model):
     withdrawn_from_round = models.PositiveIntegerField(null=True, blank=True)
     # The `; key values` fields of the .t line, in their order: [[key, [values…]], …].
     tsh_extras = models.JSONField(default=list, blank=True)
+    updated = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["division", "number"]

@@ -5,11 +5,14 @@ Views and commands come here; they never compute standings or read files themsel
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Count, Max
 from django.utils.text import slugify
 
 from tournament.engine import standings as engine
@@ -52,7 +55,23 @@ def _number(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:g}"
 
 
-def engine_games(games: Sequence[Game], rounds: int) -> list[list[engine.Game]]:
+@dataclass(frozen=True, slots=True)
+class _GameRow:
+    """The columns of a game the standings need, read without building a model instance."""
+
+    round: int
+    player1_id: int
+    player2_id: int | None
+    score1: int | None
+    score2: int | None
+    kind: str
+
+    @property
+    def has_result(self) -> bool:
+        return self.score1 is not None and (self.player2_id is None or self.score2 is not None)
+
+
+def engine_games(games: Sequence[Game | _GameRow], rounds: int) -> list[list[engine.Game]]:
     """The games of each round as the standings engine takes them (`[0]` is round 1)."""
     by_round: list[list[engine.Game]] = [[] for _ in range(rounds)]
     for g in games:
@@ -90,16 +109,57 @@ def division_standings(
     after_round: int | None = None,
     capped: bool = False,
     show_inactive: bool | None = None,
+    key: str | None = None,
 ) -> list[Row]:
     """The standings after a round (default: the last with a result), in rank order.
 
     Withdrawn players are ranked too if `show_inactive` (default: as the event's config.tsh
-    says). Two queries whatever the size of the division, its players and its games, and a
-    third for the tournament's config only if a player has withdrawn and the division was
-    loaded without its tournament.
+    says). The standings are cached under a stamp of the division's games and players, so a
+    change to either is seen at once: two small queries find the stamp; computing the
+    standings afresh takes two more whatever the size of the division (its players and its
+    games), and one for the tournament's config if a player has withdrawn and the division was
+    loaded without its tournament. A caller that has just asked for `standings_key` passes it
+    as `key`.
     """
+    key = key or standings_key(division, after_round, capped, show_inactive)
+    rows = cache.get(key)
+    if rows is None:
+        rows = _standings(division, after_round, capped, show_inactive)
+        cache.set(key, rows, timeout=24 * 3600)
+    return rows
+
+
+def standings_key(
+    division: Division,
+    after_round: int | None = None,
+    capped: bool = False,
+    show_inactive: bool | None = None,
+) -> str:
+    """The cache key of a standings table: it changes with any game or player of the division."""
+    raw = (
+        f"{division.pk}:{_stamp(division)}:{after_round}:{capped}:"
+        f"{division.spread_cap}:{show_inactive}"
+    )
+    return "standings:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _stamp(division: Division) -> str:
+    """Changes whenever a game or a player of the division changes: the cache key's heart."""
+    games = Game.objects.filter(division=division).aggregate(n=Count("pk"), at=Max("updated"))
+    players = Player.objects.filter(division=division).aggregate(n=Count("pk"), at=Max("updated"))
+    return f"{games['n']}.{games['at']}.{players['n']}.{players['at']}"
+
+
+def _standings(
+    division: Division, after_round: int | None, capped: bool, show_inactive: bool | None
+) -> list[Row]:
     players = list(division.players.all())
-    games = list(division.games.all())
+    games = [
+        _GameRow(*values)
+        for values in Game.objects.filter(division=division).values_list(
+            "round", "player1_id", "player2_id", "score1", "score2", "kind"
+        )
+    ]
     last_round = max((g.round for g in games if g.has_result), default=0)
     after = last_round if after_round is None else min(after_round, last_round)
     by_id = {p.pk: p for p in players}

@@ -5,9 +5,11 @@ A tournament that is not public is shown to its directors only; to anyone else i
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
 from tournament import queries, services
@@ -70,15 +72,24 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division, with_games=True)
+    div = _get_division(tournament, division)
     rounds = queries.division_rounds(div)
     played = [r.number for r in rounds if r.has_results]
     last = max(played, default=0)
     after = _get_after_round(request, last)
     capped = bool(div.spread_cap) and request.GET.get("capped") == "1"
-    rows = services.division_standings(div, after_round=after, capped=capped)
-    table = StandingsTable(rows, div)
-    RequestConfig(request, paginate=False).configure(table)
+    # A big division's table takes far longer to render than to compute, and is the same for
+    # every phone until a result changes: it is kept with the standings' own cache key.
+    standings_key = services.standings_key(div, after, capped)
+    key = f"{standings_key}:{request.GET.get('sort', '')}"
+    table = cache.get(key)
+    if table is None:
+        rows = services.division_standings(div, after, capped, key=standings_key)
+        standings_table = StandingsTable(rows, div)
+        RequestConfig(request, paginate=False).configure(standings_table)
+        table = standings_table.as_html(request)
+        cache.set(key, str(table), timeout=24 * 3600)
+    table = mark_safe(table)  # noqa: S308 - django-tables2's own rendering, escaped there
     ctx = {
         "tournament": tournament,
         "division": div,
