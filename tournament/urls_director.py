@@ -1,3 +1,35 @@
-from django.urls import path  # noqa: F401
+"""The director's desk, under /desk/: a tournament's own directors only."""
 
-urlpatterns: list = []
+from django.urls import include, path
+
+from tournament.views import director
+
+division_urls = [
+    path("round/<int:round_number>/", director.entry, name="desk-entry"),
+    path("round/<int:round_number>/check", director.entry_check, name="desk-entry-check"),
+    path("round/<int:round_number>/enter", director.enter, name="desk-enter"),
+    path("undo", director.undo, name="desk-undo"),
+    path("upload/", director.upload, name="desk-upload"),
+]
+
+game_urls = [
+    path("", director.game, name="desk-game"),
+    path("scoresheet/", director.scoresheet_new, name="desk-scoresheet-new"),
+    path("scoresheet/check", director.scoresheet_check, name="desk-scoresheet-check"),
+    path("upload", director.scoresheet_upload, name="desk-scoresheet-upload"),
+]
+
+scoresheet_urls = [
+    path("", director.scoresheet, name="desk-scoresheet"),
+    path("edit/", director.scoresheet_edit, name="desk-scoresheet-edit"),
+    path("resolve", director.scoresheet_resolve, name="desk-scoresheet-resolve"),
+]
+
+urlpatterns = [
+    path("", director.index, name="desk"),
+    path("<slug:slug>/", director.dashboard, name="desk-dashboard"),
+    path("<slug:slug>/changes/", director.changes, name="desk-changes"),
+    path("<slug:slug>/division/<int:division_id>/", include(division_urls)),
+    path("<slug:slug>/games/<int:game_id>/", include(game_urls)),
+    path("<slug:slug>/scoresheets/<int:sheet_id>/", include(scoresheet_urls)),
+]

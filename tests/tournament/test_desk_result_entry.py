@@ -1,0 +1,186 @@
+"""Entering a round's results a line at a time: the check as it is typed, and the save."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tournament import results
+from tournament.models import Change, Division, Game
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def url(division: Division, what: str = "", round_number: int = 1) -> str:
+    return f"/desk/spring-open/division/{division.pk}/round/{round_number}/{what}"
+
+
+def check(desk: Client, division: Division, line: str, round_number: int = 1) -> dict:
+    response = desk.get(url(division, "check", round_number), {"line": line})
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_the_check_says_what_a_line_will_save(desk: Client, division: Division) -> None:
+    result = check(desk, division, "1 455 2 389")
+
+    assert result == {
+        "ok": True,
+        "errors": [],
+        "warnings": [],
+        "correction": False,
+        "game": division.games.get(round=1, player1__number=1).pk,
+        "version": 0,
+        "before": "1 Quill, Ada v 2 Crane, Ben: not entered",
+        "after": "1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first",
+        "also": "",
+    }
+
+
+def test_the_check_warns_when_the_other_player_was_to_go_first(
+    desk: Client, division: Division
+) -> None:
+    result = check(desk, division, "2 389 1 455")
+
+    assert result["ok"]
+    assert result["after"] == "1 Quill, Ada 455 – 2 Crane, Ben 389, Crane, Ben first"
+    assert result["warnings"] == [
+        "Quill, Ada was to go first; this entry records Crane, Ben as going first."
+    ]
+
+
+def test_the_check_warns_of_implausible_scores(desk: Client, division: Division) -> None:
+    result = check(desk, division, "1 850 2 90")
+
+    assert result["ok"]
+    assert result["warnings"] == [
+        "850 for player 1 is high (over 800): check it.",
+        "90 for player 2 is low (under 100): check it.",
+        "A spread of 760 is large (over 400): check the scores.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("12 455 7", "The score of player 7 is missing: P S Q T."),
+        ("9 400 1 300", "No player 9 in division A."),
+        (
+            "1 400 3 350",
+            "1 Quill, Ada and 3 Vale, Cora are not paired in round 1: "
+            "Quill, Ada plays 2 Crane, Ben, Vale, Cora plays 4 Moss, Eli.",
+        ),
+        (
+            "7 400 1 300",
+            "7 Reed, Hal and 1 Quill, Ada are not paired in round 1: "
+            "Reed, Hal has a bye, Quill, Ada plays 2 Crane, Ben.",
+        ),
+        (
+            "1 bye",
+            "1 Quill, Ada plays 2 Crane, Ben in round 1: "
+            "a bye is for a player without an opponent.",
+        ),
+    ],
+)
+def test_the_check_refuses_what_cannot_be_entered(
+    desk: Client, division: Division, line: str, error: str
+) -> None:
+    result = check(desk, division, line)
+
+    assert result["ok"] is False
+    assert result["errors"] == [error]
+
+
+def test_a_round_without_pairings_takes_no_result(desk: Client, division: Division) -> None:
+    result = check(desk, division, "1 400 2 300", round_number=2)
+
+    assert result["errors"] == ["Round 2 has no pairings yet."]
+
+
+def test_a_player_not_paired_in_the_round_takes_no_result(
+    desk: Client, division: Division, game_of: Callable[[int], Game]
+) -> None:
+    game_of(7).delete()
+
+    assert check(desk, division, "7 bye")["errors"] == ["7 Reed, Hal is not paired in round 1."]
+
+
+def test_entering_a_line_saves_the_result_and_who_went_first(
+    desk: Client, division: Division, director: User, game_of: Callable[[int], Game]
+) -> None:
+    response = desk.post(url(division, "enter"), {"line": "4 402 3 398", "version": "0"})
+
+    assert response.status_code == 302
+    game = game_of(3)
+    assert (game.score1, game.score2, game.first, game.kind) == (398, 402, 2, Game.PLAYED)
+    assert game.version == 1
+    change = Change.objects.get()
+    assert (change.action, change.user, change.game, change.reason) == (
+        "create",
+        director,
+        game,
+        "",
+    )
+    assert results.change_text(change.before) == "3 Vale, Cora v 4 Moss, Eli: not entered"
+    assert (
+        results.change_text(change.after) == "3 Vale, Cora 398 – 4 Moss, Eli 402, Moss, Eli first"
+    )
+
+
+def test_entering_from_the_page_answers_in_json_with_the_round_redrawn(
+    desk: Client, division: Division
+) -> None:
+    response = desk.post(url(division, "enter"), {"line": "1 455 2 389", "version": "0"}, **JSON)
+
+    assert response.status_code == 200
+    data = response.json()
+    assert data["ok"] is True
+    assert data["message"] == "Saved: 1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
+    assert 'data-game="' in data["html"] and ">455<" in data["html"]
+
+
+def test_a_refused_line_is_said_and_nothing_is_saved(desk: Client, division: Division) -> None:
+    response = desk.post(url(division, "enter"), {"line": "1 400 3 350"}, **JSON)
+
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("1 Quill, Ada and 3 Vale, Cora are not paired")
+    assert not Change.objects.exists()
+    assert not division.games.exclude(score1=None).exists()
+
+
+def test_without_javascript_a_refusal_shows_the_page_again_with_the_line(
+    desk: Client, division: Division
+) -> None:
+    response = desk.post(url(division, "enter"), {"line": "9 400 1 300"})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "No player 9 in division A." in page
+    assert 'value="9 400 1 300"' in page
+
+
+def test_the_same_result_twice_is_refused(desk: Client, division: Division) -> None:
+    desk.post(url(division, "enter"), {"line": "1 455 2 389"})
+
+    assert check(desk, division, "1 455 2 389")["errors"] == [
+        "Already entered: 1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first. Nothing to change."
+    ]
+    response = desk.post(url(division, "enter"), {"line": "1 455 2 389", "version": "1"}, **JSON)
+    assert response.status_code == 400
+    assert Change.objects.count() == 1
+
+
+def test_the_entry_page_lists_the_round_and_the_entry_line(
+    desk: Client, division: Division
+) -> None:
+    desk.post(url(division, "enter"), {"line": "1 455 2 389"})
+
+    page = desk.get(url(division)).content.decode()
+
+    assert 'name="line"' in page
+    assert "Quill, Ada" in page and "Moss, Eli" in page
+    assert ">455<" in page
+    assert "Undo my last entry" in page

@@ -1,0 +1,518 @@
+"""The director's desk: a tournament's own directors enter and check its results here.
+
+Every page needs a login; every page of a tournament answers 403 to anyone who is not one of
+its directors, so no edit control is ever shown to them. The work is done in
+`tournament/results.py`; these views read forms, call it, and show what it says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournament import results
+from tournament.forms import (
+    EntryForm,
+    GameResultForm,
+    ResolveForm,
+    ScoresheetTextForm,
+    SingleUploadForm,
+    UploadForm,
+)
+from tournament.models import Change, Division, Game, Scoresheet, Tournament
+
+RECENT_CHANGES = 15
+
+
+# -- access -------------------------------------------------------------------------------------
+
+
+def _get_tournament_for_user(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not tournament.is_director(request.user):
+        raise PermissionDenied("Only the tournament's directors may use its desk.")
+    return tournament
+
+
+def _get_division_for_user(request: HttpRequest, slug: str, division_id: int) -> Division:
+    tournament = _get_tournament_for_user(request, slug)
+    return get_object_or_404(
+        Division.objects.select_related("tournament"), pk=division_id, tournament=tournament
+    )
+
+
+def _get_game_for_user(request: HttpRequest, slug: str, game_id: int) -> Game:
+    tournament = _get_tournament_for_user(request, slug)
+    return get_object_or_404(
+        Game.objects.select_related("division__tournament", "player1", "player2"),
+        pk=game_id,
+        division__tournament=tournament,
+    )
+
+
+def _get_scoresheet_for_user(request: HttpRequest, slug: str, sheet_id: int) -> Scoresheet:
+    tournament = _get_tournament_for_user(request, slug)
+    return get_object_or_404(
+        Scoresheet.objects.select_related(
+            "game__division__tournament", "game__player1", "game__player2", "uploaded_by"
+        ),
+        pk=sheet_id,
+        game__division__tournament=tournament,
+    )
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _form_error(form: Any) -> str:
+    return " ".join(
+        f"{'' if name == '__all__' else name + ': '}{' '.join(errors)}"
+        for name, errors in form.errors.items()
+    )
+
+
+# -- the change log as rows ---------------------------------------------------------------------
+
+
+def _change_rows(changes: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "change": c,
+            "before": results.change_text(c.before),
+            "after": results.change_text(c.after),
+        }
+        for c in changes
+    ]
+
+
+def _changes(tournament: Tournament) -> Any:
+    return tournament.changes.select_related("user", "game", "scoresheet")
+
+
+# -- pages --------------------------------------------------------------------------------------
+
+
+@login_required
+def index(request: HttpRequest) -> HttpResponse:
+    tournaments = request.user.directed.all()
+    return render(request, "tournament/desk/index.html", {"tournaments": tournaments})
+
+
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _get_tournament_for_user(request, slug)
+    divisions = [(d, results.round_summaries(d)) for d in tournament.divisions.all()]
+    sheets = (
+        Scoresheet.objects.filter(game__division__tournament=tournament)
+        .select_related("game__division", "game__player1", "game__player2")
+        .defer("gcg")
+    )
+    sheets = list(sheets)
+    context = {
+        "tournament": tournament,
+        "divisions": divisions,
+        "flagged": [s for s in sheets if s.flagged and not s.resolved],
+        "with_findings": [s for s in sheets if s.report.get("findings")],
+        "changes": _change_rows(_changes(tournament)[:RECENT_CHANGES]),
+    }
+    return render(request, "tournament/desk/dashboard.html", context)
+
+
+@login_required
+def changes(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _get_tournament_for_user(request, slug)
+    context = {"tournament": tournament, "changes": _change_rows(_changes(tournament))}
+    return render(request, "tournament/desk/changes.html", context)
+
+
+# -- result entry -------------------------------------------------------------------------------
+
+
+def _round_context(request: HttpRequest, division: Division, round_number: int) -> dict[str, Any]:
+    games = division.games.filter(round=round_number).select_related("player1", "player2")
+    recent = Change.objects.filter(
+        game__division=division, game__round=round_number
+    ).select_related("user", "game", "scoresheet")
+    undoable = results.last_undoable(division, request.user)
+    return {
+        "tournament": division.tournament,
+        "division": division,
+        "round": round_number,
+        "games": games,
+        "recent": _change_rows(recent[:10]),
+        "undoable": undoable,
+        "undoable_text": results.change_text(undoable.after) if undoable else "",
+    }
+
+
+def _entry_page(
+    request: HttpRequest,
+    division: Division,
+    round_number: int,
+    form: EntryForm,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    context = _round_context(request, division, round_number)
+    context.update(
+        form=form,
+        error=error,
+        rounds=results.round_summaries(division),
+        bye_spread=division.bye_spread,
+        forfeit_spread=division.forfeit_spread,
+        limits={
+            "low": results.LOW_SCORE,
+            "high": results.HIGH_SCORE,
+            "spread": results.BIG_SPREAD,
+            "min": results.MIN_SCORE,
+            "max": results.MAX_SCORE,
+        },
+    )
+    return render(request, "tournament/desk/entry.html", context, status=status)
+
+
+def _round_html(request: HttpRequest, division: Division, round_number: int) -> str:
+    return render_to_string(
+        "tournament/desk/_round.html", _round_context(request, division, round_number), request
+    )
+
+
+@login_required
+def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    return _entry_page(request, division, round_number, EntryForm())
+
+
+@login_required
+def entry_check(
+    request: HttpRequest, slug: str, division_id: int, round_number: int
+) -> JsonResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    check = results.check_line(division, round_number, request.GET.get("line", ""))
+    return JsonResponse(check.as_dict())
+
+
+@login_required
+@require_POST
+def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    form = EntryForm(request.POST)
+    status = 400
+    if not form.is_valid():
+        error = _form_error(form)
+    else:
+        data = form.cleaned_data
+        try:
+            change = results.enter_line(
+                division, round_number, data["line"], request.user, data["version"], data["reason"]
+            )
+        except results.StaleResult as stale:
+            error, status = str(stale), 409
+        except results.EntryError as refused:
+            error = str(refused)
+        else:
+            message = f"Saved: {results.change_text(change.after)}"
+            if _wants_json(request):
+                html = _round_html(request, division, round_number)
+                return JsonResponse({"ok": True, "message": message, "html": html})
+            messages.success(request, message)
+            return redirect("desk-entry", division.tournament.slug, division.pk, round_number)
+    if _wants_json(request):
+        return JsonResponse({"ok": False, "error": error, "stale": status == 409}, status=status)
+    return _entry_page(request, division, round_number, form, error, status)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    round_text = request.POST.get("round", "")
+    round_number = int(round_text) if round_text.isdigit() else None
+    try:
+        change = results.undo_last(division, request.user)
+    except results.EntryError as refused:
+        ok, message, status = False, str(refused), 409
+    else:
+        ok, message, status = True, f"Undone: back to {results.change_text(change.after)}", 200
+    if _wants_json(request):
+        payload: dict[str, Any] = {"ok": ok, "message" if ok else "error": message}
+        if round_number:
+            payload["html"] = _round_html(request, division, round_number)
+        return JsonResponse(payload, status=status)
+    (messages.success if ok else messages.error)(request, message)
+    if round_number:
+        return redirect("desk-entry", division.tournament.slug, division.pk, round_number)
+    return redirect("desk-dashboard", division.tournament.slug)
+
+
+# -- a game -------------------------------------------------------------------------------------
+
+
+def _game_changes(game: Game) -> list[dict[str, Any]]:
+    changes = [c for c, _, _ in results.changes_touching(game)]
+    changes += list(game.change_set.filter(action__in=(results.UPLOAD, results.RESOLVE)))
+    unique = {c.pk: c for c in changes}
+    return _change_rows(sorted(unique.values(), key=lambda c: (c.at, c.pk), reverse=True))
+
+
+@login_required
+def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    game = _get_game_for_user(request, slug, game_id)
+    error, status = "", 200
+    if request.method == "POST":
+        form = GameResultForm(request.POST, game=game)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                change = results.correct_game(
+                    game,
+                    request.user,
+                    data["version"],
+                    data["reason"],
+                    data["score1"],
+                    data.get("score2"),
+                    data.get("first"),
+                    data.get("kind"),
+                )
+            except results.StaleResult as stale:
+                error, status = str(stale), 409
+                game.refresh_from_db()
+                # The director's values stay in the form, now against the stored version: a
+                # second save is a choice made after reading what changed.
+                fresh = request.POST.copy()
+                fresh["version"] = str(game.version)
+                form = GameResultForm(fresh, game=game)
+            except results.EntryError as refused:
+                error, status = str(refused), 400
+            else:
+                messages.success(request, f"Saved: {results.change_text(change.after)}")
+                return redirect("desk-game", slug, game.pk)
+        else:
+            status = 400
+    else:
+        form = GameResultForm(game=game)
+    context = {
+        "tournament": game.division.tournament,
+        "division": game.division,
+        "game": game,
+        "result": results.result_text(results.snapshot(game)),
+        "form": form,
+        "error": error,
+        "scoresheets": game.scoresheets.select_related("uploaded_by"),
+        "upload_form": SingleUploadForm(),
+        "changes": _game_changes(game),
+    }
+    return render(request, "tournament/desk/game.html", context, status=status)
+
+
+# -- scoresheets --------------------------------------------------------------------------------
+
+
+def _sheet_lines(text: str, report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each line of the record beside what the engine made of it."""
+    turns = {t["line"]: t for t in report.get("turns") or []}
+    findings: dict[int, list[dict]] = {}
+    for f in report.get("findings") or []:
+        findings.setdefault(f["line"], []).append(f)
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        turn = turns.get(number)
+        rows.append(
+            {
+                "number": number,
+                "text": line,
+                "turn": turn,
+                "wrong": bool(turn)
+                and turn["computed_score"] is not None
+                and turn["computed_score"] != turn["recorded_score"],
+                "findings": findings.get(number, []),
+            }
+        )
+    return rows
+
+
+def _scoresheet_form_page(
+    request: HttpRequest, game: Game, form: ScoresheetTextForm, sheet: Scoresheet | None = None
+) -> HttpResponse:
+    context = {
+        "tournament": game.division.tournament,
+        "division": game.division,
+        "game": game,
+        "form": form,
+        "sheet": sheet,
+        "check_url": reverse(
+            "desk-scoresheet-check", args=[game.division.tournament.slug, game.pk]
+        ),
+    }
+    return render(request, "tournament/desk/scoresheet_form.html", context)
+
+
+@login_required
+def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    game = _get_game_for_user(request, slug, game_id)
+    if request.method == "POST":
+        form = ScoresheetTextForm(request.POST)
+        if form.is_valid():
+            sheet = results.attach_scoresheet(game, form.cleaned_data["gcg"], request.user)
+            messages.success(request, _sheet_message(sheet))
+            return redirect("desk-scoresheet", slug, sheet.pk)
+    else:
+        form = ScoresheetTextForm(initial={"gcg": results.scoresheet_header(game)})
+    return _scoresheet_form_page(request, game, form)
+
+
+@login_required
+def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
+    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    if request.method == "POST":
+        form = ScoresheetTextForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            sheet = results.update_scoresheet(sheet, data["gcg"], request.user, data["reason"])
+            messages.success(request, _sheet_message(sheet))
+            return redirect("desk-scoresheet", slug, sheet.pk)
+    else:
+        form = ScoresheetTextForm(initial={"gcg": sheet.gcg})
+    return _scoresheet_form_page(request, sheet.game, form, sheet)
+
+
+@login_required
+@require_POST
+def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
+    game = _get_game_for_user(request, slug, game_id)
+    text = request.POST.get("gcg", "")[: results.MAX_SCORESHEET_BYTES]
+    report = results.check_scoresheet(game.division, text)
+    by_line: dict[str, list[dict]] = {}
+    for f in report["findings"]:
+        by_line.setdefault(str(f["line"]), []).append(f)
+    report["findings_by_line"] = by_line
+    report["differs"] = results.differs(game, report)
+    return JsonResponse(report)
+
+
+def _sheet_message(sheet: Scoresheet) -> str:
+    findings = len(sheet.report.get("findings") or [])
+    text = "Scoresheet saved: " + ("verified" if sheet.verified else f"{findings} finding(s)")
+    if sheet.flagged:
+        text += "; its final scores differ from the entered result, so it is flagged"
+    return text + "."
+
+
+def _read_upload(upload: Any) -> bytes | None:
+    data = upload.read(results.MAX_SCORESHEET_BYTES + 1)
+    return None if len(data) > results.MAX_SCORESHEET_BYTES else data
+
+
+@login_required
+@require_POST
+def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    game = _get_game_for_user(request, slug, game_id)
+    form = SingleUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _form_error(form))
+        return redirect("desk-game", slug, game.pk)
+    upload = form.cleaned_data["file"]
+    data = _read_upload(upload)
+    if data is None:
+        messages.error(request, f"{upload.name} is too large to be a scoresheet.")
+        return redirect("desk-game", slug, game.pk)
+    sheet = results.attach_scoresheet(game, data, request.user, upload.name)
+    messages.success(request, _sheet_message(sheet))
+    return redirect("desk-scoresheet", slug, sheet.pk)
+
+
+@login_required
+def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
+    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    game = sheet.game
+    report = sheet.report
+    context = {
+        "tournament": game.division.tournament,
+        "division": game.division,
+        "game": game,
+        "sheet": sheet,
+        "result": results.result_text(results.snapshot(game)),
+        "scores": results.sheet_scores(game, report),
+        "record_findings": [f for f in report.get("findings") or [] if not f["line"]],
+        "lines": _sheet_lines(sheet.gcg, report),
+        "resolve_form": ResolveForm(),
+    }
+    return render(request, "tournament/desk/scoresheet.html", context)
+
+
+@login_required
+@require_POST
+def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
+    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    form = ResolveForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        results.resolve_scoresheet(sheet, request.user, reason)
+    except results.EntryError as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, "Resolved: the scoresheet is off the dashboard.")
+    return redirect("desk-scoresheet", slug, sheet.pk)
+
+
+@login_required
+def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """Many GCG files at once: each goes to the game its players' names point to; the director
+    picks the game for the others, whose text comes back with the form (nothing is half saved)."""
+    division = _get_division_for_user(request, slug, division_id)
+    attached: list[Scoresheet] = []
+    pending: list[dict[str, Any]] = []
+    errors: list[str] = []
+    form = UploadForm()
+    if request.method == "POST" and request.POST.get("action") == "assign":
+        games = {str(g.pk): g for g in division.games.all()}
+        count = request.POST.get("count", "0")
+        for i in range(int(count) if count.isdigit() else 0):
+            name = request.POST.get(f"name_{i}", "")
+            text = request.POST.get(f"text_{i}", "")
+            chosen = games.get(request.POST.get(f"game_{i}", ""))
+            if chosen is None:
+                errors.append(f"{name}: no game chosen, not saved.")
+                continue
+            attached.append(results.attach_scoresheet(chosen, text, request.user, name))
+    elif request.method == "POST":
+        form = UploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            round_number = form.cleaned_data["round"]
+            for upload in form.cleaned_data["files"]:
+                data = _read_upload(upload)
+                if data is None:
+                    errors.append(f"{upload.name} is too large to be a scoresheet.")
+                    continue
+                found, candidates = results.match_game(division, data, round_number)
+                if found is not None:
+                    attached.append(
+                        results.attach_scoresheet(found, data, request.user, upload.name)
+                    )
+                else:
+                    pending.append(
+                        {
+                            "name": upload.name,
+                            "text": results.scoresheet_text(data),
+                            "candidates": candidates,
+                        }
+                    )
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "form": form,
+        "attached": attached,
+        "pending": pending,
+        "errors": errors,
+        "games": division.games.filter(player2__isnull=False).select_related("player1", "player2"),
+    }
+    return render(request, "tournament/desk/upload.html", context)
