@@ -14,7 +14,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	if [ -f fixtures/demo.json ]; then $(BIN)/python manage.py loaddata fixtures/demo.json; fi
+	$(BIN)/python manage.py loaddemo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: venv

@@ -1,0 +1,108 @@
+"""A director logs in, enters a round's results, uploads a scoresheet, and the public standings
+show the new ranks: in headless Chromium (Debian's, at /usr/bin/chromium) driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+    pytest.mark.django_db(transaction=True),
+]
+# Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself
+# are plain synchronous ones.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def page(live_server):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        tab = browser.new_page()
+        tab.set_default_timeout(15_000)
+        yield tab
+        browser.close()
+
+
+def _standings(page, base: str) -> list[str]:
+    page.goto(f"{base}/t/demo/A/")
+    return [row.inner_text().split("\t")[1].strip() for row in page.locator("table tbody tr").all()]
+
+
+def test_a_director_enters_a_round_uploads_a_scoresheet_and_the_standings_follow(
+    live_server, page, tmp_path: Path
+) -> None:
+    call_command("loaddemo")
+    base = live_server.url
+    assert _standings(page, base) == [
+        "Eli Moss",
+        "Ada Quill",
+        "Cora Vale",
+        "Ben Crane",
+        "Dev Patel",
+        "Fay North",
+    ]
+
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "director")
+    page.fill("input[name=password]", "spread-demo")
+    page.click("button[type=submit], input[type=submit]")
+
+    from tournament.models import Division, Game
+
+    division = Division.objects.get(tournament__slug="demo", name="A")
+    page.goto(f"{base}/desk/demo/division/{division.pk}/round/4/")
+    for line in ["1 420 5 380", "3 400 6 350", "2 390 4 410"]:
+        page.fill("#id_line", line)
+        page.press("#id_line", "Enter")
+        page.wait_for_function(
+            "line => document.querySelector('#log').innerText.includes(line.split(' ')[1])",
+            arg=line,
+        )
+    page.wait_for_load_state("networkidle")
+    entered = Game.objects.filter(division=division, round=4).order_by("table")
+    assert [(g.score1, g.score2) for g in entered] == [(420, 380), (400, 350), (390, 410)]
+
+    # Ada against Eli, as a record whose final scores (7 to 17) are not the entered 420 to 380.
+    sheet = tmp_path / "ada-eli.gcg"
+    text = (DEMO / "a1-ada-ben.gcg").read_text(encoding="utf-8")
+    sheet.write_text(
+        text.replace("#player2 Ben Ben Crane", "#player2 Eli Eli Moss").replace(">Ben:", ">Eli:"),
+        encoding="utf-8",
+    )
+    game = entered[0]
+    page.goto(f"{base}/desk/demo/games/{game.pk}/")
+    page.set_input_files("input[type=file]", str(sheet))
+    page.click("form[enctype='multipart/form-data'] button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    page.goto(f"{base}/desk/demo/games/{game.pk}/")
+    assert "flagged" in page.inner_text("body")
+
+    # Ada 3–1 +95, Cora 2.5–1.5 +61, Eli 2.5–1.5 +34, Dev 2–2 −29, Ben 1–3 −57, Fay 1–3 −104.
+    assert _standings(page, base) == [
+        "Ada Quill",
+        "Cora Vale",
+        "Eli Moss",
+        "Dev Patel",
+        "Ben Crane",
+        "Fay North",
+    ]
