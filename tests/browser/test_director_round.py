@@ -15,7 +15,6 @@ DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
 
 pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
-    pytest.mark.django_db(transaction=True),
 ]
 # Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself
 # are plain synchronous ones.
@@ -23,7 +22,30 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture
-def page(live_server):
+def live_url(transactional_db):
+    """A server for this test alone, so that its database connections close with it."""
+    from django.db import connections
+    from django.test.testcases import LiveServerThread, _StaticFilesHandler
+
+    shared = {}
+    for conn in connections.all():
+        if conn.vendor == "sqlite" and conn.is_in_memory_db():
+            conn.inc_thread_sharing()  # the in-memory test database is visible to one connection
+            shared[conn.alias] = conn
+    thread = LiveServerThread("127.0.0.1", _StaticFilesHandler, shared, port=0)
+    thread.daemon = True
+    thread.start()
+    thread.is_ready.wait()
+    if thread.error:
+        raise thread.error
+    yield f"http://127.0.0.1:{thread.port}"
+    thread.terminate()
+    for conn in shared.values():
+        conn.dec_thread_sharing()
+
+
+@pytest.fixture
+def page():
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -49,10 +71,10 @@ def _standings(page, base: str) -> list[str]:
 
 
 def test_a_director_enters_a_round_uploads_a_scoresheet_and_the_standings_follow(
-    live_server, page, tmp_path: Path
+    live_url: str, page, tmp_path: Path
 ) -> None:
     call_command("loaddemo")
-    base = live_server.url
+    base = live_url
     assert _standings(page, base) == [
         "Eli Moss",
         "Ada Quill",
