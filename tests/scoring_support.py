@@ -37,3 +37,26 @@ def the_error(report: Report, code: str) -> Finding:
 
 def totals(report: Report) -> dict[str, tuple[int, int]]:
     return {p.nick: (p.final, p.computed) for p in report.players}
+
+
+# A hand-made NASPA game that ends early after six scoreless turns.
+# Line 3: RETAINS at 8D covers D8..J8. D8 is a double letter, H8 (centre) a double word:
+#   R 1x2 = 2, E T A I N S = 6, 2 + 6 = 8, x2 = 16, + 50 for all seven tiles = 66.
+# ann draws EIIOUVW, exchanges IIUVW, keeps EO and draws AIQRT.
+# bob passes twice, exchanges CDG from CDGLNOU, keeps LNOU and draws GPY.
+# Scoreless turns: lines 4 to 9 (pass, exchange, pass, pass, exchange, pass) = 6.
+#   ann: AEIOQRT = 1+1+1+1+10+1+1 = 16, 66 - 16 = 50
+#   bob: GLNOPUY = 2+1+1+1+3+1+4 = 13,  0 - 13 = -13
+SIX_SCORELESS = """\
+#player1 ann Ann Able
+#player2 bob Bob Baker
+>ann: AEINRST 8D RETAINS +66 66
+>bob: CDGLNOU - +0 0
+>ann: EIIOUVW -IIUVW +0 66
+>bob: CDGLNOU - +0 0
+>ann: AEIOQRT - +0 66
+>bob: CDGLNOU -CDG +0 0
+>ann: AEIOQRT - +0 66
+>ann: AEIOQRT (AEIOQRT) -16 50
+>bob: GLNOPUY (GLNOPUY) -13 -13
+"""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scoring_support import codes, corpus_game, the_error, totals
+from scoring_support import SIX_SCORELESS, codes, corpus_game, the_error, totals
 
 from scoring import Ruleset, builtin_rulesets, load_rules, verify
 from scoring.rules import RulesError
@@ -274,21 +274,9 @@ def test_a_real_wespa_game_with_a_challenge_bonus_is_refused_under_naspa_only() 
 
 # -- time penalties -------------------------------------------------------------------------------
 
-# The hand-made game of test_endings.py: six scoreless turns after RETAINS (66).
-# ann: AEIOQRT = 16, 66 - 16 = 50; bob: GLNOPUY = 2+1+1+1+3+1+4 = 13, -13.
-SCORELESS_GAME = """\
-#player1 ann Ann Able
-#player2 bob Bob Baker
->ann: AEINRST 8D RETAINS +66 66
->bob: CDGLNOU - +0 0
->ann: EIIOUVW -IIUVW +0 66
->bob: CDGLNOU - +0 0
->ann: AEIOQRT - +0 66
->bob: CDGLNOU -CDG +0 0
->ann: AEIOQRT - +0 66
->ann: AEIOQRT (AEIOQRT) -16 50
->bob: GLNOPUY (GLNOPUY) -13 -13
-"""
+# The hand-made game of scoring_support: six scoreless turns after RETAINS (66); ann ends
+# on 50 and bob on -13.
+SCORELESS_GAME = SIX_SCORELESS
 
 
 @pytest.mark.parametrize("rules", ["naspa", "wespa", "auto"])
