@@ -189,11 +189,6 @@ def _standings(
 # -- TSH files ---------------------------------------------------------------------------------
 
 
-def _rating(text: str) -> int:
-    match = tsh._RATING_NUMBER.match(text)
-    return int(float(match.group())) if match else 0
-
-
 def _lifetime_games(player: tsh.TshPlayer) -> int | None:
     values = player.extra("lifeg")
     if values and values[0].isdigit():
@@ -219,7 +214,7 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
             division=division,
             number=p.number,
             name=p.name,
-            rating=_rating(p.rating),
+            rating=int(p.rating_value),
             rating_text=p.rating,
             lifetime_games=_lifetime_games(p),
             withdrawn_from_round=p.withdrawn_from_round,
