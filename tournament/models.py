@@ -50,6 +50,27 @@ class Division(models.Model):
     # Per-round caps on the spread of the capped ranking; the last one repeats.
     spread_cap = models.JSONField(null=True, blank=True)
     rating_system = models.CharField(max_length=50, default="nsa2008")
+    # Pairing: which system pairs which round ([{"rounds": "1-3", "system": "fontes"}, …], read
+    # by `tournament.engine.pairing.parse_schedule`), how often two players may meet again,
+    # Gibsonization, the prize bands contention pairing aims at, and pairs never to be made.
+    pairing_schedule = models.JSONField(default=list, blank=True)
+    max_repeats = models.PositiveIntegerField(
+        default=0, help_text="How many times two players may meet again (0: no rematches)."
+    )
+    gibson = models.BooleanField(default=True)
+    gibson_spread = models.JSONField(
+        null=True, blank=True, help_text="Spread a player may win by per game, as tsh's."
+    )
+    prize_bands = models.JSONField(
+        null=True, blank=True, help_text="The last rank of each prize band, e.g. [1, 2, 3, 6]."
+    )
+    # The prizes, in order: [{"kind": "rank", "place": 1, "value": "$500", "note": ""}, …].
+    prizes = models.JSONField(default=list, blank=True)
+    AVOID_CHOICES = [("", "no one"), ("club", "same club"), ("team", "same team")]
+    avoid_same = models.CharField(max_length=10, choices=AVOID_CHOICES, blank=True)
+    forbidden_pairs = models.JSONField(
+        default=list, blank=True, help_text="Pairs of player numbers never to be paired."
+    )
     tsh_file = models.CharField(max_length=200, blank=True)  # the .t file it came from
 
     class Meta:
@@ -70,6 +91,7 @@ class Player(models.Model):
     rating_text = models.CharField(max_length=40, blank=True)  # as written in a .t file
     membership_id = models.CharField(max_length=40, blank=True)
     club = models.CharField(max_length=100, blank=True)
+    team = models.CharField(max_length=100, blank=True)
     lifetime_games = models.PositiveIntegerField(null=True, blank=True)
     withdrawn_from_round = models.PositiveIntegerField(null=True, blank=True)
     # The `; key values` fields of the .t line, in their order: [[key, [values…]], …].
@@ -84,6 +106,34 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Round(models.Model):
+    """A round Spread paired: how, and whether players may see it yet.
+
+    A round with games and no `Round` (imported, or entered at the desk) is public; a round
+    paired here stays hidden from the public pages until a director publishes it.
+    """
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    system = models.CharField(max_length=20, blank=True)
+    based_on = models.PositiveIntegerField(null=True, blank=True)
+    published = models.BooleanField(default=False)
+    paired_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    # The pairing engine's notes and warnings when the round was paired or last changed.
+    notes = models.JSONField(default=list, blank=True)
+    warnings = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["division", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "number"], name="unique_round_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.division} round {self.number}"
 
 
 class Game(models.Model):

@@ -10,12 +10,20 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 import scoring
 from tournament import services
 from tournament.engine import standings as engine
-from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament
+
+
+def published(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games players may see: all but those of rounds paired here and not yet published."""
+    hidden = Round.objects.filter(
+        division=OuterRef("division"), number=OuterRef("round"), published=False
+    )
+    return games.exclude(Exists(hidden))
 
 
 def games_with_players() -> Prefetch:
@@ -24,14 +32,14 @@ def games_with_players() -> Prefetch:
     `Game.has_result` reads `game.player2`, which is one query a game unless it is loaded with
     the game; prefetched this way, the standings take a fixed number of queries.
     """
-    return Prefetch("games", queryset=Game.objects.select_related("player1", "player2"))
+    return Prefetch("games", queryset=published(Game.objects.select_related("player1", "player2")))
 
 
 # -- rounds ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Round:
+class RoundCount:
     number: int
     games: int
     results: int  # games with a result entered
@@ -41,27 +49,28 @@ class Round:
         return self.results > 0
 
 
-def division_rounds(division: Division) -> list[Round]:
-    """The rounds that have games, in order (one query)."""
+def division_rounds(division: Division) -> list[RoundCount]:
+    """The published rounds that have games, in order (one query)."""
     rows = (
-        division.games.values("round")
+        published(division.games.all())
+        .values("round")
         .annotate(games=Count("pk"), results=Count("score1"))
         .order_by("round")
     )
-    return [Round(r["round"], r["games"], r["results"]) for r in rows]
+    return [RoundCount(r["round"], r["games"], r["results"]) for r in rows]
 
 
-def rounds_by_division(tournament: Tournament) -> dict[int, list[Round]]:
-    """The rounds that have games, for every division of the tournament (one query)."""
+def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
+    """The published rounds that have games, for every division of the tournament (one query)."""
     rows = (
-        Game.objects.filter(division__tournament=tournament)
+        published(Game.objects.filter(division__tournament=tournament))
         .values("division", "round")
         .annotate(games=Count("pk"), results=Count("score1"))
         .order_by("division", "round")
     )
-    found: dict[int, list[Round]] = defaultdict(list)
+    found: dict[int, list[RoundCount]] = defaultdict(list)
     for r in rows:
-        found[r["division"]].append(Round(r["round"], r["games"], r["results"]))
+        found[r["division"]].append(RoundCount(r["round"], r["games"], r["results"]))
     return found
 
 
@@ -165,7 +174,9 @@ class Pairings:
 
 def round_pairings(division: Division, number: int) -> Pairings:
     """The games of a round (one query)."""
-    games = list(division.games.filter(round=number).select_related("player1", "player2"))
+    games = list(
+        published(division.games.filter(round=number)).select_related("player1", "player2")
+    )
     players = _players_of(games)
     sides = [s for g in games for s in sides_of(g, players)]
     by_table = [s for s in sides if s.player.pk == s.game.player1_id]
@@ -203,7 +214,7 @@ def player_games(player: Player) -> list[PlayerGame]:
         queryset=Scoresheet.objects.only("pk", "game_id", "uploaded", "verified"),
     )
     games = list(
-        Game.objects.filter(Q(player1=player) | Q(player2=player))
+        published(Game.objects.filter(Q(player1=player) | Q(player2=player)))
         .select_related("player1", "player2")
         .prefetch_related(scoresheets)
         .order_by("round", "table", "pk")

@@ -5,7 +5,6 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament import services
-from tournament.models import Division
 
 
 class Command(BaseCommand):
@@ -23,11 +22,9 @@ class Command(BaseCommand):
         if after_round is not None and after_round < 0:
             raise CommandError(f"--after-round {after_round}: rounds count from 0 (before round 1)")
         try:
-            div = Division.objects.select_related("tournament").get(
-                tournament__slug=slug, name=division
-            )
-        except Division.DoesNotExist as error:
-            raise CommandError(f"no division {division!r} in tournament {slug!r}") from error
+            div = services.division_by_name(slug, division)
+        except LookupError as error:
+            raise CommandError(str(error)) from error
         rows = services.division_standings(div, after_round, options["capped"])
         if options["json"]:
             data = [
