@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from django.core.cache import cache
@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.utils.text import slugify
 
+from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
 from tournament.interchange import tsh
 from tournament.models import Division, Game, Player, Tournament
@@ -22,6 +23,14 @@ from tournament.models import Division, Game, Player, Tournament
 
 class ImportError_(ValueError):
     """A file that cannot be imported; the message says where and why."""
+
+
+def division_by_name(slug: str, name: str) -> Division:
+    """The division `name` of the tournament `slug`; LookupError with a sentence if none."""
+    try:
+        return Division.objects.select_related("tournament").get(tournament__slug=slug, name=name)
+    except Division.DoesNotExist:
+        raise LookupError(f"no division {name!r} in tournament {slug!r}") from None
 
 
 # -- standings ---------------------------------------------------------------------------------
@@ -184,6 +193,69 @@ def _standings(
         )
         for s in table
     ]
+
+
+# -- ratings ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A player's rating before the event and after each round rated so far."""
+
+    player: Player
+    before: int
+    by_round: tuple[int, ...]  # by_round[0]: the rating after round 1
+    after_round: int  # the round `after` is the rating after (0: none rated yet)
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    @property
+    def after(self) -> int:
+        return self.by_round[self.after_round - 1] if self.after_round else self.before
+
+    @property
+    def change(self) -> int:
+        return self.after - self.before
+
+
+def division_ratings(division: Division, after_round: int | None = None) -> list[RatingRow]:
+    """Every player's rating after `after_round` (default: the last with a result), by the
+    division's rating system, highest new rating first. Byes and forfeits are not rated.
+
+    Cached like the standings, under the same stamp of the division's games and players.
+    """
+    key = "ratings:" + standings_key(division)
+    rows = cache.get(key)
+    if rows is None:
+        rows = _ratings(division)
+        cache.set(key, rows, timeout=24 * 3600)
+    if after_round is not None:
+        rows = [replace(r, after_round=max(0, min(after_round, len(r.by_round)))) for r in rows]
+    return sorted(rows, key=lambda r: (-r.after, r.player.number))
+
+
+def _ratings(division: Division) -> list[RatingRow]:
+    players = list(division.players.all())
+    games = [
+        _GameRow(*values)
+        for values in Game.objects.filter(division=division).values_list(
+            "round", "player1_id", "player2_id", "score1", "score2", "kind"
+        )
+    ]
+    last_round = max((g.round for g in games if g.has_result), default=0)
+    rated = ratings_engine.rate_event(
+        [ratings_engine.RatedPlayer(p.pk, p.rating, p.lifetime_games or 0) for p in players],
+        engine_games(games, last_round),
+        system=division.rating_system,
+        max_rounds=max(division.planned_rounds or 0, last_round) or None,
+    )
+    rows = []
+    for p in players:
+        by_round = tuple(int(r) for r in rated[p.pk].after_round)
+        rows.append(RatingRow(p, p.rating, by_round, len(by_round)))
+    return rows
 
 
 # -- TSH files ---------------------------------------------------------------------------------
