@@ -11,7 +11,6 @@ import pytest
 
 from tournament.engine import ratings
 from tournament.engine.ratings import (
-    GameResult,
     Pairing,
     PlayerId,
     PlayerRatings,
@@ -26,13 +25,14 @@ from tournament.engine.ratings import (
     rating_system_names,
     register_rating_system,
 )
+from tournament.engine.standings import Game, GameKind
 
 TSH_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh"
 JVC56 = TSH_CORPUS / "jvc56_tournament_pairing_algorithms"
 
 
-def _win(player: str, opponent: str) -> GameResult:
-    return GameResult(player, opponent, 400, 300)
+def _win(player: str, opponent: str) -> Game:
+    return Game(player, opponent, 400, 300)
 
 
 # --- expectation, multiplier, segments ---------------------------------------------------------
@@ -137,7 +137,7 @@ def test_it_spends_a_loss_across_2000_at_each_bands_multiplier() -> None:
 def test_it_counts_a_tie_as_half_a_win() -> None:
     players = [RatedPlayer("A", 1600, 100), RatedPlayer("B", 1600, 100)]
 
-    rated = rate_event(players, [[GameResult("A", "B", 350, 350)]])
+    rated = rate_event(players, [[Game("A", "B", 350, 350)]])
 
     assert (rated["A"].final, rated["B"].final) == (1600, 1600)
 
@@ -145,9 +145,10 @@ def test_it_counts_a_tie_as_half_a_win() -> None:
 def test_it_does_not_rate_byes_or_forfeits() -> None:
     players = [RatedPlayer("A", 1600, 100), RatedPlayer("B", 1400, 100)]
     rounds = [
-        [GameResult("A", None, 50), GameResult("B", None, 50)],  # byes
-        [GameResult("A", None, -50), GameResult("B", None, 50)],  # a forfeit against no one
-        [GameResult("A", "B", 0, 50, forfeit=True)],  # a paired game that was forfeited
+        [Game("A", None, 50, kind=GameKind.BYE), Game("B", None, 50, kind=GameKind.BYE)],
+        # a forfeit against no one
+        [Game("A", None, -50, kind=GameKind.FORFEIT), Game("B", None, 50, kind=GameKind.BYE)],
+        [Game("A", "B", 0, 50, kind=GameKind.FORFEIT)],  # a paired game that was forfeited
     ]
 
     rated = rate_event(players, rounds)
@@ -158,7 +159,7 @@ def test_it_does_not_rate_byes_or_forfeits() -> None:
 
 def test_it_rates_a_game_given_from_both_sides_once() -> None:
     players = [RatedPlayer("A", 1500, 100), RatedPlayer("B", 1500, 100)]
-    both_sides = [[GameResult("A", "B", 400, 300), GameResult("B", "A", 300, 400)]]
+    both_sides = [[Game("A", "B", 400, 300, first=True), Game("B", "A", 300, 400, first=False)]]
 
     assert rate_event(players, both_sides) == rate_event(players, [[_win("A", "B")]])
 
@@ -233,7 +234,7 @@ def test_it_gives_an_unrated_player_no_less_than_500() -> None:
 def test_it_leaves_an_unrated_player_without_a_rated_game_unrated() -> None:
     players = [RatedPlayer("N"), RatedPlayer("A", 1500, 100), RatedPlayer("B", 1500, 100)]
 
-    rated = rate_event(players, [[GameResult("N", None, 50), _win("A", "B")]])
+    rated = rate_event(players, [[Game("N", None, 50, kind=GameKind.BYE), _win("A", "B")]])
 
     assert rated["N"].after_round == (0,)
 
@@ -346,12 +347,12 @@ def _read_t_file(path: Path) -> list[_TLine]:
     return lines
 
 
-def _event(lines: list[_TLine]) -> tuple[list[RatedPlayer], list[list[GameResult]]]:
+def _event(lines: list[_TLine]) -> tuple[list[RatedPlayer], list[list[Game]]]:
     players = [
         RatedPlayer(number, line.rating, int(line.fields["lifeg"][0]))
         for number, line in enumerate(lines, 1)
     ]
-    rounds: list[list[GameResult]] = []
+    rounds: list[list[Game]] = []
     for r in range(max(len(line.scores) for line in lines)):
         games = []
         for number, line in enumerate(lines, 1):
@@ -359,11 +360,9 @@ def _event(lines: list[_TLine]) -> tuple[list[RatedPlayer], list[list[GameResult
                 continue
             opponent = line.opponents[r]
             if opponent == 0:
-                games.append(GameResult(number, None, line.scores[r]))
+                games.append(Game(number, None, line.scores[r], kind=GameKind.BYE))
             else:
-                games.append(
-                    GameResult(number, opponent, line.scores[r], lines[opponent - 1].scores[r])
-                )
+                games.append(Game(number, opponent, line.scores[r], lines[opponent - 1].scores[r]))
         rounds.append(games)
     return players, rounds
 

@@ -11,11 +11,11 @@ Plain data only: no Django, no database.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeAlias
+from typing import Protocol
 
-PlayerId: TypeAlias = Hashable
+from tournament.engine.standings import Game, GameKind, PlayerId, mirrors
 
 
 class RatingInputError(ValueError):
@@ -33,24 +33,6 @@ class RatedPlayer:
     id: PlayerId
     rating: float = 0  # 0 = unrated (a newcomer), as in a .t file
     career_games: int = 0  # rated games before the event: `lifeg` in a .t file
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """One game of one round, seen from `player`; a bye or forfeit has no opponent.
-
-    A game may be given once, or twice mirrored (once from each side, as a .t file holds it).
-    """
-
-    player: PlayerId
-    opponent: PlayerId | None  # None: a bye, or a forfeit recorded against no one (tsh's 0)
-    score: int = 0
-    opponent_score: int = 0
-    forfeit: bool = False  # a paired game that was forfeited: kept in the record, never rated
-
-    @property
-    def is_rated(self) -> bool:
-        return self.opponent is not None and not self.forfeit
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,14 +100,16 @@ def rating_system_names() -> list[str]:
 
 def rate_event(
     players: Sequence[RatedPlayer],
-    rounds: Sequence[Iterable[GameResult]],
+    rounds: Sequence[Iterable[Game]],
     *,
     system: str = "nsa2008",
     max_rounds: int | None = None,
 ) -> dict[PlayerId, PlayerRatings]:
     """Every player's rating after each round, as the named system computes it.
 
-    `rounds[0]` holds the games of round 1. `max_rounds` is the scheduled length of the event
+    `rounds[0]` holds the games of round 1, as `standings.Game`s: only games played between two
+    players are rated (a bye, a forfeit of either kind, a result without an opponent is not).
+    `max_rounds` is the scheduled length of the event
     (tsh's `max_rounds`); without it, the rounds given are taken to be the whole event.
     """
     rater = rating_system(system)
@@ -159,11 +143,11 @@ def _check_players(players: Sequence[RatedPlayer]) -> None:
 
 
 def _pairings_of_round(
-    number: int, games: Iterable[GameResult], players: Sequence[RatedPlayer]
+    number: int, games: Iterable[Game], players: Sequence[RatedPlayer]
 ) -> list[Pairing]:
     """The rated games of one round, each once; byes and forfeits dropped after being checked."""
     known = {p.id for p in players}
-    busy: dict[PlayerId, GameResult] = {}
+    busy: dict[PlayerId, Game] = {}
     rated: list[Pairing] = []
     for game in games:
         for who in (game.player, game.opponent):
@@ -173,29 +157,19 @@ def _pairings_of_round(
             raise RatingInputError(f"round {number}: {game.player!r} is paired with themselves")
         earlier = busy.get(game.player)
         if earlier is not None:
-            if _mirrors(earlier, game):
+            if mirrors(earlier, game):
                 continue  # the same game written from the other side
             raise RatingInputError(f"round {number}: {game.player!r} has two games")
         if game.opponent is not None and game.opponent in busy:
-            if _mirrors(busy[game.opponent], game):
+            if mirrors(busy[game.opponent], game):
                 continue
             raise RatingInputError(f"round {number}: {game.opponent!r} has two games")
         busy[game.player] = game
         if game.opponent is not None:
             busy[game.opponent] = game
-        if game.is_rated:
-            assert game.opponent is not None
+        if game.opponent is not None and game.kind is GameKind.PLAYED:
             rated.append(Pairing(game.player, game.opponent, game.score, game.opponent_score))
     return rated
-
-
-def _mirrors(one: GameResult, other: GameResult) -> bool:
-    return (
-        one.opponent is not None
-        and (one.player, one.opponent) == (other.opponent, other.player)
-        and (one.score, one.opponent_score) == (other.opponent_score, other.score)
-        and one.forfeit == other.forfeit
-    )
 
 
 # --- nsa2008 -------------------------------------------------------------------------------------

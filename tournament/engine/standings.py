@@ -60,7 +60,11 @@ class Game:
     `.t` file holds it); either way each player's result is counted once. A result without an
     opponent is signed from the player's side, as tsh records it with opponent 0: a bye is
     `score=+bye_spread`, a forfeit loss `score=-forfeit_spread`, and a player whose opponent
-    forfeited gets `+spread`.
+    forfeited gets `+spread`. A forfeit between two paired players keeps both of them, with
+    `kind=GameKind.FORFEIT`: it counts in the standings and is never rated.
+
+    `first` says who went first: True if `player` did, False if the opponent did, None when it is
+    not known or there was no game (a bye). The mirrored copy of a game carries the opposite value.
     """
 
     player: PlayerId
@@ -68,6 +72,7 @@ class Game:
     score: int
     opponent_score: int = 0
     kind: GameKind = GameKind.PLAYED
+    first: bool | None = None
 
     @property
     def spread(self) -> int:
@@ -211,7 +216,7 @@ def _results_of_round(
                 results.append((player, score - opponent_score, opponent is not None))
                 continue
             # The same game given from the other side is welcome if it says the same thing.
-            if not _mirrors(earlier, game):
+            if not mirrors(earlier, game):
                 raise StandingsError(
                     f"round {number}: player {player!r} has more than one result "
                     f"({_describe(earlier)}; {_describe(game)})"
@@ -219,7 +224,9 @@ def _results_of_round(
     return results
 
 
-def _mirrors(a: Game, b: Game) -> bool:
+def mirrors(a: Game, b: Game) -> bool:
+    """Whether `b` is the game `a` seen from the other side (who went first is not compared:
+    the two copies say it from opposite sides, and it counts for neither standings nor ratings)."""
     return a.opponent is not None and (a.player, a.opponent, a.score, a.opponent_score, a.kind) == (
         b.opponent,
         b.player,

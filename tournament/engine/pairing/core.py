@@ -1,0 +1,253 @@
+"""`pair_round`, `check_pairings` and `assign_firsts`: the engine's three entry points."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from tournament.engine.pairing.contention import best_finishes, gibsons
+from tournament.engine.pairing.draft import Draft
+from tournament.engine.pairing.firsts import order_pair
+from tournament.engine.pairing.history import Field, build_field
+from tournament.engine.pairing.model import (
+    SYSTEMS,
+    Pairing,
+    PairingError,
+    PairingResult,
+    PairingRules,
+    PairingWarning,
+)
+from tournament.engine.pairing.roundrobin import pair_fontes, pair_round_robin
+from tournament.engine.pairing.systems import (
+    pair_australian,
+    pair_contention,
+    pair_factor,
+    pair_koth,
+    pair_swiss,
+)
+from tournament.engine.standings import Game, Player, PlayerId
+
+RANK_GAP_WINS = 2  # a pair whose wins differ by this much or more is pointed out
+
+
+def _manual(fld: Field) -> Draft:
+    draft = Draft()
+    draft.notes.append(
+        f"Round {fld.round_number} is paired by hand; check the director's pairings with "
+        "check_pairings."
+    )
+    return draft
+
+
+_PAIRERS: dict[str, Callable[[Field], Draft]] = {
+    "swiss": pair_swiss,
+    "koth": pair_koth,
+    "rr": lambda fld: pair_round_robin(fld, double=False),
+    "rr2": lambda fld: pair_round_robin(fld, double=True),
+    "fontes": pair_fontes,
+    "factor": lambda fld: pair_factor(fld),
+    "cp": pair_contention,
+    "australian": pair_australian,
+    "manual": _manual,
+}
+
+
+def pair_round(
+    players: Sequence[Player],
+    rounds: Sequence[Iterable[Game]],
+    round_number: int,
+    system: str,
+    rules: PairingRules = PairingRules(),  # noqa: B008 - frozen, so one shared default is safe
+    *,
+    paired: Sequence[Iterable[Game]] = (),
+) -> PairingResult:
+    """Pair round `round_number` by `system` (a key of SYSTEMS).
+
+    `rounds` are the results of rounds 1..S, the standings the pairing is based on;
+    `paired` the pairings already made, without results, for rounds S+1..R-1: they count for
+    repeats, byes and firsts. Players withdrawn from round R or earlier are not paired.
+    Raises PairingError when the request cannot be met (e.g. the repeat limit), saying why.
+    """
+    if system not in SYSTEMS:
+        known = ", ".join(SYSTEMS)
+        raise PairingError(f"there is no pairing system {system!r} (known: {known})")
+    fld = build_field(players, rounds, round_number, rules, paired)
+    draft = _PAIRERS[system](fld)
+    pairings: list[Pairing] = []
+    tables = sorted(
+        (t for t in draft.tables if t.b is not None),
+        key=lambda t: min(fld.position[t.a], fld.position[t.b]),  # type: ignore[index]
+    )
+    for number, t in enumerate(tables, 1):
+        assert t.b is not None
+        if t.first_fixed:
+            first, second, why = t.a, t.b, "goes first as the table says"
+        else:
+            first, second, why = order_pair(fld, t.a, t.b)
+        pairings.append(Pairing(number, first, second, (*t.reasons, f"{fld.name(first)} {why}")))
+    for t in draft.tables:
+        if t.b is None:
+            pairings.append(Pairing(0, t.a, None, tuple(t.reasons)))
+    warnings = list(draft.warnings)
+    if system != "manual":
+        warnings += _check(fld, [(p.first, p.second) for p in pairings])
+    return PairingResult(
+        round=round_number,
+        system=system,
+        based_on=fld.based_on,
+        pairings=pairings,
+        warnings=warnings,
+        notes=list(draft.notes),
+    )
+
+
+def check_pairings(
+    players: Sequence[Player],
+    rounds: Sequence[Iterable[Game]],
+    round_number: int,
+    pairs: Sequence[tuple[PlayerId, PlayerId | None]],
+    rules: PairingRules = PairingRules(),  # noqa: B008
+    *,
+    paired: Sequence[Iterable[Game]] = (),
+) -> list[PairingWarning]:
+    """Every warning a director should see about a round's pairings made by hand.
+
+    Each pair is (goes first, goes second); second None is a bye. Nothing is refused: the
+    warnings say what is wrong (unknown or withdrawn players, players paired twice or not at
+    all, rematches, the repeat limit, forbidden pairs, a second bye, a Gibson against a
+    contender, a player starting again when the opponent has started less, big rank gaps).
+    """
+    fld = build_field(players, rounds, round_number, rules, paired)
+    return _check(fld, pairs)
+
+
+def assign_firsts(
+    players: Sequence[Player],
+    rounds: Sequence[Iterable[Game]],
+    pairs: Sequence[tuple[PlayerId, PlayerId | None]],
+    *,
+    paired: Sequence[Iterable[Game]] = (),
+) -> list[tuple[PlayerId, PlayerId | None]]:
+    """Each pair put in playing order, (first, second), as `firsts.order_pair` decides: fewer
+    starts first, then more replies, then the one who replied more recently, then the
+    lower-placed player. Byes come back as they are."""
+    materialised = [list(r) for r in rounds]
+    pending = [list(r) for r in paired]
+    fld = build_field(
+        players, materialised, len(materialised) + len(pending) + 1, PairingRules(), pending
+    )
+    out: list[tuple[PlayerId, PlayerId | None]] = []
+    for a, b in pairs:
+        if b is None:
+            out.append((a, None))
+            continue
+        for who in (a, b):
+            if who not in fld.by_id:
+                raise PairingError(f"{who!r} is not a player of the division")
+        first, second, _ = order_pair(fld, a, b)
+        out.append((first, second))
+    return out
+
+
+def _check(fld: Field, pairs: Sequence[tuple[PlayerId, PlayerId | None]]) -> list[PairingWarning]:
+    rules = fld.rules
+    warnings: list[PairingWarning] = []
+    active = set(fld.active)
+    seen: dict[PlayerId, int] = {}
+
+    def warn(code: str, message: str, *players: PlayerId) -> None:
+        warnings.append(PairingWarning(code, message, tuple(players)))
+
+    for a, b in pairs:
+        for who in (a, b):
+            if who is None:
+                continue
+            if who not in fld.by_id:
+                warn("unknown_player", f"{who!r} is not a player of this division.", who)
+                continue
+            seen[who] = seen.get(who, 0) + 1
+            if who not in active:
+                warn("withdrawn", f"{fld.name(who)} has withdrawn and should not be paired.", who)
+        if a == b:
+            warn("paired_twice", f"{fld.name(a)} is paired with themselves.", a)
+    for who, count in seen.items():
+        if count > 1:
+            warn("paired_twice", f"{fld.name(who)} is paired {count} times.", who)
+    for who in fld.active:
+        if who not in seen:
+            warn("unpaired", f"{fld.describe(who)} is not paired.", who)
+
+    known = [
+        (a, b) for a, b in pairs if a in fld.by_id and (b is None or b in fld.by_id) and a != b
+    ]
+    for a, b in known:
+        if b is None:
+            continue
+        met = fld.times_met(a, b)
+        if met > rules.max_repeats:
+            limit = "no rematches" if rules.max_repeats == 0 else f"{rules.max_repeats} repeat(s)"
+            warn(
+                "repeat_limit",
+                f"{fld.name(a)} and {fld.name(b)} have met {met} time(s); the division allows "
+                f"{limit}.",
+                a,
+                b,
+            )
+        elif met:
+            warn("rematch", f"{fld.name(a)} and {fld.name(b)} have met {met} time(s) before.", a, b)
+        if rules.forbidden(a, b):
+            warn("forbidden", f"{fld.name(a)} and {fld.name(b)} should not be paired.", a, b)
+        gap = abs(fld.wins(a) - fld.wins(b))
+        threshold = rules.options.get("rank_gap_wins", RANK_GAP_WINS)
+        if gap >= threshold:
+            warn(
+                "rank_gap",
+                f"{fld.describe(a)} and {fld.describe(b)} are {gap:g} wins apart.",
+                a,
+                b,
+            )
+        fa, fb = fld.firsts(a), fld.firsts(b)
+        if fa > fb:
+            warn(
+                "first_imbalance",
+                f"{fld.name(a)} goes first with {fa} start(s) so far, against "
+                f"{fld.name(b)}'s {fb}.",
+                a,
+                b,
+            )
+
+    byes = [a for a, b in known if b is None]
+    if len(byes) > len(fld.active) % 2:
+        warn("extra_bye", f"{len(byes)} byes in a field of {len(fld.active)}.", *byes)
+    if byes:
+        fewest = min((fld.byes(p) for p in fld.active), default=0)
+        without = [p for p in fld.active if fld.byes(p) == fewest and p not in byes]
+        for p in byes:
+            if fld.byes(p) > fewest and without:
+                warn(
+                    "second_bye",
+                    f"{fld.name(p)} gets bye number {fld.byes(p) + 1} while "
+                    f"{fld.name(without[-1])} has had {fewest}.",
+                    p,
+                )
+
+    if rules.gibson and rules.rounds_total is not None and fld.rounds_left:
+        settled = gibsons(fld, fld.active)
+        if settled:
+            best = best_finishes(fld, fld.active)
+            last_prize = fld.last_prize_rank()
+            for a, b in known:
+                if b is None:
+                    continue
+                for g, other in ((a, b), (b, a)):
+                    if g in settled and other not in settled and best.get(other, 0) <= last_prize:
+                        warn(
+                            "gibson_contender",
+                            f"{fld.name(g)} is Gibsonized but plays {fld.name(other)}, who can "
+                            f"still finish in the prizes.",
+                            g,
+                            other,
+                        )
+    return warnings
+
+
+__all__ = ["assign_firsts", "check_pairings", "pair_round", "PairingError"]

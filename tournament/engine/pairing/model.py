@@ -1,0 +1,137 @@
+"""The plain data a pairing request and its answer are made of."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from tournament.engine.standings import PlayerId
+
+SYSTEMS: dict[str, str] = {
+    "swiss": "Swiss: players on the same wins meet, the top half of each group against the bottom "
+    "half, by minimum-weight matching; rematches avoided, up to the repeat limit",
+    "koth": "King of the hill: 1 v 2, 3 v 4 … in the standings, stepping around rematches",
+    "rr": "Round robin: a fixed Berger table from the round the block starts (a bye for an odd "
+    "number of players)",
+    "rr2": "Double round robin: the Berger table twice, who goes first swapped the second time",
+    "fontes": "Initial Fontes: groups of N+1 players, one from each band of seeds, play a round "
+    "robin in the first N rounds",
+    "factor": "Factor pairing: opponents as near to F places apart as possible (1 v 1+F …); "
+    "option `factor`, 2 by default",
+    "cp": "Contention pairing (Chew pairings): players who can still reach a prize band play each "
+    "other, the top pairs first; the rest are paired Swiss",
+    "australian": "Australian draw: round 1 top half v bottom half; then the top remaining player "
+    "meets the highest-placed player they have not met",
+    "manual": "Manual: the director pairs; the pairings are only checked",
+}
+
+
+class PairingError(ValueError):
+    """A pairing request that cannot be met, with a sentence a director can act on."""
+
+
+@dataclass(frozen=True)
+class PairingRules:
+    """How a division is paired. Every field has tsh's default where tsh has one."""
+
+    max_repeats: int = 0  # times a pair may meet again (0 = no rematch), tsh's Repeats
+    rounds_total: int | None = None  # tsh's max_rounds: needed by Gibson, cp and round robins
+    gibson: bool = True
+    # The most spread a game can swing, per game; a list gives it from the last round backwards
+    # (tsh's gibson_spread), its last value standing for every earlier round.
+    gibson_spread: int | Sequence[int] = 500
+    # The last rank of each prize band (tsh's prize_bands); None: one band, the top quarter.
+    prize_bands: Sequence[int] | None = None
+    bye_spread: int = 50
+    forbidden_pairs: Sequence[frozenset[PlayerId]] = ()
+    groups: Mapping[PlayerId, str] | None = None  # same club, team or family: a forbidden pair
+    spread_cap: int | Sequence[int] | None = None  # rank on capped spread, as standings() does
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        if self.max_repeats < 0:
+            raise PairingError(f"a repeat limit cannot be negative ({self.max_repeats})")
+        if self.rounds_total is not None and self.rounds_total < 1:
+            raise PairingError(f"an event of {self.rounds_total} rounds")
+        spreads = self.gibson_spreads()
+        if not spreads or any(s < 0 for s in spreads):
+            raise PairingError(f"gibson_spread should be positive numbers, not {spreads}")
+        if self.prize_bands is not None and (
+            any(b < 1 for b in self.prize_bands)
+            or list(self.prize_bands) != sorted(self.prize_bands)
+        ):
+            raise PairingError(f"prize bands should be rising ranks, not {list(self.prize_bands)}")
+
+    def gibson_spreads(self) -> list[int]:
+        spread = self.gibson_spread
+        return [spread] if isinstance(spread, int) else [int(s) for s in spread]
+
+    def gibson_spread_for(self, rounds_from_end: int) -> int:
+        """The spread one game may swing `rounds_from_end` rounds before the end (0 = the last)."""
+        spreads = self.gibson_spreads()
+        return spreads[min(rounds_from_end, len(spreads) - 1)]
+
+    def forbidden(self, a: PlayerId, b: PlayerId) -> bool:
+        if frozenset((a, b)) in self._forbidden_set():
+            return True
+        if self.groups is None:
+            return False
+        group = self.groups.get(a)
+        return group is not None and group != "" and group == self.groups.get(b)
+
+    def _forbidden_set(self) -> frozenset[frozenset[PlayerId]]:
+        cached = self.__dict__.get("_forbidden_cache")
+        if cached is None:
+            cached = frozenset(frozenset(p) for p in self.forbidden_pairs)
+            object.__setattr__(self, "_forbidden_cache", cached)
+        return cached
+
+
+@dataclass
+class Pairing:
+    """One table of a round: `first` goes first; `second` None is a bye for `first`."""
+
+    table: int  # 1, 2 … from the top of the standings; 0 for a bye (no table)
+    first: PlayerId
+    second: PlayerId | None
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def is_bye(self) -> bool:
+        return self.second is None
+
+    @property
+    def players(self) -> tuple[PlayerId, ...]:
+        return (self.first,) if self.second is None else (self.first, self.second)
+
+
+@dataclass
+class PairingWarning:
+    """Something a director should look at: `code` is stable, `message` is a sentence."""
+
+    code: str
+    message: str
+    players: tuple[PlayerId, ...] = ()
+
+
+@dataclass
+class PairingResult:
+    round: int
+    system: str
+    based_on: int  # the last round whose results the pairing used
+    pairings: list[Pairing]
+    warnings: list[PairingWarning] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def pairs(self) -> list[tuple[PlayerId, PlayerId | None]]:
+        return [(p.first, p.second) for p in self.pairings]
+
+    def opponent_of(self, player: PlayerId) -> PlayerId | None:
+        for p in self.pairings:
+            if p.first == player:
+                return p.second
+            if p.second == player:
+                return p.first
+        raise KeyError(player)
