@@ -119,18 +119,21 @@ def pair_swiss(fld: Field, pool: list[PlayerId] | None = None, draft: Draft | No
 
 def factor_pricing(fld: Field, pool: Sequence[PlayerId], factor: int) -> Pricing:
     """Places apart as near `factor` as can be (squared, so no pair is pushed far off), then
-    fewer repeats and not last round's opponent, as tsh's KOTH orders its preferences."""
+    fewer repeats and not last round's opponent, as tsh's KOTH orders its preferences; among
+    equals, the higher-placed pairs get the nearer opponents (tsh pairs from the top down)."""
     n = len(pool)
     index = {p: i for i, p in enumerate(pool)}
 
     def terms(a: PlayerId, b: PlayerId) -> tuple[int, ...]:
-        d = abs(index[a] - index[b])
-        return (_repeat_term(fld, a, b), (d - factor) ** 2)
+        i, j = index[a], index[b]
+        off = abs(abs(i - j) - factor)
+        return (off * (n - min(i, j)), _repeat_term(fld, a, b), off * off)
 
     def extra(i: int) -> Iterable[int]:
         return (i + factor, i - factor, i + factor + 1, i - factor - 1)
 
-    return Pricing(terms, (_repeat_bound(fld, n), (n // 2 + 1) * n * n), extra)
+    bounds = ((n // 2 + 1) * n * n, _repeat_bound(fld, n), (n // 2 + 1) * n * n)
+    return Pricing(terms, bounds, extra)
 
 
 def pair_factor(fld: Field, factor: int | None = None) -> Draft:
@@ -193,37 +196,24 @@ def pair_contention(fld: Field) -> Draft:
         if len(contenders) % 2:
             others = [p for p in left if p not in contenders]
             contenders.append(others[0])
+        # The flight: the top `cap` contenders, or as few more as it takes to pair them.
+        sizes = [len(contenders)]
         if cap is not None and len(contenders) > cap:
-            contenders = contenders[: cap - cap % 2]
-        flight = sorted(contenders, key=lambda p: fld.position[p])
+            sizes = list(range(max(2, cap - cap % 2), len(contenders), 2)) + sizes
         sub = Draft()
-        n = len(flight)
-        index = {p: i for i, p in enumerate(flight)}
-
-        def terms(a: PlayerId, b: PlayerId, index: dict[PlayerId, int] = index) -> tuple[int, ...]:
-            d = abs(index[a] - index[b])
-            hi, lo = (a, b) if fld.position[a] < fld.position[b] else (b, a)
-            return (d * d, _repeat_term(fld, a, b), int(not can_catch(fld, lo, hi, allowance)))
-
-        pricing = Pricing(terms, ((n // 2 + 1) * n * n, _repeat_bound(fld, n), n // 2 + 1))
-        try:
-            match_group(
-                fld,
-                flight,
-                pricing,
-                sub,
-                what=f"contention pairing for places 1-{band}",
-                reasons=lambda a, b, band=band: [
-                    f"contention: both can still finish in places 1-{band}",
-                    *pair_reasons(fld, a, b),
-                ],
-            )
-        except PairingError:
+        flight: list[PlayerId] = []
+        for size in sizes:
+            flight = sorted(contenders[:size], key=lambda p: fld.position[p])
+            sub = Draft()
+            if _pair_flight(fld, flight, band, allowance, sub):
+                break
+        else:
             draft.notes.append(
-                f"The {len(flight)} players in contention for places 1-{band} could not be "
+                f"The {len(contenders)} players in contention for places 1-{band} could not be "
                 "paired among themselves within the repeat limit; they are paired Swiss."
             )
             continue
+        contenders = flight
         draft.tables.extend(sub.tables)
         draft.notes.append(
             f"In contention for places 1-{band}: "
@@ -232,6 +222,33 @@ def pair_contention(fld: Field) -> Draft:
         )
         left = [p for p in left if p not in contenders]
     return pair_swiss(fld, left, draft)
+
+
+def _pair_flight(fld: Field, flight: list[PlayerId], band: int, allowance: int, sub: Draft) -> bool:
+    n = len(flight)
+    index = {p: i for i, p in enumerate(flight)}
+
+    def terms(a: PlayerId, b: PlayerId) -> tuple[int, ...]:
+        d = abs(index[a] - index[b])
+        hi, lo = (a, b) if fld.position[a] < fld.position[b] else (b, a)
+        return (d * d, _repeat_term(fld, a, b), int(not can_catch(fld, lo, hi, allowance)))
+
+    pricing = Pricing(terms, ((n // 2 + 1) * n * n, _repeat_bound(fld, n), n // 2 + 1))
+    try:
+        match_group(
+            fld,
+            flight,
+            pricing,
+            sub,
+            what=f"contention pairing for places 1-{band}",
+            reasons=lambda a, b: [
+                f"contention: both can still finish in places 1-{band}",
+                *pair_reasons(fld, a, b),
+            ],
+        )
+    except PairingError:
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------- Australian draw
