@@ -380,6 +380,8 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 bye_spread=config.effective_bye_spread,
                 planned_rounds=config.max_rounds,
                 spread_cap=[caps] if isinstance(caps, int) else caps,
+                prize_bands=config.prize_bands(line.name),
+                prizes=config.prizes(line.name),
             )
         return tournament
     except tsh.TshFormatError as error:

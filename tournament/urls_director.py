@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tournament.views import director
+from tournament.views import director, reports
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),
@@ -32,4 +32,19 @@ urlpatterns = [
     path("<slug:slug>/division/<int:division_id>/", include(division_urls)),
     path("<slug:slug>/games/<int:game_id>/", include(game_urls)),
     path("<slug:slug>/scoresheets/<int:sheet_id>/", include(scoresheet_urls)),
+]
+
+# Reports: every report of a division as PDF or xlsx, the .tou file, a game record.
+urlpatterns += [
+    path(
+        "<slug:slug>/division/<int:division_id>/report/<slug:kind>.<slug:fmt>",
+        reports.desk_report,
+        name="desk-report",
+    ),
+    path("<slug:slug>/results.tou", reports.desk_tou, name="desk-tou"),
+    path(
+        "<slug:slug>/scoresheets/<int:sheet_id>/record.pdf",
+        reports.desk_game_record,
+        name="desk-game-record",
+    ),
 ]

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournament.views import public
+from tournament.views import public, reports
 
 # A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
 division_urls = [
@@ -19,4 +19,13 @@ tournament_urls = [
 urlpatterns = [
     path("", public.home, name="home"),
     path("t/<slug:slug>/", include(tournament_urls)),
+]
+
+# The public reports: a division's pairings and standings as PDF or xlsx.
+urlpatterns += [
+    path(
+        "t/<slug:slug>/<str:division>/report/<slug:kind>.<slug:fmt>",
+        reports.public_report,
+        name="public-report",
+    ),
 ]

@@ -537,6 +537,40 @@ class ConfigFile:
             self.lines[self.lines.index(line)] = new
         return new
 
+    def prize_bands(self, division: str) -> list[int] | None:
+        """`config prize_bands{'A'}`: the last rank of each band of prize-equivalent ranks."""
+        line = self.setting("prize_bands", division)
+        if line is None:
+            return None
+        value = line.value
+        if isinstance(value, list) and all(_whole(v) for v in value):
+            return [int(v) for v in value]
+        raise TshFormatError(line.number, "config prize_bands should be a list of ranks")
+
+    def prizes(self, division: str) -> list[dict[str, Any]]:
+        """The division's `prize TYPE SUBTYPE DIV VALUE` lines in order, as Division.prizes
+        takes them: `prize rank 1 A $500` is {"kind": "rank", "place": 1, "value": "$500"}.
+        Layout lines (separator, break, note, title) are left to tsh's own prize table."""
+        wanted = canonical_division(division)
+        found = []
+        for line in self.lines:
+            if not (isinstance(line, OtherLine) and line.kind == "prize"):
+                continue
+            parts = line.text.split(None, 4)
+            if len(parts) < 5 or canonical_division(parts[3]) != wanted:
+                continue
+            _, kind, subtype, _, value = parts
+            place: int | str = int(subtype) if subtype.isdigit() else subtype
+            found.append(
+                {
+                    "kind": kind.lower(),
+                    "place": place,
+                    "value": value.strip().strip("'\""),
+                    "note": "",
+                }
+            )
+        return found
+
     @property
     def realm(self) -> str | None:
         return self._checked("realm", str)

@@ -1,0 +1,40 @@
+"""python manage.py exporttou SLUG --output FILE [--date YYYY-MM-DD]: the rating body's file."""
+
+import datetime
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournament.interchange.tou import TouError
+from tournament.models import Tournament
+from tournament.reports.data import tou_text
+
+
+class Command(BaseCommand):
+    help = "Write a tournament's results as a .tou file for the rating body."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--output", required=True)
+        parser.add_argument(
+            "--date",
+            type=datetime.date.fromisoformat,
+            default=None,
+            help="the event's date (default: the tournament's start date)",
+        )
+
+    def handle(self, *args, slug: str, output: str, date: datetime.date | None, **options) -> None:
+        try:
+            tournament = Tournament.objects.get(slug=slug)
+        except Tournament.DoesNotExist:
+            raise CommandError(f"no tournament {slug!r}") from None
+        try:
+            text = tou_text(tournament, date)
+        except TouError as error:
+            raise CommandError(str(error)) from error
+        path = Path(output)
+        try:
+            path.write_bytes(text.encode("ascii"))
+        except OSError as error:
+            raise CommandError(f"cannot write {path}: {error.strerror}") from error
+        self.stdout.write(f"{path}: {tournament.divisions.count()} division(s)")

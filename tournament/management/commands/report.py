@@ -1,0 +1,36 @@
+"""python manage.py report SLUG KIND --division NAME [--round N] --format pdf|xlsx --output FILE
+[--paper a4|letter]."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournament import reports, services
+
+
+class Command(BaseCommand):
+    help = "Write a division's pairings, standings, scorecards, crosstable, ratings or prizes."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("kind", choices=reports.KINDS)
+        parser.add_argument("--division", required=True)
+        parser.add_argument(
+            "--round", type=int, default=None, help="the round (default: the latest)"
+        )
+        parser.add_argument("--format", choices=["pdf", "xlsx"], default="pdf")
+        parser.add_argument("--paper", choices=["a4", "letter"], default="a4")
+        parser.add_argument("--output", required=True, help="the file to write")
+
+    def handle(self, *args, slug: str, kind: str, division: str, **options) -> None:
+        try:
+            div = services.division_by_name(slug, division)
+            made = reports.make(div, kind, options["format"], options["round"], options["paper"])
+        except (LookupError, reports.ReportError) as error:
+            raise CommandError(str(error)) from error
+        output = Path(options["output"])
+        try:
+            output.write_bytes(made.content)
+        except OSError as error:
+            raise CommandError(f"cannot write {output}: {error.strerror}") from error
+        self.stdout.write(f"{output}: {kind} of division {div.name}, {len(made.content)} bytes")

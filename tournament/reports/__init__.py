@@ -1,0 +1,63 @@
+"""Printed reports (PDF) and spreadsheets (xlsx) of a division, drawn from one set of plain
+tables (`data.py`), for the desk's and the public pages' downloads and the `report` command."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.text import slugify
+
+from tournament.models import Division
+from tournament.reports.data import BUILDERS, PUBLIC_KINDS, XLSX_KINDS, ReportError
+
+__all__ = [
+    "CONTENT_TYPES",
+    "KINDS",
+    "PUBLIC_KINDS",
+    "XLSX_KINDS",
+    "Download",
+    "ReportError",
+    "make",
+]
+
+KINDS = tuple(BUILDERS)
+CONTENT_TYPES = {
+    "pdf": "application/pdf",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+@dataclass(frozen=True)
+class Download:
+    content: bytes
+    filename: str
+    content_type: str
+
+
+def make(
+    division: Division,
+    kind: str,
+    fmt: str = "pdf",
+    number: int | None = None,
+    paper: str = "a4",
+    public: bool = False,
+) -> Download:
+    """A report of the division as a file; `ReportError` with a sentence if it cannot be made."""
+    from tournament.reports import data, pdf, xlsx
+
+    if kind not in BUILDERS:
+        raise ReportError(f"there is no {kind!r} report; the reports are {', '.join(KINDS)}")
+    if fmt not in CONTENT_TYPES:
+        raise ReportError(f"{fmt!r} is not a report format: pdf or xlsx")
+    if fmt == "xlsx" and kind not in XLSX_KINDS:
+        raise ReportError(f"the {kind} report is made as PDF only")
+    if fmt == "pdf" and kind == "results":
+        raise ReportError("all results are made as xlsx only; the crosstable prints them")
+    if paper not in pdf.PAPERS:
+        raise ReportError(f"paper {paper!r}: a4 or letter")
+    report = data.build(kind, division, number, public)
+    content = pdf.render(report, paper) if fmt == "pdf" else xlsx.render(report)
+    parts = [division.tournament.slug, slugify(division.name) or "division", kind]
+    if report.round is not None:
+        parts.append(f"r{report.round}")
+    return Download(content, "-".join(parts) + f".{fmt}", CONTENT_TYPES[fmt])

@@ -1,0 +1,762 @@
+"""What every report says, as plain tables: the PDF and the spreadsheet are drawn from these.
+
+Each builder loads what it needs through the services and queries (never computing a standing
+or a rating itself) and returns a `Report`: a heading and tables of typed cells. A number stays
+a number here; how it is shown (a spread with its sign, a half win) is the column's `style`.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import QuerySet
+
+from tournament import queries, services
+from tournament.models import Division, Game, Player, Scoresheet, Tournament
+
+Cell = str | int | float | None
+
+
+class ReportError(ValueError):
+    """A report that cannot be made as asked (no such round, nothing to report); the message
+    is a sentence for the director."""
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    numeric: bool = False
+    # A flexible column (a name) takes the room the others leave, and shrinks or wraps its text
+    # when that is too little; the others are as wide as their widest cell.
+    flexible: bool = False
+    style: str = ""  # "signed": +12 / -3; "half": 7.5 kept, 7.0 shown as 7
+    # Key columns are repeated on every slice of a table too wide for the page (the crosstable).
+    key: bool = False
+
+
+@dataclass
+class Table:
+    title: str  # also the spreadsheet's sheet name
+    columns: list[Column]
+    rows: list[list[Cell]]
+    # Rows of this table that start a new group (a scorecard per player), for the PDF.
+    note: str = ""
+
+
+@dataclass
+class Card:
+    """A player's scorecard: who they are, and a ruled row for every round of the event."""
+
+    player: Player
+    heading: str
+    details: str
+    table: Table
+
+
+@dataclass
+class Report:
+    kind: str
+    tournament: str
+    division: str
+    heading: str  # "Standings after round 12"
+    round: int | None
+    tables: list[Table] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)
+    landscape: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def display(value: Cell, style: str = "") -> str:
+    """A cell as printed."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value == int(value):
+        value = int(value)
+    if style == "signed" and isinstance(value, int):
+        return f"{value:+d}" if value else "0"
+    return str(value)
+
+
+def _half(x: float) -> int | float:
+    """7.0 → 7, 7.5 stays: wins and losses count a tie as a half."""
+    return int(x) if x == int(x) else x
+
+
+# -- rounds ----------------------------------------------------------------------------------
+
+
+def _games(division: Division, public: bool) -> QuerySet[Game]:
+    games = division.games.all()
+    return queries.published(games) if public else games
+
+
+def last_result_round(division: Division, public: bool = False) -> int:
+    last = (
+        _games(division, public)
+        .exclude(score1=None)
+        .order_by("-round")
+        .values_list("round", flat=True)
+        .first()
+    )
+    return last or 0
+
+
+def _paired_rounds(division: Division, public: bool) -> list[int]:
+    return sorted(set(_games(division, public).values_list("round", flat=True)))
+
+
+def _after_round(division: Division, number: int | None, public: bool) -> int:
+    last = last_result_round(division, public)
+    if number is None:
+        return last
+    if number < 0 or number > last:
+        raise ReportError(
+            f"division {division.name} has results up to round {last} only, not round {number}"
+            if last
+            else f"division {division.name} has no results yet"
+        )
+    return number
+
+
+# -- pairings --------------------------------------------------------------------------------
+
+
+def pairings(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """A round's pairings by table, with who goes first, and by player in alphabetical order."""
+    rounds = _paired_rounds(division, public)
+    if not rounds:
+        raise ReportError(f"division {division.name} has no paired round yet")
+    number = rounds[-1] if number is None else number
+    if number not in rounds:
+        raise ReportError(f"division {division.name} has no round {number}")
+    games = list(_games(division, public).filter(round=number).select_related("player1", "player2"))
+    players = queries._players_of(games)
+    by_table: list[list[Cell]] = []
+    for game in sorted(games, key=lambda g: (g.table is None, g.table or 0, g.pk)):
+        one, two = players[game.player1_id], players.get(game.player2_id)
+        note = ""
+        if two is None:
+            note = "forfeit" if game.kind == Game.FORFEIT else "bye"
+        elif game.first == 2:
+            one, two = two, one
+        elif game.first != 1:
+            note = "first not known"
+        by_table.append(
+            [
+                game.table,
+                one.number,
+                one.name,
+                two.number if two else None,
+                two.name if two else note.capitalize(),
+                note,
+            ]
+        )
+    by_name: list[list[Cell]] = []
+    sides = [s for g in games for s in queries.sides_of(g, players)]
+    for side in sorted(sides, key=lambda s: (s.player.name.casefold(), s.player.number)):
+        by_name.append(
+            [
+                side.player.name,
+                side.player.number,
+                side.table,
+                side.opponent.number if side.opponent else None,
+                side.opponent_text,
+                side.first_text,
+            ]
+        )
+    table_columns = [
+        Column("Table", numeric=True),
+        Column("No.", numeric=True),
+        Column("Goes first", flexible=True),
+        Column("No.", numeric=True),
+        Column("Goes second", flexible=True),
+        Column("Note"),
+    ]
+    name_columns = [
+        Column("Player", flexible=True),
+        Column("No.", numeric=True),
+        Column("Table", numeric=True),
+        Column("No.", numeric=True),
+        Column("Opponent", flexible=True),
+        Column("Goes"),
+    ]
+    return Report(
+        "pairings",
+        division.tournament.name,
+        division.name,
+        f"Pairings, round {number}",
+        number,
+        [
+            Table("By table", table_columns, by_table),
+            Table("By player", name_columns, by_name),
+        ],
+    )
+
+
+# -- standings and ratings -------------------------------------------------------------------
+
+
+def _ratings_after(division: Division, after: int) -> dict[int, services.RatingRow]:
+    if not after:
+        return {}
+    return {r.player.pk: r for r in services.division_ratings(division, after)}
+
+
+def standings(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """Rank, name, wins, losses, spread, rating, and the rating after the round with its change."""
+    after = _after_round(division, number, public)
+    rows = services.division_standings(division, after)
+    rated = _ratings_after(division, after)
+    columns = [
+        Column("Rank", numeric=True),
+        Column("No.", numeric=True),
+        Column("Name", flexible=True),
+        Column("W", numeric=True, style="half"),
+        Column("L", numeric=True, style="half"),
+        Column("Spread", numeric=True, style="signed"),
+        Column("Rating", numeric=True),
+    ]
+    if rated:
+        columns += [Column("New", numeric=True), Column("Change", numeric=True, style="signed")]
+    table = []
+    for row in rows:
+        line: list[Cell] = [
+            row.rank,
+            row.player.number,
+            row.name,
+            _half(row.wins),
+            _half(row.losses),
+            row.spread,
+            row.rating,
+        ]
+        if rated:
+            r = rated[row.player.pk]
+            line += [r.after, r.change]
+        table.append(line)
+    heading = f"Standings after round {after}" if after else "Standings before round 1"
+    return Report(
+        "standings",
+        division.tournament.name,
+        division.name,
+        heading,
+        after,
+        [Table("Standings", columns, table)],
+    )
+
+
+def ratings(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """Every player's rating before the event, after the round, and the change, best first."""
+    after = _after_round(division, number, public)
+    rows = services.division_ratings(division, after)
+    columns = [
+        Column("No.", numeric=True),
+        Column("Name", flexible=True),
+        Column("Before", numeric=True),
+        Column("After", numeric=True),
+        Column("Change", numeric=True, style="signed"),
+    ]
+    table = [[r.player.number, r.name, r.before, r.after, r.change] for r in rows]
+    return Report(
+        "ratings",
+        division.tournament.name,
+        division.name,
+        f"Ratings after round {after} ({division.rating_system})",
+        after,
+        [Table("Ratings", columns, table)],
+    )
+
+
+# -- a player's games ------------------------------------------------------------------------
+
+
+def _sides_by_player(games: list[Game], players: dict[int, Player]) -> dict[int, list]:
+    found: dict[int, list] = defaultdict(list)
+    for game in games:
+        for side in queries.sides_of(game, players):
+            found[side.player.pk].append(side)
+    return found
+
+
+def _planned(division: Division, games: list[Game]) -> int:
+    return max([division.planned_rounds or 0] + [g.round for g in games])
+
+
+def scorecards(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """A card per player, as tsh prints them: a row per round with the opponent once paired, and
+    the score, the opponent's, the spread and the running record once played; the rows of rounds
+    to come are left empty to be written in."""
+    after = _after_round(division, number, public) if number is not None else None
+    players = {p.pk: p for p in division.players.all()}
+    games = list(_games(division, public))
+    sides = _sides_by_player(games, players)
+    rounds = _planned(division, games)
+    columns = [
+        Column("Rd", numeric=True),
+        Column("Tbl", numeric=True),
+        Column("1st/2nd"),
+        Column("No.", numeric=True),
+        Column("Opponent", flexible=True),
+        Column("Rtg", numeric=True),
+        Column("W/L"),
+        Column("For", numeric=True),
+        Column("Agn", numeric=True),
+        Column("Spread", numeric=True, style="signed"),
+        Column("Won-Lost"),
+        Column("Cumul.", numeric=True, style="signed"),
+    ]
+    cards = []
+    for player in sorted(players.values(), key=lambda p: p.number):
+        mine = {s.round: s for s in sides.get(player.pk, [])}
+        wins = losses = 0.0
+        cumulative = 0
+        rows: list[list[Cell]] = []
+        for r in range(1, rounds + 1):
+            side = mine.get(r)
+            if side is None:
+                rows.append([r] + [None] * (len(columns) - 1))
+                continue
+            opponent = side.opponent
+            line: list[Cell] = [
+                r,
+                side.table,
+                {1: "1st", 2: "2nd"}.get(side.first, ""),
+                opponent.number if opponent else None,
+                side.opponent_text,
+                opponent.rating if opponent else None,
+            ]
+            if side.has_result and (after is None or r <= after):
+                result = side.result
+                wins += 1 if result == "win" else 0.5 if result == "tie" else 0
+                losses += 1 if result == "loss" else 0.5 if result == "tie" else 0
+                cumulative += side.spread
+                line += [
+                    {"win": "W", "loss": "L", "tie": "T"}.get(result, ""),
+                    side.score if opponent else None,
+                    side.opponent_score if opponent else None,
+                    side.spread,
+                    f"{display(_half(wins))}-{display(_half(losses))}",
+                    cumulative,
+                ]
+            else:
+                line += [None] * 6
+            rows.append(line)
+        details = f"Rating {player.rating}"
+        if player.club:
+            details += f" · {player.club}"
+        if player.team:
+            details += f" · {player.team}"
+        cards.append(
+            Card(
+                player,
+                f"{player.number}. {player.name}",
+                details,
+                Table(f"Scorecard {player.number}", columns, rows),
+            )
+        )
+    heading = "Scorecards" + (f" after round {after}" if after is not None else "")
+    return Report(
+        "scorecards", division.tournament.name, division.name, heading, after, cards=cards
+    )
+
+
+def crosstable(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """Every player in rank order with each round's result: W/L/T, the opponent's number and
+    the scores; the spreadsheet has the opponent and both scores as numbers."""
+    after = _after_round(division, number, public)
+    standing = services.division_standings(division, after)
+    players = {row.player.pk: row.player for row in standing}
+    games = [g for g in _games(division, public) if g.round <= after]
+    sides = _sides_by_player(games, players)
+    columns = [
+        Column("Rank", numeric=True, key=True),
+        Column("No.", numeric=True, key=True),
+        Column("Name", flexible=True, key=True),
+        Column("W", numeric=True, style="half", key=True),
+        Column("L", numeric=True, style="half", key=True),
+        Column("Spread", numeric=True, style="signed", key=True),
+    ]
+    columns += [Column(f"R{r}") for r in range(1, after + 1)]
+    rows: list[list[Cell]] = []
+    cells: list[list[tuple[Cell, Cell, Cell, str]]] = []
+    for row in standing:
+        mine = {s.round: s for s in sides.get(row.player.pk, [])}
+        line: list[Cell] = [
+            row.rank,
+            row.player.number,
+            row.name,
+            _half(row.wins),
+            _half(row.losses),
+            row.spread,
+        ]
+        typed = []
+        for r in range(1, after + 1):
+            side = mine.get(r)
+            line.append(_cross_cell(side))
+            if side is None or not side.has_result:
+                typed.append((None, None, None, ""))
+            else:
+                typed.append(
+                    (
+                        side.opponent.number if side.opponent else None,
+                        side.score if side.opponent else None,
+                        side.opponent_score if side.opponent else None,
+                        {"win": "W", "loss": "L", "tie": "T"}.get(side.result, "")
+                        if side.opponent
+                        else f"{side.opponent_text} {display(side.spread, 'signed')}",
+                    )
+                )
+        rows.append(line)
+        cells.append(typed)
+    return Report(
+        "crosstable",
+        division.tournament.name,
+        division.name,
+        f"Crosstable after round {after}",
+        after,
+        [Table("Crosstable", columns, rows)],
+        landscape=True,
+        extra={"typed_cells": cells, "rounds": after},
+    )
+
+
+def _cross_cell(side: queries.Side | None) -> str:
+    """Two lines: the result and the opponent's number; the scores."""
+    if side is None:
+        return ""
+    if not side.has_result:
+        return "void" if side.game.kind == Game.VOID else ""
+    if side.opponent is None:
+        return f"{side.opponent_text}\n{display(side.spread, 'signed')}"
+    mark = {"win": "W", "loss": "L", "tie": "T"}.get(side.result, "")
+    return f"{mark} {side.opponent.number}\n{side.score}-{side.opponent_score}"
+
+
+# -- prizes ----------------------------------------------------------------------------------
+
+_HIGH = {
+    "highwin": ("the highest winning score", lambda s: s.result == "win", max),
+    "highloss": ("the highest losing score", lambda s: s.result == "loss", max),
+    "lowwin": ("the lowest winning score", lambda s: s.result == "win", min),
+    "highgame": ("the highest score", lambda s: True, max),
+}
+
+
+def prizes(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """The division's prizes and who takes them after the round: rank prizes from the standings,
+    grouped by the division's prize bands; high-game prizes from the games."""
+    after = _after_round(division, number, public)
+    standing = services.division_standings(division, after)
+    by_rank: dict[int, list[services.Row]] = defaultdict(list)
+    ordered = [row for row in standing if row.rank is not None]
+    for position, row in enumerate(ordered, start=1):
+        by_rank[position].append(row)
+    bands = sorted(division.prize_bands or [])
+    columns = [
+        Column("Prize"),
+        Column("Value", flexible=True),
+        Column("No.", numeric=True),
+        Column("Winner", flexible=True),
+        Column("W", numeric=True, style="half"),
+        Column("L", numeric=True, style="half"),
+        Column("Spread", numeric=True, style="signed"),
+        Column("Note", flexible=True),
+    ]
+    rows: list[list[Cell]] = []
+    sides: list[queries.Side] | None = None
+    for prize in division.prizes or []:
+        kind = str(prize.get("kind", "rank"))
+        place = prize.get("place")
+        value = str(prize.get("value", ""))
+        note = str(prize.get("note", ""))
+        if kind == "rank" and isinstance(place, int):
+            label = f"{_ordinal(place)} place"
+            band = next((b for b in bands if place <= b), None)
+            if band is not None:
+                first = max([b for b in bands if b < place], default=0) + 1
+                label += f" (band {first}–{band})" if band > first else ""
+            for row in by_rank.get(place, []):
+                tied = [r for r in ordered if r.rank == row.rank]
+                tie_note = (
+                    f"tied for rank {row.rank} with {len(tied) - 1} more" if len(tied) > 1 else ""
+                )
+                rows.append(
+                    [
+                        label,
+                        value,
+                        row.player.number,
+                        row.name,
+                        _half(row.wins),
+                        _half(row.losses),
+                        row.spread,
+                        "; ".join(x for x in (note, tie_note) if x),
+                    ]
+                )
+            if not by_rank.get(place):
+                rows.append([label, value, None, "", None, None, None, note])
+            continue
+        if kind in _HIGH:
+            if sides is None:
+                games = [g for g in _games(division, public).select_related("player1", "player2")]
+                games = [g for g in games if g.round <= after and g.player2_id]
+                everyone = queries._players_of(games)
+                sides = [s for g in games for s in queries.sides_of(g, everyone) if s.has_result]
+            what, keep, pick = _HIGH[kind]
+            candidates = [s for s in sides if keep(s)]
+            label = f"{_ordinal(place)} {kind}" if isinstance(place, int) else kind
+            if candidates:
+                best = pick(s.score for s in candidates)
+                for s in sorted(
+                    (s for s in candidates if s.score == best), key=lambda s: s.player.number
+                ):
+                    detail = (
+                        f"{what}: {s.score}-{s.opponent_score} v {s.opponent_text}, round {s.round}"
+                    )
+                    rows.append(
+                        [
+                            label,
+                            value,
+                            s.player.number,
+                            s.player.name,
+                            None,
+                            None,
+                            None,
+                            "; ".join(x for x in (note, detail) if x),
+                        ]
+                    )
+            else:
+                rows.append([label, value, None, "", None, None, None, note])
+            continue
+        label = f"{kind} {place}" if place not in (None, "") else kind
+        rows.append([label, value, None, "", None, None, None, note or "awarded by the director"])
+    if not division.prizes:
+        raise ReportError(f"division {division.name} has no prizes set")
+    heading = f"Prizes after round {after}"
+    if bands:
+        heading += " · bands end at ranks " + ", ".join(str(b) for b in bands)
+    return Report(
+        "prizes",
+        division.tournament.name,
+        division.name,
+        heading,
+        after,
+        [Table("Prizes", columns, rows)],
+    )
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def results(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """Every game with a result, round by round: both players, both scores, who went first."""
+    after = _after_round(division, number, public)
+    games = (
+        _games(division, public)
+        .filter(round__lte=after)
+        .exclude(score1=None)
+        .select_related("player1", "player2")
+        .order_by("round", "table", "pk")
+    )
+    columns = [
+        Column("Round", numeric=True),
+        Column("Table", numeric=True),
+        Column("No.", numeric=True),
+        Column("Player", flexible=True),
+        Column("Score", numeric=True),
+        Column("No.", numeric=True),
+        Column("Opponent", flexible=True),
+        Column("Score", numeric=True),
+        Column("Spread", numeric=True, style="signed"),
+        Column("Kind"),
+        Column("First", numeric=True),
+    ]
+    rows: list[list[Cell]] = []
+    for g in games:
+        two = g.player2
+        first = {1: g.player1.number, 2: two.number if two else None}.get(g.first)
+        spread = g.score1 - (g.score2 or 0) if g.kind != Game.VOID else None
+        rows.append(
+            [
+                g.round,
+                g.table,
+                g.player1.number,
+                g.player1.name,
+                g.score1,
+                two.number if two else None,
+                two.name if two else "",
+                g.score2 if two else None,
+                spread,
+                g.kind,
+                first,
+            ]
+        )
+    return Report(
+        "results",
+        division.tournament.name,
+        division.name,
+        f"Results up to round {after}",
+        after,
+        [Table("Results", columns, rows)],
+    )
+
+
+# -- a game record ---------------------------------------------------------------------------
+
+
+def _move_text(turn: Any) -> str:
+    from scoring import gcg
+
+    event = turn.event
+    if event.kind == gcg.PLAY:
+        return f"{turn.position or event.position.upper()} {turn.word or event.word}{event.marks}"
+    if event.kind == gcg.PASS:
+        return "pass"
+    if event.kind == gcg.EXCHANGE:
+        return "exchange " + (str(event.count) if event.count is not None else event.tiles)
+    if event.kind == gcg.PHONY:
+        return "phony withdrawn"
+    if event.kind == gcg.CHALLENGE:
+        return "challenge bonus"
+    if event.kind == gcg.TIME:
+        return "time penalty"
+    return f"({event.tiles})"
+
+
+def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
+    """A scoresheet replayed by the engine: the board after the last move (or after move
+    `move`), every move with the recorded and the engine's scores, and what the engine found."""
+    import scoring
+
+    game = scoresheet.game
+    division = game.division
+    replay = queries.replay_scoresheet(scoresheet, division)
+    turns = replay.turns
+    if move is not None and not 1 <= move <= len(turns):
+        raise ReportError(f"the game has moves 1 to {len(turns)}, not move {move}")
+    board = replay.report.board
+    if move is not None and move < len(turns):
+        upto = scoring.verify(
+            scoresheet.gcg, rules=division.ruleset, tiles=division.tile_set, upto=move
+        )
+        board = upto.board
+    columns = [
+        Column("#", numeric=True),
+        Column("Player"),
+        Column("Rack"),
+        Column("Move", flexible=True),
+        Column("Score", numeric=True, style="signed"),
+        Column("Engine", numeric=True, style="signed"),
+        Column("Total", numeric=True),
+        Column("Findings", flexible=True),
+    ]
+    rows: list[list[Cell]] = []
+    for n, line in enumerate(turns, start=1):
+        t = line.turn
+        rows.append(
+            [
+                n,
+                t.nick,
+                t.event.rack,
+                _move_text(t),
+                t.recorded_score,
+                t.computed_score,
+                t.recorded_total,
+                "; ".join(f"{f.severity}: {f.message}" for f in line.findings),
+            ]
+        )
+    tables = [Table("Moves", columns, rows)]
+    if replay.other_findings:
+        tables.append(
+            Table(
+                "Findings on the whole record",
+                [Column("Line", numeric=True), Column("Finding", flexible=True)],
+                [
+                    [f.line or None, f"{f.severity}: {f.code}: {f.message}"]
+                    for f in replay.other_findings
+                ],
+            )
+        )
+    two = f" v {game.player2.name}" if game.player2 else ""
+    scores = ", ".join(
+        f"{p.name or p.nick} {p.final}"
+        + (f" (engine {p.computed})" if p.computed != p.final else "")
+        for p in replay.report.players
+    )
+    verdict = "verified" if replay.report.verified else f"{len(replay.report.errors)} error(s)"
+    shown = f"after move {move}" if move is not None else "after the last move"
+    return Report(
+        "game",
+        division.tournament.name,
+        division.name,
+        f"Table {game.table or '–'}: {game.player1.name}{two}",
+        game.round,
+        tables,
+        extra={
+            "board": board,
+            "board_caption": f"The board {shown}",
+            "summary": f"{scores} · {verdict}",
+        },
+    )
+
+
+BUILDERS = {
+    "pairings": pairings,
+    "standings": standings,
+    "scorecards": scorecards,
+    "crosstable": crosstable,
+    "ratings": ratings,
+    "prizes": prizes,
+    "results": results,
+}
+PUBLIC_KINDS = ("pairings", "standings")
+# A spreadsheet of scorecards or prizes would be a picture of paper: those are PDF only.
+XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results")
+
+
+def build(kind: str, division: Division, number: int | None = None, public: bool = False) -> Report:
+    try:
+        builder = BUILDERS[kind]
+    except KeyError:
+        raise ReportError(f"there is no {kind!r} report") from None
+    return builder(division, number, public)
+
+
+# -- the rating body's file ------------------------------------------------------------------
+
+
+def tou_text(tournament: Tournament, date: datetime.date | None = None) -> str:
+    """The tournament's results as a `.tou` file: every division, every player in number order,
+    a column a round up to the division's last round with a result."""
+    from tournament.interchange import tou
+
+    divisions = []
+    for division in tournament.divisions.all():
+        players = list(division.players.order_by("number"))
+        line_of = {p.pk: n for n, p in enumerate(players, start=1)}
+        last = last_result_round(division)
+        games = list(division.games.filter(round__lte=last).exclude(kind=Game.VOID))
+        rows: dict[int, list[tou.TouGame]] = {
+            p.pk: [tou.TouGame(None, None, None)] * last for p in players
+        }
+        for g in games:
+            if not g.has_result:
+                continue
+            i = g.round - 1
+            if g.player2_id is None:
+                rows[g.player1_id][i] = tou.TouGame(None, g.score1, None)
+                continue
+            rows[g.player1_id][i] = tou.TouGame(
+                line_of[g.player2_id], g.score1, g.score2, g.first == 1
+            )
+            rows[g.player2_id][i] = tou.TouGame(
+                line_of[g.player1_id], g.score2, g.score1, g.first == 2
+            )
+        divisions.append(
+            tou.TouDivision(division.name, [tou.TouPlayer(p.name, rows[p.pk]) for p in players])
+        )
+    when = date or tournament.start_date or tournament.end_date or datetime.date.today()
+    return tou.write(tournament.name, when, divisions)

@@ -1,0 +1,627 @@
+"""Reports as PDF, drawn with reportlab: A4 or US Letter, a header on every page (tournament,
+division, round), page numbers, table headers repeated on each page.
+
+Tables are laid out here rather than by platypus's own Table: every cell is measured with the
+font it is printed in, a name too long for its column is shrunk (to three quarters of the size
+at most) and then wrapped, never cut; and drawing strings straight onto the canvas keeps 500
+scorecards within a few seconds. Names in any script print in DejaVu Sans where the machine has
+it (Debian's fonts-dejavu-core); where it has not, reportlab's own Vera, which covers Latin only.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, LETTER, landscape
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas as pdfcanvas
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Spacer
+
+from tournament.reports.data import Column, Report, Table, display
+
+PAPERS = {"a4": A4, "letter": LETTER}
+MARGIN = 36.0  # half an inch all round: inside every printer's printable area
+HEADER = 36.0  # the running header: two lines and a rule, above the frame
+FOOTER = 18.0
+SIZE = 9.0  # the body text
+SMALLEST = 0.75  # a cell's text is shrunk to this share of its size, then wrapped
+PAD = 4.0  # between a cell's text and its rules
+
+FONT_DIRS = [
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/usr/local/share/fonts/dejavu"),
+]
+
+
+@dataclass(frozen=True)
+class Fonts:
+    regular: str
+    bold: str
+    unicode: bool  # False: the Latin-only fallback
+
+
+@cache
+def fonts() -> Fonts:
+    """DejaVu Sans, registered once; reportlab's Vera where DejaVu is not installed."""
+    for folder in FONT_DIRS:
+        regular, bold = folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
+        if regular.is_file() and bold.is_file():
+            pdfmetrics.registerFont(TTFont("SpreadSans", str(regular)))
+            pdfmetrics.registerFont(TTFont("SpreadSans-Bold", str(bold)))
+            return Fonts("SpreadSans", "SpreadSans-Bold", True)
+    pdfmetrics.registerFont(TTFont("SpreadVera", "Vera.ttf"))
+    pdfmetrics.registerFont(TTFont("SpreadVera-Bold", "VeraBd.ttf"))
+    return Fonts("SpreadVera", "SpreadVera-Bold", False)
+
+
+@lru_cache(maxsize=65536)
+def width(text: str, font: str, size: float) -> float:
+    return pdfmetrics.stringWidth(text, font, size)
+
+
+def leading(size: float) -> float:
+    return size * 1.2
+
+
+# -- fitting text ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A cell's text as it will be printed: its size and its lines."""
+
+    size: float
+    lines: tuple[str, ...]
+
+    @property
+    def height(self) -> float:
+        return leading(self.size) * len(self.lines)
+
+
+@lru_cache(maxsize=65536)
+def fit(text: str, font: str, size: float, room: float) -> Fitted:
+    """`text` (lines split at "\\n") within `room` points: as it is, else shrunk, else wrapped at
+    the smallest size; a word longer than the room is broken between letters."""
+    lines = text.split("\n")
+    widest = max(width(line, font, size) for line in lines)
+    if widest <= room:
+        return Fitted(size, tuple(lines))
+    shrunk = math.floor(size * room / widest * 10) / 10
+    if shrunk >= size * SMALLEST:
+        return Fitted(shrunk, tuple(lines))
+    small = round(size * SMALLEST, 1)
+    wrapped: list[str] = []
+    for line in lines:
+        wrapped += _wrap(line, font, small, room)
+    return Fitted(small, tuple(wrapped))
+
+
+def _wrap(text: str, font: str, size: float, room: float) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if width(candidate, font, size) <= room:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = ""
+        while width(word, font, size) > room:  # a word wider than the column: break it
+            cut = len(word) - 1
+            while cut > 1 and width(word[:cut], font, size) > room:
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        current = word
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
+# -- column widths ---------------------------------------------------------------------------
+
+
+class TooWide(ValueError):
+    """The fixed columns alone do not fit the page."""
+
+
+def column_widths(
+    columns: Sequence[Column],
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    room: float,
+    size: float = SIZE,
+    stretch: bool = True,
+    strict: bool = False,
+) -> list[float]:
+    """Each fixed column as wide as its widest cell; flexible ones share what is left, each at
+    least 60 points (a name then shrinks or wraps). `TooWide` if that cannot be done, or, when
+    `strict`, if a flexible column would get less than its widest cell (up to 180 points)."""
+    f = fonts()
+    natural = []
+    for i in range(len(columns)):
+        widest = max(width(line, f.bold, size) for line in header[i].split("\n"))
+        for row in rows:
+            text = row[i]
+            if text:
+                for line in text.split("\n"):
+                    widest = max(widest, width(line, f.regular, size))
+        natural.append(math.ceil(widest + 2 * PAD))
+    flexible = [i for i, c in enumerate(columns) if c.flexible]
+    fixed = sum(w for i, w in enumerate(natural) if i not in flexible)
+    left = room - fixed
+    if left < 60 * len(flexible) or (not flexible and left < 0):
+        raise TooWide(f"{fixed:.0f} points of fixed columns in {room:.0f}")
+    if strict and left < sum(min(natural[i], 180) for i in flexible):
+        raise TooWide(f"{fixed:.0f} points of fixed columns leave the names too little room")
+    widths = list(map(float, natural))
+    if not flexible:
+        return widths
+    wanted = sum(natural[i] for i in flexible)
+    if wanted <= left and not stretch:
+        return widths
+    # Shared in proportion to what each wants, none under 60 points.
+    share = {i: max(60.0, left * natural[i] / wanted) for i in flexible}
+    excess = sum(share.values()) - left
+    if excess > 0:
+        big = [i for i in flexible if share[i] > 60.0]
+        total_big = sum(share[i] - 60.0 for i in big)
+        for i in big:
+            share[i] -= excess * (share[i] - 60.0) / total_big
+    for i in flexible:
+        widths[i] = math.floor(share[i] * 10) / 10
+    return widths
+
+
+# -- a table that splits across pages --------------------------------------------------------
+
+
+@dataclass
+class _Layout:
+    widths: list[float]
+    numeric: list[bool]
+    header: list[Fitted]
+    header_height: float
+    cells: list[list[Fitted]]
+    heights: list[float]
+    ruled: bool
+    shade: list[bool]
+
+
+class FitTable(Flowable):
+    """Rows of fitted cells; split between pages with the header row repeated on each."""
+
+    def __init__(self, layout: _Layout, start: int = 0, end: int | None = None) -> None:
+        super().__init__()
+        self.layout = layout
+        self.start = start
+        self.end = len(layout.cells) if end is None else end
+        self.width = sum(layout.widths)
+        self.height = layout.header_height + sum(layout.heights[self.start : self.end])
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        room = avail_height - self.layout.header_height
+        count = 0
+        used = 0.0
+        for h in self.layout.heights[self.start : self.end]:
+            if used + h > room:
+                break
+            used += h
+            count += 1
+        if count == 0 or count == self.end - self.start:
+            return []
+        cut = self.start + count
+        return [FitTable(self.layout, self.start, cut), FitTable(self.layout, cut, self.end)]
+
+    def draw(self) -> None:
+        c = self.canv
+        lay = self.layout
+        f = fonts()
+        top = self.height
+        xs = [0.0]
+        for w in lay.widths:
+            xs.append(xs[-1] + w)
+        # The header band.
+        c.setFillColor(colors.Color(0.88, 0.88, 0.88))
+        c.rect(0, top - lay.header_height, self.width, lay.header_height, stroke=0, fill=1)
+        y = top - lay.header_height
+        c.setFillColor(colors.Color(0.95, 0.95, 0.95))
+        for i in range(self.start, self.end):
+            if lay.shade[i]:
+                c.rect(0, y - lay.heights[i], self.width, lay.heights[i], stroke=0, fill=1)
+            y -= lay.heights[i]
+        c.setFillColor(colors.black)
+        _draw_row(c, lay.header, xs, top, lay.numeric, f.bold)
+        y = top - lay.header_height
+        for i in range(self.start, self.end):
+            _draw_row(c, lay.cells[i], xs, y, lay.numeric, f.regular)
+            y -= lay.heights[i]
+        bottom = y
+        c.setLineWidth(0.5 if lay.ruled else 0.3)
+        c.setStrokeColor(colors.black if lay.ruled else colors.Color(0.55, 0.55, 0.55))
+        lines = [(0, top, self.width, top), (0, bottom, self.width, bottom)]
+        lines.append((0, top - lay.header_height, self.width, top - lay.header_height))
+        if lay.ruled:
+            y = top - lay.header_height
+            for i in range(self.start, self.end):
+                y -= lay.heights[i]
+                lines.append((0, y, self.width, y))
+        lines += [(x, top, x, bottom) for x in xs]
+        c.lines(lines)
+
+
+def _draw_row(c, cells: list[Fitted], xs: list[float], top: float, numeric, font: str) -> None:
+    for i, cell in enumerate(cells):
+        if not cell.lines or cell.lines == ("",):
+            continue
+        c.setFont(font, cell.size)
+        lead = leading(cell.size)
+        y = top - PAD - cell.size * 0.95
+        for line in cell.lines:
+            if numeric[i]:
+                c.drawRightString(xs[i + 1] - PAD, y, line)
+            else:
+                c.drawString(xs[i] + PAD, y, line)
+            y -= lead
+
+
+def layout_table(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    widths: Sequence[float],
+    size: float = SIZE,
+    ruled: bool = False,
+    row_height: float = 0.0,
+    zebra: bool = True,
+) -> _Layout:
+    f = fonts()
+    header = [
+        fit(c.header, f.bold, size, w - 2 * PAD) for c, w in zip(columns, widths, strict=True)
+    ]
+    header_height = max(h.height for h in header) + 2 * PAD
+    cells = []
+    heights = []
+    for row in rows:
+        fitted = [
+            fit(text, f.regular, size, w - 2 * PAD) for text, w in zip(row, widths, strict=True)
+        ]
+        cells.append(fitted)
+        heights.append(max(row_height, max(x.height for x in fitted) + 2 * PAD))
+    shade = [zebra and i % 2 == 1 for i in range(len(rows))]
+    return _Layout(
+        list(widths),
+        [c.numeric for c in columns],
+        header,
+        header_height,
+        cells,
+        heights,
+        ruled,
+        shade,
+    )
+
+
+def shown(table: Table) -> list[list[str]]:
+    """The table's cells as printed."""
+    styles = [c.style for c in table.columns]
+    return [[display(v, s) for v, s in zip(row, styles, strict=True)] for row in table.rows]
+
+
+# -- single lines ----------------------------------------------------------------------------
+
+
+class FitLine(Flowable):
+    """A heading line: shrunk, then wrapped, to the width it is given."""
+
+    def __init__(self, text: str, size: float = 12, bold: bool = True, after: float = 4) -> None:
+        super().__init__()
+        self.text = text
+        self.size = size
+        self.bold = bold
+        self.after = after
+        self.fitted = Fitted(size, (text,))
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        f = fonts()
+        self.fitted = fit(self.text, f.bold if self.bold else f.regular, self.size, avail_width)
+        self.width = avail_width
+        self.height = self.fitted.height + self.after
+        return avail_width, self.height
+
+    def draw(self) -> None:
+        f = fonts()
+        self.canv.setFont(f.bold if self.bold else f.regular, self.fitted.size)
+        y = self.height - self.fitted.size * 0.95
+        for line in self.fitted.lines:
+            self.canv.drawString(0, y, line)
+            y -= leading(self.fitted.size)
+
+
+# -- the document ----------------------------------------------------------------------------
+
+
+class _NumberedCanvas(pdfcanvas.Canvas):
+    """Writes "page N of M" once the number of pages is known."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._pages: list[dict] = []
+
+    def showPage(self) -> None:  # noqa: N802 - reportlab's name
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._pages)
+        for state in self._pages:
+            self.__dict__.update(state)
+            self._page_number(total)
+            super().showPage()
+        super().save()
+
+    def _page_number(self, total: int) -> None:
+        f = fonts()
+        self.setFont(f.regular, 8)
+        self.setFillColor(colors.black)
+        w, _ = self._pagesize
+        self.drawRightString(w - MARGIN, MARGIN + 2, f"Page {self._pageNumber} of {total}")
+
+
+def page_size(paper: str, wide: bool = False) -> tuple[float, float]:
+    try:
+        size = PAPERS[paper.lower()]
+    except KeyError:
+        raise ValueError(f"paper {paper!r}: a4 or letter") from None
+    return landscape(size) if wide else size
+
+
+def frame_width(paper: str, wide: bool = False) -> float:
+    return page_size(paper, wide)[0] - 2 * MARGIN
+
+
+def _header_lines(report: Report) -> tuple[str, str]:
+    where = f"Division {report.division}"
+    if report.round is not None:
+        where += f" · Round {report.round}"
+    return report.tournament, f"{where} · {report.heading}"
+
+
+def make_document(report: Report, story: list[Flowable], paper: str, wide: bool = False) -> bytes:
+    size = page_size(paper, wide)
+    buffer = io.BytesIO()
+    first, second = _header_lines(report)
+
+    def on_page(c: pdfcanvas.Canvas, doc: BaseDocTemplate) -> None:
+        f = fonts()
+        room = size[0] - 2 * MARGIN
+        top = size[1] - MARGIN
+        # One line each, however long the names: shrunk to the width, never wrapped or cut.
+        one = min(11.0, 11.0 * room / width(first, f.bold, 11.0))
+        c.setFont(f.bold, one)
+        c.drawString(MARGIN, top - 11, first)
+        two = min(9.0, 9.0 * room / width(second, f.regular, 9.0))
+        c.setFont(f.regular, two)
+        c.drawString(MARGIN, top - 24, second)
+        c.setLineWidth(0.5)
+        c.line(MARGIN, top - 29, size[0] - MARGIN, top - 29)
+        c.setFont(f.regular, 8)
+        c.drawString(MARGIN, MARGIN + 2, "Spread")
+
+    frame = Frame(
+        MARGIN,
+        MARGIN + FOOTER,
+        size[0] - 2 * MARGIN,
+        size[1] - 2 * MARGIN - HEADER - FOOTER,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        id="body",
+    )
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=f"{report.tournament} – {report.division} – {report.heading}",
+        author="Spread",
+        pageTemplates=[PageTemplate(id="page", frames=[frame], onPage=on_page)],
+    )
+    doc.build(story or [Spacer(1, 1)], canvasmaker=_NumberedCanvas)
+    return buffer.getvalue()
+
+
+# -- the reports -----------------------------------------------------------------------------
+
+
+def _tables_story(report: Report, room: float, titles: bool = False) -> list[Flowable]:
+    story: list[Flowable] = []
+    for table in report.tables:
+        texts = shown(table)
+        if titles or len(report.tables) > 1:
+            story.append(FitLine(table.title, 11))
+        story += _table_slices(table, texts, room)
+        story.append(Spacer(1, 12))
+    return story
+
+
+def _table_slices(table: Table, texts: list[list[str]], room: float) -> list[Flowable]:
+    """The table, or, when it is too wide for the page, slices of it side by side in turn,
+    each with the key columns again (the crosstable's rounds 1-16, then 17-31)."""
+    header = [c.header for c in table.columns]
+    # A table with key columns can be sliced: rather that than names squeezed to fit.
+    strict = any(c.key for c in table.columns)
+    try:
+        widths = column_widths(table.columns, header, texts, room, strict=strict)
+        return [FitTable(layout_table(table.columns, texts, widths))]
+    except TooWide:
+        pass
+    keys = [i for i, c in enumerate(table.columns) if c.key]
+    others = [i for i, c in enumerate(table.columns) if not c.key]
+    slices: list[list[int]] = []
+    current: list[int] = []
+    for i in others:
+        trial = keys + current + [i]
+        try:
+            column_widths(
+                [table.columns[j] for j in trial],
+                [header[j] for j in trial],
+                [[row[j] for j in trial] for row in texts],
+                room,
+                strict=True,
+            )
+            current.append(i)
+        except TooWide:
+            if not current:
+                raise
+            slices.append(current)
+            current = [i]
+    if current:
+        slices.append(current)
+    story: list[Flowable] = []
+    for part in slices:
+        chosen = keys + part
+        columns = [table.columns[j] for j in chosen]
+        part_texts = [[row[j] for j in chosen] for row in texts]
+        widths = column_widths(columns, [header[j] for j in chosen], part_texts, room)
+        first, last = table.columns[part[0]].header, table.columns[part[-1]].header
+        story.append(FitLine(f"{table.title}: {first} to {last}", 10, after=6))
+        story.append(FitTable(layout_table(columns, part_texts, widths)))
+        story.append(Spacer(1, 12))
+    return story
+
+
+def tables_pdf(report: Report, paper: str = "a4") -> bytes:
+    room = frame_width(paper, report.landscape)
+    return make_document(report, _tables_story(report, room), paper, report.landscape)
+
+
+def scorecards_pdf(report: Report, paper: str = "a4") -> bytes:
+    """A card a player, kept whole on a page, as many to a page as fit; every card's columns
+    are the same widths, so that the stack of them reads alike."""
+    room = frame_width(paper)
+    story: list[Flowable] = []
+    if report.cards:
+        columns = report.cards[0].table.columns
+        texts = [shown(card.table) for card in report.cards]
+        every = [row for rows in texts for row in rows]
+        widths = column_widths(columns, [c.header for c in columns], every, room)
+        for card, rows in zip(report.cards, texts, strict=True):
+            table = FitTable(
+                layout_table(columns, rows, widths, ruled=True, row_height=17, zebra=False)
+            )
+            story.append(
+                KeepTogether(
+                    [
+                        FitLine(card.heading, 12, after=2),
+                        FitLine(card.details, 9, bold=False, after=4),
+                        table,
+                        Spacer(1, 16),
+                    ]
+                )
+            )
+    return make_document(report, story, paper)
+
+
+# -- a game record ---------------------------------------------------------------------------
+
+PREMIUM_COLOURS = {
+    (1, 3): colors.Color(0.93, 0.42, 0.40),  # triple word
+    (1, 2): colors.Color(0.98, 0.78, 0.76),  # double word
+    (3, 1): colors.Color(0.35, 0.60, 0.86),  # triple letter
+    (2, 1): colors.Color(0.74, 0.87, 0.96),  # double letter
+    (4, 1): colors.Color(0.20, 0.45, 0.75),
+    (1, 4): colors.Color(0.80, 0.25, 0.25),
+}
+
+
+class BoardDiagram(Flowable):
+    """The board as the engine left it: premium squares coloured, tiles with their letters,
+    blanks in lower case and grey; columns lettered and rows numbered as GCG names them."""
+
+    def __init__(self, board, side: float) -> None:
+        super().__init__()
+        self.board = board
+        self.cells = board.size + 1  # one row and one column for the coordinates
+        self.square = side / self.cells
+        self.width = self.height = self.square * self.cells
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        f = fonts()
+        board = self.board
+        layout = board.layout
+        q = self.square
+        size = board.size
+        label = min(8.0, q * 0.45)
+        c.setFont(f.regular, label)
+        for col in range(size):
+            x = (col + 1) * q + q / 2
+            c.drawCentredString(x, self.height - q / 2 - label / 3, layout.column_name(col))
+        for row in range(size):
+            y = self.height - (row + 1) * q - q / 2 - label / 3
+            c.drawRightString(q - 2, y, str(row + 1))
+        c.setLineWidth(0.4)
+        for row in range(size):
+            for col in range(size):
+                x = (col + 1) * q
+                y = self.height - (row + 2) * q
+                tile = board.at(row, col)
+                i = row * size + col
+                premium = (layout.letter_mult[i], layout.word_mult[i])
+                fill = (
+                    colors.Color(0.98, 0.92, 0.72)
+                    if tile
+                    else PREMIUM_COLOURS.get(premium, colors.white)
+                )
+                c.setFillColor(fill)
+                c.setStrokeColor(colors.Color(0.5, 0.5, 0.5))
+                c.rect(x, y, q, q, stroke=1, fill=1)
+                if tile:
+                    letter = tile if len(tile) == 1 else tile[0]
+                    blank = letter.islower()
+                    c.setFillColor(colors.Color(0.45, 0.45, 0.45) if blank else colors.black)
+                    text_size = q * 0.6
+                    font = f.regular if blank else f.bold
+                    fitted = fit(letter, font, text_size, q - 2)
+                    c.setFont(font, fitted.size)
+                    c.drawCentredString(x + q / 2, y + q / 2 - fitted.size * 0.36, letter)
+        c.setFillColor(colors.black)
+
+
+def game_pdf(report: Report, paper: str = "a4") -> bytes:
+    room = frame_width(paper)
+    story: list[Flowable] = [
+        FitLine(report.extra["summary"], 10, bold=False, after=6),
+        FitLine(report.extra["board_caption"], 11, after=4),
+        BoardDiagram(report.extra["board"], min(room, 360.0)),
+        Spacer(1, 12),
+    ]
+    story += _tables_story(report, room, titles=True)
+    return make_document(report, story, paper)
+
+
+RENDERERS: dict[str, Callable[[Report, str], bytes]] = {
+    "scorecards": scorecards_pdf,
+    "game": game_pdf,
+}
+
+
+def render(report: Report, paper: str = "a4") -> bytes:
+    return RENDERERS.get(report.kind, tables_pdf)(report, paper)

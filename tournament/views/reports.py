@@ -1,0 +1,92 @@
+"""Report downloads: every report of a division for its directors at the desk, the pairings and
+the standings for anyone on the public pages (never a round that is not published yet).
+
+A report that cannot be made (no such round, no prizes set) is a 404 with the reason, never an
+error page: the reason comes from `tournament.reports`.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+
+from tournament import reports
+from tournament.interchange.tou import TouError
+from tournament.reports.data import ReportError, game_record, tou_text
+from tournament.reports.pdf import render as render_pdf
+from tournament.views.director import _get_division_for_user, _get_scoresheet_for_user
+from tournament.views.director import _get_tournament_for_user as _get_desk_tournament
+from tournament.views.public import _get_division
+from tournament.views.public import _get_tournament_for_user as _get_public_tournament
+
+
+def _number(request: HttpRequest, name: str) -> int | None:
+    value = request.GET.get(name, "")
+    if value == "":
+        return None
+    if not value.isdigit():
+        raise Http404(f"?{name}={value}: not a round number.")
+    return int(value)
+
+
+def _paper(request: HttpRequest) -> str:
+    paper = request.GET.get("paper", "a4").lower()
+    if paper not in ("a4", "letter"):
+        raise Http404(f"?paper={paper}: a4 or letter.")
+    return paper
+
+
+def _download(made: reports.Download) -> HttpResponse:
+    response = HttpResponse(made.content, content_type=made.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
+    return response
+
+
+def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> HttpResponse:
+    try:
+        made = reports.make(division, kind, fmt, _number(request, "round"), _paper(request), public)
+    except ReportError as error:
+        raise Http404(str(error)) from error
+    return _download(made)
+
+
+@login_required
+def desk_report(
+    request: HttpRequest, slug: str, division_id: int, kind: str, fmt: str
+) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    return _make(request, division, kind, fmt, public=False)
+
+
+@login_required
+def desk_tou(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _get_desk_tournament(request, slug)
+    try:
+        text = tou_text(tournament)
+    except TouError as error:
+        raise Http404(str(error)) from error
+    response = HttpResponse(text.encode("ascii"), content_type="text/plain; charset=us-ascii")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.tou"'
+    return response
+
+
+@login_required
+def desk_game_record(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
+    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    try:
+        report = game_record(sheet, _number(request, "move"))
+    except ReportError as error:
+        raise Http404(str(error)) from error
+    content = render_pdf(report, _paper(request))
+    name = f"{slug}-round{sheet.game.round}-game{sheet.game.pk}.pdf"
+    return _download(reports.Download(content, name, reports.CONTENT_TYPES["pdf"]))
+
+
+def public_report(
+    request: HttpRequest, slug: str, division: str, kind: str, fmt: str
+) -> HttpResponse:
+    tournament = _get_public_tournament(request, slug)
+    div = _get_division(tournament, division)
+    if kind not in reports.PUBLIC_KINDS:
+        raise Http404("Only the pairings and the standings are public.")
+    return _make(request, div, kind, fmt, public=True)
