@@ -33,6 +33,10 @@ class Layout:
     word_mult: tuple[int, ...]
     centre: int  # index of the square the first move must cover
 
+    def __hash__(self) -> int:
+        # Not the premiums: a layout's tables are cached under it, looked up for every record.
+        return hash((self.name, self.size, self.centre))
+
     def column_name(self, col: int) -> str:
         return chr(ord("A") + col)
 

@@ -247,7 +247,9 @@ def parse(text: str | bytes) -> GameRecord:
     last_event: Event | None = None
     in_note = False
     after_last_rack: int | None = None
-    for number, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+    # Lines end in \n, \r\n or \r (two string replaces: much quicker than a regex split).
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
         if not stripped:
             continue

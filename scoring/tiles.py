@@ -185,6 +185,7 @@ class TileSet:
     _bracketed: dict[str, str] = field(init=False, repr=False, compare=False)
     _size: int = field(init=False, repr=False, compare=False)
     _face_points: int = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         counts: dict[str, int] = {}
@@ -245,9 +246,11 @@ class TileSet:
         )
         set_(self, "_size", sum(counts.values()))
         set_(self, "_face_points", sum(counts[letter] * values[letter] for letter in counts))
+        # Kept: the replay's per-set tables are cached under the set, looked up for every record.
+        set_(self, "_hash", hash((self.name, tuple(counts.items()), tuple(values.items()))))
 
     def __hash__(self) -> int:
-        return hash((self.name, tuple(self.counts.items()), tuple(self.values.items())))
+        return self._hash
 
     # -- look-ups -------------------------------------------------------------------------
 
