@@ -106,3 +106,66 @@ class SingleUploadForm(forms.Form):
 
 class ResolveForm(forms.Form):
     reason = forms.CharField(max_length=500, required=False)
+
+
+# -- pairing ------------------------------------------------------------------------------------
+
+
+class PairForm(forms.Form):
+    round = forms.IntegerField(min_value=1)
+    system = forms.ChoiceField(required=False, help_text="Empty: the division's schedule.")
+    based_on = forms.IntegerField(
+        required=False, min_value=0, help_text="Pair from the results up to this round."
+    )
+    repeats = forms.IntegerField(
+        required=False, min_value=0, help_text="Empty: the division's repeat limit."
+    )
+
+    def __init__(self, *args: Any, systems: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "as scheduled")]
+        choices += [(name, f"{name}: {text}") for name, text in systems.items() if name != "manual"]
+        self.fields["system"].choices = choices
+
+
+class SwapForm(forms.Form):
+    a = forms.IntegerField(min_value=1, label="Player")
+    b = forms.IntegerField(min_value=1, label="with player")
+
+
+class ManualPairingsForm(forms.Form):
+    pairs = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}),
+        help_text="One table a line, first player first: “12 7”; a bye: “5 bye”.",
+    )
+
+    def clean_pairs(self) -> list[tuple[int, int | None]]:
+        found: list[tuple[int, int | None]] = []
+        for number, line in enumerate(self.cleaned_data["pairs"].splitlines(), 1):
+            words = line.replace(",", " ").replace("-", " ").split()
+            if not words:
+                continue
+            if len(words) == 2 and words[1].lower() in results.BYE_WORDS and words[0].isdigit():
+                found.append((int(words[0]), None))
+            elif len(words) == 2 and all(w.isdigit() for w in words):
+                found.append((int(words[0]), int(words[1])))
+            else:
+                raise forms.ValidationError(
+                    f"Line {number}: “{line.strip()}” is not two player numbers or “N bye”."
+                )
+        if not found:
+            raise forms.ValidationError("No pairings given.")
+        return found
+
+
+class WithdrawForm(forms.Form):
+    player = forms.IntegerField(min_value=1)
+    from_round = forms.IntegerField(min_value=1, label="from round")
+
+
+class LateEntryForm(forms.Form):
+    name = forms.CharField(max_length=200, help_text="As on the rating list: Last, First.")
+    rating = forms.IntegerField(min_value=0, max_value=3000, initial=0)
+    club = forms.CharField(max_length=100, required=False)
+    team = forms.CharField(max_length=100, required=False)
+    membership_id = forms.CharField(max_length=40, required=False)

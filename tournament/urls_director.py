@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tournament.views import director, reports
+from tournament.views import director, pairing, reports
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),
@@ -10,6 +10,18 @@ division_urls = [
     path("round/<int:round_number>/enter", director.enter, name="desk-enter"),
     path("undo", director.undo, name="desk-undo"),
     path("upload/", director.upload, name="desk-upload"),
+    path("pairing/", pairing.pairing, name="desk-pairing"),
+    path("pairing/pair", pairing.pair, name="desk-pair"),
+    path("round/<int:round_number>/pairings/", pairing.round_pairings, name="desk-round-pairings"),
+    path("round/<int:round_number>/manual", pairing.pair_manual, name="desk-pair-manual"),
+    path("round/<int:round_number>/swap", pairing.swap, name="desk-swap"),
+    path("round/<int:round_number>/publish", pairing.publish, name="desk-publish"),
+    path("round/<int:round_number>/unpair", pairing.unpair, name="desk-unpair"),
+    path("round/<int:round_number>/forfeit", pairing.forfeit, name="desk-forfeit"),
+    path("players/", pairing.players, name="desk-players"),
+    path("players/withdraw", pairing.withdraw, name="desk-withdraw"),
+    path("players/<int:number>/reinstate", pairing.reinstate, name="desk-reinstate"),
+    path("players/add", pairing.late_entry, name="desk-late-entry"),
 ]
 
 game_urls = [

@@ -1,0 +1,63 @@
+"""python manage.py pair SLUG --division NAME --round R [--based-on S] [--system NAME]
+[--repeats N] [--dry-run] [--json].
+
+Pairs round R from the results of rounds 1..S (default R-1), as if nothing after round S had
+been recorded. Without --dry-run the pairings are saved, unpublished, replacing any pairings
+of round R that have no results yet.
+"""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournament import rounds, services
+from tournament.engine.pairing import SYSTEMS
+
+
+class Command(BaseCommand):
+    help = "Pair a round of a division."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--division", required=True)
+        parser.add_argument("--round", type=int, required=True, dest="round_number")
+        parser.add_argument("--based-on", type=int, default=None)
+        parser.add_argument(
+            "--system",
+            choices=sorted(s for s in SYSTEMS if s != "manual"),
+            default=None,
+            help="default: the division's schedule for the round",
+        )
+        parser.add_argument("--repeats", type=int, default=None)
+        parser.add_argument("--dry-run", action="store_true")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, slug: str, division: str, round_number: int, **options) -> None:
+        try:
+            div = services.division_by_name(slug, division)
+            proposal = rounds.plan(
+                div, round_number, options["based_on"], options["system"], options["repeats"]
+            )
+            if not options["dry_run"]:
+                rounds.save_plan(proposal, None)
+        except (LookupError, rounds.PairingRefused) as error:
+            raise CommandError(str(error)) from error
+        rows = proposal.rows()
+        if options["json"]:
+            self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
+            return
+        result = proposal.result
+        self.stdout.write(
+            f"Round {round_number} of division {div.name}, {result.system} "
+            f"from round {result.based_on}:"
+        )
+        for row in rows:
+            second = row["second"] if row["second"] is not None else "bye"
+            table = "" if row["second"] is None else row["table"]
+            self.stdout.write(f"{table:>4}  {row['first']:<30} v  {second}")
+        for note in result.notes:
+            self.stdout.write(f"note: {note}")
+        for warning in result.warnings:
+            self.stdout.write(f"warning: {warning.message}")
+        if options["dry_run"]:
+            self.stdout.write("Dry run: nothing saved.")

@@ -1,0 +1,599 @@
+"""Pairing rounds at the director's desk: pair, check, swap, publish, withdraw, late entries.
+
+The pairing itself is `tournament.engine.pairing`'s: this module loads the division's players
+and games, hands them over as plain data, and writes what comes back in one transaction,
+logged as a `Change` like every result. A round paired here stays hidden from the public
+pages until a director publishes it; its byes are scored when it is published.
+
+Player ids given to the engine are the players' primary keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, Min
+from django.utils import timezone
+
+from tournament.engine import pairing
+from tournament.engine import standings as engine
+from tournament.models import Change, Division, Game, Player, Round
+from tournament.results import EntryError, snapshot
+
+# Change.action values written here.
+PAIR = "pair"
+SWAP = "swap"
+PUBLISH = "publish"
+UNPAIR = "unpair"
+WITHDRAW = "withdraw"
+REINSTATE = "reinstate"
+LATE_ENTRY = "late entry"
+
+
+class PairingRefused(EntryError):
+    """The round cannot be paired or changed as asked; the message says why."""
+
+
+# -- loading the division as plain data ----------------------------------------------------------
+
+
+def engine_player(p: Player) -> engine.Player:
+    return engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round)
+
+
+def _history_game(g: Game, with_scores: bool) -> engine.Game:
+    first = {1: True, 2: False}.get(g.first)
+    if g.player2_id is None:
+        kind = engine.GameKind.FORFEIT if g.kind == Game.FORFEIT else engine.GameKind.BYE
+        return engine.Game(g.player1_id, None, (g.score1 or 0) if with_scores else 0, 0, kind)
+    if not with_scores:
+        return engine.Game(g.player1_id, g.player2_id, 0, 0, first=first)
+    return engine.Game(g.player1_id, g.player2_id, g.score1, g.score2, first=first)
+
+
+@dataclass
+class History:
+    """What the engine needs to pair round `round`: results of 1..based_on, pairings after."""
+
+    players: list[Player]
+    results: list[list[engine.Game]]  # [0] is round 1
+    paired: list[list[engine.Game]]  # rounds based_on+1 .. round-1, pairings only
+    round: int
+    based_on: int
+
+    @property
+    def engine_players(self) -> list[engine.Player]:
+        return [engine_player(p) for p in self.players]
+
+
+def history(division: Division, round_number: int, based_on: int | None = None) -> History:
+    """The division as the pairing of `round_number` sees it, from the results up to `based_on`
+    (default: the round before), as if nothing after it had been recorded."""
+    based_on = round_number - 1 if based_on is None else based_on
+    if round_number < 1:
+        raise PairingRefused(f"There is no round {round_number}.")
+    if not 0 <= based_on < round_number:
+        raise PairingRefused(
+            f"Round {round_number} can be paired from the results of an earlier round "
+            f"(0 to {round_number - 1}), not round {based_on}."
+        )
+    players = list(division.players.all())
+    games = [g for g in division.games.all() if g.kind != Game.VOID and g.round < round_number]
+    results: list[list[engine.Game]] = [[] for _ in range(based_on)]
+    paired: list[list[engine.Game]] = [[] for _ in range(round_number - 1 - based_on)]
+    missing: dict[int, int] = {}
+    for g in games:
+        if g.round <= based_on:
+            if g.has_result:
+                results[g.round - 1].append(_history_game(g, with_scores=True))
+            else:
+                missing[g.round] = missing.get(g.round, 0) + 1
+        else:
+            paired[g.round - based_on - 1].append(_history_game(g, with_scores=False))
+    if missing:
+        late = ", ".join(f"round {r}: {n}" for r, n in sorted(missing.items()))
+        raise PairingRefused(
+            f"Round {round_number} is to be paired from the results of round {based_on}, "
+            f"but some games have no result yet ({late}). Enter them first."
+        )
+    return History(players, results, paired, round_number, based_on)
+
+
+def rules(division: Division, entry: pairing.ScheduleEntry | None = None) -> pairing.PairingRules:
+    """The division's pairing settings as the engine takes them."""
+    players = list(division.players.all())
+    by_number = {p.number: p.pk for p in players}
+    forbidden = []
+    for pair in division.forbidden_pairs or []:
+        ids = [by_number.get(n) for n in pair]
+        if len(ids) == 2 and None not in ids:
+            forbidden.append(frozenset(ids))
+    groups = None
+    if division.avoid_same:
+        groups = {
+            p.pk: getattr(p, division.avoid_same)
+            for p in players
+            if getattr(p, division.avoid_same)
+        }
+    repeats = division.max_repeats
+    options: dict[str, Any] = {}
+    if entry is not None:
+        repeats = entry.repeats if entry.repeats is not None else repeats
+        options = dict(entry.options)
+    kwargs: dict[str, Any] = {}
+    if division.gibson_spread is not None:
+        kwargs["gibson_spread"] = division.gibson_spread
+    return pairing.PairingRules(
+        max_repeats=repeats,
+        rounds_total=division.planned_rounds,
+        gibson=division.gibson,
+        prize_bands=division.prize_bands,
+        bye_spread=division.bye_spread,
+        forbidden_pairs=tuple(forbidden),
+        groups=groups,
+        spread_cap=division.spread_cap,
+        options=options,
+        **kwargs,
+    )
+
+
+def schedule_entry(division: Division, round_number: int) -> pairing.ScheduleEntry:
+    try:
+        return pairing.parse_schedule(division.pairing_schedule or []).entry_for(round_number)
+    except ValueError as error:
+        raise PairingRefused(f"The division's pairing schedule is wrong: {error}") from error
+
+
+# -- planning (nothing written) ------------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """A pairing the engine proposes, with names, before anything is saved."""
+
+    division: Division
+    result: pairing.PairingResult
+    players: dict[Any, Player]
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "table": p.table,
+                "first": self.players[p.first].name,
+                "second": self.players[p.second].name if p.second is not None else None,
+            }
+            for p in self.result.pairings
+        ]
+
+
+def plan(
+    division: Division,
+    round_number: int,
+    based_on: int | None = None,
+    system: str | None = None,
+    repeats: int | None = None,
+) -> Plan:
+    """Pair `round_number` without saving: the schedule's system unless `system` is given."""
+    entry = schedule_entry(division, round_number)
+    if based_on is None:
+        based_on = entry.based_on if entry.based_on is not None else round_number - 1
+    system = system or entry.system
+    if system not in pairing.SYSTEMS or system == "manual":
+        known = ", ".join(s for s in pairing.SYSTEMS if s != "manual")
+        raise PairingRefused(f"No pairing system {system!r}: choose one of {known}.")
+    past = history(division, round_number, based_on)
+    settings = rules(division, entry)
+    if repeats is not None:
+        settings = replace(settings, max_repeats=repeats)
+    try:
+        result = pairing.pair_round(
+            past.engine_players,
+            past.results,
+            round_number,
+            system,
+            settings,
+            paired=past.paired,
+        )
+    except pairing.PairingError as error:
+        raise PairingRefused(str(error)) from error
+    return Plan(division, result, {p.pk: p for p in past.players})
+
+
+# -- writes --------------------------------------------------------------------------------------
+
+
+def _locked_division(division: Division) -> Division:
+    return Division.objects.select_for_update().get(pk=division.pk)
+
+
+def _round_games(division: Division, round_number: int) -> list[Game]:
+    return list(
+        Game.objects.select_for_update()
+        .filter(division=division, round=round_number)
+        .select_related("player1", "player2")
+        .order_by("table", "pk")
+    )
+
+
+def _refuse_if_played(games: Sequence[Game], round_number: int, doing: str) -> None:
+    played = [g for g in games if g.kind != Game.BYE and g.has_result]
+    if played:
+        raise PairingRefused(
+            f"Round {round_number} already has {len(played)} result(s): it cannot be {doing}. "
+            "Correct or delete the results first."
+        )
+
+
+def _warning_dicts(warnings: Sequence[pairing.PairingWarning]) -> list[dict[str, Any]]:
+    return [{"code": w.code, "message": w.message, "players": list(w.players)} for w in warnings]
+
+
+def _log(division: Division, user: Any, action: str, before: list, after: list, reason: str):
+    return Change.objects.create(
+        tournament_id=division.tournament_id,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        action=action,
+        before={"games": before} if before else None,
+        after={"games": after} if after else None,
+        reason=reason,
+    )
+
+
+def save_pairings(
+    division: Division,
+    round_number: int,
+    pairs: Sequence[tuple[Player, Player | None]],
+    user: Any,
+    *,
+    system: str = "manual",
+    based_on: int | None = None,
+    notes: Sequence[str] = (),
+    reason: str = "",
+) -> Round:
+    """Replace round `round_number`'s pairings with `pairs` (first player first), unpublished.
+
+    Refused when the round already has results. The warnings are the engine's checks of the
+    pairs as saved.
+    """
+    with transaction.atomic():
+        division = _locked_division(division)
+        games = _round_games(division, round_number)
+        _refuse_if_played(games, round_number, "paired again")
+        before = [snapshot(g) for g in games]
+        for g in games:
+            g.delete()
+        created = []
+        for table, (first, second) in enumerate(pairs, 1):
+            created.append(
+                Game.objects.create(
+                    division=division,
+                    round=round_number,
+                    table=table if second is not None else None,
+                    player1=first,
+                    player2=second,
+                    kind=Game.PLAYED if second is not None else Game.BYE,
+                    first=1 if second is not None else 0,
+                    version=1,
+                )
+            )
+        warnings = _check(division, round_number, created)
+        state, _ = Round.objects.update_or_create(
+            division=division,
+            number=round_number,
+            defaults={
+                "system": system,
+                "based_on": based_on,
+                "published": False,
+                "published_at": None,
+                "notes": list(notes),
+                "warnings": _warning_dicts(warnings),
+            },
+        )
+        _log(division, user, PAIR, before, [snapshot(g) for g in created], reason)
+        return state
+
+
+def pair(
+    division: Division,
+    round_number: int,
+    user: Any,
+    based_on: int | None = None,
+    system: str | None = None,
+    repeats: int | None = None,
+) -> Round:
+    """Pair the round by the engine and save it, unpublished."""
+    return save_plan(plan(division, round_number, based_on, system, repeats), user)
+
+
+def save_plan(proposal: Plan, user: Any) -> Round:
+    """Save what `plan` proposed, unpublished."""
+    result = proposal.result
+    players = proposal.players
+    pairs = [
+        (players[p.first], players[p.second] if p.second is not None else None)
+        for p in sorted(result.pairings, key=lambda p: (p.second is None, p.table))
+    ]
+    return save_pairings(
+        proposal.division,
+        result.round,
+        pairs,
+        user,
+        system=result.system,
+        based_on=result.based_on,
+        notes=result.notes,
+        reason=f"paired by {result.system} from round {result.based_on}",
+    )
+
+
+def _check(
+    division: Division, round_number: int, games: Sequence[Game]
+) -> list[pairing.PairingWarning]:
+    """The engine's warnings for the round's pairings as they stand."""
+    past = history(division, round_number, _checked_from(division, round_number))
+    pairs = [(g.player1_id, g.player2_id) for g in games if g.kind != Game.VOID]
+    return pairing.check_pairings(
+        past.engine_players,
+        past.results,
+        round_number,
+        pairs,
+        rules(division, schedule_entry(division, round_number)),
+        paired=past.paired,
+    )
+
+
+def _checked_from(division: Division, round_number: int) -> int:
+    """The latest round before `round_number` whose results are all in: the check's standings."""
+    first_incomplete = (
+        division.games.filter(round__lt=round_number, score1=None)
+        .exclude(kind=Game.VOID)
+        .aggregate(first=Min("round"))["first"]
+    )
+    return round_number - 1 if first_incomplete is None else first_incomplete - 1
+
+
+def current_warnings(division: Division, round_number: int) -> list[pairing.PairingWarning]:
+    games = list(division.games.filter(round=round_number))
+    return _check(division, round_number, games)
+
+
+def swap(division: Division, round_number: int, a: Player, b: Player, user: Any) -> Round:
+    """Exchange two players' places in the round's pairings; the warnings are checked again."""
+    if a.pk == b.pk:
+        raise PairingRefused("Choose two different players to swap.")
+    with transaction.atomic():
+        division = _locked_division(division)
+        games = _round_games(division, round_number)
+        seats: dict[int, tuple[Game, str]] = {}
+        for g in games:
+            seats[g.player1_id] = (g, "player1")
+            if g.player2_id is not None:
+                seats[g.player2_id] = (g, "player2")
+        for p in (a, b):
+            if p.pk not in seats:
+                raise PairingRefused(f"{p.number} {p.name} is not paired in round {round_number}.")
+            if seats[p.pk][0].has_result and seats[p.pk][0].kind != Game.BYE:
+                raise PairingRefused(
+                    f"{p.number} {p.name}'s round {round_number} game has a result: "
+                    "it cannot be swapped."
+                )
+        (game_a, seat_a), (game_b, seat_b) = seats[a.pk], seats[b.pk]
+        if game_a.pk == game_b.pk:
+            raise PairingRefused(f"{a.name} and {b.name} already play each other.")
+        before = [snapshot(game_a), snapshot(game_b)]
+        setattr(game_a, seat_a, b)
+        setattr(game_b, seat_b, a)
+        for g in (game_a, game_b):
+            g.version += 1
+            g.save()
+        state = _refresh_round(division, round_number)
+        _log(division, user, SWAP, before, [snapshot(game_a), snapshot(game_b)], "")
+        return state
+
+
+def _refresh_round(division: Division, round_number: int) -> Round:
+    games = list(division.games.filter(round=round_number))
+    state, _ = Round.objects.get_or_create(
+        division=division, number=round_number, defaults={"system": "manual", "published": True}
+    )
+    state.warnings = _warning_dicts(_check(division, round_number, games))
+    state.save(update_fields=["warnings"])
+    return state
+
+
+def publish(division: Division, round_number: int, user: Any) -> Round:
+    """Show the round's pairings to the players, and score its byes."""
+    with transaction.atomic():
+        division = _locked_division(division)
+        games = _round_games(division, round_number)
+        if not games:
+            raise PairingRefused(f"Round {round_number} has no pairings to publish.")
+        state, _ = Round.objects.get_or_create(division=division, number=round_number)
+        if state.published:
+            raise PairingRefused(f"Round {round_number} is already published.")
+        before, after = [], []
+        for g in games:
+            if g.kind == Game.BYE and g.score1 is None:
+                before.append(snapshot(g))
+                g.score1 = division.bye_spread
+                g.version += 1
+                g.save()
+                after.append(snapshot(g))
+        state.published = True
+        state.published_at = timezone.now()
+        state.save(update_fields=["published", "published_at"])
+        _log(division, user, PUBLISH, before, after, f"round {round_number} published")
+        return state
+
+
+def unpair(division: Division, round_number: int, user: Any) -> None:
+    """Take back a round's pairings (only while it has no results)."""
+    with transaction.atomic():
+        division = _locked_division(division)
+        games = _round_games(division, round_number)
+        _refuse_if_played(games, round_number, "unpaired")
+        before = [snapshot(g) for g in games]
+        for g in games:
+            g.delete()
+        Round.objects.filter(division=division, number=round_number).delete()
+        _log(division, user, UNPAIR, before, [], f"round {round_number} unpaired")
+
+
+def hidden_rounds(division: Division) -> set[int]:
+    """The rounds paired here and not published yet: the public pages leave them out."""
+    return set(division.rounds.filter(published=False).values_list("number", flat=True))
+
+
+# -- players ------------------------------------------------------------------------------------
+
+
+def withdraw(player: Player, from_round: int, user: Any) -> Player:
+    """The player takes no part from `from_round` on: not paired, not ranked (as tsh's `off`).
+
+    Their results so far stand. Pairings already made for later rounds are left for the
+    director to re-pair; the pairing checks warn about them.
+    """
+    if from_round < 1:
+        raise PairingRefused("A player withdraws from round 1 or later.")
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        played = player.division.games.filter(round__gte=from_round).exclude(score1=None)
+        mine = [g for g in played if player.pk in (g.player1_id, g.player2_id)]
+        if mine:
+            raise PairingRefused(
+                f"{player.name} has a result in round {mine[0].round}: withdraw them from a "
+                "later round, or delete that result first."
+            )
+        before = player.withdrawn_from_round
+        player.withdrawn_from_round = from_round
+        player.save(update_fields=["withdrawn_from_round", "updated"])
+        Change.objects.create(
+            tournament_id=player.division.tournament_id,
+            user=user if getattr(user, "is_authenticated", False) else None,
+            action=WITHDRAW,
+            before={"player": player.number, "withdrawn_from_round": before},
+            after={"player": player.number, "withdrawn_from_round": from_round},
+            reason=f"{player.name} withdrawn from round {from_round}",
+        )
+        return player
+
+
+def reinstate(player: Player, user: Any) -> Player:
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        before = player.withdrawn_from_round
+        player.withdrawn_from_round = None
+        player.save(update_fields=["withdrawn_from_round", "updated"])
+        Change.objects.create(
+            tournament_id=player.division.tournament_id,
+            user=user if getattr(user, "is_authenticated", False) else None,
+            action=REINSTATE,
+            before={"player": player.number, "withdrawn_from_round": before},
+            after={"player": player.number, "withdrawn_from_round": None},
+            reason=f"{player.name} reinstated",
+        )
+        return player
+
+
+@dataclass
+class NewPlayer:
+    name: str
+    rating: int = 0
+    club: str = ""
+    team: str = ""
+    membership_id: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def late_entry(division: Division, new: NewPlayer, user: Any) -> Player:
+    """Add a player after the start: a forfeit loss for every round already under way.
+
+    A round is under way when it has a result or its pairings are published; a round paired
+    but neither published nor played can be paired again to include the newcomer.
+    """
+    name = " ".join(new.name.split())
+    if not name:
+        raise PairingRefused("A new player needs a name.")
+    with transaction.atomic():
+        division = _locked_division(division)
+        if division.players.filter(name__iexact=name).exists():
+            raise PairingRefused(f"{name} is already in division {division.name}.")
+        number = (division.players.aggregate(n=Max("number"))["n"] or 0) + 1
+        player = Player.objects.create(
+            division=division,
+            number=number,
+            name=name,
+            rating=new.rating,
+            rating_text=str(new.rating),
+            club=new.club,
+            team=new.team,
+            membership_id=new.membership_id,
+        )
+        under_way = set(division.games.exclude(score1=None).values_list("round", flat=True))
+        under_way |= set(division.rounds.filter(published=True).values_list("number", flat=True))
+        missed = [
+            Game.objects.create(
+                division=division,
+                round=r,
+                player1=player,
+                score1=-division.forfeit_spread,
+                kind=Game.FORFEIT,
+                version=1,
+            )
+            for r in sorted(under_way)
+        ]
+        Change.objects.create(
+            tournament_id=division.tournament_id,
+            user=user if getattr(user, "is_authenticated", False) else None,
+            action=LATE_ENTRY,
+            after={"player": number, "name": name, "games": [snapshot(g) for g in missed]},
+            reason=f"{name} added as player {number}"
+            + (f", forfeit losses in rounds {_rounds_text(missed)}" if missed else ""),
+        )
+        return player
+
+
+def _rounds_text(games: Sequence[Game]) -> str:
+    return ", ".join(str(g.round) for g in games)
+
+
+# -- for the command line -----------------------------------------------------------------------
+
+
+def result_json(proposal: Plan) -> list[dict[str, Any]]:
+    return proposal.rows()
+
+
+def warnings_json(warnings: Sequence[pairing.PairingWarning]) -> list[dict[str, Any]]:
+    return [asdict(w) for w in warnings]
+
+
+def next_round(division: Division) -> int:
+    last = division.games.aggregate(n=Max("round"))["n"] or 0
+    return last + 1
+
+
+def save_manual(
+    division: Division, round_number: int, numbers: Sequence[tuple[int, int | None]], user: Any
+) -> Round:
+    """The director's own pairings, by player numbers (`(n, None)` a bye), checked and saved
+    unpublished with the engine's warnings."""
+    players = {p.number: p for p in division.players.all()}
+    seen: set[int] = set()
+    pairs = []
+    for first, second in numbers:
+        for n in (first, second):
+            if n is None:
+                continue
+            if n not in players:
+                raise PairingRefused(f"No player {n} in division {division.name}.")
+            if n in seen:
+                raise PairingRefused(f"Player {n} {players[n].name} is paired twice.")
+            seen.add(n)
+        if first == second:
+            raise PairingRefused(f"Player {first} cannot play themselves.")
+        pairs.append((players[first], players[second] if second is not None else None))
+    pairs.sort(key=lambda pair: pair[1] is None)  # byes after the tables
+    return save_pairings(division, round_number, pairs, user, reason="paired by hand")

@@ -1,0 +1,300 @@
+"""The director's pairing pages: pair a round, check it, swap players, publish; the roster
+with withdrawals and late entries. The work is done in `tournament/rounds.py`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournament import results, rounds, services
+from tournament.engine.pairing import SYSTEMS
+from tournament.forms import LateEntryForm, ManualPairingsForm, PairForm, SwapForm, WithdrawForm
+from tournament.models import Division, Game, Round
+from tournament.views.director import _form_error, _get_division_for_user
+
+
+def _round_rows(division: Division, round_number: int) -> list[dict[str, Any]]:
+    """The round's games with each player's standing before it, for the preview."""
+    standings = {row.player.pk: row for row in services.division_standings(division)}
+    games = division.games.filter(round=round_number).select_related("player1", "player2")
+    met: dict[frozenset[int], int] = {}
+    for g in division.games.filter(round__lt=round_number).exclude(player2=None):
+        key = frozenset((g.player1_id, g.player2_id))
+        met[key] = met.get(key, 0) + 1
+    rows = []
+    for g in games:
+        rows.append(
+            {
+                "game": g,
+                "one": standings.get(g.player1_id),
+                "two": standings.get(g.player2_id) if g.player2_id else None,
+                "met": met.get(frozenset((g.player1_id, g.player2_id)), 0) if g.player2_id else 0,
+            }
+        )
+    return rows
+
+
+def _pairing_page(
+    request: HttpRequest, division: Division, form: PairForm | None = None, status: int = 200
+) -> HttpResponse:
+    states = {r.number: r for r in division.rounds.all()}
+    summaries = results.round_summaries(division)
+    upcoming = rounds.next_round(division)
+    entry = None
+    try:
+        entry = rounds.schedule_entry(division, upcoming)
+    except rounds.PairingRefused as error:
+        messages.error(request, str(error))
+    form = form or PairForm(systems=SYSTEMS, initial={"round": upcoming})
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "rounds": [(s, states.get(s.number)) for s in summaries],
+        "upcoming": upcoming,
+        "entry": entry,
+        "form": form,
+        "manual": ManualPairingsForm(),
+        "systems": SYSTEMS,
+    }
+    return render(request, "tournament/desk/pairing.html", context, status=status)
+
+
+@login_required
+def pairing(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    return _pairing_page(request, division)
+
+
+@login_required
+@require_POST
+def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    form = PairForm(request.POST, systems=SYSTEMS)
+    if not form.is_valid():
+        messages.error(request, _form_error(form))
+        return _pairing_page(request, division, form, status=400)
+    data = form.cleaned_data
+    try:
+        state = rounds.pair(
+            division,
+            data["round"],
+            request.user,
+            data["based_on"],
+            data["system"] or None,
+            data["repeats"],
+        )
+    except rounds.PairingRefused as refused:
+        messages.error(request, str(refused))
+        return _pairing_page(request, division, form, status=409)
+    messages.success(
+        request, f"Round {state.number} paired by {state.system}: check it, then publish."
+    )
+    return redirect("desk-round-pairings", slug, division.pk, state.number)
+
+
+@login_required
+@require_POST
+def pair_manual(
+    request: HttpRequest, slug: str, division_id: int, round_number: int
+) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    form = ManualPairingsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_error(form))
+        return redirect("desk-round-pairings", slug, division.pk, round_number)
+    try:
+        rounds.save_manual(division, round_number, form.cleaned_data["pairs"], request.user)
+    except rounds.PairingRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"Round {round_number} paired by hand: check it, then publish.")
+    return redirect("desk-round-pairings", slug, division.pk, round_number)
+
+
+@login_required
+def round_pairings(
+    request: HttpRequest, slug: str, division_id: int, round_number: int
+) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    state = Round.objects.filter(division=division, number=round_number).first()
+    rows = _round_rows(division, round_number)
+    warnings: list[Any] = []
+    if rows:
+        try:
+            warnings = rounds.current_warnings(division, round_number)
+        except rounds.PairingRefused as error:
+            messages.error(request, str(error))
+    names = {p.pk: p for p in division.players.all()}
+    manual_text = "\n".join(
+        f"{r['game'].player1.number} {r['game'].player2.number if r['game'].player2 else 'bye'}"
+        for r in rows
+        if r["game"].kind != Game.VOID
+    )
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "round": round_number,
+        "state": state,
+        "published": state is None or state.published,
+        "rows": rows,
+        "warnings": [
+            {"code": w.code, "message": w.message, "players": [names[p] for p in w.players]}
+            for w in warnings
+        ],
+        "has_results": any(r["game"].has_result and r["game"].kind != Game.BYE for r in rows),
+        "swap": SwapForm(),
+        "manual": ManualPairingsForm(initial={"pairs": manual_text}),
+        "forfeit_spread": division.forfeit_spread,
+    }
+    return render(request, "tournament/desk/round_pairings.html", context)
+
+
+@login_required
+@require_POST
+def swap(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    form = SwapForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_error(form))
+    else:
+        players = division.players.all()
+        a = players.filter(number=form.cleaned_data["a"]).first()
+        b = players.filter(number=form.cleaned_data["b"]).first()
+        try:
+            if a is None or b is None:
+                missing = form.cleaned_data["a"] if a is None else form.cleaned_data["b"]
+                raise rounds.PairingRefused(f"No player {missing} in division {division.name}.")
+            state = rounds.swap(division, round_number, a, b, request.user)
+        except rounds.PairingRefused as refused:
+            messages.error(request, str(refused))
+        else:
+            count = len(state.warnings)
+            messages.success(
+                request,
+                f"Swapped {a.name} and {b.name}; {count} warning{'s' if count != 1 else ''}.",
+            )
+    return redirect("desk-round-pairings", slug, division.pk, round_number)
+
+
+@login_required
+@require_POST
+def publish(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    try:
+        rounds.publish(division, round_number, request.user)
+    except rounds.PairingRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"Round {round_number} published: players can see it now.")
+    return redirect("desk-round-pairings", slug, division.pk, round_number)
+
+
+@login_required
+@require_POST
+def unpair(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    try:
+        rounds.unpair(division, round_number, request.user)
+    except rounds.PairingRefused as refused:
+        messages.error(request, str(refused))
+        return redirect("desk-round-pairings", slug, division.pk, round_number)
+    messages.success(request, f"Round {round_number}'s pairings were taken back.")
+    return redirect("desk-pairing", slug, division.pk)
+
+
+@login_required
+@require_POST
+def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
+    """Turn a pairing into a forfeit loss for the absent player and a win for the other."""
+    division = _get_division_for_user(request, slug, division_id)
+    number = request.POST.get("player", "")
+    try:
+        change = results.enter_line(division, round_number, f"{number} forfeit", request.user)
+    except results.EntryError as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"Saved: {results.change_text(change.after)}")
+    return redirect("desk-round-pairings", slug, division.pk, round_number)
+
+
+# -- the roster ---------------------------------------------------------------------------------
+
+
+def _players_page(
+    request: HttpRequest, division: Division, late: LateEntryForm | None = None, status: int = 200
+) -> HttpResponse:
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "players": division.players.all(),
+        "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
+        "late": late or LateEntryForm(),
+    }
+    return render(request, "tournament/desk/players.html", context, status=status)
+
+
+@login_required
+def players(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    return _players_page(request, division)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_error(form))
+        return redirect("desk-players", slug, division.pk)
+    player = get_object_or_404(division.players, number=form.cleaned_data["player"])
+    try:
+        rounds.withdraw(player, form.cleaned_data["from_round"], request.user)
+    except rounds.PairingRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(
+            request, f"{player.name} withdrawn from round {form.cleaned_data['from_round']}."
+        )
+    return redirect("desk-players", slug, division.pk)
+
+
+@login_required
+@require_POST
+def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    player = get_object_or_404(division.players, number=number)
+    rounds.reinstate(player, request.user)
+    messages.success(request, f"{player.name} takes part again.")
+    return redirect("desk-players", slug, division.pk)
+
+
+@login_required
+@require_POST
+def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = _get_division_for_user(request, slug, division_id)
+    form = LateEntryForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_error(form))
+        return _players_page(request, division, form, status=400)
+    try:
+        player = rounds.late_entry(division, rounds.NewPlayer(**form.cleaned_data), request.user)
+    except rounds.PairingRefused as refused:
+        messages.error(request, str(refused))
+        return _players_page(request, division, form, status=409)
+    missed = player.games_as_1.filter(kind=Game.FORFEIT).count()
+    messages.success(
+        request,
+        f"{player.name} added as player {player.number}"
+        + (
+            f", with forfeit losses in {missed} round{'s' if missed != 1 else ''}."
+            if missed
+            else "."
+        ),
+    )
+    return redirect("desk-players", slug, division.pk)
