@@ -220,13 +220,18 @@ class RatingRow:
         return self.after - self.before
 
 
-def division_ratings(division: Division, after_round: int | None = None) -> list[RatingRow]:
+def division_ratings(
+    division: Division, after_round: int | None = None, key: str | None = None
+) -> list[RatingRow]:
     """Every player's rating after `after_round` (default: the last with a result), by the
     division's rating system, highest new rating first. Byes and forfeits are not rated.
 
-    Cached like the standings, under the same stamp of the division's games and players.
+    Cached like the standings, under the same stamp of the division's games and players: a
+    caller that has just asked for `standings_key(division)` passes it as `key`. Computing
+    them afresh takes two queries, the players and the games.
     """
-    key = "ratings:" + standings_key(division)
+    system = f"{division.rating_system}:{division.planned_rounds}"
+    key = f"ratings:{system}:" + (key or standings_key(division))
     rows = cache.get(key)
     if rows is None:
         rows = _ratings(division)

@@ -54,6 +54,22 @@ class StandingsTable(DivisionTable):
         return signed(value)
 
 
+class RatingsTable(DivisionTable):
+    name = tables.Column(
+        verbose_name="Player",
+        linkify=lambda record, table: table.player_url(record.player),
+    )
+    before = tables.Column(verbose_name="Before", attrs={"td": {"class": "num"}})
+    after = tables.Column(verbose_name="After", attrs={"td": {"class": "num"}})
+    change = tables.Column(verbose_name="Change", attrs={"td": {"class": "num"}})
+
+    class Meta(DivisionTable.Meta):
+        orderable = True
+
+    def render_change(self, value: int) -> str:
+        return signed(value)
+
+
 class PairingsByTableTable(DivisionTable):
     table = tables.Column(verbose_name="Table", default="", attrs={"td": {"class": "num"}})
     player = tables.Column(verbose_name="Player", empty_values=())

@@ -8,6 +8,7 @@ division_urls = [
     path("round/<int:number>/", public.pairings, name="pairings"),
     path("player/<int:number>/", public.player, name="player"),
     path("crosstable/", public.crosstable, name="crosstable"),
+    path("ratings/", public.ratings, name="ratings"),
 ]
 
 tournament_urls = [

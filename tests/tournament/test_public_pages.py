@@ -321,8 +321,9 @@ def test_the_crosstable_and_player_pages_run_the_same_number_of_queries_for_any_
     with django_assert_num_queries(7):
         client.get(reverse("crosstable", args=["big", "Division A"]))
     # The tournament, the division with its games, the player, the standings' two stamps (now
-    # cached) and the players, then the player's games and their scoresheets.
-    with django_assert_num_queries(8):
+    # cached) and the players, then the player's games and their scoresheets; the ratings (not
+    # yet cached) read the players and the games.
+    with django_assert_num_queries(10):
         response = client.get(reverse("player", args=["big", "Division A", 2]))
 
     assert len(body_rows(response)) == rounds

@@ -20,6 +20,7 @@ from tournament.tables import (
     PairingsByNameTable,
     PairingsByTableTable,
     PlayerGamesTable,
+    RatingsTable,
     StandingsTable,
 )
 
@@ -124,15 +125,39 @@ def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpR
     tournament = _get_tournament_for_user(request, slug)
     div = _get_division(tournament, division, with_games=True)
     person = _get_player(div, number)
-    standing = next(r for r in services.division_standings(div) if r.player.pk == person.pk)
+    key = services.standings_key(div)
+    standing = next(
+        r for r in services.division_standings(div, key=key) if r.player.pk == person.pk
+    )
+    rating = next(r for r in services.division_ratings(div, key=key) if r.player.pk == person.pk)
     ctx = {
         "tournament": tournament,
         "division": div,
         "player": person,
         "standing": standing,
+        "rating": rating,
         "table": PlayerGamesTable(queries.player_games(person), div),
     }
     return render(request, "tournament/player.html", ctx)
+
+
+def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    tournament = _get_tournament_for_user(request, slug)
+    div = _get_division(tournament, division)
+    played = [r.number for r in queries.division_rounds(div) if r.has_results]
+    last = max(played, default=0)
+    after = _get_after_round(request, last)
+    rows = services.division_ratings(div, after)
+    table = RatingsTable(rows, div)
+    RequestConfig(request, paginate=False).configure(table)
+    ctx = {
+        "tournament": tournament,
+        "division": div,
+        "played": played,
+        "after": last if after is None else after,
+        "table": table,
+    }
+    return render(request, "tournament/ratings.html", ctx)
 
 
 def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
