@@ -105,20 +105,18 @@ class Report:
 
 
 _PARENS = re.compile(r"\(([^)]*)\)")
+_NO_CELLS: frozenset[int] = frozenset()
 
 
 @dataclass(slots=True)
 class _Play:
-    """What is needed to take a play back when it is withdrawn or to attach a bonus to it."""
+    """What is needed to take a play back when it is withdrawn or to attach a bonus to it. (A play
+    is only ever made before the game ends, so taking it back never restores an ending.)"""
 
     player: int
-    line: int
-    rack: str
+    turn: Turn
     squares: list[int]
-    recorded: int
-    computed: int | None
     drawn: int
-    ended_before: str | None
     scoreless_before: int
     passes_before: int
     score_finding: int | None  # index of a wrong-score finding, downgraded if the play is withdrawn
@@ -145,6 +143,7 @@ class _Replay:
         self.board = Board(layout)
         self.lm, self.wm = padded_premiums(layout)
         self.size = layout.size
+        self.geometries = _geometries(self.size)
         self.full, self.values, self.rack_form, self.known, self.multi = _tables(tiles)
         # Tiles not on the board (in the bag or on a rack), kept up to date as tiles come and go.
         self.pool: dict[str, int] = dict(self.full)
@@ -464,21 +463,9 @@ class _Replay:
                     "turn order and running totals only",
                     ev.nick,
                 )
-            self.last_play = _Play(
-                p,
-                ev.line,
-                ev.rack,
-                [],
-                ev.score,
-                None,
-                0,
-                self.ended,
-                self.scoreless,
-                self.passes,
-                None,
-            )
             self.book(p, ev, None)
             self.turn(ev, p, None)
+            self.last_play = _Play(p, self.turns[-1], [], 0, self.scoreless, self.passes, None)
             self.scoreless = 0 if ev.score else self.scoreless + 1
             return
         squares, used, score, words, position, word = placed
@@ -529,19 +516,11 @@ class _Replay:
                 expected=self.rack_sizes[p],
                 recorded=len(squares),
             )
-        self.last_play = _Play(
-            p,
-            ev.line,
-            ev.rack,
-            squares,
-            ev.score,
-            score,
-            drawn,
-            self.ended,
-            self.scoreless,
-            self.passes,
-            score_finding,
-        )
+        self.book(p, ev, score)
+        self.canonical[ev.line] = (position, word)
+        turn = Turn(ev, score, self.computed[p], words, position, word)
+        self.turns.append(turn)
+        self.last_play = _Play(p, turn, squares, drawn, self.scoreless, self.passes, score_finding)
         self.bag -= drawn
         left = self.rack_sizes[p] - len(squares)
         self.rack_sizes[p] = (left if left > 0 else 0) + drawn
@@ -551,9 +530,6 @@ class _Replay:
             self.ended = OUT
             self.out_player = p
             self.out_unseen = sorted(self.unseen().elements())
-        self.book(p, ev, score)
-        self.canonical[ev.line] = (position, word)
-        self.turns.append(Turn(ev, score, self.computed[p], words, position, word))
         if self.ended is None and not score:
             self.check_scoreless_end(ev)
 
@@ -562,20 +538,24 @@ class _Replay:
 
         None when it cannot be placed; the finding says why.
         """
-        geometry = _geometry(ev.position, self.size)
+        geometry = self.geometries.get(ev.position)
         if geometry is None:
-            self.error(
-                ev.line,
-                "bad_position",
-                f"{ev.position!r} is not a square of the board (write 8H across or H8 down)",
-                ev.nick,
-                recorded=ev.position,
-            )
-            return None
+            geometry = _geometry(ev.position, self.size)
+            if geometry is None:
+                self.error(
+                    ev.line,
+                    "bad_position",
+                    f"{ev.position!r} is not a square of the board (write 8H across or H8 down)",
+                    ev.nick,
+                    recorded=ev.position,
+                )
+                return None
+            self.geometries[ev.position] = geometry
         pos, label, start, step, cross, along = geometry
         word = ev.word
-        through: set[int] = set()  # cells written in parentheses: tiles already on the board
+        through: frozenset[int] | set[int] = _NO_CELLS  # cells written in parentheses
         if "(" in word:
+            through = set()
             tiles = []
             for k, piece in enumerate(_PARENS.split(word)):
                 for t in self.tiles.split(piece):
@@ -596,7 +576,7 @@ class _Replay:
         form = self.rack_form
         new: list[int] = []
         used: list[str] = []  # the tiles taken from the rack, "?" for a blank
-        kept: list[int] = []  # squares played through
+        rewritten: list[int] = []  # squares played through, written as their tile, not '.'
         main = 0
         mult = 1
         sq = start
@@ -613,9 +593,10 @@ class _Replay:
                 main += v * lm[sq]
                 mult *= wm[sq]
             else:
-                if t != "." and t != here and t.upper() != here.upper():
-                    return self.take_back(new, ev, pos, tiles, through)
-                kept.append(sq)
+                if t != ".":
+                    if t != here and t.upper() != here.upper():
+                        return self.take_back(new, ev, pos, tiles, through)
+                    rewritten.append(sq)
                 main += values[here]
             sq += step
         if not new:
@@ -642,11 +623,11 @@ class _Replay:
         words = ["".join(squares[start:sq:step])] if n > 1 else []
         crossed = False
         for q in new:
+            if squares[q - cross] is None and squares[q + cross] is None:
+                continue
             # The border of empty squares stops both walks.
             lo = q - cross
             hi = q + cross
-            if squares[lo] is None and squares[hi] is None:
-                continue
             while squares[lo] is not None:
                 lo -= cross
             while squares[hi] is not None:
@@ -687,25 +668,33 @@ class _Replay:
                 ev.nick,
                 recorded=f"{ev.position} {ev.word}",
             )
-        marks = self.lexicons.marks(words) if self.lexicons else [""] * len(words)
+        if self.lexicons:
+            marked = list(zip(words, self.lexicons.marks(words), strict=True))
+        else:
+            marked = [(w, "") for w in words]
         canon = tiles
-        if kept:
+        if rewritten:
             canon = list(tiles)
-            for q in kept:
+            for q in rewritten:
                 canon[(q - start) // step] = "."
         if self.multi:
             canon = [t if len(t) == 1 else f"[{t}]" for t in canon]
-        return new, used, total, list(zip(words, marks, strict=True)), label, "".join(canon)
+        return new, used, total, marked, label, "".join(canon)
 
     def take_back(
-        self, new: list[int], ev: gcg.Event, pos: Position, tiles: list[str], through: set[int]
+        self,
+        new: list[int],
+        ev: gcg.Event,
+        pos: Position,
+        tiles: list[str],
+        through: frozenset[int] | set[int],
     ) -> None:
         for q in new:
             self.board.squares[q] = None
         return self.placement_error(ev, pos, tiles, through)
 
     def placement_error(
-        self, ev: gcg.Event, pos: Position, tiles: list[str], through: set[int]
+        self, ev: gcg.Event, pos: Position, tiles: list[str], through: frozenset[int] | set[int]
     ) -> None:
         """Say why a play cannot be placed (the slow path, taken only for a bad play)."""
         label = pos.text()
@@ -881,13 +870,14 @@ class _Replay:
                 expected=self.players[play.player].nick,
                 recorded=ev.nick,
             )
-        if ev.rack and play.rack and ev.rack.upper() != play.rack.upper():
+        rack = play.turn.event.rack
+        if ev.rack and rack and ev.rack.upper() != rack.upper():
             self.error(
                 ev.line,
                 "phony_rack_mismatch",
-                f"the rack {ev.rack} is not the rack {play.rack} of the withdrawn play",
+                f"the rack {ev.rack} is not the rack {rack} of the withdrawn play",
                 ev.nick,
-                expected=play.rack,
+                expected=rack,
                 recorded=ev.rack,
             )
         # Take the play back.
@@ -902,8 +892,8 @@ class _Replay:
         self.bag += play.drawn
         pp = play.player
         self.rack_sizes[pp] = self.rack_sizes[pp] - play.drawn + len(play.squares)
-        self.ended = play.ended_before
-        self.out_player = None if self.ended != OUT else self.out_player
+        self.ended = None
+        self.out_player = None
         self.scoreless = play.scoreless_before + 1
         self.passes = play.passes_before
         if play.score_finding is not None:
@@ -917,19 +907,20 @@ class _Replay:
                 f.expected,
                 f.recorded,
             )
+        recorded = play.turn.recorded_score
         if ev.score == 0:
             # Old records write the withdrawal as "-- +0" with the total from before the play.
             pass
-        elif ev.score != -play.recorded:
+        elif ev.score != -recorded:
             self.error(
                 ev.line,
                 "wrong_withdrawal",
-                f"withdrawing the play takes off its {play.recorded} points, not {-ev.score}",
+                f"withdrawing the play takes off its {recorded} points, not {-ev.score}",
                 ev.nick,
-                expected=-play.recorded,
+                expected=-recorded,
                 recorded=ev.score,
             )
-        expected_total = self.recorded[pp] - play.recorded
+        expected_total = self.recorded[pp] - recorded
         if ev.total != expected_total:
             self.error(
                 ev.line,
@@ -940,7 +931,8 @@ class _Replay:
                 recorded=ev.total,
             )
         self.recorded[pp] = ev.total
-        computed = -(play.computed if play.computed is not None else play.recorded)
+        computed = play.turn.computed_score
+        computed = -(computed if computed is not None else recorded)
         self.computed[pp] += computed
         self.turn(ev, p, computed)
         self.check_scoreless_end(ev)
@@ -1351,7 +1343,13 @@ def _tables(
     return full, values, form, known, any(len(t) > 1 for t in tiles.counts)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.cache
+def _geometries(size: int) -> dict[str, tuple[Position, str, int, int, int, int] | None]:
+    """Play geometries by position as written, for one size of board: filled as positions are
+    met, and kept for every record."""
+    return {}
+
+
 def _geometry(token: str, size: int) -> tuple[Position, str, int, int, int, int] | None:
     """A play's position on the bordered board: (position, label, first square, step along the
     word, step along its cross-words, squares before it in its line)."""
