@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.utils.text import slugify
 
+from tournament.engine import pairing
 from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
 from tournament.interchange import tsh
@@ -110,7 +111,7 @@ def shows_inactive(tournament: Tournament) -> bool:
         value = tsh.read_config(tournament.tsh_config).value("show_inactive")
     except tsh.TshFormatError:
         return False  # the config was read when imported; an edit that broke it sets nothing
-    return value not in (None, 0, "", "0")  # Perl's false values
+    return _perl_true(value)
 
 
 def division_standings(
@@ -294,6 +295,7 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
             rating=int(p.rating_value),
             rating_text=p.rating,
             lifetime_games=_lifetime_games(p),
+            team=" ".join(p.extra("team") or []),
             withdrawn_from_round=p.withdrawn_from_round,
             tsh_extras=[[e.key, e.values] for e in p.extras],
         )
@@ -339,6 +341,19 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
             )
     Game.objects.bulk_create(games)
     return division
+
+
+def _perl_true(value: object) -> bool:
+    return value not in (None, 0, "", "0")
+
+
+def _schedule(config: tsh.ConfigFile, division: str) -> list[dict]:
+    """The division's `autopair` lines as a pairing schedule. A command Spread does not pair
+    by leaves the schedule empty (the lines stay in the kept config.tsh)."""
+    try:
+        return pairing.schedule_from_autopair(config.autopairs, division)
+    except ValueError:
+        return []
 
 
 def _unique_slug(base: str) -> str:
@@ -387,6 +402,9 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 spread_cap=[caps] if isinstance(caps, int) else caps,
                 prize_bands=config.prize_bands(line.name),
                 prizes=config.prizes(line.name),
+                gibson=_perl_true(config.value("gibson")),
+                gibson_spread=config.gibson_spread,
+                pairing_schedule=_schedule(config, line.name),
             )
         return tournament
     except tsh.TshFormatError as error:

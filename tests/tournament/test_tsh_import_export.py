@@ -285,6 +285,22 @@ def test_a_config_reads_its_divisions_and_settings(tmp_path: Path) -> None:
     assert (division.bye_spread, division.spread_cap) == (1, [200] + [700] * 17)
     assert tournament.name == "Wouldnt you like to know"
     assert "a (38 players)" in report and SLUG in report
+    # `autopair a 0 1 ns 0 0 a` … `autopair a 17 18 ns 3 17 a`: Swiss from the round before,
+    # no repeats in rounds 1-9 and up to three from round 10; `gibson = 'strict'`.
+    assert division.pairing_schedule == [
+        {"rounds": "1-9", "system": "swiss", "repeats": 0, "lag": 1},
+        {"rounds": "10-18", "system": "swiss", "repeats": 3, "lag": 1},
+    ]
+    assert (division.gibson, division.gibson_spread) == (True, None)
+
+
+@pytest.mark.django_db
+def test_a_players_team_is_read_from_the_team_field(tmp_path: Path) -> None:
+    (event,) = [e for e in EVENTS if e.id == "domino14-a.t"]
+    import_event(copy_event(event, tmp_path))
+    players = Tournament.objects.get(slug=SLUG).divisions.get().players
+    assert players.get(number=1).team == "Airpop Alpha"  # `team Airpop Alpha`
+    assert players.exclude(team="").count() == 60
 
 
 @pytest.mark.django_db
@@ -420,3 +436,34 @@ def test_exporting_into_a_folder_that_cannot_be_made_is_refused_naming_it(tmp_pa
 
     with pytest.raises(CommandError, match=r"cannot write .*a\.t"):
         call_command("exporttsh", SLUG, output=str(path), stdout=StringIO())
+
+
+@pytest.mark.django_db
+def test_every_round_of_a_real_event_is_paired_again_by_the_pair_command(tmp_path: Path) -> None:
+    """The 60-player MGI event, paired by Swiss from each round's results: every player once,
+    no rematch (the event had none either), nothing saved."""
+    (event,) = [e for e in EVENTS if e.id == "domino14-a.t"]
+    import_event(copy_event(event, tmp_path))
+    division = Tournament.objects.get(slug=SLUG).divisions.get()
+    names = set(division.players.values_list("name", flat=True))
+    games = set(division.games.values_list("pk", flat=True))
+    met: set[frozenset[str]] = set()
+    for round_number in range(2, 13):
+        for g in division.games.filter(round=round_number - 1).select_related("player1", "player2"):
+            met.add(frozenset((g.player1.name, g.player2.name)))
+        out = StringIO()
+        call_command(
+            "pair",
+            SLUG,
+            division="a",
+            round_number=round_number,
+            system="swiss",
+            dry_run=True,
+            json=True,
+            stdout=out,
+        )
+        pairs = json.loads(out.getvalue())
+        seated = [p["first"] for p in pairs] + [p["second"] for p in pairs]
+        assert sorted(seated) == sorted(names), round_number
+        assert not met & {frozenset((p["first"], p["second"])) for p in pairs}, round_number
+    assert set(division.games.values_list("pk", flat=True)) == games
