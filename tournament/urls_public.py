@@ -29,4 +29,9 @@ urlpatterns += [
         reports.public_report,
         name="public-report",
     ),
+    path(
+        "t/<slug:slug>/scoresheet/<int:pk>/record.pdf",
+        reports.public_game_record,
+        name="public-game-record",
+    ),
 ]

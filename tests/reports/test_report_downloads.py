@@ -150,3 +150,22 @@ def test_a_game_record_shows_the_board_the_moves_and_the_engines_findings(
     after_one = _client(director).get(url, {"move": 1})
     assert "The board after move 1" in pdf_text(after_one.content)
     assert _client(director).get(url, {"move": 99}).status_code == 404
+
+
+def test_a_game_record_is_public_once_its_round_is(mgi_directed: Division) -> None:
+    ada = Player.objects.create(division=mgi_directed, number=61, name="Ada Quill")
+    ben = Player.objects.create(division=mgi_directed, number=62, name="Ben Crane")
+    game = Game.objects.create(
+        division=mgi_directed, round=13, table=31, player1=ada, player2=ben, score1=20, score2=25
+    )
+    sheet = Scoresheet.objects.create(game=game, gcg=GAME)
+    state = Round.objects.create(division=mgi_directed, number=13, published=False)
+    record = reverse("public-game-record", args=["mgi", sheet.pk])
+    page = reverse("scoresheet", args=["mgi", sheet.pk])
+    assert _client().get(record).status_code == 404
+    assert _client().get(page).status_code == 404
+    state.published = True
+    state.save()
+    assert record in _client().get(page).content.decode()
+    text = " ".join(pdf_text(_client().get(record).content).split())
+    assert "2 Ben ABHITWY I7 WITHY +34 +33 34 error: WITHY at I7 scores 33, not 34" in text

@@ -44,6 +44,19 @@ def _get_player(division: Division, number: int) -> Player:
     return get_object_or_404(division.players, number=number)
 
 
+def _get_public_scoresheet(tournament: Tournament, pk: int) -> Scoresheet:
+    """A scoresheet of the tournament, unless its round is not published yet."""
+    sheet = get_object_or_404(
+        Scoresheet.objects.select_related("game__division", "game__player1", "game__player2"),
+        pk=pk,
+        game__division__tournament=tournament,
+    )
+    hidden = sheet.game.division.rounds.filter(number=sheet.game.round, published=False)
+    if hidden.exists():
+        raise Http404("No such scoresheet.")
+    return sheet
+
+
 def _get_after_round(request: HttpRequest, last: int) -> int | None:
     """The round asked for with ?round=N, from 0 (before round 1) to the last with a result."""
     value = request.GET.get("round")
@@ -174,11 +187,7 @@ def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _get_tournament_for_user(request, slug)
-    sheet = get_object_or_404(
-        Scoresheet.objects.select_related("game__division", "game__player1", "game__player2"),
-        pk=pk,
-        game__division__tournament=tournament,
-    )
+    sheet = _get_public_scoresheet(tournament, pk)
     game = sheet.game
     replay = queries.replay_scoresheet(sheet, game.division)
     ctx = {

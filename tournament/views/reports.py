@@ -12,11 +12,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 
 from tournament import reports
 from tournament.interchange.tou import TouError
+from tournament.models import Scoresheet
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
 from tournament.views.director import _get_division_for_user, _get_scoresheet_for_user
 from tournament.views.director import _get_tournament_for_user as _get_desk_tournament
-from tournament.views.public import _get_division
+from tournament.views.public import _get_division, _get_public_scoresheet
 from tournament.views.public import _get_tournament_for_user as _get_public_tournament
 
 
@@ -72,7 +73,16 @@ def desk_tou(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def desk_game_record(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    return _game_record(request, slug, _get_scoresheet_for_user(request, slug, sheet_id))
+
+
+def public_game_record(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _get_public_tournament(request, slug)
+    sheet = _get_public_scoresheet(tournament, pk)
+    return _game_record(request, slug, sheet)
+
+
+def _game_record(request: HttpRequest, slug: str, sheet: Scoresheet) -> HttpResponse:
     try:
         report = game_record(sheet, _number(request, "move"))
     except ReportError as error:
