@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
@@ -55,3 +57,17 @@ def test_the_demo_scoresheets_are_verified_and_the_wrong_addition_is_found() -> 
         (f["line"], f["code"], f["expected"], f["recorded"]) for f in wrong.report["findings"]
     ]
     assert findings == [(6, "wrong_total", 28, 38)]
+
+
+@pytest.mark.django_db
+def test_the_demo_leaves_round_3_of_division_b_for_the_director_to_pair(capsys) -> None:
+    call_command("loaddemo")
+    capsys.readouterr()
+    call_command("pair", "demo", "--division", "B", "--round", "3", "--dry-run", "--json")
+    pairs = json.loads(capsys.readouterr().out)
+    # The bye goes to the lowest-ranked of those without one: Lea and Kai have had theirs.
+    assert [p["first"] for p in pairs if p["second"] is None] == ["Gus Hale"]
+    seated = sorted(p["first"] for p in pairs) + sorted(p["second"] for p in pairs if p["second"])
+    assert sorted(seated) == ["Gus Hale", "Ivy Stone", "Jon Reed", "Kai Wren", "Lea Frost"]
+    met = {frozenset({"Jon Reed", "Kai Wren"}), frozenset({"Ivy Stone", "Lea Frost"})}
+    assert not any(frozenset((p["first"], p["second"])) in met for p in pairs)

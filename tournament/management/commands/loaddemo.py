@@ -1,8 +1,8 @@
 """python manage.py loaddemo: the demo tournament `make run` serves, and a director to log in.
 
-Two divisions, several rounds of results, the next round paired, and three scoresheets from
-`fixtures/demo/` (one with a wrong addition, for the engine to find). Loading twice changes
-nothing.
+Two divisions, several rounds of results, the next round of A paired and that of B left for
+the director to pair, a pairing schedule and prizes, and three scoresheets from `fixtures/demo/`
+(one with a wrong addition, for the engine to find). Loading twice changes nothing.
 """
 
 from __future__ import annotations
@@ -52,6 +52,15 @@ RESULTS_B = {
     2: [(3, 410, 1, 367, ""), (2, 420, 5, 312, ""), (4, 50, 0, None, "")],
 }
 
+# Swiss for four rounds, then king of the hill; round 3 of division B is left for the director
+# to pair at the desk.
+SCHEDULE = [{"rounds": "1-4", "system": "swiss"}, {"rounds": "5-6", "system": "koth"}]
+PRIZES = [
+    {"kind": "rank", "place": 1, "value": "$300 and the trophy", "note": ""},
+    {"kind": "rank", "place": 2, "value": "$150", "note": ""},
+    {"kind": "rank", "place": 3, "value": "$75", "note": ""},
+]
+
 
 class Command(BaseCommand):
     help = "Load the demo tournament and its director (once)."
@@ -89,7 +98,14 @@ class Command(BaseCommand):
             [("A", DIVISION_A, RESULTS_A), ("B", DIVISION_B, RESULTS_B)]
         ):
             division = Division.objects.create(
-                tournament=tournament, name=name, position=position, planned_rounds=6
+                tournament=tournament,
+                name=name,
+                position=position,
+                planned_rounds=6,
+                max_repeats=1,
+                pairing_schedule=SCHEDULE,
+                prize_bands=[1, 2, 3],
+                prizes=PRIZES,
             )
             players = {
                 number: Player.objects.create(
