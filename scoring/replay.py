@@ -144,10 +144,10 @@ class _Replay:
         self.lm, self.wm = padded_premiums(layout)
         self.size = layout.size
         self.geometries = _geometries(self.size)
-        self.full, self.values, self.rack_form, self.known, self.multi = _tables(tiles)
+        self.full, self.values, self.rack_form, self.known, self.multi, none = _tables(tiles)
         # Tiles not on the board (in the bag or on a rack), kept up to date as tiles come and go.
         self.pool: dict[str, int] = dict(self.full)
-        self.used_up = {t for t, c in self.full.items() if c <= 0}  # tiles the pool has none of
+        self.used_up = set(none)  # tiles the pool has none of
         self.rack_sizes = [rules.rack_size] * self.n
         self.bag = tiles.size - rules.rack_size * self.n
         self.recorded = [0] * self.n
@@ -1245,9 +1245,9 @@ class _Replay:
             self.check_drawable(item.line, nick, rack, "rack")
 
     def finish(self) -> None:
-        events = self.record.events
-        last_line = events[-1].line if events else 0
-        if not events:
+        last = next((i for i in reversed(self.record.items) if isinstance(i, gcg.Event)), None)
+        last_line = last.line if last else 0
+        if last is None:
             if not self.findings:
                 self.warn(0, "no_moves", "the record has no moves")
             return
@@ -1328,10 +1328,10 @@ class _Replay:
 @functools.cache
 def _tables(
     tiles: TileSet,
-) -> tuple[dict[str, int], dict[str, int], dict[str, str], frozenset[str], bool]:
+) -> tuple[dict[str, int], dict[str, int], dict[str, str], frozenset[str], bool, frozenset[str]]:
     """How many of each tile; the value of each way to write one on the board (lower case: a
     blank, 0) and the tile it takes from the rack; every tile a rack may hold; whether any tile
-    is written with more than one letter."""
+    is written with more than one letter; the tiles the set has none of."""
     full = {t: tiles.count(t) for t in tiles.counts}
     values: dict[str, int] = {}
     form: dict[str, str] = {}
@@ -1340,7 +1340,8 @@ def _tables(
             values[t], form[t] = tiles.value(t), t
             values[t.lower()], form[t.lower()] = 0, BLANK
     known = frozenset(values) | {BLANK}
-    return full, values, form, known, any(len(t) > 1 for t in tiles.counts)
+    none = frozenset(t for t, c in full.items() if c <= 0)
+    return full, values, form, known, any(len(t) > 1 for t in tiles.counts), none
 
 
 @functools.cache
@@ -1364,8 +1365,10 @@ def _geometry(token: str, size: int) -> tuple[Position, str, int, int, int, int]
 
 
 def _record_letters(record: gcg.GameRecord) -> set[str]:
-    text = "".join([ev.rack + ev.word + ev.tiles for ev in record.events])
-    return {ch for ch in set(text.upper()) if ch.isalpha()}
+    text = "".join(
+        [f"{ev.rack}{ev.word}{ev.tiles}" for ev in record.items if isinstance(ev, gcg.Event)]
+    )
+    return set(filter(str.isalpha, set(text.upper())))
 
 
 def choose_tiles(record: gcg.GameRecord, tiles: str | TileSet = "auto") -> TileSet:
