@@ -7,7 +7,9 @@ from typing import Any
 from django import forms
 
 from tournament import results
-from tournament.models import Game
+from tournament.engine.pairing import parse_schedule
+from tournament.engine.ratings import rating_system_names
+from tournament.models import Division, Game
 
 
 class EntryForm(forms.Form):
@@ -169,3 +171,146 @@ class LateEntryForm(forms.Form):
     club = forms.CharField(max_length=100, required=False)
     team = forms.CharField(max_length=100, required=False)
     membership_id = forms.CharField(max_length=40, required=False)
+
+
+def _numbers(text: str, what: str) -> list[int]:
+    words = text.replace(",", " ").split()
+    if not all(w.isdigit() for w in words):
+        raise forms.ValidationError(f"{what}: whole numbers separated by commas or spaces.")
+    return [int(w) for w in words]
+
+
+def schedule_text(schedule: list[dict[str, Any]]) -> str:
+    """A pairing schedule as the settings form shows it: `1-4 swiss`, `5-6 koth repeats=1`."""
+    lines = []
+    for entry in schedule or []:
+        extra = [f"{k}={v}" for k, v in entry.items() if k not in ("rounds", "system", "options")]
+        extra += [f"{k}={v}" for k, v in (entry.get("options") or {}).items()]
+        lines.append(" ".join([str(entry["rounds"]), str(entry["system"]), *extra]))
+    return "\n".join(lines)
+
+
+def _value(text: str) -> Any:
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+class DivisionSettingsForm(forms.ModelForm):
+    """A division's pairing and rating settings, edited at the desk."""
+
+    schedule = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false"}),
+        help_text="One line a block of rounds: “1-4 swiss”, “5-6 koth repeats=1”, “7- cp”.",
+    )
+    gibson_spread_text = forms.CharField(
+        required=False,
+        label="Gibson spread",
+        help_text="Spread a game may swing per player, e.g. “500”; a list counts from the last "
+        "round. Empty: 500.",
+    )
+    prize_bands_text = forms.CharField(
+        required=False,
+        label="Prize bands",
+        help_text="The last rank of each band, e.g. “1, 2, 3, 6”. Empty: the top quarter.",
+    )
+    forbidden = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        help_text="Pairs of player numbers never to be paired, one pair a line: “3 7”.",
+    )
+
+    class Meta:
+        model = Division
+        fields = [
+            "planned_rounds",
+            "max_repeats",
+            "gibson",
+            "avoid_same",
+            "bye_spread",
+            "forfeit_spread",
+            "rating_system",
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        division = self.instance
+        self.fields["schedule"].initial = schedule_text(division.pairing_schedule)
+        spread = division.gibson_spread
+        self.fields["gibson_spread_text"].initial = (
+            ", ".join(map(str, spread)) if isinstance(spread, list) else spread or ""
+        )
+        self.fields["prize_bands_text"].initial = ", ".join(map(str, division.prize_bands or []))
+        self.fields["forbidden"].initial = "\n".join(
+            " ".join(map(str, pair)) for pair in division.forbidden_pairs or []
+        )
+        self.fields["rating_system"] = forms.ChoiceField(
+            choices=[(name, name) for name in rating_system_names()]
+        )
+
+    def clean_schedule(self) -> list[dict[str, Any]]:
+        entries = []
+        for number, line in enumerate(self.cleaned_data["schedule"].splitlines(), 1):
+            words = line.split()
+            if not words:
+                continue
+            if len(words) < 2:
+                raise forms.ValidationError(
+                    f"Line {number}: rounds and a system, e.g. “1-4 swiss”."
+                )
+            entry: dict[str, Any] = {"rounds": words[0], "system": words[1]}
+            options: dict[str, Any] = {}
+            for word in words[2:]:
+                key, equals, value = word.partition("=")
+                if not equals:
+                    raise forms.ValidationError(f"Line {number}: “{word}” is not key=value.")
+                if key in ("repeats", "lag", "based_on"):
+                    entry[key] = _value(value)
+                else:
+                    options[key] = _value(value)
+            if options:
+                entry["options"] = options
+            entries.append(entry)
+        try:
+            parse_schedule(entries)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from error
+        return entries
+
+    def clean_gibson_spread_text(self) -> int | list[int] | None:
+        spreads = _numbers(self.cleaned_data["gibson_spread_text"], "Gibson spread")
+        if not spreads:
+            return None
+        return spreads[0] if len(spreads) == 1 else spreads
+
+    def clean_prize_bands_text(self) -> list[int] | None:
+        bands = _numbers(self.cleaned_data["prize_bands_text"], "Prize bands")
+        if bands and (bands != sorted(set(bands)) or bands[0] < 1):
+            raise forms.ValidationError("Prize bands: rising ranks, from 1.")
+        return bands or None
+
+    def clean_forbidden(self) -> list[list[int]]:
+        numbers = set(self.instance.players.values_list("number", flat=True))
+        pairs = []
+        for number, line in enumerate(self.cleaned_data["forbidden"].splitlines(), 1):
+            pair = _numbers(line, f"Line {number}")
+            if not pair:
+                continue
+            if len(pair) != 2 or pair[0] == pair[1]:
+                raise forms.ValidationError(f"Line {number}: two different player numbers.")
+            missing = [n for n in pair if n not in numbers]
+            if missing:
+                raise forms.ValidationError(f"Line {number}: no player {missing[0]}.")
+            pairs.append(pair)
+        return pairs
+
+    def save(self, commit: bool = True) -> Division:
+        division = super().save(commit=False)
+        division.pairing_schedule = self.cleaned_data["schedule"]
+        division.gibson_spread = self.cleaned_data["gibson_spread_text"]
+        division.prize_bands = self.cleaned_data["prize_bands_text"]
+        division.forbidden_pairs = self.cleaned_data["forbidden"]
+        if commit:
+            division.save()
+        return division

@@ -12,6 +12,7 @@ division_urls = [
     path("upload/", director.upload, name="desk-upload"),
     path("pairing/", pairing.pairing, name="desk-pairing"),
     path("pairing/pair", pairing.pair, name="desk-pair"),
+    path("settings/", pairing.settings, name="desk-division-settings"),
     path("round/<int:round_number>/pairings/", pairing.round_pairings, name="desk-round-pairings"),
     path("round/<int:round_number>/manual", pairing.pair_manual, name="desk-pair-manual"),
     path("round/<int:round_number>/swap", pairing.swap, name="desk-swap"),

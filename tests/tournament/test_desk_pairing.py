@@ -248,3 +248,80 @@ def test_pair_command_errors(division: Division):
         call_command("pair", "nowhere", "--division", "A", "--round", "2")
     with pytest.raises(CommandError, match="not round 3"):
         pair_command("--round", "2", "--based-on", "3")
+
+
+# -- settings -----------------------------------------------------------------------------------
+
+
+def test_settings_are_saved_and_used(desk: Client, played: Division):
+    form = {
+        "planned_rounds": 5,
+        "max_repeats": 1,
+        "gibson": "on",
+        "avoid_same": "",
+        "bye_spread": 50,
+        "forfeit_spread": 50,
+        "rating_system": "nsa2008",
+        "schedule": "1-3 swiss\n4- koth repeats=2",
+        "gibson_spread_text": "400",
+        "prize_bands_text": "1, 2, 3",
+        "forbidden": "3 6",
+    }
+    response = desk.post(url("desk-division-settings", played), form)
+    assert response.status_code == 302
+    played.refresh_from_db()
+    assert played.pairing_schedule == [
+        {"rounds": "1-3", "system": "swiss"},
+        {"rounds": "4-", "system": "koth", "repeats": 2},
+    ]
+    assert (played.max_repeats, played.gibson_spread, played.prize_bands) == (1, 400, [1, 2, 3])
+    assert played.forbidden_pairs == [[3, 6]]
+    page = desk.get(url("desk-division-settings", played)).content.decode()
+    assert "4- koth repeats=2" in page
+    # KOTH would put Cora (1st) with Gus (2nd): they are a forbidden pair now.
+    desk.post(url("desk-pair", played), {"round": 2, "system": "koth"})
+    assert not {frozenset({3, 6})} & firsts_free(pairs_of(played, 2))
+    assert Round.objects.get(division=played, number=2).warnings == []
+
+
+def test_settings_refuse_a_bad_schedule_and_unknown_players(desk: Client, played: Division):
+    form = {
+        "planned_rounds": 5,
+        "max_repeats": 0,
+        "bye_spread": 50,
+        "forfeit_spread": 50,
+        "rating_system": "nsa2008",
+        "avoid_same": "",
+        "schedule": "1-3 swiss\n3-5 chess",
+        "forbidden": "3 99",
+    }
+    response = desk.post(url("desk-division-settings", played), form)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "schedule entry 2: unknown pairing system &#x27;chess&#x27;" in page
+    assert "Line 1: no player 99." in page
+    played.refresh_from_db()
+    assert played.pairing_schedule == [] and played.forbidden_pairs == []
+
+
+def test_same_club_players_are_kept_apart(desk: Client, played: Division):
+    played.avoid_same = "club"
+    played.save()
+    Player.objects.filter(division=played, number__in=[3, 6]).update(club="Toronto")
+    desk.post(url("desk-pair", played), {"round": 2, "system": "koth"})
+    assert frozenset({3, 6}) not in firsts_free(pairs_of(played, 2))
+    assert frozenset({3, 1}) in firsts_free(pairs_of(played, 2))  # Cora plays the next, Ada
+
+
+def test_the_schedule_decides_the_system_and_the_division_the_repeats(played: Division):
+    played.pairing_schedule = [{"rounds": "2-", "system": "koth"}]
+    played.save()
+    proposal = rounds.plan(played, 2)
+    assert (proposal.result.system, proposal.result.based_on) == ("koth", 1)
+    assert rounds.rules(played, rounds.schedule_entry(played, 2)).max_repeats == 0
+    played.max_repeats = 2
+    played.save()
+    assert rounds.rules(played, rounds.schedule_entry(played, 2)).max_repeats == 2
+    played.pairing_schedule = [{"rounds": "2-", "system": "koth", "repeats": 1}]
+    played.save()
+    assert rounds.rules(played, rounds.schedule_entry(played, 2)).max_repeats == 1

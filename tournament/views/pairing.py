@@ -7,13 +7,21 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament import results, rounds, services
 from tournament.engine.pairing import SYSTEMS
-from tournament.forms import LateEntryForm, ManualPairingsForm, PairForm, SwapForm, WithdrawForm
+from tournament.forms import (
+    DivisionSettingsForm,
+    LateEntryForm,
+    ManualPairingsForm,
+    PairForm,
+    SwapForm,
+    WithdrawForm,
+)
 from tournament.models import Division, Game, Round
 from tournament.views.director import _form_error, _get_division_for_user
 
@@ -220,6 +228,25 @@ def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int
     else:
         messages.success(request, f"Saved: {results.change_text(change.after)}")
     return redirect("desk-round-pairings", slug, division.pk, round_number)
+
+
+@login_required
+def settings(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """The division's pairing and rating settings."""
+    division = _get_division_for_user(request, slug, division_id)
+    if request.method == "POST":
+        form = DivisionSettingsForm(request.POST, instance=division)
+        if form.is_valid():
+            with transaction.atomic():
+                form.save()
+            messages.success(request, f"Division {division.name}'s settings are saved.")
+            return redirect("desk-pairing", slug, division.pk)
+        status = 400
+    else:
+        form = DivisionSettingsForm(instance=division)
+        status = 200
+    context = {"tournament": division.tournament, "division": division, "form": form}
+    return render(request, "tournament/desk/settings.html", context, status=status)
 
 
 # -- the roster ---------------------------------------------------------------------------------

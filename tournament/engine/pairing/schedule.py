@@ -32,7 +32,7 @@ _ENTRY_KEYS = {"rounds", "system", "repeats", "lag", "options"}
 class ScheduleEntry:
     system: str
     based_on: int  # the last round whose results are used
-    repeats: int = 0
+    repeats: int | None = None  # None: the division's own repeat limit
     options: Mapping[str, Any] = field(default_factory=dict)
     first_round: int = 1
     last_round: int | None = None  # None: to the end of the event
@@ -48,7 +48,7 @@ class ScheduleEntry:
 class Schedule:
     entries: tuple[ScheduleEntry, ...] = ()
     default_system: str = DEFAULT_SYSTEM
-    default_repeats: int = 0
+    default_repeats: int | None = None
 
     def entry_for(self, round_number: int) -> ScheduleEntry:
         """How round `round_number` is paired: the entry covering it, its `based_on` set for
@@ -92,7 +92,9 @@ def parse_schedule(data: Sequence[Mapping[str, Any]]) -> Schedule:
             raise ValueError(
                 f"{where}: unknown pairing system {item['system']!r} (known: {', '.join(SYSTEMS)})"
             )
-        repeats = _whole(item.get("repeats", 0), f"{where}: repeats", minimum=0)
+        repeats = item.get("repeats")
+        if repeats is not None:
+            repeats = _whole(repeats, f"{where}: repeats", minimum=0)
         lag = _whole(item.get("lag", 1), f"{where}: lag", minimum=1)
         options: dict[str, Any] = dict(item.get("options") or {})
         options.update({k: v for k, v in item.items() if k not in _ENTRY_KEYS})
