@@ -316,6 +316,13 @@ def save_plan(proposal: Plan, user: Any) -> Round:
         (players[p.first], players[p.second] if p.second is not None else None)
         for p in sorted(result.pairings, key=lambda p: (p.second is None, p.table))
     ]
+    # Why each table was paired so: the engine's reasons, by the players' names, which stay
+    # true of the pair whatever its table becomes.
+    reasons = [
+        f"{players[p.first].name} v {players[p.second].name}: {'; '.join(p.reasons)}"
+        for p in result.pairings
+        if p.second is not None and p.reasons
+    ]
     return save_pairings(
         proposal.division,
         result.round,
@@ -323,7 +330,7 @@ def save_plan(proposal: Plan, user: Any) -> Round:
         user,
         system=result.system,
         based_on=result.based_on,
-        notes=result.notes,
+        notes=[*result.notes, *reasons],
         reason=f"paired by {result.system} from round {result.based_on}",
     )
 

@@ -62,6 +62,11 @@ def test_koth_round_2_from_round_1(desk: Client, played: Division):
     assert (5, 2) in pairs_of(played, 2)  # Ben and Fay both went second: Fay is placed lower
     state = Round.objects.get(division=played, number=2)
     assert (state.system, state.based_on, state.published) == ("koth", 1, False)
+    # Why: the bye's reason, and each table's.
+    assert any(n.startswith("Moss, Eli") and "bye" in n for n in state.notes)
+    assert any(n.startswith("Stone, Gus v Vale, Cora: ") for n in state.notes)
+    page = desk.get(url("desk-round-pairings", played, 2)).content.decode()
+    assert "Stone, Gus v Vale, Cora: " in page
     assert Change.objects.filter(action=rounds.PAIR).count() == 1
 
 
