@@ -108,18 +108,12 @@ _PARENS = re.compile(r"\(([^)]*)\)")
 _NO_CELLS: frozenset[int] = frozenset()
 
 
-@dataclass(slots=True)
-class _Play:
-    """What is needed to take a play back when it is withdrawn or to attach a bonus to it. (A play
-    is only ever made before the game ends, so taking it back never restores an ending.)"""
-
-    player: int
-    turn: Turn
-    squares: list[int]
-    drawn: int
-    scoreless_before: int
-    passes_before: int
-    score_finding: int | None  # index of a wrong-score finding, downgraded if the play is withdrawn
+# What is needed to take a play back when it is withdrawn or to attach a bonus to it: its player,
+# its turn, the squares it covered, the tiles drawn after it, the scoreless turns and passes before
+# it, and the index of its wrong-score finding (downgraded if the play is withdrawn). A plain
+# tuple, as one is kept for every play. (A play is only ever made before the game ends, so taking
+# it back never restores an ending.)
+_Play = tuple[int, Turn, list[int], int, int, int, int | None]
 
 
 class _Replay:
@@ -465,7 +459,7 @@ class _Replay:
                 )
             self.book(p, ev, None)
             self.turn(ev, p, None)
-            self.last_play = _Play(p, self.turns[-1], [], 0, self.scoreless, self.passes, None)
+            self.last_play = (p, self.turns[-1], [], 0, self.scoreless, self.passes, None)
             self.scoreless = 0 if ev.score else self.scoreless + 1
             return
         squares, used, score, words, position, word = placed
@@ -520,7 +514,7 @@ class _Replay:
         self.canonical[ev.line] = (position, word)
         turn = Turn(ev, score, self.computed[p], words, position, word)
         self.turns.append(turn)
-        self.last_play = _Play(p, turn, squares, drawn, self.scoreless, self.passes, score_finding)
+        self.last_play = (p, turn, squares, drawn, self.scoreless, self.passes, score_finding)
         self.bag -= drawn
         left = self.rack_sizes[p] - len(squares)
         self.rack_sizes[p] = (left if left > 0 else 0) + drawn
@@ -581,24 +575,24 @@ class _Replay:
         mult = 1
         sq = start
         # Tiles go down as they are read; a bad play is taken back before it is reported.
-        for t in tiles:
-            here = squares[sq]
-            if here is None:
-                v = values.get(t)
-                if v is None:
-                    return self.take_back(new, ev, pos, tiles, through)
-                squares[sq] = t
-                new.append(sq)
-                used.append(form[t])
-                main += v * lm[sq]
-                mult *= wm[sq]
-            else:
-                if t != ".":
-                    if t != here and t.upper() != here.upper():
-                        return self.take_back(new, ev, pos, tiles, through)
-                    rewritten.append(sq)
-                main += values[here]
-            sq += step
+        try:
+            for t in tiles:
+                here = squares[sq]
+                if here is None:
+                    main += values[t] * lm[sq]  # KeyError: not a tile of the set
+                    mult *= wm[sq]
+                    squares[sq] = t
+                    new.append(sq)
+                    used.append(form[t])
+                else:
+                    if t != ".":
+                        if t != here and t.upper() != here.upper():
+                            return self.take_back(new, ev, pos, tiles, through)
+                        rewritten.append(sq)
+                    main += values[here]
+                sq += step
+        except KeyError:
+            return self.take_back(new, ev, pos, tiles, through)
         if not new:
             return self.placement_error(ev, pos, tiles, through)
         first_move = self.board.count == 0
@@ -861,16 +855,17 @@ class _Replay:
             self.book(p, ev, None)
             self.turn(ev, p, None)
             return
-        if play.player != p:
+        pp, turn, squares, drawn, scoreless_before, passes_before, score_finding = play
+        if pp != p:
             self.error(
                 ev.line,
                 "phony_wrong_player",
-                f"only {self.players[play.player].nick}, who made the play, can withdraw it",
+                f"only {self.players[pp].nick}, who made the play, can withdraw it",
                 ev.nick,
-                expected=self.players[play.player].nick,
+                expected=self.players[pp].nick,
                 recorded=ev.nick,
             )
-        rack = play.turn.event.rack
+        rack = turn.event.rack
         if ev.rack and rack and ev.rack.upper() != rack.upper():
             self.error(
                 ev.line,
@@ -881,24 +876,23 @@ class _Replay:
                 recorded=ev.rack,
             )
         # Take the play back.
-        for sq in play.squares:
+        for sq in squares:
             t = self.board.squares[sq]
             key = BLANK if t.islower() else t
             self.pool[key] += 1
             if self.pool[key] > 0:
                 self.used_up.discard(key)
             self.board.squares[sq] = None
-        self.board.count -= len(play.squares)
-        self.bag += play.drawn
-        pp = play.player
-        self.rack_sizes[pp] = self.rack_sizes[pp] - play.drawn + len(play.squares)
+        self.board.count -= len(squares)
+        self.bag += drawn
+        self.rack_sizes[pp] = self.rack_sizes[pp] - drawn + len(squares)
         self.ended = None
         self.out_player = None
-        self.scoreless = play.scoreless_before + 1
-        self.passes = play.passes_before
-        if play.score_finding is not None:
-            f = self.findings[play.score_finding]
-            self.findings[play.score_finding] = Finding(
+        self.scoreless = scoreless_before + 1
+        self.passes = passes_before
+        if score_finding is not None:
+            f = self.findings[score_finding]
+            self.findings[score_finding] = Finding(
                 f.line,
                 WARNING,
                 f.code,
@@ -907,7 +901,7 @@ class _Replay:
                 f.expected,
                 f.recorded,
             )
-        recorded = play.turn.recorded_score
+        recorded = turn.recorded_score
         if ev.score == 0:
             # Old records write the withdrawal as "-- +0" with the total from before the play.
             pass
@@ -931,7 +925,7 @@ class _Replay:
                 recorded=ev.total,
             )
         self.recorded[pp] = ev.total
-        computed = play.turn.computed_score
+        computed = turn.computed_score
         computed = -(computed if computed is not None else recorded)
         self.computed[pp] += computed
         self.turn(ev, p, computed)
@@ -946,13 +940,14 @@ class _Replay:
                 "a challenge bonus, but the line before is not a play",
                 ev.nick,
             )
-        elif play.player != p:
+        elif play[0] != p:
+            player = self.players[play[0]].nick
             self.error(
                 ev.line,
                 "challenge_wrong_player",
-                f"the bonus goes to {self.players[play.player].nick}, whose play was challenged",
+                f"the bonus goes to {player}, whose play was challenged",
                 ev.nick,
-                expected=self.players[play.player].nick,
+                expected=player,
                 recorded=ev.nick,
             )
         rack = self.read_rack(ev, ev.rack)
