@@ -128,3 +128,44 @@ def test_a_director_enters_a_round_uploads_a_scoresheet_and_the_standings_follow
         "Ben Crane",
         "Fay North",
     ]
+
+
+def test_a_director_pairs_a_round_checks_it_and_publishes_it(live_url: str, page) -> None:
+    call_command("loaddemo")
+    base = live_url
+    from tournament.models import Division, Round
+
+    division = Division.objects.get(tournament__slug="demo", name="B")
+    assert page.goto(f"{base}/t/demo/B/round/3/").status == 404
+
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "director")
+    page.fill("input[name=password]", "spread-demo")
+    page.click("button[type=submit], input[type=submit]")
+
+    page.goto(f"{base}/desk/demo/division/{division.pk}/pairing/")
+    page.fill("#id_round", "3")
+    page.click("#pair-form button[type=submit]")
+    page.wait_for_url(f"**/division/{division.pk}/round/3/pairings/")
+    assert "Round 3 paired by swiss" in page.inner_text("body")
+    assert page.locator("#no-warnings").count() == 1
+    # Gus has the bye; Ivy v Jon and Lea v Kai, as the demo's standings and byes give it.
+    rows = [r.inner_text() for r in page.locator("#pairings tbody tr").all()]
+    assert len(rows) == 3 and "Gus Hale" in rows[2] and "bye" in rows[2]
+    assert page.goto(f"{base}/t/demo/B/round/3/").status == 404  # not published yet
+
+    # Jon (3) for Lea (5): Jon meets Kai and Ivy meets Lea again, which the division allows.
+    page.goto(f"{base}/desk/demo/division/{division.pk}/round/3/pairings/")
+    page.fill("#id_a", "3")
+    page.fill("#id_b", "5")
+    page.click("#swap-form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert "Swapped Jon Reed and Lea Frost" in page.inner_text("body")
+    assert page.locator("#warnings [data-code=rematch]").count() == 2
+
+    page.click("#publish-form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert "Round 3 published" in page.inner_text("body")
+    assert Round.objects.get(division=division, number=3).published
+    assert page.goto(f"{base}/t/demo/B/round/3/").status == 200
+    assert "Gus Hale" in page.inner_text("body")

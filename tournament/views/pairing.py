@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -29,7 +30,11 @@ from tournament.views.director import _form_error, _get_division_for_user
 def _round_rows(division: Division, round_number: int) -> list[dict[str, Any]]:
     """The round's games with each player's standing before it, for the preview."""
     standings = {row.player.pk: row for row in services.division_standings(division)}
-    games = division.games.filter(round=round_number).select_related("player1", "player2")
+    games = (
+        division.games.filter(round=round_number)
+        .select_related("player1", "player2")
+        .order_by(F("table").asc(nulls_last=True), "pk")  # byes after the tables, on any database
+    )
     met: dict[frozenset[int], int] = {}
     for g in division.games.filter(round__lt=round_number).exclude(player2=None):
         key = frozenset((g.player1_id, g.player2_id))
