@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Min
+from django.db.models import F, Max, Min
 from django.utils import timezone
 
 from tournament.engine import pairing
@@ -211,10 +211,10 @@ def _locked_division(division: Division) -> Division:
 
 def _round_games(division: Division, round_number: int) -> list[Game]:
     return list(
-        Game.objects.select_for_update()
+        Game.objects.select_for_update(of=("self",))  # PostgreSQL locks no outer-joined row
         .filter(division=division, round=round_number)
         .select_related("player1", "player2")
-        .order_by("table", "pk")
+        .order_by(F("table").asc(nulls_last=True), "pk")
     )
 
 
