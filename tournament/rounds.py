@@ -11,13 +11,14 @@ Player ids given to the engine are the players' primary keys.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Max, Min
 from django.utils import timezone
 
+from tournament import services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
 from tournament.models import Change, Division, Game, Player, Round
@@ -38,10 +39,6 @@ class PairingRefused(EntryError):
 
 
 # -- loading the division as plain data ----------------------------------------------------------
-
-
-def engine_player(p: Player) -> engine.Player:
-    return engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round)
 
 
 def _history_game(g: Game, with_scores: bool) -> engine.Game:
@@ -66,7 +63,7 @@ class History:
 
     @property
     def engine_players(self) -> list[engine.Player]:
-        return [engine_player(p) for p in self.players]
+        return [services.engine_player(p) for p in self.players]
 
 
 def history(division: Division, round_number: int, based_on: int | None = None) -> History:
@@ -234,7 +231,7 @@ def _warning_dicts(warnings: Sequence[pairing.PairingWarning]) -> list[dict[str,
 def _log(division: Division, user: Any, action: str, before: list, after: list, reason: str):
     return Change.objects.create(
         tournament_id=division.tournament_id,
-        user=user if getattr(user, "is_authenticated", False) else None,
+        user=_user(user),
         action=action,
         before={"games": before} if before else None,
         after={"games": after} if after else None,
@@ -448,11 +445,6 @@ def unpair(division: Division, round_number: int, user: Any) -> None:
         _log(division, user, UNPAIR, before, [], f"round {round_number} unpaired")
 
 
-def hidden_rounds(division: Division) -> set[int]:
-    """The rounds paired here and not published yet: the public pages leave them out."""
-    return set(division.rounds.filter(published=False).values_list("number", flat=True))
-
-
 # -- players ------------------------------------------------------------------------------------
 
 
@@ -473,35 +465,37 @@ def withdraw(player: Player, from_round: int, user: Any) -> Player:
                 f"{player.name} has a result in round {mine[0].round}: withdraw them from a "
                 "later round, or delete that result first."
             )
-        before = player.withdrawn_from_round
-        player.withdrawn_from_round = from_round
-        player.save(update_fields=["withdrawn_from_round", "updated"])
-        Change.objects.create(
-            tournament_id=player.division.tournament_id,
-            user=user if getattr(user, "is_authenticated", False) else None,
-            action=WITHDRAW,
-            before={"player": player.number, "withdrawn_from_round": before},
-            after={"player": player.number, "withdrawn_from_round": from_round},
-            reason=f"{player.name} withdrawn from round {from_round}",
-        )
-        return player
+        reason = f"{player.name} withdrawn from round {from_round}"
+        return _set_withdrawn(player, from_round, user, WITHDRAW, reason)
 
 
 def reinstate(player: Player, user: Any) -> Player:
+    """The player takes part again from the next round paired."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
-        before = player.withdrawn_from_round
-        player.withdrawn_from_round = None
-        player.save(update_fields=["withdrawn_from_round", "updated"])
-        Change.objects.create(
-            tournament_id=player.division.tournament_id,
-            user=user if getattr(user, "is_authenticated", False) else None,
-            action=REINSTATE,
-            before={"player": player.number, "withdrawn_from_round": before},
-            after={"player": player.number, "withdrawn_from_round": None},
-            reason=f"{player.name} reinstated",
-        )
-        return player
+        return _set_withdrawn(player, None, user, REINSTATE, f"{player.name} reinstated")
+
+
+def _set_withdrawn(
+    player: Player, from_round: int | None, user: Any, action: str, reason: str
+) -> Player:
+    before = player.withdrawn_from_round
+    player.withdrawn_from_round = from_round
+    player.save(update_fields=["withdrawn_from_round", "updated"])
+    Change.objects.create(
+        tournament_id=player.division.tournament_id,
+        user=_user(user),
+        action=action,
+        before={"player": player.number, "withdrawn_from_round": before},
+        after={"player": player.number, "withdrawn_from_round": from_round},
+        reason=reason,
+    )
+    return player
+
+
+def _user(user: Any) -> Any:
+    """The user to log a change under: none for the command line."""
+    return user if getattr(user, "is_authenticated", False) else None
 
 
 @dataclass
@@ -553,7 +547,7 @@ def late_entry(division: Division, new: NewPlayer, user: Any) -> Player:
         ]
         Change.objects.create(
             tournament_id=division.tournament_id,
-            user=user if getattr(user, "is_authenticated", False) else None,
+            user=_user(user),
             action=LATE_ENTRY,
             after={"player": number, "name": name, "games": [snapshot(g) for g in missed]},
             reason=f"{name} added as player {number}"
@@ -566,18 +560,8 @@ def _rounds_text(games: Sequence[Game]) -> str:
     return ", ".join(str(g.round) for g in games)
 
 
-# -- for the command line -----------------------------------------------------------------------
-
-
-def result_json(proposal: Plan) -> list[dict[str, Any]]:
-    return proposal.rows()
-
-
-def warnings_json(warnings: Sequence[pairing.PairingWarning]) -> list[dict[str, Any]]:
-    return [asdict(w) for w in warnings]
-
-
 def next_round(division: Division) -> int:
+    """The round after the last one with games."""
     last = division.games.aggregate(n=Max("round"))["n"] or 0
     return last + 1
 

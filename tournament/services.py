@@ -160,9 +160,14 @@ def _stamp(division: Division) -> str:
     return f"{games['n']}.{games['at']}.{players['n']}.{players['at']}"
 
 
-def _standings(
-    division: Division, after_round: int | None, capped: bool, show_inactive: bool | None
-) -> list[Row]:
+def engine_player(p: Player) -> engine.Player:
+    """A player as the engines take them: the id is the primary key."""
+    return engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round)
+
+
+def _players_and_results(division: Division) -> tuple[list[Player], list[list[engine.Game]]]:
+    """The division's players, and the results of each round up to the last with one (two
+    queries; the games are read as plain values, without building model instances)."""
     players = list(division.players.all())
     games = [
         _GameRow(*values)
@@ -171,14 +176,22 @@ def _standings(
         )
     ]
     last_round = max((g.round for g in games if g.has_result), default=0)
+    return players, engine_games(games, last_round)
+
+
+def _standings(
+    division: Division, after_round: int | None, capped: bool, show_inactive: bool | None
+) -> list[Row]:
+    players, results = _players_and_results(division)
+    last_round = len(results)
     after = last_round if after_round is None else min(after_round, last_round)
     by_id = {p.pk: p for p in players}
     if show_inactive is None:
         withdrawn = any(p.withdrawn_from_round is not None for p in players)
         show_inactive = withdrawn and shows_inactive(division.tournament)
     table = engine.standings(
-        [engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round) for p in players],
-        engine_games(games, last_round),
+        [engine_player(p) for p in players],
+        results,
         after_round=after,
         spread_cap=division.spread_cap if capped else None,
         rank_withdrawn=show_inactive,
@@ -243,19 +256,12 @@ def division_ratings(
 
 
 def _ratings(division: Division) -> list[RatingRow]:
-    players = list(division.players.all())
-    games = [
-        _GameRow(*values)
-        for values in Game.objects.filter(division=division).values_list(
-            "round", "player1_id", "player2_id", "score1", "score2", "kind"
-        )
-    ]
-    last_round = max((g.round for g in games if g.has_result), default=0)
+    players, results = _players_and_results(division)
     rated = ratings_engine.rate_event(
         [ratings_engine.RatedPlayer(p.pk, p.rating, p.lifetime_games or 0) for p in players],
-        engine_games(games, last_round),
+        results,
         system=division.rating_system,
-        max_rounds=max(division.planned_rounds or 0, last_round) or None,
+        max_rounds=max(division.planned_rounds or 0, len(results)) or None,
     )
     rows = []
     for p in players:

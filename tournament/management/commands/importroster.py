@@ -1,25 +1,22 @@
 """python manage.py importroster SLUG --division NAME FILE (.xlsx or .csv)."""
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from tournament import services
+from tournament.management.base import DivisionCommand
 from tournament.reports.roster import RosterError, import_roster_file
 
 
-class Command(BaseCommand):
+class Command(DivisionCommand):
     help = "Add a division's players from a spreadsheet or CSV file with a header row."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("slug")
+        super().add_arguments(parser)
         parser.add_argument("file")
-        parser.add_argument("--division", required=True)
 
     def handle(self, *args, slug: str, file: str, division: str, **options) -> None:
+        div = self.division(slug, division)
         try:
-            div = services.division_by_name(slug, division)
             players = import_roster_file(div, file)
-        except LookupError as error:
-            raise CommandError(str(error)) from error
         except RosterError as error:
             raise CommandError("nothing imported: " + "; ".join(error.problems)) from error
         except OSError as error:

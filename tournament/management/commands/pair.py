@@ -8,18 +8,18 @@ of round R that have no results yet.
 
 import json
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from tournament import rounds, services
+from tournament import rounds
 from tournament.engine.pairing import SYSTEMS
+from tournament.management.base import DivisionCommand
 
 
-class Command(BaseCommand):
+class Command(DivisionCommand):
     help = "Pair a round of a division."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("slug")
-        parser.add_argument("--division", required=True)
+        super().add_arguments(parser)
         parser.add_argument("--round", type=int, required=True, dest="round_number")
         parser.add_argument("--based-on", type=int, default=None)
         parser.add_argument(
@@ -33,14 +33,14 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, slug: str, division: str, round_number: int, **options) -> None:
+        div = self.division(slug, division)
         try:
-            div = services.division_by_name(slug, division)
             proposal = rounds.plan(
                 div, round_number, options["based_on"], options["system"], options["repeats"]
             )
             if not options["dry_run"]:
                 rounds.save_plan(proposal, None)
-        except (LookupError, rounds.PairingRefused) as error:
+        except rounds.PairingRefused as error:
             raise CommandError(str(error)) from error
         rows = proposal.rows()
         if options["json"]:

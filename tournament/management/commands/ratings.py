@@ -2,29 +2,27 @@
 
 import json
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from tournament import services
 from tournament.engine.ratings import RatingInputError, UnknownRatingSystem
+from tournament.management.base import DivisionCommand
 
 
-class Command(BaseCommand):
+class Command(DivisionCommand):
     help = "Print a division's ratings: before the event and after a round (default: the last)."
+    after_round = True
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("slug")
-        parser.add_argument("--division", required=True)
-        parser.add_argument("--after-round", type=int, default=None)
+        super().add_arguments(parser)
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, slug: str, division: str, **options) -> None:
-        after_round = options["after_round"]
-        if after_round is not None and after_round < 0:
-            raise CommandError(f"--after-round {after_round}: rounds count from 0 (before round 1)")
+        after_round = self.checked_after_round(options)
+        div = self.division(slug, division)
         try:
-            div = services.division_by_name(slug, division)
             rows = services.division_ratings(div, after_round)
-        except (LookupError, RatingInputError, UnknownRatingSystem) as error:
+        except (RatingInputError, UnknownRatingSystem) as error:
             raise CommandError(str(error).strip('"')) from error
         if options["json"]:
             data = [

@@ -3,18 +3,18 @@
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from tournament import reports, services
+from tournament import reports
+from tournament.management.base import DivisionCommand
 
 
-class Command(BaseCommand):
+class Command(DivisionCommand):
     help = "Write a division's pairings, standings, scorecards, crosstable, ratings or prizes."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("slug")
+        super().add_arguments(parser)
         parser.add_argument("kind", choices=reports.KINDS)
-        parser.add_argument("--division", required=True)
         parser.add_argument(
             "--round", type=int, default=None, help="the round (default: the latest)"
         )
@@ -23,10 +23,10 @@ class Command(BaseCommand):
         parser.add_argument("--output", required=True, help="the file to write")
 
     def handle(self, *args, slug: str, kind: str, division: str, **options) -> None:
+        div = self.division(slug, division)
         try:
-            div = services.division_by_name(slug, division)
             made = reports.make(div, kind, options["format"], options["round"], options["paper"])
-        except (LookupError, reports.ReportError) as error:
+        except reports.ReportError as error:
             raise CommandError(str(error)) from error
         output = Path(options["output"])
         try:

@@ -2,29 +2,24 @@
 
 import json
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandParser
 
 from tournament import services
+from tournament.management.base import DivisionCommand
 
 
-class Command(BaseCommand):
+class Command(DivisionCommand):
     help = "Print a division's standings."
+    after_round = True
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("slug")
-        parser.add_argument("--division", required=True)
-        parser.add_argument("--after-round", type=int, default=None)
+        super().add_arguments(parser)
         parser.add_argument("--capped", action="store_true")
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, slug: str, division: str, **options) -> None:
-        after_round = options["after_round"]
-        if after_round is not None and after_round < 0:
-            raise CommandError(f"--after-round {after_round}: rounds count from 0 (before round 1)")
-        try:
-            div = services.division_by_name(slug, division)
-        except LookupError as error:
-            raise CommandError(str(error)) from error
+        after_round = self.checked_after_round(options)
+        div = self.division(slug, division)
         rows = services.division_standings(div, after_round, options["capped"])
         if options["json"]:
             data = [

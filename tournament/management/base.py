@@ -1,0 +1,32 @@
+"""What the commands about one division share: its arguments and how it is found."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournament import services
+from tournament.models import Division
+
+
+class DivisionCommand(BaseCommand):
+    """`SLUG --division NAME [--after-round N]`: a command about one division."""
+
+    after_round = False  # whether the command takes --after-round
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--division", required=True)
+        if self.after_round:
+            parser.add_argument("--after-round", type=int, default=None)
+
+    def division(self, slug: str, name: str) -> Division:
+        try:
+            return services.division_by_name(slug, name)
+        except LookupError as error:
+            raise CommandError(str(error)) from error
+
+    def checked_after_round(self, options: dict) -> int | None:
+        after_round = options["after_round"]
+        if after_round is not None and after_round < 0:
+            raise CommandError(f"--after-round {after_round}: rounds count from 0 (before round 1)")
+        return after_round
