@@ -165,6 +165,14 @@ class WithdrawForm(forms.Form):
     from_round = forms.IntegerField(min_value=1, label="from round")
 
 
+class RosterForm(forms.Form):
+    file = forms.FileField(
+        label="Roster",
+        help_text="An .xlsx or .csv file with a header row: name (or last name and first name), "
+        "and any of number, rating, club, team, id.",
+    )
+
+
 class LateEntryForm(forms.Form):
     name = forms.CharField(max_length=200, help_text="As on the rating list: Last, First.")
     rating = forms.IntegerField(min_value=0, max_value=3000, initial=0)

@@ -22,6 +22,7 @@ from tournament import services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
 from tournament.models import Change, Division, Game, Player, Round
+from tournament.reports import roster
 from tournament.results import EntryError, snapshot
 
 # Change.action values written here.
@@ -532,28 +533,52 @@ def late_entry(division: Division, new: NewPlayer, user: Any) -> Player:
             team=new.team,
             membership_id=new.membership_id,
         )
-        under_way = set(division.games.exclude(score1=None).values_list("round", flat=True))
-        under_way |= set(division.rounds.filter(published=True).values_list("number", flat=True))
-        missed = [
-            Game.objects.create(
-                division=division,
-                round=r,
-                player1=player,
-                score1=-division.forfeit_spread,
-                kind=Game.FORFEIT,
-                version=1,
-            )
-            for r in sorted(under_way)
-        ]
-        Change.objects.create(
-            tournament_id=division.tournament_id,
-            user=_user(user),
-            action=LATE_ENTRY,
-            after={"player": number, "name": name, "games": [snapshot(g) for g in missed]},
-            reason=f"{name} added as player {number}"
-            + (f", forfeit losses in rounds {_rounds_text(missed)}" if missed else ""),
-        )
+        _enter_late(division, player, user)
         return player
+
+
+def import_roster(division: Division, data: bytes, filename: str, user: Any) -> list[Player]:
+    """Players from a roster file (`tournament.reports.roster`); any added after the start
+    are late entries, with a forfeit loss for every round already under way."""
+    with transaction.atomic():
+        division = _locked_division(division)
+        added = roster.import_roster(division, data, filename)
+        for player in added:
+            _enter_late(division, player, user)
+        return added
+
+
+def _enter_late(division: Division, player: Player, user: Any) -> list[Game]:
+    """A new player's forfeit losses for the rounds under way, logged as their entry."""
+    under_way = set(division.games.exclude(score1=None).values_list("round", flat=True))
+    under_way |= set(division.rounds.filter(published=True).values_list("number", flat=True))
+    under_way -= set(player.games_as_1.values_list("round", flat=True))
+    missed = [
+        Game.objects.create(
+            division=division,
+            round=r,
+            player1=player,
+            score1=-division.forfeit_spread,
+            kind=Game.FORFEIT,
+            version=1,
+        )
+        for r in sorted(under_way)
+    ]
+    reason = f"{player.name} added as player {player.number}"
+    if missed:
+        reason += f", forfeit losses in rounds {_rounds_text(missed)}"
+    Change.objects.create(
+        tournament_id=division.tournament_id,
+        user=_user(user),
+        action=LATE_ENTRY,
+        after={
+            "player": player.number,
+            "name": player.name,
+            "games": [snapshot(g) for g in missed],
+        },
+        reason=reason,
+    )
+    return missed
 
 
 def _rounds_text(games: Sequence[Game]) -> str:

@@ -23,6 +23,7 @@ division_urls = [
     path("players/withdraw", pairing.withdraw, name="desk-withdraw"),
     path("players/<int:number>/reinstate", pairing.reinstate, name="desk-reinstate"),
     path("players/add", pairing.late_entry, name="desk-late-entry"),
+    path("players/roster", pairing.roster, name="desk-roster"),
 ]
 
 game_urls = [

@@ -330,3 +330,22 @@ def test_the_schedule_decides_the_system_and_the_division_the_repeats(played: Di
     played.pairing_schedule = [{"rounds": "2-", "system": "koth", "repeats": 1}]
     played.save()
     assert rounds.rules(played, rounds.schedule_entry(played, 2)).max_repeats == 1
+
+
+def test_a_roster_file_adds_players_at_the_desk(desk: Client, played: Division):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    good = SimpleUploadedFile("roster.csv", b'Name,Rating,Club\n"Young, Zed",1500,Owls\n')
+    page = desk.post(url("desk-roster", played), {"file": good}, follow=True).content.decode()
+    assert (
+        "1 player(s) added to division A; 1 with forfeit losses for the rounds already under way."
+        in page
+    )
+    zed = Player.objects.get(division=played, name="Young, Zed")
+    assert (zed.number, zed.rating, zed.club) == (8, 1500, "Owls")
+    loss = zed.games_as_1.get()  # round 1 was played before Zed came
+    assert (loss.round, loss.kind, loss.score1) == (1, Game.FORFEIT, -50)
+    bad = SimpleUploadedFile("roster.csv", b"Name,Rating\nAda Two,15OO\n")
+    page = desk.post(url("desk-roster", played), {"file": bad}, follow=True).content.decode()
+    assert "Nothing imported: row 2: the rating &#x27;15OO&#x27; is not a whole number" in page
+    assert played.players.count() == 8

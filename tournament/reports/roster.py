@@ -13,7 +13,6 @@ import contextlib
 import csv
 import io
 from dataclasses import dataclass
-from pathlib import Path
 
 from django.db import transaction
 from django.db.models import Max
@@ -175,8 +174,3 @@ def import_roster(division: Division, data: bytes, filename: str) -> list[Player
             )
         )
     return Player.objects.bulk_create(players)
-
-
-def import_roster_file(division: Division, path: str | Path) -> list[Player]:
-    path = Path(path)
-    return import_roster(division, path.read_bytes(), path.name)

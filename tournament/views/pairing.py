@@ -20,10 +20,12 @@ from tournament.forms import (
     LateEntryForm,
     ManualPairingsForm,
     PairForm,
+    RosterForm,
     SwapForm,
     WithdrawForm,
 )
 from tournament.models import Division, Game, Round
+from tournament.reports.roster import RosterError
 from tournament.views.director import _form_error, _get_division_for_user
 
 
@@ -266,6 +268,7 @@ def _players_page(
         "players": division.players.all(),
         "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
         "late": late or LateEntryForm(),
+        "roster": RosterForm(),
     }
     return render(request, "tournament/desk/players.html", context, status=status)
 
@@ -303,6 +306,29 @@ def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) ->
     player = get_object_or_404(division.players, number=number)
     rounds.reinstate(player, request.user)
     messages.success(request, f"{player.name} takes part again.")
+    return redirect("desk-players", slug, division.pk)
+
+
+@login_required
+@require_POST
+def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """Players added from a spreadsheet or CSV file; a file with a bad row adds no one."""
+    division = _get_division_for_user(request, slug, division_id)
+    form = RosterForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _form_error(form))
+        return redirect("desk-players", slug, division.pk)
+    upload = form.cleaned_data["file"]
+    try:
+        added = rounds.import_roster(division, upload.read(), upload.name, request.user)
+    except RosterError as error:
+        messages.error(request, "Nothing imported: " + "; ".join(error.problems))
+    else:
+        late = sum(1 for p in added if p.games_as_1.exists())
+        text = f"{len(added)} player(s) added to division {division.name}"
+        if late:
+            text += f"; {late} with forfeit losses for the rounds already under way"
+        messages.success(request, text + ".")
     return redirect("desk-players", slug, division.pk)
 
 

@@ -1,9 +1,12 @@
 """python manage.py importroster SLUG --division NAME FILE (.xlsx or .csv)."""
 
+from pathlib import Path
+
 from django.core.management.base import CommandError, CommandParser
 
+from tournament import rounds
 from tournament.management.base import DivisionCommand
-from tournament.reports.roster import RosterError, import_roster_file
+from tournament.reports.roster import RosterError
 
 
 class Command(DivisionCommand):
@@ -15,8 +18,9 @@ class Command(DivisionCommand):
 
     def handle(self, *args, slug: str, file: str, division: str, **options) -> None:
         div = self.division(slug, division)
+        path = Path(file)
         try:
-            players = import_roster_file(div, file)
+            players = rounds.import_roster(div, path.read_bytes(), path.name, None)
         except RosterError as error:
             raise CommandError("nothing imported: " + "; ".join(error.problems)) from error
         except OSError as error:
