@@ -243,8 +243,9 @@ class _Replay:
                 if len(distinct) == len(tiles):
                     return True
                 pool = self.pool
+                most = len(tiles) - len(distinct) + 1  # no tile is held more often than this
                 for t in distinct:
-                    if pool[t] < tiles.count(t):
+                    if pool[t] < most and pool[t] < tiles.count(t):
                         break
                 else:
                     return True
@@ -277,15 +278,12 @@ class _Replay:
     def rack_holds(self, ev: gcg.Event, rack: list[str] | None, used: list[str], what: str) -> None:
         if rack is None:
             return
-        distinct = set(used)
-        if len(distinct) == len(used) and distinct.issubset(rack):
-            return
         left = list(rack)
         lacking = []
         for t in used:
-            if t in left:
+            try:
                 left.remove(t)
-            else:
+            except ValueError:
                 lacking.append(t)
         if lacking:
             lacking.sort()
