@@ -279,6 +279,35 @@ def test_a_rack_with_two_zs_cannot_be_drawn_from_a_bag_with_one():
     assert (found.expected, found.recorded) == ("1 Z", "2 Z")
 
 
+def test_a_rack_with_a_tile_twice_is_drawable_while_two_are_unseen():
+    # 8H AB: (1 + 3) * 2 = 8; the set has two Bs
+    assert errors(replay(">a: BBA 8H AB +8 8")) == []
+
+
+def test_a_rack_with_a_tile_twice_cannot_be_drawn_once_one_is_on_the_board():
+    # 8H AB: (1 + 3) * 2 = 8, which leaves one B unseen
+    report = replay(">a: ABC 8H AB +8 8", ">b: BBE - +0 0")
+    assert errors(report) == [(4, "rack_not_drawable")]
+    found = finding(report, "rack_not_drawable")
+    assert (found.expected, found.recorded) == ("1 B", "2 B")
+
+
+def test_a_play_using_a_tile_twice_that_the_rack_holds_once_is_reported():
+    # 8H BAA: B on 8H (DW) 3, A 1, A 1 -> 5 * 2 = 10
+    assert errors(replay(">a: AAB 8H BAA +10 10")) == []
+    report = replay(">a: ABX 8H BAA +10 10")
+    assert errors(report) == [(3, "tiles_not_in_rack")]
+    found = finding(report, "tiles_not_in_rack")
+    assert (found.expected, found.recorded) == ("ABX", "BAA")
+    assert "uses A," in found.message
+
+
+def test_a_play_written_only_as_tiles_on_the_board_places_no_tile():
+    report = replay(">a: AB 8H AB +8 8", ">b: XY 8H .. +0 0")
+    assert errors(report) == [(4, "no_new_tiles")]
+    assert report.board.tiles() == ["A", "B"]
+
+
 def test_a_third_blank_on_the_board_is_too_many_tiles_even_without_racks():
     report = replay(
         # 8H aB: blank 0 on 8H (DW), B 3 -> 3 * 2 = 6
