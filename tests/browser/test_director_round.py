@@ -62,6 +62,11 @@ def page():
         tab = browser.new_page()
         tab.set_default_timeout(15_000)
         yield tab
+        # The test's own queries ran while Playwright's event loop was running, on connections
+        # of that context: closed in it, so that the test database can be dropped after the run.
+        from django.db import connections
+
+        connections.close_all()
         browser.close()
 
 
