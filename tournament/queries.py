@@ -224,7 +224,7 @@ def player_games(player: Player) -> list[PlayerGame]:
     last_round = max((g.round for g in games), default=0)
     # The standings engine counts the record, so that a tie, a bye or a forfeit counts here
     # exactly as it does in the standings.
-    entrants = [engine.Player(p.pk, p.name, p.rating, p.number) for p in players.values()]
+    entrants = [services.engine_player(p) for p in players.values()]
     rounds = services.engine_games(games, last_round)
     result = []
     for game in games:

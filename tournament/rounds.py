@@ -11,7 +11,7 @@ Player ids given to the engine are the players' primary keys.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -40,16 +40,6 @@ class PairingRefused(EntryError):
 
 
 # -- loading the division as plain data ----------------------------------------------------------
-
-
-def _history_game(g: Game, with_scores: bool) -> engine.Game:
-    first = {1: True, 2: False}.get(g.first)
-    if g.player2_id is None:
-        kind = engine.GameKind.FORFEIT if g.kind == Game.FORFEIT else engine.GameKind.BYE
-        return engine.Game(g.player1_id, None, (g.score1 or 0) if with_scores else 0, 0, kind)
-    if not with_scores:
-        return engine.Game(g.player1_id, g.player2_id, 0, 0, first=first)
-    return engine.Game(g.player1_id, g.player2_id, g.score1, g.score2, first=first)
 
 
 @dataclass
@@ -86,11 +76,11 @@ def history(division: Division, round_number: int, based_on: int | None = None) 
     for g in games:
         if g.round <= based_on:
             if g.has_result:
-                results[g.round - 1].append(_history_game(g, with_scores=True))
+                results[g.round - 1].append(services.engine_game(g))
             else:
                 missing[g.round] = missing.get(g.round, 0) + 1
         else:
-            paired[g.round - based_on - 1].append(_history_game(g, with_scores=False))
+            paired[g.round - based_on - 1].append(services.engine_game(g, with_scores=False))
     if missing:
         late = ", ".join(f"round {r}: {n}" for r, n in sorted(missing.items()))
         raise PairingRefused(
@@ -100,9 +90,14 @@ def history(division: Division, round_number: int, based_on: int | None = None) 
     return History(players, results, paired, round_number, based_on)
 
 
-def rules(division: Division, entry: pairing.ScheduleEntry | None = None) -> pairing.PairingRules:
-    """The division's pairing settings as the engine takes them."""
-    players = list(division.players.all())
+def rules(
+    division: Division,
+    entry: pairing.ScheduleEntry | None = None,
+    players: Sequence[Player] | None = None,
+) -> pairing.PairingRules:
+    """The division's pairing settings as the engine takes them (`players`: the division's,
+    when the caller has them loaded already)."""
+    players = list(division.players.all()) if players is None else players
     by_number = {p.number: p.pk for p in players}
     forbidden = []
     for pair in division.forbidden_pairs or []:
@@ -176,14 +171,13 @@ def plan(
 ) -> Plan:
     """Pair `round_number` without saving: the schedule's system unless `system` is given."""
     entry = schedule_entry(division, round_number)
-    if based_on is None:
-        based_on = entry.based_on if entry.based_on is not None else round_number - 1
+    based_on = entry.based_on if based_on is None else based_on
     system = system or entry.system
     if system not in pairing.SYSTEMS or system == "manual":
         known = ", ".join(s for s in pairing.SYSTEMS if s != "manual")
         raise PairingRefused(f"No pairing system {system!r}: choose one of {known}.")
     past = history(division, round_number, based_on)
-    settings = rules(division, entry)
+    settings = rules(division, entry, past.players)
     if repeats is not None:
         settings = replace(settings, max_repeats=repeats)
     try:
@@ -230,12 +224,20 @@ def _warning_dicts(warnings: Sequence[pairing.PairingWarning]) -> list[dict[str,
 
 
 def _log(division: Division, user: Any, action: str, before: list, after: list, reason: str):
+    """A change to a round's games, as results log theirs: `{"games": [snapshot, …]}`."""
+    games = {"games": before} if before else None
+    return _log_change(division, user, action, games, {"games": after} if after else None, reason)
+
+
+def _log_change(
+    division: Division, user: Any, action: str, before: dict | None, after: dict | None, reason: str
+) -> Change:
     return Change.objects.create(
         tournament_id=division.tournament_id,
-        user=_user(user),
+        user=user if getattr(user, "is_authenticated", False) else None,  # none: command line
         action=action,
-        before={"games": before} if before else None,
-        after={"games": after} if after else None,
+        before=before,
+        after=after,
         reason=reason,
     )
 
@@ -251,7 +253,8 @@ def save_pairings(
     notes: Sequence[str] = (),
     reason: str = "",
 ) -> Round:
-    """Replace round `round_number`'s pairings with `pairs` (first player first), unpublished.
+    """Replace round `round_number`'s pairings with `pairs` (first player first), unpublished:
+    the tables numbered in the order given, the byes after them.
 
     Refused when the round already has results. The warnings are the engine's checks of the
     pairs as saved.
@@ -264,7 +267,8 @@ def save_pairings(
         for g in games:
             g.delete()
         created = []
-        for table, (first, second) in enumerate(pairs, 1):
+        byes_last = sorted(pairs, key=lambda pair: pair[1] is None)  # stable: tables keep order
+        for table, (first, second) in enumerate(byes_last, 1):
             created.append(
                 Game.objects.create(
                     division=division,
@@ -312,7 +316,7 @@ def save_plan(proposal: Plan, user: Any) -> Round:
     players = proposal.players
     pairs = [
         (players[p.first], players[p.second] if p.second is not None else None)
-        for p in sorted(result.pairings, key=lambda p: (p.second is None, p.table))
+        for p in sorted(result.pairings, key=lambda p: p.table)
     ]
     # Why each table was paired so: the engine's reasons, by the players' names, which stay
     # true of the pair whatever its table becomes.
@@ -344,7 +348,7 @@ def _check(
         past.results,
         round_number,
         pairs,
-        rules(division, schedule_entry(division, round_number)),
+        rules(division, schedule_entry(division, round_number), past.players),
         paired=past.paired,
     )
 
@@ -399,11 +403,10 @@ def swap(division: Division, round_number: int, a: Player, b: Player, user: Any)
 
 
 def _refresh_round(division: Division, round_number: int) -> Round:
-    games = list(division.games.filter(round=round_number))
     state, _ = Round.objects.get_or_create(
         division=division, number=round_number, defaults={"system": "manual", "published": True}
     )
-    state.warnings = _warning_dicts(_check(division, round_number, games))
+    state.warnings = _warning_dicts(current_warnings(division, round_number))
     state.save(update_fields=["warnings"])
     return state
 
@@ -483,20 +486,15 @@ def _set_withdrawn(
     before = player.withdrawn_from_round
     player.withdrawn_from_round = from_round
     player.save(update_fields=["withdrawn_from_round", "updated"])
-    Change.objects.create(
-        tournament_id=player.division.tournament_id,
-        user=_user(user),
-        action=action,
-        before={"player": player.number, "withdrawn_from_round": before},
-        after={"player": player.number, "withdrawn_from_round": from_round},
-        reason=reason,
+    _log_change(
+        player.division,
+        user,
+        action,
+        {"player": player.number, "withdrawn_from_round": before},
+        {"player": player.number, "withdrawn_from_round": from_round},
+        reason,
     )
     return player
-
-
-def _user(user: Any) -> Any:
-    """The user to log a change under: none for the command line."""
-    return user if getattr(user, "is_authenticated", False) else None
 
 
 @dataclass
@@ -506,7 +504,6 @@ class NewPlayer:
     club: str = ""
     team: str = ""
     membership_id: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def late_entry(division: Division, new: NewPlayer, user: Any) -> Player:
@@ -566,23 +563,10 @@ def _enter_late(division: Division, player: Player, user: Any) -> list[Game]:
     ]
     reason = f"{player.name} added as player {player.number}"
     if missed:
-        reason += f", forfeit losses in rounds {_rounds_text(missed)}"
-    Change.objects.create(
-        tournament_id=division.tournament_id,
-        user=_user(user),
-        action=LATE_ENTRY,
-        after={
-            "player": player.number,
-            "name": player.name,
-            "games": [snapshot(g) for g in missed],
-        },
-        reason=reason,
-    )
+        reason += f", forfeit losses in rounds {', '.join(str(g.round) for g in missed)}"
+    after = {"player": player.number, "name": player.name, "games": [snapshot(g) for g in missed]}
+    _log_change(division, user, LATE_ENTRY, None, after, reason)
     return missed
-
-
-def _rounds_text(games: Sequence[Game]) -> str:
-    return ", ".join(str(g.round) for g in games)
 
 
 def next_round(division: Division) -> int:
@@ -608,8 +592,5 @@ def save_manual(
             if n in seen:
                 raise PairingRefused(f"Player {n} {players[n].name} is paired twice.")
             seen.add(n)
-        if first == second:
-            raise PairingRefused(f"Player {first} cannot play themselves.")
         pairs.append((players[first], players[second] if second is not None else None))
-    pairs.sort(key=lambda pair: pair[1] is None)  # byes after the tables
     return save_pairings(division, round_number, pairs, user, reason="paired by hand")

@@ -67,7 +67,7 @@ def _number(x: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _GameRow:
-    """The columns of a game the standings need, read without building a model instance."""
+    """The columns of a game the engines need, read without building a model instance."""
 
     round: int
     player1_id: int
@@ -75,25 +75,35 @@ class _GameRow:
     score1: int | None
     score2: int | None
     kind: str
+    first: int
 
     @property
     def has_result(self) -> bool:
         return self.score1 is not None and (self.player2_id is None or self.score2 is not None)
 
 
+_GAME_COLUMNS = ("round", "player1_id", "player2_id", "score1", "score2", "kind", "first")
+
+
+def engine_game(g: Game | _GameRow, with_scores: bool = True) -> engine.Game:
+    """A game as the engines take it, from player1's side; without its scores, its pairing
+    only (a round paired and not yet played)."""
+    if g.player2_id is None:
+        kind = engine.GameKind.FORFEIT if g.kind == Game.FORFEIT else engine.GameKind.BYE
+        return engine.Game(g.player1_id, None, (g.score1 or 0) if with_scores else 0, 0, kind)
+    first = {1: True, 2: False}.get(g.first)
+    if not with_scores:
+        return engine.Game(g.player1_id, g.player2_id, 0, 0, first=first)
+    return engine.Game(g.player1_id, g.player2_id, g.score1, g.score2, first=first)
+
+
 def engine_games(games: Sequence[Game | _GameRow], rounds: int) -> list[list[engine.Game]]:
-    """The games of each round as the standings engine takes them (`[0]` is round 1)."""
+    """The results of each round as the engines take them (`[0]` is round 1)."""
     by_round: list[list[engine.Game]] = [[] for _ in range(rounds)]
     for g in games:
         if not g.has_result or g.kind == Game.VOID or g.round > rounds:
             continue
-        if g.player2_id is None:
-            kind = engine.GameKind.FORFEIT if g.kind == Game.FORFEIT else engine.GameKind.BYE
-            by_round[g.round - 1].append(engine.Game(g.player1_id, None, g.score1, 0, kind))
-        else:
-            by_round[g.round - 1].append(
-                engine.Game(g.player1_id, g.player2_id, g.score1, g.score2)
-            )
+        by_round[g.round - 1].append(engine_game(g))
     return by_round
 
 
@@ -171,9 +181,7 @@ def _players_and_results(division: Division) -> tuple[list[Player], list[list[en
     players = list(division.players.all())
     games = [
         _GameRow(*values)
-        for values in Game.objects.filter(division=division).values_list(
-            "round", "player1_id", "player2_id", "score1", "score2", "kind"
-        )
+        for values in Game.objects.filter(division=division).values_list(*_GAME_COLUMNS)
     ]
     last_round = max((g.round for g in games if g.has_result), default=0)
     return players, engine_games(games, last_round)
