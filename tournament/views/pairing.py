@@ -73,7 +73,6 @@ def _pairing_page(
         "upcoming": upcoming,
         "entry": entry,
         "form": form,
-        "manual": ManualPairingsForm(),
         "systems": SYSTEMS,
     }
     return render(request, "tournament/desk/pairing.html", context, status=status)
@@ -144,7 +143,6 @@ def round_pairings(
             warnings = rounds.current_warnings(division, round_number)
         except rounds.PairingRefused as error:
             messages.error(request, str(error))
-    names = {p.pk: p for p in division.players.all()}
     manual_text = "\n".join(
         f"{r['game'].player1.number} {r['game'].player2.number if r['game'].player2 else 'bye'}"
         for r in rows
@@ -157,10 +155,7 @@ def round_pairings(
         "state": state,
         "published": state is None or state.published,
         "rows": rows,
-        "warnings": [
-            {"code": w.code, "message": w.message, "players": [names[p] for p in w.players]}
-            for w in warnings
-        ],
+        "warnings": warnings,
         "has_results": any(r["game"].has_result and r["game"].kind != Game.BYE for r in rows),
         "swap": SwapForm(),
         "manual": ManualPairingsForm(initial={"pairs": manual_text}),
