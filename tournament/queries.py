@@ -200,11 +200,7 @@ class PlayerGame:
 
     @property
     def record(self) -> str:
-        return f"{_number(self.wins)}–{_number(self.losses)}"
-
-
-def _number(x: float) -> str:
-    return str(int(x)) if x == int(x) else f"{x:g}"
+        return f"{services.count_text(self.wins)}–{services.count_text(self.losses)}"
 
 
 def player_games(player: Player) -> list[PlayerGame]:

@@ -58,10 +58,11 @@ class Row:
 
     @property
     def record(self) -> str:
-        return f"{_number(self.wins)}–{_number(self.losses)}"
+        return f"{count_text(self.wins)}–{count_text(self.losses)}"
 
 
-def _number(x: float) -> str:
+def count_text(x: float) -> str:
+    """Wins or losses as written: 7, or 7.5 with a tie."""
     return str(int(x)) if x == int(x) else f"{x:g}"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from tournament import queries, services
+from tournament.engine.pairing.history import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 
 Cell = str | int | float | None
@@ -472,7 +473,7 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
         value = str(prize.get("value", ""))
         note = str(prize.get("note", ""))
         if kind == "rank" and isinstance(place, int):
-            label = f"{_ordinal(place)} place"
+            label = f"{ordinal(place)} place"
             band = next((b for b in bands if place <= b), None)
             if band is not None:
                 first = max([b for b in bands if b < place], default=0) + 1
@@ -505,7 +506,7 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
                 sides = [s for g in games for s in queries.sides_of(g, everyone) if s.has_result]
             what, keep, pick = _HIGH[kind]
             candidates = [s for s in sides if keep(s)]
-            label = f"{_ordinal(place)} {kind}" if isinstance(place, int) else kind
+            label = f"{ordinal(place)} {kind}" if isinstance(place, int) else kind
             if candidates:
                 best = pick(s.score for s in candidates)
                 for s in sorted(
@@ -544,11 +545,6 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
         after,
         [Table("Prizes", columns, rows)],
     )
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def results(division: Division, number: int | None = None, public: bool = False) -> Report:

@@ -4,10 +4,10 @@ the bye, Gibsonization, and pairing a group of players by a cost."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tournament.engine.pairing.contention import best_finishes, gibsons
-from tournament.engine.pairing.history import Field
+from tournament.engine.pairing.history import Field, ordinal
 from tournament.engine.pairing.matching import Matched, levels, min_cost_matching, unpairable
 from tournament.engine.pairing.model import PairingError, PairingWarning
 from tournament.engine.standings import PlayerId
@@ -258,9 +258,7 @@ def _settled(fld: Field, a: PlayerId, b: PlayerId) -> list[str]:
 
 
 def _place(fld: Field, player: PlayerId) -> str:
-    from tournament.engine.pairing.history import _ordinal
-
-    return f"{fld.name(player)}'s {_ordinal(fld.position[player] + 1)} place"
+    return f"{fld.name(player)}'s {ordinal(fld.position[player] + 1)} place"
 
 
 def _victim(fld: Field, gibson: PlayerId, rest: list[PlayerId]) -> tuple[PlayerId | None, str]:
@@ -283,20 +281,12 @@ def _victim(fld: Field, gibson: PlayerId, rest: list[PlayerId]) -> tuple[PlayerI
         met = fld.times_met(gibson, chosen)
         return chosen, (
             f"the highest-placed player who can no longer reach the prizes (best finish "
-            f"{_ord(finishes[chosen])}), of those who met the Gibson least ({met} time(s))"
+            f"{ordinal(finishes[chosen])}), of those who met the Gibson least ({met} time(s))"
         )
     chosen = min(rest, key=lambda p: (*key(p), -fld.position[p]))
     return chosen, "everyone left can still reach the prizes: the lowest-placed player"
 
 
-def _ord(n: int) -> str:
-    from tournament.engine.pairing.history import _ordinal
-
-    return _ordinal(n)
-
-
 def _with_options(fld: Field, **options: object) -> Field:
-    from dataclasses import replace
-
     rules = replace(fld.rules, options={**fld.rules.options, **options})
     return replace(fld, rules=rules)

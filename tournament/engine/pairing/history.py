@@ -103,7 +103,7 @@ class Field:
         """e.g. "Smith (3rd, 5-2 +310)"."""
         w, row = self.wins(player), self.row[player]
         record = f"{w:g}-{row.losses:g} {self.spread(player):+d}"
-        return f"{self.name(player)} ({_ordinal(self.rank(player))}, {record})"
+        return f"{self.name(player)} ({ordinal(self.rank(player))}, {record})"
 
 
 def build_field(
@@ -194,6 +194,7 @@ def _seats_of_round(
     return taken
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
