@@ -24,8 +24,8 @@ from tournament.forms import (
     SwapForm,
     WithdrawForm,
 )
+from tournament.interchange.roster import RosterError
 from tournament.models import Division, Game, Round
-from tournament.reports.roster import RosterError
 from tournament.views.director import _form_error, _get_division_for_user
 
 

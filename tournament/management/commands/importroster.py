@@ -5,8 +5,8 @@ from pathlib import Path
 from django.core.management.base import CommandError, CommandParser
 
 from tournament import rounds
+from tournament.interchange.roster import RosterError
 from tournament.management.base import DivisionCommand
-from tournament.reports.roster import RosterError
 
 
 class Command(DivisionCommand):

@@ -5,6 +5,8 @@ Columns are found by their header, in any order and case: `name` (or `last name`
 `first name`, joined as "Last, First" as tsh writes names), and optionally `number`, `rating`,
 `club`, `team` and `id` (a membership number). Every row is checked before anything is saved;
 a file with any bad row saves nothing and says which rows and why.
+
+Reading only: no database here; `tournament.rounds.import_roster` saves the players.
 """
 
 from __future__ import annotations
@@ -13,11 +15,6 @@ import contextlib
 import csv
 import io
 from dataclasses import dataclass
-
-from django.db import transaction
-from django.db.models import Max
-
-from tournament.models import Division, Player
 
 HEADERS = {
     "name": "name",
@@ -142,35 +139,3 @@ def read_roster(data: bytes, filename: str) -> list[Entry]:
     if problems:
         raise RosterError(problems)
     return entries
-
-
-@transaction.atomic
-def import_roster(division: Division, data: bytes, filename: str) -> list[Player]:
-    """Add the roster's players to the division; numbers not given follow the last one."""
-    entries = read_roster(data, filename)
-    taken = set(division.players.values_list("number", flat=True))
-    clash = [e for e in entries if e.number in taken]
-    if clash:
-        raise RosterError(
-            [f"row {e.row}: the division already has a player number {e.number}" for e in clash]
-        )
-    given = {e.number for e in entries if e.number is not None}
-    next_number = max([division.players.aggregate(m=Max("number"))["m"] or 0, *given]) + 1
-    players = []
-    for e in entries:
-        number = e.number
-        if number is None:
-            number = next_number
-            next_number += 1
-        players.append(
-            Player(
-                division=division,
-                number=number,
-                name=e.name,
-                rating=e.rating,
-                club=e.club,
-                team=e.team,
-                membership_id=e.membership_id,
-            )
-        )
-    return Player.objects.bulk_create(players)
