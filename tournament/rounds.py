@@ -538,7 +538,10 @@ def import_roster(division: Division, data: bytes, filename: str, user: Any) -> 
     """Players from a roster file (`tournament.interchange.roster`), numbered after the last
     one where the file gives no number; any added after the start are late entries, with a
     forfeit loss for every round already under way. A bad file saves nothing."""
-    entries = roster.read_roster(data, filename)
+    lengths = {
+        f: Player._meta.get_field(f).max_length for f in ("name", "club", "team", "membership_id")
+    }
+    entries = roster.read_roster(data, filename, lengths)
     with transaction.atomic():
         division = _locked_division(division)
         taken = set(division.players.values_list("number", flat=True))
