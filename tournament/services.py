@@ -602,7 +602,9 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
             )
         return tournament
     except tsh.TshFormatError as error:
-        raise ImportError_(str(error)) from error
+        # A config value is read when asked for, by which time the line knows no file name.
+        source = error.source or path.name
+        raise ImportError_(f"{source}: line {error.line}: {error.message}") from error
     except OSError as error:
         raise ImportError_(f"cannot read {error.filename}: {error.strerror}") from error
     except DatabaseError as error:
