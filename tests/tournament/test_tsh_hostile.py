@@ -260,3 +260,12 @@ def test_a_divisions_file_is_exported_into_the_folder_whatever_path_the_config_g
     call_command("exporttsh", "event", output=str(out), stdout=StringIO())
     assert sorted(p.name for p in out.iterdir()) == ["config.tsh", "escaped.t"]
     assert not (tmp_path / "escaped.t").exists()
+
+
+@pytest.mark.django_db
+def test_a_round_asked_for_in_other_digits_is_not_found(tmp_path: Path) -> None:
+    import_tsh(write_event(tmp_path, "division A a.t\n"))
+    client = Client()
+    assert client.get("/t/event/A/ratings/?round=1").status_code == 200
+    assert client.get("/t/event/A/ratings/?round=²").status_code == 404
+    assert client.get("/t/event/A/report/standings.pdf?round=²").status_code == 404

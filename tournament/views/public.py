@@ -65,7 +65,7 @@ def _get_after_round(request: HttpRequest, last: int) -> int | None:
     value = request.GET.get("round")
     if value is None or value == "":
         return None
-    if not value.isdigit() or int(value) > last:
+    if not (value.isascii() and value.isdigit()) or int(value) > last:  # not "²"
         raise Http404("No such round.")
     return int(value)
 
