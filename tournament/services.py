@@ -301,9 +301,10 @@ def _ratings(division: Division) -> list[RatingRow]:
 
 
 # Limits on numbers read from a tsh file, checked before anything is saved: beyond them a value
-# is a typing slip or a hostile file, and would overflow a column or the rating maths. tsh
-# writes a rating in five columns; no Scrabble score or spread reaches six digits.
-MAX_RATING = 99_999
+# is a typing slip or a hostile file, and would overflow a column. Ratings may be as large as
+# their column holds (Woogles exports its own, up to nine digits); no Scrabble score or spread
+# reaches six digits.
+MAX_RATING = 2**31 - 1
 MAX_SCORE = 99_999
 MAX_ROUNDS = 1_000
 MAX_COUNT = 1_000_000  # lifetime games, table numbers, prize bands

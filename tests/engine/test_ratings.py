@@ -47,6 +47,14 @@ def test_it_expects_the_shares_of_a_win_the_naspa_page_gives(difference: int, sh
     assert nsa2008_expectation(1400 + difference, 1400) == pytest.approx(share, abs=0.0002)
 
 
+def test_ratings_far_apart_expect_a_certain_win_or_loss_as_tsh_does() -> None:
+    # Perl's exp is infinity past 709; Python's raises OverflowError. Woogles exports ratings
+    # in the millions, and a rating of 2^31 - 1 met 1720 on a player's page.
+    assert nsa2008_expectation(111121312, 1000) == 1.0
+    assert nsa2008_expectation(1000, 111121312) == 0.0
+    assert nsa2008_expectation(2**31 - 1, 1720) == 1.0
+
+
 def test_it_expects_the_two_players_shares_to_make_one_win() -> None:
     assert nsa2008_expectation(1700, 1300) + nsa2008_expectation(1300, 1700) == pytest.approx(1)
 

@@ -108,7 +108,7 @@ def test_numbers_and_text_beyond_their_columns_are_refused_by_row(division: Divi
     assert caught.value.problems == [
         "row 2: the number 99999999999 is not 1 to 100000",
         "row 3: the rating '²' is not a whole number",
-        "row 4: the rating 2147483648 is not 0 to 99999",
+        "row 4: the rating 2147483648 is not 0 to 2147483647",
         "row 5: the name is 201 characters; at most 200",
         "row 5: the club is 101 characters; at most 100",
     ]

@@ -116,17 +116,18 @@ def test_a_rating_of_2_to_the_31_is_refused(tmp_path: Path) -> None:
     lines = T_FILE.splitlines(keepends=True)
     lines[1] = "Crane, Ben             2147483648 1 4; 300 420\n"
     path = write_event(tmp_path, "division A a.t\n", "".join(lines))
-    assert (
-        refused(path) == "a.t: line 2: the rating 2147483648 is above 99999, the highest accepted"
+    assert refused(path) == (
+        "a.t: line 2: the rating 2147483648 is above 2147483647, the highest accepted"
     )
 
 
 @pytest.mark.django_db
 def test_the_highest_rating_accepted_imports_and_every_page_answers(tmp_path: Path) -> None:
     lines = T_FILE.splitlines(keepends=True)
-    lines[0] = "Quill, Ada             99999 2 3; 400 380\n"
+    # Rated against 1720 and 1640: the rating maths overflowed (math.exp) on the player page.
+    lines[0] = "Quill, Ada             2147483647 2 3; 400 380\n"
     import_tsh(write_event(tmp_path, "division A a.t\n", "".join(lines)))
-    assert Player.objects.get(number=1).rating == 99999
+    assert Player.objects.get(number=1).rating == 2147483647
     assert_pages_answer()
 
 

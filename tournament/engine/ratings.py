@@ -186,7 +186,12 @@ def nsa2008_expectation(rating: float, opponent_rating: float) -> float:
     """The share of a win a player rated `rating` is expected to score against `opponent_rating`."""
     # Written as tsh writes it (1 - 1/(1 + e^x)) rather than the equal 1/(1 + e^-x): the last bit
     # of a float can tip a rating that ends in .5 one way or the other.
-    return 1 - 1 / (1 + math.exp(LOGISTIC_FACTOR * (rating - opponent_rating)))
+    try:
+        return 1 - 1 / (1 + math.exp(LOGISTIC_FACTOR * (rating - opponent_rating)))
+    except OverflowError:
+        # Ratings over 220,000 apart (Woogles exports its own ratings, in the millions): Perl's
+        # exp gives infinity there, and tsh's expectation is then a certain win.
+        return 1.0
 
 
 def nsa2008_multiplier(career_games: int, rating: float) -> int:

@@ -25,7 +25,7 @@ MAX_BYTES = 2 * 1024 * 1024  # the file as uploaded
 MAX_ROWS = 2_000  # players, not counting the header row
 MAX_COLUMNS = 100
 MAX_UNPACKED = 32 * 1024 * 1024  # all the parts of an xlsx, unpacked
-MAX_RATING = 99_999  # as for a tsh file: ratings have at most five digits
+MAX_RATING = 2**31 - 1  # as for a tsh file: what the rating column holds
 MAX_NUMBER = 100_000
 _WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only: `isdigit()` takes `²`, `int()` takes `٣`
 
