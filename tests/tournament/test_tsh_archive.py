@@ -336,11 +336,11 @@ def test_a_rating_system_spread_does_not_compute_is_said_everywhere_ratings_show
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "event.tsh"
-    config = "config rating_system = 'naspa-csw'\ndivision A A.t\n"
+    config = "config rating_system = 'aus'\ndivision A A.t\n"
     path.write_text(archive(config, {"A.t": A_T}))
     note = (
-        "The event asks for naspa-csw ratings, which Spread does not compute: "
-        "these are nsa2008 figures, not naspa-csw's."
+        "The event asks for aus ratings, which Spread does not compute: "
+        "these are nsa2008 figures, not aus's."
     )
     assert import_file(path).splitlines() == [
         "Imported tmp_path as event: A (4 players)".replace("tmp_path", tmp_path.name),
@@ -363,9 +363,9 @@ def test_a_rating_system_spread_does_not_compute_is_said_everywhere_ratings_show
 
     made = ratings_report(division)
     assert made.tables[0].note == note
-    assert [c.header for c in made.tables[0].columns][3] == "After (nsa2008, not naspa-csw)"
+    assert [c.header for c in made.tables[0].columns][3] == "After (nsa2008, not aus)"
     table = standings_report(division).tables[0]
-    assert [c.header for c in table.columns][7] == ("New (nsa2008, not naspa-csw)")
+    assert [c.header for c in table.columns][7] == ("New (nsa2008, not aus)")
     pdf = reports.make(division, "ratings", "pdf", None, "a4").content
     assert pdf.startswith(b"%PDF")
 
@@ -373,8 +373,9 @@ def test_a_rating_system_spread_does_not_compute_is_said_everywhere_ratings_show
 @pytest.mark.django_db
 def test_a_rating_system_spread_computes_is_used_without_a_note(tmp_path: Path) -> None:
     path = tmp_path / "event.tsh"
-    path.write_text(archive("config rating_system = 'nsa2008'\ndivision A A.t\n", {"A.t": A_T}))
+    path.write_text(archive("config rating_system = 'naspa-csw'\ndivision A A.t\n", {"A.t": A_T}))
     assert len(import_file(path).splitlines()) == 1
     division = Division.objects.get()
+    assert division.rating_system == "naspa-csw"
     assert services.ratings_note(division) is None
     assert [c.header for c in ratings_report(division).tables[0].columns][3] == ("After")
