@@ -566,7 +566,7 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
         folder = path.parent
         tfiles = []
         for line in config.divisions:
-            carried = config.attachments.get(line.file)
+            carried = config.attachment(line.file)
             if carried is not None:
                 source = f"{path.name} ({line.file})"
                 tfile = tsh.read_t(carried.text, source=source, first_line=carried.first_line)

@@ -215,6 +215,16 @@ def test_an_archive_that_does_not_carry_a_divisions_file_reads_it_from_beside_it
     assert import_file(path).endswith("A (4 players), B (2 players)\n")
 
 
+def test_a_carried_file_is_found_in_any_case_as_tsh_finds_it() -> None:
+    from tournament.interchange.tsh import read_config
+
+    config = read_config("division A a.t\n#begin_file name=A.T\nAlice 1800 ;\n#end_file name=A.T\n")
+    carried = config.attachment("a.t")
+    assert carried is not None
+    assert (carried.name, carried.text, carried.first_line) == ("A.T", "Alice 1800 ;\n", 3)
+    assert config.attachment("b.t") is None
+
+
 def test_an_unfinished_archive_is_refused_naming_its_last_line(tmp_path: Path) -> None:
     from tournament.interchange.tsh import TshFormatError, read_config
 

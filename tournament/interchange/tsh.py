@@ -523,6 +523,16 @@ class ConfigFile:
     encoding: str = "utf-8"
     attachments: dict[str, Attachment] = field(default_factory=dict)
 
+    def attachment(self, name: str) -> Attachment | None:
+        """The file `name` carried in this config, matched as tsh's AttachedContent matches it:
+        exactly, else without regard to case."""
+        found = self.attachments.get(name)
+        if found is None:
+            found = next(
+                (a for a in self.attachments.values() if a.name.lower() == name.lower()), None
+            )
+        return found
+
     def without_attachments(self) -> ConfigFile:
         """The configuration alone, for an event whose `.t` files are kept elsewhere."""
         lines = [
