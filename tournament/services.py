@@ -697,19 +697,26 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+def _inside(file: str) -> Path:
+    """A division's file as config.tsh names it, kept inside the export's folder: a path going
+    out of it (`../x.t`, `/x.t`) is cut to its file name."""
+    path = Path(file)
+    return Path(path.name) if path.is_absolute() or ".." in path.parts else path
+
+
 def export_tsh(
     tournament: Tournament, folder: str | Path, renamed: list[str] | None = None
 ) -> list[Path]:
     """Write `config.tsh` and a `.t` file per division into `folder`; the files written. Names
     a `.t` line cannot hold as they are are written as `tsh_name` gives them, listed in
-    `renamed`. A division's file goes into `folder` itself, whatever path config.tsh gave."""
+    `renamed`. A division's file is written where config.tsh names it, inside `folder`."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     divisions = list(tournament.divisions.all())
     for division in divisions:
-        name = Path(division.tsh_file).name or f"{slugify(division.name) or 'division'}.t"
-        target = folder / name
+        target = folder / _inside(division.tsh_file or f"{slugify(division.name) or 'division'}.t")
+        target.parent.mkdir(parents=True, exist_ok=True)
         tfile = division_tfile(division, renamed)
         _write_atomically(target, tsh.write_t(tfile).encode(tfile.encoding))
         written.append(target)

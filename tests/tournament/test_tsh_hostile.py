@@ -249,17 +249,26 @@ def test_names_the_desk_accepts_are_exported_so_that_they_come_back(tmp_path: Pa
 
 
 @pytest.mark.django_db
-def test_a_divisions_file_is_exported_into_the_folder_whatever_path_the_config_gave(
+def test_a_divisions_file_is_exported_where_the_config_names_it_but_never_outside(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "a.t").write_text(T_FILE)
     (tmp_path / "config.tsh").write_text("division A data/a.t\n")
     import_tsh(tmp_path / "config.tsh")
-    Division.objects.update(tsh_file="../../escaped.t")
     out = tmp_path / "deep" / "out"
     call_command("exporttsh", "event", output=str(out), stdout=StringIO())
-    assert sorted(p.name for p in out.iterdir()) == ["config.tsh", "escaped.t"]
+    fields = [(p.name, p.opponents, p.scores) for p in read_t(T_FILE).players]
+    exported = read_t_file(out / "data" / "a.t").players
+    assert [(p.name, p.opponents, p.scores) for p in exported] == fields
+    call_command("importtsh", str(out / "config.tsh"), slug="again", stdout=StringIO())
+    assert Division.objects.get(tournament__slug="again").players.count() == 4
+
+    Division.objects.filter(tournament__slug="event").update(tsh_file="../../escaped.t")
+    call_command("exporttsh", "event", output=str(out), stdout=StringIO())
+    assert [(p.name, p.opponents, p.scores) for p in read_t_file(out / "escaped.t").players] == (
+        fields
+    )
     assert not (tmp_path / "escaped.t").exists()
 
 
