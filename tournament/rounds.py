@@ -21,8 +21,8 @@ from django.utils import timezone
 from tournament import services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
+from tournament.interchange import roster
 from tournament.models import Change, Division, Game, Player, Round
-from tournament.reports import roster
 from tournament.results import EntryError, snapshot
 
 # Change.action values written here.
@@ -535,11 +535,41 @@ def late_entry(division: Division, new: NewPlayer, user: Any) -> Player:
 
 
 def import_roster(division: Division, data: bytes, filename: str, user: Any) -> list[Player]:
-    """Players from a roster file (`tournament.reports.roster`); any added after the start
-    are late entries, with a forfeit loss for every round already under way."""
+    """Players from a roster file (`tournament.interchange.roster`), numbered after the last
+    one where the file gives no number; any added after the start are late entries, with a
+    forfeit loss for every round already under way. A bad file saves nothing."""
+    lengths = {
+        f: Player._meta.get_field(f).max_length for f in ("name", "club", "team", "membership_id")
+    }
+    entries = roster.read_roster(data, filename, lengths)
     with transaction.atomic():
         division = _locked_division(division)
-        added = roster.import_roster(division, data, filename)
+        taken = set(division.players.values_list("number", flat=True))
+        clash = [e for e in entries if e.number in taken]
+        if clash:
+            raise roster.RosterError(
+                [f"row {e.row}: the division already has a player number {e.number}" for e in clash]
+            )
+        given = {e.number for e in entries if e.number is not None}
+        next_number = max([division.players.aggregate(m=Max("number"))["m"] or 0, *given]) + 1
+        added = []
+        for e in entries:
+            number = e.number
+            if number is None:
+                number = next_number
+                next_number += 1
+            added.append(
+                Player(
+                    division=division,
+                    number=number,
+                    name=e.name,
+                    rating=e.rating,
+                    club=e.club,
+                    team=e.team,
+                    membership_id=e.membership_id,
+                )
+            )
+        added = Player.objects.bulk_create(added)
         for player in added:
             _enter_late(division, player, user)
         return added

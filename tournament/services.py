@@ -6,13 +6,16 @@ Views and commands come here; they never compute standings or read files themsel
 from __future__ import annotations
 
 import hashlib
+import os
+import re
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models import Count, Max
+from django.db import DatabaseError, transaction
+from django.db.models import Count, Max, QuerySet
 from django.utils.text import slugify
 
 from tournament.engine import pairing
@@ -26,12 +29,27 @@ class ImportError_(ValueError):
     """A file that cannot be imported; the message says where and why."""
 
 
+def find_division(divisions: QuerySet[Division], name: str) -> Division | None:
+    """The division called `name` among `divisions`, in any case as in tsh (`a` finds `A`);
+    a name written exactly as given wins over one that differs only in case."""
+    found = list(divisions.filter(name__iexact=name)[:10])
+    if not found:
+        # SQLite's iexact folds ASCII letters only: fold the others here, reading names alone.
+        names = divisions.prefetch_related(None).values_list("pk", "name")
+        pks = [pk for pk, other in names if other.casefold() == name.casefold()]
+        found = list(divisions.filter(pk__in=pks)) if pks else []
+    exact = [d for d in found if d.name == name]
+    return (exact or found or [None])[0]
+
+
 def division_by_name(slug: str, name: str) -> Division:
-    """The division `name` of the tournament `slug`; LookupError with a sentence if none."""
-    try:
-        return Division.objects.select_related("tournament").get(tournament__slug=slug, name=name)
-    except Division.DoesNotExist:
-        raise LookupError(f"no division {name!r} in tournament {slug!r}") from None
+    """The division `name` (in any case) of the tournament `slug`; LookupError with a sentence
+    if none."""
+    divisions = Division.objects.select_related("tournament").filter(tournament__slug=slug)
+    division = find_division(divisions, name)
+    if division is None:
+        raise LookupError(f"no division {name!r} in tournament {slug!r}")
+    return division
 
 
 # -- standings ---------------------------------------------------------------------------------
@@ -282,11 +300,19 @@ def _ratings(division: Division) -> list[RatingRow]:
 # -- TSH files ---------------------------------------------------------------------------------
 
 
+# Limits on numbers read from a tsh file, checked before anything is saved: beyond them a value
+# is a typing slip or a hostile file, and would overflow a column. Ratings may be as large as
+# their column holds (Woogles exports its own, up to nine digits); no Scrabble score or spread
+# reaches six digits.
+MAX_RATING = 2**31 - 1
+MAX_SCORE = 99_999
+MAX_ROUNDS = 1_000
+MAX_COUNT = 1_000_000  # lifetime games, table numbers, prize bands
+
+
 def _lifetime_games(player: tsh.TshPlayer) -> int | None:
     values = player.extra("lifeg")
-    if values and values[0].isdigit():
-        return int(values[0])
-    return None
+    return tsh.whole_number(values[0]) if values else None
 
 
 def _first_second(player: tsh.TshPlayer, round_index: int) -> int:
@@ -295,6 +321,127 @@ def _first_second(player: tsh.TshPlayer, round_index: int) -> int:
     if round_index < len(values) and values[round_index] in ("1", "2"):
         return int(values[round_index])
     return 0
+
+
+def _max_length(model: type, name: str) -> int:
+    return model._meta.get_field(name).max_length
+
+
+def _check_tfile(tfile: tsh.TFile, source: str) -> None:
+    """Every value of the file fits its column and its range, or TshFormatError names the line
+    (checked before saving: a database refuses some of these only at the end, and some it
+    takes and the pages then fail on)."""
+
+    def refuse(line: int, message: str) -> None:
+        raise tsh.TshFormatError(line, message, source=source)
+
+    for p in tfile.players:
+        for what, text, model, column in (
+            ("the name", p.name, Player, "name"),
+            ("the rating", p.rating, Player, "rating_text"),
+            ("the team", " ".join(p.extra("team") or []), Player, "team"),
+        ):
+            limit = _max_length(model, column)
+            if len(text) > limit:
+                refuse(p.line, f"{what} is {len(text)} characters long; at most {limit} are kept")
+        if p.rating_value > MAX_RATING:
+            refuse(p.line, f"the rating {p.rating} is above {MAX_RATING}, the highest accepted")
+        if len(p.opponents) > MAX_ROUNDS or len(p.scores) > MAX_ROUNDS:
+            refuse(p.line, f"more than {MAX_ROUNDS} rounds")
+        for score in p.scores:
+            if score is not None and abs(score) > MAX_SCORE:
+                refuse(p.line, f"the score {score} is beyond ±{MAX_SCORE}")
+        lifeg = _lifetime_games(p)
+        if lifeg is not None and not 0 <= lifeg <= MAX_COUNT:
+            refuse(p.line, f"lifeg {lifeg} is not 0 to {MAX_COUNT}")
+        for board in p.extra_numbers("board") or []:
+            if board is not None and not 0 <= board <= MAX_COUNT:
+                refuse(p.line, f"board {board} is not 0 to {MAX_COUNT}")
+
+
+def check_division_name(name: str) -> str | None:
+    """Why `name` cannot name a division (its URLs could not be built), or None if it can."""
+    limit = _max_length(Division, "name")
+    if not name.strip():
+        return "a division needs a name"
+    if len(name) > limit:
+        return f"the division name is {len(name)} characters long; at most {limit}"
+    if "/" in name or "\\" in name or name.strip(".") == "":
+        return f"a division name cannot be {name!r} (no '/' or '\\', and not only dots)"
+    return None
+
+
+def _check_config(config: tsh.ConfigFile, source: str) -> None:
+    """The divisions and the settings Spread stores fit their columns and ranges."""
+
+    def refuse(line: int, message: str) -> None:
+        raise tsh.TshFormatError(line, message, source=source)
+
+    seen: dict[str, tsh.DivisionLine] = {}
+    for line in config.divisions:
+        if problem := check_division_name(line.name):
+            refuse(line.number, problem)
+        if len(line.file) > _max_length(Division, "tsh_file"):
+            refuse(line.number, f"the file name is longer than {_max_length(Division, 'tsh_file')}")
+        # tsh matches division names without regard to case, and so does Spread.
+        other = seen.get(line.name.casefold())
+        if other is not None:
+            refuse(
+                line.number,
+                f"division {line.name!r} is division {other.name!r} of line "
+                f"{other.number} again (names are the same in any case)",
+            )
+        seen[line.name.casefold()] = line
+    ranges = {
+        "max_rounds": (1, MAX_ROUNDS),
+        "bye_spread": (-MAX_SCORE, MAX_SCORE),
+        "spread_cap": (0, MAX_SCORE),
+        "standings_spread_cap": (0, MAX_SCORE),
+        "gibson_spread": (0, MAX_SCORE),
+        "prize_bands": (1, MAX_COUNT),
+    }
+    for setting in config.settings:
+        if setting.key not in ranges:
+            continue
+        low, high = ranges[setting.key]
+        value = setting.value
+        for number in value if isinstance(value, list) else [value]:
+            if isinstance(number, (int, float)) and not low <= number <= high:
+                shown = (
+                    str(number) if len(str(number)) <= 12 else f"a {len(str(number))}-digit number"
+                )
+                refuse(setting.number, f"config {setting.key}: {shown} is not {low} to {high}")
+    title = config.value("event_name")
+    if isinstance(title, str) and len(title) > _max_length(Tournament, "name"):
+        line = config.setting("event_name")
+        assert line is not None
+        refuse(line.number, f"config event_name is longer than {_max_length(Tournament, 'name')}")
+
+
+def rating_system_asked(tournament: Tournament) -> str | None:
+    """The rating system the event's config.tsh names (`config rating_system`), if any."""
+    if not tournament.tsh_config:
+        return None
+    try:
+        value = tsh.read_config(tournament.tsh_config).value("rating_system")
+    except tsh.TshFormatError:
+        return None
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def ratings_note(division: Division) -> str | None:
+    """One line saying that the ratings shown are not those of the system the event asks for,
+    or None when they are: Spread never passes off one system's figures as another's."""
+    asked = rating_system_asked(division.tournament)
+    used = division.rating_system
+    if asked is None or asked.lower() == used.lower():
+        return None
+    if asked.lower() not in ratings_engine.rating_system_names():
+        return (
+            f"The event asks for {asked} ratings, which Spread does not compute: "
+            f"these are {used} figures, not {asked}'s."
+        )
+    return f"The event asks for {asked} ratings: these are {used} figures, not {asked}'s."
 
 
 @transaction.atomic
@@ -372,6 +519,7 @@ def _schedule(config: tsh.ConfigFile, division: str) -> list[dict]:
 
 
 def _unique_slug(base: str) -> str:
+    base = base[: _max_length(Tournament, "slug") - 8].strip("-")  # room for "-n"
     slug = base or "tournament"
     n = 2
     while Tournament.objects.filter(slug=slug).exists():
@@ -380,15 +528,33 @@ def _unique_slug(base: str) -> str:
     return slug
 
 
+def _rating_system(config: tsh.ConfigFile) -> str | None:
+    """The system Spread rates by for `config rating_system`: that one if Spread computes it,
+    else None (the default, with a note on every ratings page and report)."""
+    asked = config.value("rating_system")
+    if isinstance(asked, str) and asked.strip().lower() in ratings_engine.rating_system_names():
+        return asked.strip().lower()
+    return None
+
+
 @transaction.atomic
 def import_tsh(path: str | Path, slug: str | None = None, name: str | None = None) -> Tournament:
-    """A tournament from a `config.tsh` (its divisions and settings) or a single `.t` file."""
+    """A tournament from a `config.tsh` (its divisions and settings) or a single `.t` file.
+
+    A config.tsh may carry its `.t` files inside, each between `#begin_file name=X.t` and
+    `#end_file name=X.t` (tsh's archive, and how Woogles exports an event); a division whose
+    file is not carried is read from the file beside it. Everything is checked before it is
+    saved; any error leaves nothing saved and says where in one line.
+    """
     path = Path(path)
     if slug is not None and Tournament.objects.filter(slug=slug).exists():
         raise ImportError_(f"the slug {slug!r} is already taken by another tournament")
     try:
         if path.suffix == ".t" or path.name.endswith(".t"):
             tfile = tsh.read_t_file(path)
+            _check_tfile(tfile, path.name)
+            if problem := check_division_name(path.stem):
+                raise ImportError_(f"{path.name}: {problem}")
             base = slugify(name or path.stem)
             tournament = Tournament.objects.create(
                 name=name or path.stem, slug=slug or _unique_slug(base)
@@ -396,16 +562,29 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
             import_division(tournament, path.stem, tfile, tsh_file=path.name)
             return tournament
         config = tsh.read_config_file(path)
+        _check_config(config, path.name)
         folder = path.parent
+        tfiles = []
+        for line in config.divisions:
+            carried = config.attachment(line.file)
+            if carried is not None:
+                source = f"{path.name} ({line.file})"
+                tfile = tsh.read_t(carried.text, source=source, first_line=carried.first_line)
+            else:
+                source = line.file
+                tfile = tsh.read_t_file(folder / line.file)
+            _check_tfile(tfile, source)
+            tfiles.append(tfile)
         title = name or config.value("event_name") or folder.name
         tournament = Tournament.objects.create(
             name=str(title),
             slug=slug or _unique_slug(slugify(str(title))),
-            tsh_config=tsh.write_config(config),
+            # The .t files are the divisions now: an export writes them beside the config.
+            tsh_config=tsh.write_config(config.without_attachments()),
         )
         caps = config.standings_spread_cap or config.spread_cap
-        for position, line in enumerate(config.divisions):
-            tfile = tsh.read_t_file(folder / line.file)
+        system = _rating_system(config)
+        for position, (line, tfile) in enumerate(zip(config.divisions, tfiles, strict=True)):
             import_division(
                 tournament,
                 line.name,
@@ -420,16 +599,51 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 gibson=_perl_true(config.value("gibson")),
                 gibson_spread=config.gibson_spread,
                 pairing_schedule=_schedule(config, line.name),
+                **({"rating_system": system} if system else {}),
             )
         return tournament
     except tsh.TshFormatError as error:
-        raise ImportError_(str(error)) from error
+        # A config value is read when asked for, by which time the line knows no file name.
+        source = error.source or path.name
+        raise ImportError_(f"{source}: line {error.line}: {error.message}") from error
     except OSError as error:
         raise ImportError_(f"cannot read {error.filename}: {error.strerror}") from error
+    except DatabaseError as error:
+        # The transaction is rolled back; the database's own message may run over lines.
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise ImportError_(
+            f"the database failed during the import, nothing was saved: {reason}"
+        ) from error
 
 
-def division_tfile(division: Division) -> tsh.TFile:
-    """The division as a `.t` file: every player's line with its opponents, scores and fields."""
+def tsh_name(player: tsh.TshPlayer) -> str:
+    """The player's name as a `.t` line can hold it so that tsh (and Spread) read it back:
+    the name itself when it can; else with line breaks and runs of spaces made one space,
+    a number ending it joined on with `-` ("Smith 2" → "Smith-2": tsh would read a number
+    after a space as the rating), a one-letter name given a `.`, and a name that still cannot
+    be written (one starting with `#`, say) written as "Player N"."""
+
+    def fits(name: str) -> bool:
+        try:
+            tsh.format_player(replace(player, name=name, gap=None))
+        except ValueError:
+            return False
+        return True
+
+    if fits(player.name):
+        return player.name
+    words = player.name.split()
+    while len(words) > 1 and re.fullmatch(r"[\d.+]+", words[-1]):
+        words[-2:] = [f"{words[-2]}-{words[-1]}"]
+    name = " ".join(words)
+    if len(name) == 1:
+        name += "."
+    return name if fits(name) else f"Player {player.number}"
+
+
+def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.TFile:
+    """The division as a `.t` file: every player's line with its opponents, scores and fields.
+    A name a `.t` line cannot hold is written as `tsh_name` gives it, and said in `renamed`."""
     players = list(division.players.all())
     number_of = {p.pk: p.number for p in players}
     rounds = max((g.round for g in division.games.all()), default=0)
@@ -453,33 +667,63 @@ def division_tfile(division: Division) -> tsh.TFile:
             sc.pop()
         while opp and opp[-1] is None:
             opp.pop()
-        lines.append(
-            tsh.TshPlayer(
-                number=p.number,
-                name=p.name,
-                rating=p.rating_text or str(p.rating),
-                opponents=opp,
-                scores=sc,
-                extras=[tsh.ExtraField(key, list(values)) for key, values in p.tsh_extras],
-            )
+        line = tsh.TshPlayer(
+            number=p.number,
+            name=p.name,
+            rating=p.rating_text or str(p.rating),
+            opponents=opp,
+            scores=sc,
+            extras=[tsh.ExtraField(key, list(values)) for key, values in p.tsh_extras],
         )
+        name = tsh_name(line)
+        if name != p.name:
+            if renamed is not None:
+                renamed.append(
+                    f"division {division.name}, player {p.number}: {p.name!r} written as {name!r}"
+                )
+            line.name = name
+        lines.append(line)
     return tsh.TFile(lines)
 
 
-def export_tsh(tournament: Tournament, folder: str | Path) -> list[Path]:
-    """Write `config.tsh` and a `.t` file per division into `folder`; the files written."""
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write `path` whole or not at all: a reader never sees half a file."""
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as f:
+        f.write(data)
+    try:
+        os.replace(f.name, path)
+    except OSError:
+        os.unlink(f.name)
+        raise
+
+
+def _inside(file: str) -> Path:
+    """A division's file as config.tsh names it, kept inside the export's folder: a path going
+    out of it (`../x.t`, `/x.t`) is cut to its file name."""
+    path = Path(file)
+    return Path(path.name) if path.is_absolute() or ".." in path.parts else path
+
+
+def export_tsh(
+    tournament: Tournament, folder: str | Path, renamed: list[str] | None = None
+) -> list[Path]:
+    """Write `config.tsh` and a `.t` file per division into `folder`; the files written. Names
+    a `.t` line cannot hold as they are are written as `tsh_name` gives them, listed in
+    `renamed`. A division's file is written where config.tsh names it, inside `folder`."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     divisions = list(tournament.divisions.all())
     for division in divisions:
-        target = folder / (division.tsh_file or f"{slugify(division.name) or 'division'}.t")
-        tsh.write_t_file(division_tfile(division), target)
+        target = folder / _inside(division.tsh_file or f"{slugify(division.name) or 'division'}.t")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tfile = division_tfile(division, renamed)
+        _write_atomically(target, tsh.write_t(tfile).encode(tfile.encoding))
         written.append(target)
     config_text = tournament.tsh_config or "".join(
         f"division {d.name} {(d.tsh_file or slugify(d.name) + '.t')}\n" for d in divisions
     )
     config_path = folder / "config.tsh"
-    config_path.write_text(config_text, encoding="utf-8")
+    _write_atomically(config_path, config_text.encode("utf-8"))
     written.append(config_path)
     return written

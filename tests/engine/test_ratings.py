@@ -47,6 +47,14 @@ def test_it_expects_the_shares_of_a_win_the_naspa_page_gives(difference: int, sh
     assert nsa2008_expectation(1400 + difference, 1400) == pytest.approx(share, abs=0.0002)
 
 
+def test_ratings_far_apart_expect_a_certain_win_or_loss_as_tsh_does() -> None:
+    # Perl's exp is infinity past 709; Python's raises OverflowError. Woogles exports ratings
+    # in the millions, and a rating of 2^31 - 1 met 1720 on a player's page.
+    assert nsa2008_expectation(111121312, 1000) == 1.0
+    assert nsa2008_expectation(1000, 111121312) == 0.0
+    assert nsa2008_expectation(2**31 - 1, 1720) == 1.0
+
+
 def test_it_expects_the_two_players_shares_to_make_one_win() -> None:
     assert nsa2008_expectation(1700, 1300) + nsa2008_expectation(1300, 1700) == pytest.approx(1)
 
@@ -100,6 +108,26 @@ def test_it_rates_a_win_between_equals_with_acceleration_and_feedback() -> None:
 
     assert rated["A"].after_round == (1515,)
     assert rated["B"].after_round == (1490,)
+
+
+def test_naspa_csw_is_nsa2008_without_its_floor_of_1() -> None:
+    # tsh's Ratings::Elo: 'naspa-csw' has every parameter of 'nsa2008' but `floor => 1`. Two
+    # players rated 10 with 100 games: the loser's excess -0.5 at K = 20 is -10, to 0; the
+    # winner's +10 has 5 points of acceleration, 5 / 20 = 0.25 of feedback back to the loser.
+    # nsa2008 holds the loser at 1 before the feedback (1.25, rounded 1); naspa-csw leaves 0
+    # (0.25, rounded 0).
+    players = [RatedPlayer("A", 10, 100), RatedPlayer("B", 10, 100)]
+
+    nsa = rate_event(players, [[_win("A", "B")]], system="nsa2008")
+    csw = rate_event(players, [[_win("A", "B")]], system="naspa-csw")
+
+    assert (nsa["A"].final, nsa["B"].final) == (25, 1)
+    assert (csw["A"].final, csw["B"].final) == (25, 0)
+    for before in (1500, 1850, 2100):  # away from the floor the two are the same
+        players = [RatedPlayer("A", before, 10), RatedPlayer("B", before - 200, 80)]
+        nsa = rate_event(players, [[_win("B", "A")]], system="nsa2008")
+        csw = rate_event(players, [[_win("B", "A")]], system="naspa-csw")
+        assert [nsa[p].after_round for p in "AB"] == [csw[p].after_round for p in "AB"]
 
 
 def test_it_gives_no_acceleration_for_five_points_a_game_or_less() -> None:

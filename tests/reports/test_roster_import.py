@@ -11,8 +11,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from openpyxl import Workbook
 
+from tournament.interchange.roster import RosterError
 from tournament.models import Division, Tournament
-from tournament.reports.roster import RosterError, import_roster
+from tournament.rounds import import_roster
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ def test_an_xlsx_roster_keeps_the_numbers_it_gives(division: Division) -> None:
     sheet.append([3, "Vale, Cora", 1410.0, None])
     buffer = io.BytesIO()
     book.save(buffer)
-    import_roster(division, buffer.getvalue(), "roster.xlsx")
+    import_roster(division, buffer.getvalue(), "roster.xlsx", None)
     assert list(division.players.values_list("number", "name", "rating", "team")) == [
         (3, "Vale, Cora", 1410, ""),
         (7, "Crane, Ben", 1620, "Owls"),
@@ -56,7 +57,7 @@ def test_an_xlsx_roster_keeps_the_numbers_it_gives(division: Division) -> None:
 def test_a_roster_with_a_bad_row_saves_nothing_and_names_the_rows(division: Division) -> None:
     data = b"Name,Rating,Number\nAda Quill,15OO,1\n,1400,2\nBen Crane,1400,1\n"
     with pytest.raises(RosterError) as caught:
-        import_roster(division, data, "roster.csv")
+        import_roster(division, data, "roster.csv", None)
     assert caught.value.problems == [
         "row 2: the rating '15OO' is not a whole number",
         "row 3: no name",

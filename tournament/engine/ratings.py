@@ -186,7 +186,12 @@ def nsa2008_expectation(rating: float, opponent_rating: float) -> float:
     """The share of a win a player rated `rating` is expected to score against `opponent_rating`."""
     # Written as tsh writes it (1 - 1/(1 + e^x)) rather than the equal 1/(1 + e^-x): the last bit
     # of a float can tip a rating that ends in .5 one way or the other.
-    return 1 - 1 / (1 + math.exp(LOGISTIC_FACTOR * (rating - opponent_rating)))
+    try:
+        return 1 - 1 / (1 + math.exp(LOGISTIC_FACTOR * (rating - opponent_rating)))
+    except OverflowError:
+        # Ratings over 220,000 apart (Woogles exports its own ratings, in the millions): Perl's
+        # exp gives infinity there, and tsh's expectation is then a certain win.
+        return 1.0
 
 
 def nsa2008_multiplier(career_games: int, rating: float) -> int:
@@ -267,7 +272,7 @@ class Nsa2008:
     """NASPA's rating system since 2008, as tsh's `Ratings::Elo` with rating_system 'nsa2008'."""
 
     name: str = "nsa2008"
-    floor: int = 1
+    floor: int | None = 1  # the lowest rating a rated player can fall to (None: no floor)
     acceleration: float = 1  # share of the acceleration bonus given
     feedback_divisor: int = 20  # each rated opponent of an accelerated player gets bonus / 20
     games_per_free_point: int = 5  # gains above 5 points a game count as acceleration
@@ -337,7 +342,7 @@ class Nsa2008:
                         feedback[opponent] += bonus / self.feedback_divisor
 
         for pid, old in start.items():
-            if old and new[pid] < self.floor:
+            if old and self.floor is not None and new[pid] < self.floor:
                 new[pid] = self.floor
         # Feedback comes after the floor and before rounding, as in tsh.
         return {pid: round_half_up(new[pid] + feedback[pid]) for pid in start}
@@ -415,3 +420,7 @@ class Nsa2008:
 
 
 register_rating_system(Nsa2008())
+# NASPA's CSW ratings as tsh computes them: tsh's Ratings::Elo gives 'naspa-csw' the parameters
+# of 'nsa2008' (logistic expectation, no Homan approximations, the same multipliers, segments,
+# acceleration and feedback) except `floor => 1`, so a rated player's rating is not held at 1.
+register_rating_system(Nsa2008(name="naspa-csw", floor=None))

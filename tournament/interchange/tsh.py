@@ -22,6 +22,7 @@ Bad input raises `TshFormatError` with the line number; nothing here imports Dja
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -42,9 +43,19 @@ DEFAULT_BYE_SPREAD = 50
 # TFile's pattern for a player line, kept as tsh has it so that lines split where tsh splits them:
 # the name (two characters at least) is the shortest text that leaves a rating, opponents, `;`
 # and scores after it.
-_PLAYER_LINE = re.compile(r"^(.+?\S)(\s+)(\d+(?:[.+]\d+)*)\s*([\d\s]*);\s*([-\d\s]*)(;.*)?$")
+# Numbers are ASCII digits only: `\d` would take any script's digits, and `int()` reads them.
+_PLAYER_LINE = re.compile(
+    r"^(.+?\S)(\s+)(\d+(?:[.+]\d+)*)\s*([\d\s]*);\s*([-\d\s]*)(;.*)?$", re.ASCII
+)
 _EOL = re.compile(r"\r\n|\r|\n")
-_RATING_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_RATING_NUMBER = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
+def whole_number(text: str) -> int | None:
+    """`text` as a whole number if it is one written in ASCII digits (an optional `-`), else
+    None: `str.isdigit()` and `int()` also take `²` or `٣`, which no tsh file means as numbers."""
+    return int(text) if _WHOLE.fullmatch(text) else None
 
 
 class TshFormatError(ValueError):
@@ -78,6 +89,13 @@ def _split_lines(text: str) -> _Lines:
     if lines[-1] == ("", ""):
         lines.pop()  # the file ends with a line ending, not with an empty last line
     return _Lines(lines, ends[0] or "\n", bom)
+
+
+def _refuse_nul(lines: _Lines, source: str, first_line: int = 1) -> None:
+    """A NUL byte is no text (PostgreSQL cannot even store it): the file is refused."""
+    for number, (text, _) in enumerate(lines.lines, first_line):
+        if "\x00" in text:
+            raise TshFormatError(number, "a NUL byte (\\0): not a text file", source=source)
 
 
 def _join_lines(lines: list[tuple[str, str | None]], newline: str, bom: bool) -> str:
@@ -149,12 +167,10 @@ class TshPlayer:
         values = self.extra(key)
         if values is None:
             return None
-        try:
-            return [None if v == NO_VALUE else int(v) for v in values]
-        except ValueError:
-            raise TshFormatError(
-                self.line, f"{key} holds a value that is not a whole number"
-            ) from None
+        numbers = [None if v == NO_VALUE else whole_number(v) for v in values]
+        if any(n is None for v, n in zip(values, numbers, strict=True) if v != NO_VALUE):
+            raise TshFormatError(self.line, f"{key} holds a value that is not a whole number")
+        return numbers
 
     @property
     def inactive(self) -> bool:
@@ -247,12 +263,15 @@ class TFile:
         return rounds
 
 
-def read_t(text: str, *, source: str = "") -> TFile:
-    """Read the text of a `.t` file; `source` (e.g. the file name) goes into error messages."""
+def read_t(text: str, *, source: str = "", first_line: int = 1) -> TFile:
+    """Read the text of a `.t` file; `source` (e.g. the file name) goes into error messages,
+    and `first_line` is the number of the text's first line there (a `.t` file carried inside
+    a config.tsh starts after its `#begin_file` line)."""
     split = _split_lines(text)
+    _refuse_nul(split, source, first_line)
     lines: list[TshLine] = []
     number = 0
-    for index, (raw, end) in enumerate(split.lines, 1):
+    for index, (raw, end) in enumerate(split.lines, first_line):
         if not raw.strip() or raw.lstrip().startswith("#"):
             lines.append(TshText(raw, index, end))
             continue
@@ -348,10 +367,10 @@ def _numbers(text: str, line: int, what: str, source: str) -> list[int | None]:
         if word == NO_VALUE:
             numbers.append(None)
             continue
-        try:
-            numbers.append(int(word))
-        except ValueError:
-            raise TshFormatError(line, f"{what} {word!r} is not a number", source=source) from None
+        number = whole_number(word)
+        if number is None:
+            raise TshFormatError(line, f"{what} {word!r} is not a number", source=source)
+        numbers.append(number)
     return numbers
 
 
@@ -477,10 +496,23 @@ _CONFIG = re.compile(
     r"^config\s+(\w+)\s*((?:\[[^\]]+\]|\{[^}]+\})*)\s*=\s*(.*)$", re.IGNORECASE | re.DOTALL
 )
 _DIVISION = re.compile(r"^division\s+(\S+)\s+(.*)$", re.IGNORECASE)
-_AUTOPAIR = re.compile(r"^autopair\s+(\w+)\s*(\d+)\s+(\d+)\s+(\w+)(?:\s+(.*))?$", re.IGNORECASE)
+_AUTOPAIR = re.compile(
+    r"^autopair\s+(\w+)\s*([0-9]+)\s+([0-9]+)\s+(\w+)(?:\s+(.*))?$", re.IGNORECASE
+)
 _CLASSES = re.compile(r"^classes\s+(\S+)\s+(\S+)$", re.IGNORECASE)
 _KEYWORD = re.compile(r"^(prize|begin|perl|encoding)\s", re.IGNORECASE)
+_BEGIN_FILE = re.compile(r"^#begin_file\s+name=(\S+)\s*$")
 _SUBKEY = re.compile(r"^[\[{]\s*(?:'([^']*)'|\"([^\"]*)\"|([^\]}]*?))\s*[\]}]$")
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file carried inside config.tsh between `#begin_file name=X.t` and `#end_file
+    name=X.t`, as tsh's own event archive and Woogles' export write a whole event in one file."""
+
+    name: str
+    text: str
+    first_line: int  # the number in config.tsh of the file's first line
 
 
 @dataclass
@@ -489,6 +521,26 @@ class ConfigFile:
     newline: str = "\n"  # the line ending of lines added to the file
     bom: bool = False
     encoding: str = "utf-8"
+    attachments: dict[str, Attachment] = field(default_factory=dict)
+
+    def attachment(self, name: str) -> Attachment | None:
+        """The file `name` carried in this config, matched as tsh's AttachedContent matches it:
+        exactly, else without regard to case."""
+        found = self.attachments.get(name)
+        if found is None:
+            found = next(
+                (a for a in self.attachments.values() if a.name.lower() == name.lower()), None
+            )
+        return found
+
+    def without_attachments(self) -> ConfigFile:
+        """The configuration alone, for an event whose `.t` files are kept elsewhere."""
+        lines = [
+            line
+            for line in self.lines
+            if not (isinstance(line, OtherLine) and line.kind == "attachment")
+        ]
+        return ConfigFile(lines, self.newline, self.bom, self.encoding)
 
     @property
     def divisions(self) -> list[DivisionLine]:
@@ -560,7 +612,9 @@ class ConfigFile:
             if len(parts) < 5 or canonical_division(parts[3]) != wanted:
                 continue
             _, kind, subtype, _, value = parts
-            place: int | str = int(subtype) if subtype.isdigit() else subtype
+            place: int | str = subtype
+            if (number := whole_number(subtype)) is not None and number > 0:
+                place = number
             found.append(
                 {
                     "kind": kind.lower(),
@@ -640,17 +694,34 @@ def canonical_division(name: str) -> str:
 def read_config(text: str, *, source: str = "") -> ConfigFile:
     """Read the text of a `config.tsh`; unknown line kinds are errors, as they are to tsh."""
     split = _split_lines(text)
+    _refuse_nul(split, source)
     config = ConfigFile([], split.newline, split.bom)
     attachment_end: str | None = None
+    attached: list[str] = []  # the text of the file being read, line by line with its ending
     for number, (raw, end) in enumerate(split.lines, 1):
         # `#begin_file name=…` … `#end_file name=…` carries another file (a .t) inside.
         if attachment_end is not None:
             config.lines.append(OtherLine(number, raw, "attachment", end=end))
-            if raw == attachment_end:
+            if raw.rstrip() in (attachment_end, "#end_file"):
+                name = attachment_end.split("=", 1)[1]
+                text = "".join(attached)
+                config.attachments[name] = Attachment(name, text, number - len(attached))
                 attachment_end = None
+            else:
+                attached.append(raw + (end or "\n"))
             continue
         if raw.startswith("#begin_file"):
-            attachment_end = raw.replace("begin", "end", 1)
+            match = _BEGIN_FILE.match(raw)
+            if not match:
+                raise TshFormatError(
+                    number, "#begin_file wants name=FILE (e.g. #begin_file name=a.t)", source=source
+                )
+            if match.group(1) in config.attachments:
+                raise TshFormatError(
+                    number, f"the file {match.group(1)!r} is carried twice", source=source
+                )
+            attachment_end = f"#end_file name={match.group(1)}"
+            attached = []
             config.lines.append(OtherLine(number, raw, "attachment", end=end))
             continue
         line = _read_config_line(raw, number, config, source)
@@ -708,7 +779,7 @@ def _read_config_line(raw: str, number: int, config: ConfigFile, source: str) ->
     if match := _CLASSES.match(body):
         division, count = match.groups()
         _known_division(division, config, number, source)
-        if not count.isdigit() or int(count) > 26:
+        if not 1 <= (whole_number(count) or 0) <= 26:
             raise TshFormatError(number, f"classes: {count!r} is not 1 to 26", source=source)
         return OtherLine(number, raw, "classes")
     if match := _KEYWORD.match(body + " "):
@@ -753,7 +824,9 @@ def _subkey(text: str, number: int, source: str) -> str | None:
         return None
     match = _SUBKEY.match(text)
     if not match:
-        raise TshFormatError(number, f"only one {{'KEY'}} or [N] is understood: {text}", source)
+        raise TshFormatError(
+            number, f"only one {{'KEY'}} or [N] is understood: {text}", source=source
+        )
     return next(g for g in match.groups() if g is not None).upper()
 
 
@@ -761,7 +834,7 @@ def _subkey(text: str, number: int, source: str) -> str | None:
 
 _TOKEN = re.compile(
     r"""\s*(?:
-        (?P<number>[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)
+        (?P<number>[-+]?(?:[0-9][0-9_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)
       | '(?P<single>(?:[^'\\]|\\.)*)'
       | "(?P<double>(?:[^"\\]|\\.)*)"
       | (?P<punct>=>|[\[\]{},])
@@ -802,8 +875,13 @@ def _parse_value(tokens: list[tuple[str, str]], index: int) -> tuple[Any, int]:
     kind, text = tokens[index]
     if kind == "number":
         cleaned = text.replace("_", "")
+        if re.fullmatch(r"[-+]?[0-9]+", cleaned):
+            # Read as a whole number, not through a float: 400 digits are not infinity.
+            return int(cleaned), index + 1
         number = float(cleaned)
-        return (int(number) if re.fullmatch(r"[-+]?\d+", cleaned) else number), index + 1
+        if not math.isfinite(number):
+            raise ValueError(f"{text} is too large a number")
+        return number, index + 1
     if kind == "single":
         return re.sub(r"\\([\\'])", r"\1", text), index + 1
     if kind == "double":

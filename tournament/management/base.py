@@ -30,3 +30,16 @@ class DivisionCommand(BaseCommand):
         if after_round is not None and after_round < 0:
             raise CommandError(f"--after-round {after_round}: rounds count from 0 (before round 1)")
         return after_round
+
+    def played_round(self, division: Division, after_round: int | None) -> int | None:
+        """`after_round` if some game of it has a result: a table after a round nobody has
+        played would show everyone at 0-0 as if that were the standing."""
+        if after_round is None or after_round == 0:
+            return after_round
+        last = services.rounds_played(division)
+        if after_round > last:
+            played = f"up to round {last}" if last else "for no round yet"
+            raise CommandError(
+                f"--after-round {after_round}: division {division.name} has results {played}"
+            )
+        return after_round

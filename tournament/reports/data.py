@@ -43,8 +43,7 @@ class Table:
     title: str  # also the spreadsheet's sheet name
     columns: list[Column]
     rows: list[list[Cell]]
-    # Rows of this table that start a new group (a scorecard per player), for the PDF.
-    note: str = ""
+    note: str = ""  # a line printed under the table (e.g. whose ratings these are)
 
 
 @dataclass
@@ -220,8 +219,10 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
         Column("Spread", numeric=True, style="signed"),
         Column("Rating", numeric=True),
     ]
+    note = services.ratings_note(division) if rated else None
     if rated:
-        columns += [Column("New", numeric=True), Column("Change", numeric=True, style="signed")]
+        new = f"New ({_not_asked(division)})" if note else "New"
+        columns += [Column(new, numeric=True), Column("Change", numeric=True, style="signed")]
     table = []
     for row in rows:
         line: list[Cell] = [
@@ -244,7 +245,7 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
         division.name,
         heading,
         after,
-        [Table("Standings", columns, table)],
+        [Table("Standings", columns, table, note=note or "")],
     )
 
 
@@ -259,6 +260,9 @@ def ratings(division: Division, number: int | None = None, public: bool = False)
         Column("After", numeric=True),
         Column("Change", numeric=True, style="signed"),
     ]
+    note = services.ratings_note(division)
+    if note:
+        columns[3] = Column(f"After ({_not_asked(division)})", numeric=True)
     table = [[r.player.number, r.name, r.before, r.after, r.change] for r in rows]
     return Report(
         "ratings",
@@ -266,8 +270,13 @@ def ratings(division: Division, number: int | None = None, public: bool = False)
         division.name,
         f"Ratings after round {after} ({division.rating_system})",
         after,
-        [Table("Ratings", columns, table)],
+        [Table("Ratings", columns, table, note=note or "")],
     )
+
+
+def _not_asked(division: Division) -> str:
+    """A rating column's header note when the event asks for a system Spread did not use."""
+    return f"{division.rating_system}, not {services.rating_system_asked(division.tournament)}"
 
 
 # -- a player's games ------------------------------------------------------------------------

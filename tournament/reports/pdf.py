@@ -454,6 +454,8 @@ def _tables_story(report: Report, room: float, titles: bool = False) -> list[Flo
         if titles or len(report.tables) > 1:
             story.append(FitLine(table.title, 11))
         story += _table_slices(table, texts, room)
+        if table.note:
+            story.append(FitLine(table.note, 9, bold=False))
         story.append(Spacer(1, 12))
     return story
 

@@ -24,8 +24,8 @@ from tournament.forms import (
     SwapForm,
     WithdrawForm,
 )
+from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
-from tournament.reports.roster import RosterError
 from tournament.views.director import _form_error, _get_division_for_user
 
 
@@ -315,7 +315,9 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         return redirect("desk-players", slug, division.pk)
     upload = form.cleaned_data["file"]
     try:
-        added = rounds.import_roster(division, upload.read(), upload.name, request.user)
+        # One byte more than a roster may be is enough to refuse it: no more is read.
+        data = upload.read(MAX_BYTES + 1)
+        added = rounds.import_roster(division, data, upload.name, request.user)
     except RosterError as error:
         messages.error(request, "Nothing imported: " + "; ".join(error.problems))
     else:

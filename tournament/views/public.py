@@ -37,7 +37,10 @@ def _get_division(tournament: Tournament, name: str, with_games: bool = False) -
     divisions = tournament.divisions.all()
     if with_games:
         divisions = divisions.prefetch_related(queries.games_with_players())
-    return get_object_or_404(divisions, name=name)
+    division = services.find_division(divisions, name)
+    if division is None:
+        raise Http404("No such division.")
+    return division
 
 
 def _get_player(division: Division, number: int) -> Player:
@@ -62,7 +65,7 @@ def _get_after_round(request: HttpRequest, last: int) -> int | None:
     value = request.GET.get("round")
     if value is None or value == "":
         return None
-    if not value.isdigit() or int(value) > last:
+    if not (value.isascii() and value.isdigit()) or int(value) > last:  # not "²"
         raise Http404("No such round.")
     return int(value)
 
@@ -149,6 +152,7 @@ def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpR
         "player": person,
         "standing": standing,
         "rating": rating,
+        "ratings_note": services.ratings_note(div),
         "table": PlayerGamesTable(queries.player_games(person), div),
     }
     return render(request, "tournament/player.html", ctx)
@@ -169,6 +173,7 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         "played": played,
         "after": last if after is None else after,
         "table": table,
+        "ratings_note": services.ratings_note(div),
     }
     return render(request, "tournament/ratings.html", ctx)
 

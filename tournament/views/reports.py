@@ -25,7 +25,7 @@ def _number(request: HttpRequest, name: str) -> int | None:
     value = request.GET.get(name, "")
     if value == "":
         return None
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):  # "²".isdigit(), but int("²") fails
         raise Http404(f"?{name}={value}: not a round number.")
     return int(value)
 

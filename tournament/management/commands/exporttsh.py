@@ -19,8 +19,13 @@ class Command(BaseCommand):
         except Tournament.DoesNotExist as error:
             raise CommandError(f"no tournament {slug!r}") from error
         try:
-            written = services.export_tsh(tournament, output)
+            renamed: list[str] = []
+            written = services.export_tsh(tournament, output, renamed)
         except OSError as error:
             raise CommandError(f"cannot write {error.filename}: {error.strerror}") from error
+        except ValueError as error:  # a line tsh would not read back (a field, not a name)
+            raise CommandError(f"nothing usable written: {error}") from error
         for path in written:
             self.stdout.write(str(path))
+        for line in renamed:
+            self.stdout.write(f"{line} (tsh could not read the name back as it is)")

@@ -5,8 +5,8 @@ from pathlib import Path
 from django.core.management.base import CommandError, CommandParser
 
 from tournament import rounds
+from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.management.base import DivisionCommand
-from tournament.reports.roster import RosterError
 
 
 class Command(DivisionCommand):
@@ -20,7 +20,9 @@ class Command(DivisionCommand):
         div = self.division(slug, division)
         path = Path(file)
         try:
-            players = rounds.import_roster(div, path.read_bytes(), path.name, None)
+            with path.open("rb") as f:
+                data = f.read(MAX_BYTES + 1)  # enough to refuse a file too large, no more
+            players = rounds.import_roster(div, data, path.name, None)
         except RosterError as error:
             raise CommandError("nothing imported: " + "; ".join(error.problems)) from error
         except OSError as error:

@@ -22,3 +22,6 @@ class Command(BaseCommand):
             f"{d.name} ({d.players.count()} players)" for d in tournament.divisions.all()
         )
         self.stdout.write(f"Imported {tournament.name} as {tournament.slug}: {divisions}")
+        notes = {services.ratings_note(d) for d in tournament.divisions.all()} - {None}
+        for note in sorted(n for n in notes if n):
+            self.stdout.write(note)

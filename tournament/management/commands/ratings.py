@@ -20,10 +20,15 @@ class Command(DivisionCommand):
     def handle(self, *args, slug: str, division: str, **options) -> None:
         after_round = self.checked_after_round(options)
         div = self.division(slug, division)
+        after_round = self.played_round(div, after_round)
         try:
             rows = services.division_ratings(div, after_round)
         except (RatingInputError, UnknownRatingSystem) as error:
             raise CommandError(str(error).strip('"')) from error
+        # Whose figures these are, when the event asks for a system Spread does not use (on
+        # stderr with --json, so that the JSON stays a list of players).
+        if note := services.ratings_note(div):
+            (self.stderr if options["json"] else self.stdout).write(note)
         if options["json"]:
             data = [
                 {"name": r.name, "rating_before": r.before, "rating_after": r.after} for r in rows

@@ -20,6 +20,7 @@ class Command(DivisionCommand):
     def handle(self, *args, slug: str, division: str, **options) -> None:
         after_round = self.checked_after_round(options)
         div = self.division(slug, division)
+        after_round = self.played_round(div, after_round)
         rows = services.division_standings(div, after_round, options["capped"])
         if options["json"]:
             data = [

@@ -5,6 +5,8 @@ Columns are found by their header, in any order and case: `name` (or `last name`
 `first name`, joined as "Last, First" as tsh writes names), and optionally `number`, `rating`,
 `club`, `team` and `id` (a membership number). Every row is checked before anything is saved;
 a file with any bad row saves nothing and says which rows and why.
+
+Reading only: no database here; `tournament.rounds.import_roster` saves the players.
 """
 
 from __future__ import annotations
@@ -12,12 +14,20 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import itertools
+import re
+import zipfile
 from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Max
-
-from tournament.models import Division, Player
+# Limits on what is read, each refused in a sentence: a roster is a few hundred players, and
+# an xlsx is a zip whose parts could unpack to far more than the upload (a "zip bomb").
+MAX_BYTES = 2 * 1024 * 1024  # the file as uploaded
+MAX_ROWS = 2_000  # players, not counting the header row
+MAX_COLUMNS = 100
+MAX_UNPACKED = 32 * 1024 * 1024  # all the parts of an xlsx, unpacked
+MAX_RATING = 2**31 - 1  # as for a tsh file: what the rating column holds
+MAX_NUMBER = 100_000
+_WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only: `isdigit()` takes `²`, `int()` takes `٣`
 
 HEADERS = {
     "name": "name",
@@ -62,16 +72,45 @@ class RosterError(ValueError):
         self.problems = problems
 
 
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB"
+
+
+def _check_zip(data: bytes, filename: str) -> None:
+    """An xlsx whose parts would unpack to more than MAX_UNPACKED is refused before any of it
+    is unpacked: the sizes are in the zip's directory (and zipfile stops at the sizes given)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError) as error:
+        raise RosterError([f"{filename} is not a readable xlsx file ({error})"]) from error
+    if unpacked > MAX_UNPACKED:
+        raise RosterError(
+            [
+                f"{filename} unpacks to {_mib(unpacked)}, more than the {_mib(MAX_UNPACKED)} "
+                "a roster may take: save the sheet alone, without pictures or other sheets"
+            ]
+        )
+
+
 def _rows_of(data: bytes, filename: str) -> list[list[object]]:
+    if len(data) > MAX_BYTES:
+        raise RosterError(
+            [f"{filename} is larger than {_mib(MAX_BYTES)}, the most a roster file may be"]
+        )
+    # One more row than a roster may have (with its header) is enough to tell it has too many.
+    most = MAX_ROWS + 2
     if filename.lower().endswith(".xlsx"):
         from openpyxl import load_workbook
 
+        _check_zip(data, filename)
         try:
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+            sheet = book.worksheets[0]
+            rows = sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)
+            return [list(row) for row in itertools.islice(rows, most)]
         except Exception as error:  # openpyxl raises many kinds for a file that is not xlsx
             raise RosterError([f"{filename} is not a readable xlsx file ({error})"]) from error
-        sheet = book.worksheets[0]
-        return [list(row) for row in sheet.iter_rows(values_only=True)]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -79,7 +118,11 @@ def _rows_of(data: bytes, filename: str) -> list[list[object]]:
     dialect: type[csv.Dialect] = csv.excel
     with contextlib.suppress(csv.Error):  # one column, or too few rows to tell: plain commas
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    return [list(row) for row in csv.reader(io.StringIO(text), dialect)]
+    try:
+        rows = csv.reader(io.StringIO(text), dialect)
+        return [row[:MAX_COLUMNS] for row in itertools.islice(rows, most)]
+    except csv.Error as error:
+        raise RosterError([f"{filename} is not a readable CSV file ({error})"]) from error
 
 
 def _clean(value: object) -> str:
@@ -90,12 +133,17 @@ def _clean(value: object) -> str:
     return str(value).strip()
 
 
-def read_roster(data: bytes, filename: str) -> list[Entry]:
+def read_roster(data: bytes, filename: str, lengths: dict[str, int] | None = None) -> list[Entry]:
+    """The players of a roster file, every row checked; `lengths` caps the text of each field
+    (`name`, `club`, `team`, `membership_id`: the columns they are saved in)."""
+    lengths = lengths or {}
     rows = [r for r in _rows_of(data, filename)]
     while rows and not any(_clean(v) for v in rows[0]):
         rows.pop(0)
     if not rows:
         raise RosterError([f"{filename} is empty"])
+    if len(rows) > MAX_ROWS + 1:
+        raise RosterError([f"{filename} has more than {MAX_ROWS} rows of players"])
     fields: dict[str, int] = {}
     for i, head in enumerate(rows[0]):
         key = HEADERS.get(_clean(head).casefold())
@@ -123,15 +171,25 @@ def read_roster(data: bytes, filename: str) -> list[Entry]:
         number = rating = None
         for key in ("number", "rating"):
             text = get(key)
-            if text and not text.lstrip("-").isdigit():
+            if text and not _WHOLE.fullmatch(text):
                 problems.append(f"row {n}: the {key} {text!r} is not a whole number")
             elif text:
                 if key == "number":
                     number = int(text)
                 else:
                     rating = int(text)
-        if number is not None and number < 1:
-            problems.append(f"row {n}: the number {number} is not 1 or more")
+        if number is not None and not 1 <= number <= MAX_NUMBER:
+            problems.append(f"row {n}: the number {number} is not 1 to {MAX_NUMBER}")
+        if rating is not None and not 0 <= rating <= MAX_RATING:
+            problems.append(f"row {n}: the rating {rating} is not 0 to {MAX_RATING}")
+        for key, text in (
+            ("name", name),
+            *((k, get(k)) for k in ("club", "team", "membership_id")),
+        ):
+            limit = lengths.get(key)
+            if limit is not None and len(text) > limit:
+                what = key.replace("_", " ")
+                problems.append(f"row {n}: the {what} is {len(text)} characters; at most {limit}")
         entries.append(
             Entry(n, name, number, rating or 0, get("club"), get("team"), get("membership_id"))
         )
@@ -142,35 +200,3 @@ def read_roster(data: bytes, filename: str) -> list[Entry]:
     if problems:
         raise RosterError(problems)
     return entries
-
-
-@transaction.atomic
-def import_roster(division: Division, data: bytes, filename: str) -> list[Player]:
-    """Add the roster's players to the division; numbers not given follow the last one."""
-    entries = read_roster(data, filename)
-    taken = set(division.players.values_list("number", flat=True))
-    clash = [e for e in entries if e.number in taken]
-    if clash:
-        raise RosterError(
-            [f"row {e.row}: the division already has a player number {e.number}" for e in clash]
-        )
-    given = {e.number for e in entries if e.number is not None}
-    next_number = max([division.players.aggregate(m=Max("number"))["m"] or 0, *given]) + 1
-    players = []
-    for e in entries:
-        number = e.number
-        if number is None:
-            number = next_number
-            next_number += 1
-        players.append(
-            Player(
-                division=division,
-                number=number,
-                name=e.name,
-                rating=e.rating,
-                club=e.club,
-                team=e.team,
-                membership_id=e.membership_id,
-            )
-        )
-    return Player.objects.bulk_create(players)
