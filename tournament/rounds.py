@@ -21,6 +21,7 @@ from django.utils import timezone
 from tournament import services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
+from tournament.engine.pairing.registry import automatic
 from tournament.models import Change, Division, Game, Player, Round
 from tournament.reports import roster
 from tournament.results import EntryError, snapshot
@@ -173,9 +174,10 @@ def plan(
     entry = schedule_entry(division, round_number)
     based_on = entry.based_on if based_on is None else based_on
     system = system or entry.system
-    if system not in pairing.SYSTEMS or system == "manual":
-        known = ", ".join(s for s in pairing.SYSTEMS if s != "manual")
-        raise PairingRefused(f"No pairing system {system!r}: choose one of {known}.")
+    if system not in automatic():
+        raise PairingRefused(
+            f"No pairing system {system!r}: choose one of {', '.join(automatic())}."
+        )
     past = history(division, round_number, based_on)
     settings = rules(division, entry, past.players)
     if repeats is not None:

@@ -65,7 +65,7 @@ def _pairing_page(
         entry = rounds.schedule_entry(division, upcoming)
     except rounds.PairingRefused as error:
         messages.error(request, str(error))
-    form = form or PairForm(systems=SYSTEMS, initial={"round": upcoming})
+    form = form or PairForm(initial={"round": upcoming})
     context = {
         "tournament": division.tournament,
         "division": division,
@@ -88,7 +88,7 @@ def pairing(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 @require_POST
 def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = _get_division_for_user(request, slug, division_id)
-    form = PairForm(request.POST, systems=SYSTEMS)
+    form = PairForm(request.POST)
     if not form.is_valid():
         messages.error(request, _form_error(form))
         return _pairing_page(request, division, form, status=400)

@@ -2,53 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
+from tournament.engine.pairing import registry
 from tournament.engine.pairing.contention import best_finishes, gibsons
-from tournament.engine.pairing.draft import Draft
 from tournament.engine.pairing.firsts import order_pair
 from tournament.engine.pairing.history import Field, build_field
 from tournament.engine.pairing.model import (
-    SYSTEMS,
     Pairing,
     PairingError,
     PairingResult,
     PairingRules,
     PairingWarning,
 )
-from tournament.engine.pairing.roundrobin import pair_fontes, pair_round_robin
-from tournament.engine.pairing.systems import (
-    pair_australian,
-    pair_contention,
-    pair_factor,
-    pair_koth,
-    pair_swiss,
-)
 from tournament.engine.standings import Game, Player, PlayerId
 
 RANK_GAP_WINS = 2  # a pair whose wins differ by this much or more is pointed out
-
-
-def _manual(fld: Field) -> Draft:
-    draft = Draft()
-    draft.notes.append(
-        f"Round {fld.round_number} is paired by hand; check the director's pairings with "
-        "check_pairings."
-    )
-    return draft
-
-
-_PAIRERS: dict[str, Callable[[Field], Draft]] = {
-    "swiss": pair_swiss,
-    "koth": pair_koth,
-    "rr": lambda fld: pair_round_robin(fld, double=False),
-    "rr2": lambda fld: pair_round_robin(fld, double=True),
-    "fontes": pair_fontes,
-    "factor": lambda fld: pair_factor(fld),
-    "cp": pair_contention,
-    "australian": pair_australian,
-    "manual": _manual,
-}
 
 
 def pair_round(
@@ -60,18 +29,18 @@ def pair_round(
     *,
     paired: Sequence[Iterable[Game]] = (),
 ) -> PairingResult:
-    """Pair round `round_number` by `system` (a key of SYSTEMS).
+    """Pair round `round_number` by `system` (a name in `registry.REGISTRY`).
 
     `rounds` are the results of rounds 1..S, the standings the pairing is based on;
     `paired` the pairings already made, without results, for rounds S+1..R-1: they count for
     repeats, byes and firsts. Players withdrawn from round R or earlier are not paired.
-    Raises PairingError when the request cannot be met (e.g. the repeat limit), saying why.
+    Raises PairingError when the request cannot be met (e.g. the repeat limit, an option the
+    system does not take), saying why.
     """
-    if system not in SYSTEMS:
-        known = ", ".join(SYSTEMS)
-        raise PairingError(f"there is no pairing system {system!r} (known: {known})")
+    chosen = registry.get(system)
+    registry.check_options(chosen, rules.options)
     fld = build_field(players, rounds, round_number, rules, paired)
-    draft = _PAIRERS[system](fld)
+    draft = chosen.pair(fld)
     pairings: list[Pairing] = []
     tables = sorted(
         (t for t in draft.tables if t.b is not None),

@@ -9,24 +9,6 @@ from typing import Any
 
 from tournament.engine.standings import PlayerId
 
-SYSTEMS: dict[str, str] = {
-    "swiss": "Swiss: players on the same wins meet, the top half of each group against the bottom "
-    "half, by minimum-weight matching; rematches avoided, up to the repeat limit",
-    "koth": "King of the hill: 1 v 2, 3 v 4 … in the standings, stepping around rematches",
-    "rr": "Round robin: a fixed Berger table from the round the block starts (a bye for an odd "
-    "number of players)",
-    "rr2": "Double round robin: the Berger table twice, who goes first swapped the second time",
-    "fontes": "Initial Fontes: groups of N+1 players, one from each band of seeds, play a round "
-    "robin in the first N rounds",
-    "factor": "Factor pairing: opponents as near to F places apart as possible (1 v 1+F …); "
-    "option `factor`, 2 by default",
-    "cp": "Contention pairing (Chew pairings): players who can still reach a prize band play each "
-    "other, the top pairs first; the rest are paired Swiss",
-    "australian": "Australian draw: round 1 top half v bottom half; then the top remaining player "
-    "meets the highest-placed player they have not met",
-    "manual": "Manual: the director pairs; the pairings are only checked",
-}
-
 
 class PairingError(ValueError):
     """A pairing request that cannot be met, with a sentence a director can act on."""
