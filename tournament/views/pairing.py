@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from tournament import players as player_changes
 from tournament import results, rounds, services
 from tournament.engine.pairing import SYSTEMS
 from tournament.forms import (
@@ -284,7 +285,7 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         return redirect("desk-players", slug, division.pk)
     player = get_object_or_404(division.players, number=form.cleaned_data["player"])
     try:
-        rounds.withdraw(player, form.cleaned_data["from_round"], request.user)
+        player_changes.withdraw(player, form.cleaned_data["from_round"], request.user)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
@@ -299,7 +300,7 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
     division = _get_division_for_user(request, slug, division_id)
     player = get_object_or_404(division.players, number=number)
-    rounds.reinstate(player, request.user)
+    player_changes.reinstate(player, request.user)
     messages.success(request, f"{player.name} takes part again.")
     return redirect("desk-players", slug, division.pk)
 
@@ -315,7 +316,7 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         return redirect("desk-players", slug, division.pk)
     upload = form.cleaned_data["file"]
     try:
-        added = rounds.import_roster(division, upload.read(), upload.name, request.user)
+        added = player_changes.import_roster(division, upload.read(), upload.name, request.user)
     except RosterError as error:
         messages.error(request, "Nothing imported: " + "; ".join(error.problems))
     else:
@@ -336,7 +337,8 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         messages.error(request, _form_error(form))
         return _players_page(request, division, form, status=400)
     try:
-        player = rounds.late_entry(division, rounds.NewPlayer(**form.cleaned_data), request.user)
+        new = player_changes.NewPlayer(**form.cleaned_data)
+        player = player_changes.late_entry(division, new, request.user)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
         return _players_page(request, division, form, status=409)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament import rounds
+from tournament import players as player_changes
 from tournament.management.base import DivisionCommand
 from tournament.reports.roster import RosterError
 
@@ -20,7 +20,7 @@ class Command(DivisionCommand):
         div = self.division(slug, division)
         path = Path(file)
         try:
-            players = rounds.import_roster(div, path.read_bytes(), path.name, None)
+            players = player_changes.import_roster(div, path.read_bytes(), path.name, None)
         except RosterError as error:
             raise CommandError("nothing imported: " + "; ".join(error.problems)) from error
         except OSError as error:
