@@ -22,7 +22,10 @@ from django.utils import timezone
 from tournament import services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
+from tournament.engine.pairing import messages
+from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.registry import automatic
+from tournament.engine.text import counted
 from tournament.models import Change, Division, Game, Player, Round
 from tournament.results import EntryError, snapshot
 
@@ -213,8 +216,8 @@ def _refuse_if_played(games: Sequence[Game], round_number: int, doing: str) -> N
     played = [g for g in games if g.kind != Game.BYE and g.has_result]
     if played:
         raise PairingRefused(
-            f"Round {round_number} already has {len(played)} result(s): it cannot be {doing}. "
-            "Correct or delete the results first."
+            f"Round {round_number} already has {counted(len(played), 'result')}: it cannot be "
+            f"{doing}. Correct or delete the results first."
         )
 
 
@@ -233,7 +236,15 @@ def _clear_round(
 
 
 def _warning_dicts(warnings: Sequence[pairing.PairingWarning]) -> list[dict[str, Any]]:
-    return [{"code": w.code, "message": w.message, "players": list(w.players)} for w in warnings]
+    # Codes and parameters, not sentences: `note_lines` and `warning_lines` write them.
+    return [
+        {"code": w.code, "params": dict(w.params), "players": list(w.players)} for w in warnings
+    ]
+
+
+def note_lines(state: Round | None) -> list[str]:
+    """A round's stored notes (the engine's, and each table's reasons) as sentences."""
+    return messages.render_all(state.notes) if state is not None else []
 
 
 def _log(division: Division, user: Any, action: str, before: list, after: list, reason: str):
@@ -263,14 +274,14 @@ def save_pairings(
     *,
     system: str = "manual",
     based_on: int | None = None,
-    notes: Sequence[str] = (),
+    notes: Sequence[dict[str, Any]] = (),
     reason: str = "",
 ) -> Round:
     """Replace round `round_number`'s pairings with `pairs` (first player first), unpublished:
     the tables numbered in the order given, the byes after them.
 
-    Refused when the round already has results. The warnings are the engine's checks of the
-    pairs as saved.
+    Refused when the round already has results. `notes` are messages as dicts
+    (`Message.as_dict()`); the warnings are the engine's checks of the pairs as saved.
     """
     with transaction.atomic():
         division, before = _clear_round(division, round_number, "paired again")
@@ -329,7 +340,12 @@ def save_plan(proposal: Plan, user: Any) -> Round:
     # Why each table was paired so: the engine's reasons, by the players' names, which stay
     # true of the pair whatever its table becomes.
     reasons = [
-        f"{players[p.first].name} v {players[p.second].name}: {'; '.join(p.reasons)}"
+        Message(
+            "table",
+            first=players[p.first].name,
+            second=players[p.second].name,
+            reasons=list(p.reasons),
+        )
         for p in result.pairings
         if p.second is not None and p.reasons
     ]
@@ -340,7 +356,7 @@ def save_plan(proposal: Plan, user: Any) -> Round:
         user,
         system=result.system,
         based_on=result.based_on,
-        notes=[*result.notes, *reasons],
+        notes=[n.as_dict() for n in (*result.notes, *reasons)],
         reason=f"paired by {result.system} from round {result.based_on}",
     )
 

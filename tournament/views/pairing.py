@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from tournament import players as player_changes
 from tournament import results, rounds, services
 from tournament.engine.pairing import SYSTEMS
+from tournament.engine.text import counted, plural
 from tournament.forms import (
     DivisionSettingsForm,
     LateEntryForm,
@@ -157,6 +158,7 @@ def round_pairings(
         "published": state is None or state.published,
         "rows": rows,
         "warnings": warnings,
+        "notes": rounds.note_lines(state),
         "has_results": any(r["game"].has_result and r["game"].kind != Game.BYE for r in rows),
         "swap": SwapForm(),
         "manual": ManualPairingsForm(initial={"pairs": manual_text}),
@@ -187,7 +189,7 @@ def swap(request: HttpRequest, slug: str, division_id: int, round_number: int) -
             count = len(state.warnings)
             messages.success(
                 request,
-                f"Swapped {a.name} and {b.name}; {count} warning{'s' if count != 1 else ''}.",
+                f"Swapped {a.name} and {b.name}; {plural(count, 'warning')}.",
             )
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
@@ -321,7 +323,7 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         messages.error(request, "Nothing imported: " + "; ".join(error.problems))
     else:
         late = sum(1 for p in added if p.games_as_1.exists())
-        text = f"{len(added)} player(s) added to division {division.name}"
+        text = f"{counted(len(added), 'player')} added to division {division.name}"
         if late:
             text += f"; {late} with forfeit losses for the rounds already under way"
         messages.success(request, text + ".")
@@ -347,7 +349,7 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         request,
         f"{player.name} added as player {player.number}"
         + (
-            f", with forfeit losses in {missed} round{'s' if missed != 1 else ''}."
+            f", with forfeit losses in {plural(missed, 'round')}."
             if missed
             else "."
         ),

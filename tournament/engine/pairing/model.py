@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from tournament.engine.pairing.messages import Message
 from tournament.engine.standings import PlayerId
 
 
@@ -78,7 +79,7 @@ class Pairing:
     table: int  # 1, 2 … from the top of the standings; 0 for a bye (no table)
     first: PlayerId
     second: PlayerId | None
-    reasons: tuple[str, ...] = ()
+    reasons: tuple[Message, ...] = ()
 
     @property
     def is_bye(self) -> bool:
@@ -91,11 +92,16 @@ class Pairing:
 
 @dataclass
 class PairingWarning:
-    """Something a director should look at: `code` is stable, `message` is a sentence."""
+    """Something a director should look at: a stable `code`, its `params` (plain JSON values)
+    and the players it is about; `message` is the sentence `messages.TEMPLATES` makes of them."""
 
     code: str
-    message: str
+    params: Mapping[str, Any]
     players: tuple[PlayerId, ...] = ()
+
+    @property
+    def message(self) -> Message:
+        return Message(self.code, **self.params)
 
 
 @dataclass
@@ -105,7 +111,7 @@ class PairingResult:
     based_on: int  # the last round whose results the pairing used
     pairings: list[Pairing]
     warnings: list[PairingWarning] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
 
     def pairs(self) -> list[tuple[PlayerId, PlayerId | None]]:
         return [(p.first, p.second) for p in self.pairings]

@@ -15,6 +15,7 @@ from typing import Any
 
 from tournament.engine.pairing.draft import Draft
 from tournament.engine.pairing.history import Field
+from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.model import PairingError
 from tournament.engine.pairing.roundrobin import pair_fontes, pair_round_robin
 from tournament.engine.pairing.systems import (
@@ -84,10 +85,7 @@ def _rr_args(numbers: list[int]) -> dict[str, Any]:
 
 def _manual(fld: Field) -> Draft:
     draft = Draft()
-    draft.notes.append(
-        f"Round {fld.round_number} is paired by hand; check the director's pairings with "
-        "check_pairings."
-    )
+    draft.notes.append(Message("manual", round=fld.round_number))
     return draft
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 from django.core.management.base import CommandError, CommandParser
 
 from tournament import players as player_changes
+from tournament.engine.text import counted
 from tournament.management.base import DivisionCommand
 from tournament.reports.roster import RosterError
 
@@ -25,4 +26,4 @@ class Command(DivisionCommand):
             raise CommandError("nothing imported: " + "; ".join(error.problems)) from error
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error.strerror}") from error
-        self.stdout.write(f"{len(players)} player(s) added to division {div.name}")
+        self.stdout.write(f"{counted(len(players), 'player')} added to division {div.name}")
