@@ -45,7 +45,7 @@ def pair_round(
     pairings: list[Pairing] = []
     tables = sorted(
         (t for t in draft.tables if t.b is not None),
-        key=lambda t: min(fld.position[t.a], fld.position[t.b]),  # type: ignore[index]
+        key=lambda t: min(fld.position[t.a], fld.position[t.b]),
     )
     for number, t in enumerate(tables, 1):
         assert t.b is not None

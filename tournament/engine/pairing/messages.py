@@ -155,7 +155,7 @@ class _Formatter(string.Formatter):
             return counted(value, format_spec[1:])
         if format_spec in _SPECS:
             return _SPECS[format_spec](value)
-        return super().format_field(value, format_spec)
+        return format(value, format_spec)
 
 
 _FORMATTER = _Formatter()

@@ -11,7 +11,7 @@ after the first repeats the table with the first player swapped.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tournament.engine.pairing.draft import Draft, Table
 from tournament.engine.pairing.history import Field
@@ -56,7 +56,7 @@ def rr_roster(fld: Field, start: int) -> list[PlayerId]:
     return [p.id for p in sorted(players, key=_seed_key(fld.players))]
 
 
-def _seed_key(players: Sequence[Player]):
+def _seed_key(players: Sequence[Player]) -> Callable[[Player], tuple[int, int]]:
     order = {p.id: i for i, p in enumerate(players)}
     return lambda p: (p.seed if p.seed else order[p.id] + 1, order[p.id])
 
@@ -72,7 +72,7 @@ def pair_round_robin(fld: Field, *, double: bool) -> Draft:
 
 
 def _fixed_tables(
-    fld: Field, groups: list[list[PlayerId]], k: int, *, double: bool, label: str
+    fld: Field, groups: Sequence[Sequence[PlayerId | None]], k: int, *, double: bool, label: str
 ) -> Draft:
     """Round k (1-based) of each group's Berger table; `label` names the table in the reasons
     ("rr" or "fontes", as `messages.LABELS` writes them)."""
@@ -144,7 +144,7 @@ def _fixed_tables(
 # --------------------------------------------------------------------------- Initial Fontes
 
 
-def fontes_groups(fld: Field, rounds: int, start: int) -> list[list[PlayerId]]:
+def fontes_groups(fld: Field, rounds: int, start: int) -> list[list[PlayerId | None]]:
     """Groups of `rounds` + 1 players, one from each band of seeds (tsh §3.3).
 
     Players are taken in pre-event order (rating, then seed) and cut into `rounds` + 1 bands;
@@ -185,7 +185,7 @@ def fontes_groups(fld: Field, rounds: int, start: int) -> list[list[PlayerId]]:
         [band[j] for band in bands if j < len(band)] for j in range(count)
     ]
     groups[-1].extend(leftover)
-    return groups  # type: ignore[return-value]
+    return groups  # None: the bye's slot in a group
 
 
 def pair_fontes(fld: Field) -> Draft:

@@ -75,8 +75,9 @@ class Schedule:
         )
 
 
-def parse_schedule(data: Sequence[Mapping[str, Any]]) -> Schedule:
-    """A Schedule from plain data (e.g. JSON); ValueError says which entry is wrong and why."""
+def parse_schedule(data: object) -> Schedule:
+    """A Schedule from plain data (e.g. JSON: a list of mappings); ValueError says which entry
+    is wrong and why. Anything may come in, so the type is checked here."""
     if isinstance(data, (str, bytes)) or not isinstance(data, Sequence):
         raise ValueError("a schedule is a list of entries")
     entries: list[ScheduleEntry] = []
@@ -131,6 +132,7 @@ def _span(entry: ScheduleEntry) -> str:
 def _rounds(value: Any, where: str) -> tuple[int, int | None]:
     if isinstance(value, bool):
         raise ValueError(f"{where}: rounds {value!r} is not a round or a range")
+    last: int | None
     if isinstance(value, int):
         first, last = value, value
     elif isinstance(value, str) and (match := _RANGE.match(value)):
