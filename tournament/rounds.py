@@ -180,6 +180,11 @@ def plan(
         )
     past = history(division, round_number, based_on)
     settings = rules(division, entry, past.players)
+    if system != entry.system:
+        # The schedule's options are its own system's: keep those the chosen system takes too.
+        allowed = pairing.REGISTRY[system].allowed_options()
+        kept = {k: v for k, v in settings.options.items() if k in allowed}
+        settings = replace(settings, options=kept)
     if repeats is not None:
         settings = replace(settings, max_repeats=repeats)
     try:

@@ -354,3 +354,20 @@ def test_a_roster_file_adds_players_at_the_desk(desk: Client, played: Division):
     page = desk.post(url("desk-roster", played), {"file": bad}, follow=True).content.decode()
     assert "Nothing imported: row 2: the rating &#x27;15OO&#x27; is not a whole number" in page
     assert played.players.count() == 8
+
+
+def test_another_system_than_the_schedules_leaves_the_schedules_options(played: Division):
+    # Round 2 is scheduled for Initial Fontes, with options (start, rounds) koth does not take.
+    played.pairing_schedule = [
+        {"rounds": "1-3", "system": "fontes", "relax_repeats": True},
+    ]
+    played.save()
+
+    proposal = rounds.plan(played, 2, system="koth")
+
+    assert proposal.result.system == "koth"
+    assert len(proposal.result.pairings) == 4
+    with pytest.raises(rounds.PairingRefused, match="koth takes no option 'depth'"):
+        played.pairing_schedule = [{"rounds": "1-3", "system": "koth", "depth": 2}]
+        played.save()
+        rounds.plan(played, 2)
