@@ -184,3 +184,17 @@ def test_every_template_is_read_back_from_its_sentence(code: str) -> None:
 
     assert found["code"] == code
     assert render(found["code"], found["params"]) == text
+
+
+def test_stored_messages_this_version_cannot_write_are_shown_as_they_are() -> None:
+    stored = [
+        {"code": "no_such_code", "params": {"player": "Crane, Ben"}},
+        {"code": "rematch", "params": {"a": "Crane, Ben"}},  # b and met missing
+        {"code": "places", "params": {"high": 1, "low": 2}},
+    ]
+
+    assert render_all(stored) == [
+        'no_such_code: {"player": "Crane, Ben"}',
+        'rematch: {"a": "Crane, Ben"}',
+        "places 1 and 2",
+    ]

@@ -18,6 +18,7 @@ otherwise a Python format spec.
 from __future__ import annotations
 
 import ast
+import json
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping
@@ -167,9 +168,15 @@ def render(code: str, params: Mapping[str, Any]) -> str:
 
 
 def _text(m: Any) -> str:
-    if isinstance(m, Mapping):
-        return render(m["code"], m.get("params", {}))
-    return str(m)
+    if not isinstance(m, Mapping):
+        return str(m)
+    # Stored data: a code this version does not know, or parameters it lacks, is shown as it is
+    # rather than breaking the page it is on.
+    code, params = str(m.get("code")), m.get("params", {})
+    try:
+        return render(code, params)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return f"{code}: {json.dumps(params, ensure_ascii=False, sort_keys=True, default=str)}"
 
 
 class Message(str):
