@@ -241,7 +241,7 @@ def _clear_round(
 
 
 def _warning_dicts(warnings: Sequence[pairing.PairingWarning]) -> list[dict[str, Any]]:
-    # Codes and parameters, not sentences: `note_lines` and `warning_lines` write them.
+    # Codes and parameters, not sentences: `messages.render_all` writes them.
     return [
         {"code": w.code, "params": dict(w.params), "players": list(w.players)} for w in warnings
     ]
