@@ -9,7 +9,8 @@ Written as a list of entries, like tsh's `autopair` lines:
 `rounds` is "a-b", "a", "a-" (to the end) or a whole number. `lag` is how far back the results
 are: round R is paired from the results of round R - lag (1 by default, the round before; 2
 pairs a round while the one before it is still being played). `repeats` is the repeat limit,
-as tsh's Repeats argument; every other key is an option of the system (e.g. "factor": 3).
+as tsh's Repeats argument; every other key is an option of the system (e.g. "factor": 3), one
+it takes (`registry.REGISTRY`): any other is refused.
 Round robins and Initial Fontes count their table from the first round of their entry, and
 Fontes plays as many rounds as the entry covers unless "rounds" says otherwise.
 """
