@@ -20,8 +20,13 @@ run: venv
 test: venv
 	$(BIN)/python -m pytest
 
+# The packages mypy checks (strict, see pyproject.toml): one a line, to add more.
+TYPED := \
+	tournament/engine
+
 lint: venv
 	$(BIN)/ruff check .
+	$(BIN)/mypy $(TYPED)
 
 coverage: venv
 	$(BIN)/python -m pytest --cov=scoring --cov-report=term-missing
@@ -34,5 +39,5 @@ bench: venv
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache htmlcov .coverage staticfiles
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache htmlcov .coverage staticfiles
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

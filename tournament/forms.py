@@ -8,6 +8,7 @@ from django import forms
 
 from tournament import results
 from tournament.engine.pairing import parse_schedule
+from tournament.engine.pairing.registry import REGISTRY, automatic
 from tournament.engine.ratings import rating_system_names
 from tournament.models import Division, Game
 
@@ -123,10 +124,10 @@ class PairForm(forms.Form):
         required=False, min_value=0, help_text="Empty: the division's repeat limit."
     )
 
-    def __init__(self, *args: Any, systems: dict[str, str], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "as scheduled")]
-        choices += [(name, f"{name}: {text}") for name, text in systems.items() if name != "manual"]
+        choices += [(name, f"{name}: {REGISTRY[name].description}") for name in automatic()]
         self.fields["system"].choices = choices
 
 

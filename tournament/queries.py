@@ -15,6 +15,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 import scoring
 from tournament import services
 from tournament.engine import standings as engine
+from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament
 
 
@@ -200,7 +201,7 @@ class PlayerGame:
 
     @property
     def record(self) -> str:
-        return f"{services.count_text(self.wins)}–{services.count_text(self.losses)}"
+        return f"{count_text(self.wins)}–{count_text(self.losses)}"
 
 
 def player_games(player: Player) -> list[PlayerGame]:

@@ -1,4 +1,5 @@
-"""Pairing rounds at the director's desk: pair, check, swap, publish, withdraw, late entries.
+"""Pairing rounds at the director's desk: pair, check, swap, publish (players joining and
+leaving are `tournament.players`').
 
 The pairing itself is `tournament.engine.pairing`'s: this module loads the division's players
 and games, hands them over as plain data, and writes what comes back in one transaction,
@@ -21,7 +22,10 @@ from django.utils import timezone
 from tournament import services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
-from tournament.interchange import roster
+from tournament.engine.pairing import messages
+from tournament.engine.pairing.messages import Message
+from tournament.engine.pairing.registry import automatic
+from tournament.engine.text import counted
 from tournament.models import Change, Division, Game, Player, Round
 from tournament.results import EntryError, snapshot
 
@@ -30,9 +34,6 @@ PAIR = "pair"
 SWAP = "swap"
 PUBLISH = "publish"
 UNPAIR = "unpair"
-WITHDRAW = "withdraw"
-REINSTATE = "reinstate"
-LATE_ENTRY = "late entry"
 
 
 class PairingRefused(EntryError):
@@ -173,11 +174,17 @@ def plan(
     entry = schedule_entry(division, round_number)
     based_on = entry.based_on if based_on is None else based_on
     system = system or entry.system
-    if system not in pairing.SYSTEMS or system == "manual":
-        known = ", ".join(s for s in pairing.SYSTEMS if s != "manual")
-        raise PairingRefused(f"No pairing system {system!r}: choose one of {known}.")
+    if system not in automatic():
+        raise PairingRefused(
+            f"No pairing system {system!r}: choose one of {', '.join(automatic())}."
+        )
     past = history(division, round_number, based_on)
     settings = rules(division, entry, past.players)
+    if system != entry.system:
+        # The schedule's options are its own system's: keep those the chosen system takes too.
+        allowed = pairing.REGISTRY[system].allowed_options()
+        kept = {k: v for k, v in settings.options.items() if k in allowed}
+        settings = replace(settings, options=kept)
     if repeats is not None:
         settings = replace(settings, max_repeats=repeats)
     try:
@@ -197,7 +204,7 @@ def plan(
 # -- writes --------------------------------------------------------------------------------------
 
 
-def _locked_division(division: Division) -> Division:
+def locked_division(division: Division) -> Division:
     return Division.objects.select_for_update().get(pk=division.pk)
 
 
@@ -214,22 +221,44 @@ def _refuse_if_played(games: Sequence[Game], round_number: int, doing: str) -> N
     played = [g for g in games if g.kind != Game.BYE and g.has_result]
     if played:
         raise PairingRefused(
-            f"Round {round_number} already has {len(played)} result(s): it cannot be {doing}. "
-            "Correct or delete the results first."
+            f"Round {round_number} already has {counted(len(played), 'result')}: it cannot be "
+            f"{doing}. Correct or delete the results first."
         )
 
 
+def _clear_round(
+    division: Division, round_number: int, doing: str
+) -> tuple[Division, list[dict[str, Any]]]:
+    """Delete the round's games, refused when one has a result: the division locked for the
+    rest of the caller's transaction, and the games as they were, for the log."""
+    division = locked_division(division)
+    games = _round_games(division, round_number)
+    _refuse_if_played(games, round_number, doing)
+    before = [snapshot(g) for g in games]
+    for g in games:
+        g.delete()
+    return division, before
+
+
 def _warning_dicts(warnings: Sequence[pairing.PairingWarning]) -> list[dict[str, Any]]:
-    return [{"code": w.code, "message": w.message, "players": list(w.players)} for w in warnings]
+    # Codes and parameters, not sentences: `messages.render_all` writes them.
+    return [
+        {"code": w.code, "params": dict(w.params), "players": list(w.players)} for w in warnings
+    ]
+
+
+def note_lines(state: Round | None) -> list[str]:
+    """A round's stored notes (the engine's, and each table's reasons) as sentences."""
+    return messages.render_all(state.notes) if state is not None else []
 
 
 def _log(division: Division, user: Any, action: str, before: list, after: list, reason: str):
     """A change to a round's games, as results log theirs: `{"games": [snapshot, …]}`."""
     games = {"games": before} if before else None
-    return _log_change(division, user, action, games, {"games": after} if after else None, reason)
+    return log_change(division, user, action, games, {"games": after} if after else None, reason)
 
 
-def _log_change(
+def log_change(
     division: Division, user: Any, action: str, before: dict | None, after: dict | None, reason: str
 ) -> Change:
     return Change.objects.create(
@@ -250,22 +279,17 @@ def save_pairings(
     *,
     system: str = "manual",
     based_on: int | None = None,
-    notes: Sequence[str] = (),
+    notes: Sequence[dict[str, Any]] = (),
     reason: str = "",
 ) -> Round:
     """Replace round `round_number`'s pairings with `pairs` (first player first), unpublished:
     the tables numbered in the order given, the byes after them.
 
-    Refused when the round already has results. The warnings are the engine's checks of the
-    pairs as saved.
+    Refused when the round already has results. `notes` are messages as dicts
+    (`Message.as_dict()`); the warnings are the engine's checks of the pairs as saved.
     """
     with transaction.atomic():
-        division = _locked_division(division)
-        games = _round_games(division, round_number)
-        _refuse_if_played(games, round_number, "paired again")
-        before = [snapshot(g) for g in games]
-        for g in games:
-            g.delete()
+        division, before = _clear_round(division, round_number, "paired again")
         created = []
         byes_last = sorted(pairs, key=lambda pair: pair[1] is None)  # stable: tables keep order
         for table, (first, second) in enumerate(byes_last, 1):
@@ -321,7 +345,12 @@ def save_plan(proposal: Plan, user: Any) -> Round:
     # Why each table was paired so: the engine's reasons, by the players' names, which stay
     # true of the pair whatever its table becomes.
     reasons = [
-        f"{players[p.first].name} v {players[p.second].name}: {'; '.join(p.reasons)}"
+        Message(
+            "table",
+            first=players[p.first].name,
+            second=players[p.second].name,
+            reasons=list(p.reasons),
+        )
         for p in result.pairings
         if p.second is not None and p.reasons
     ]
@@ -332,7 +361,7 @@ def save_plan(proposal: Plan, user: Any) -> Round:
         user,
         system=result.system,
         based_on=result.based_on,
-        notes=[*result.notes, *reasons],
+        notes=[n.as_dict() for n in (*result.notes, *reasons)],
         reason=f"paired by {result.system} from round {result.based_on}",
     )
 
@@ -373,7 +402,7 @@ def swap(division: Division, round_number: int, a: Player, b: Player, user: Any)
     if a.pk == b.pk:
         raise PairingRefused("Choose two different players to swap.")
     with transaction.atomic():
-        division = _locked_division(division)
+        division = locked_division(division)
         games = _round_games(division, round_number)
         seats: dict[int, tuple[Game, str]] = {}
         for g in games:
@@ -414,7 +443,7 @@ def _refresh_round(division: Division, round_number: int) -> Round:
 def publish(division: Division, round_number: int, user: Any) -> Round:
     """Show the round's pairings to the players, and score its byes."""
     with transaction.atomic():
-        division = _locked_division(division)
+        division = locked_division(division)
         games = _round_games(division, round_number)
         if not games:
             raise PairingRefused(f"Round {round_number} has no pairings to publish.")
@@ -439,164 +468,9 @@ def publish(division: Division, round_number: int, user: Any) -> Round:
 def unpair(division: Division, round_number: int, user: Any) -> None:
     """Take back a round's pairings (only while it has no results)."""
     with transaction.atomic():
-        division = _locked_division(division)
-        games = _round_games(division, round_number)
-        _refuse_if_played(games, round_number, "unpaired")
-        before = [snapshot(g) for g in games]
-        for g in games:
-            g.delete()
+        division, before = _clear_round(division, round_number, "unpaired")
         Round.objects.filter(division=division, number=round_number).delete()
         _log(division, user, UNPAIR, before, [], f"round {round_number} unpaired")
-
-
-# -- players ------------------------------------------------------------------------------------
-
-
-def withdraw(player: Player, from_round: int, user: Any) -> Player:
-    """The player takes no part from `from_round` on: not paired, not ranked (as tsh's `off`).
-
-    Their results so far stand. Pairings already made for later rounds are left for the
-    director to re-pair; the pairing checks warn about them.
-    """
-    if from_round < 1:
-        raise PairingRefused("A player withdraws from round 1 or later.")
-    with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        played = player.division.games.filter(round__gte=from_round).exclude(score1=None)
-        mine = [g for g in played if player.pk in (g.player1_id, g.player2_id)]
-        if mine:
-            raise PairingRefused(
-                f"{player.name} has a result in round {mine[0].round}: withdraw them from a "
-                "later round, or delete that result first."
-            )
-        reason = f"{player.name} withdrawn from round {from_round}"
-        return _set_withdrawn(player, from_round, user, WITHDRAW, reason)
-
-
-def reinstate(player: Player, user: Any) -> Player:
-    """The player takes part again from the next round paired."""
-    with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        return _set_withdrawn(player, None, user, REINSTATE, f"{player.name} reinstated")
-
-
-def _set_withdrawn(
-    player: Player, from_round: int | None, user: Any, action: str, reason: str
-) -> Player:
-    before = player.withdrawn_from_round
-    player.withdrawn_from_round = from_round
-    player.save(update_fields=["withdrawn_from_round", "updated"])
-    _log_change(
-        player.division,
-        user,
-        action,
-        {"player": player.number, "withdrawn_from_round": before},
-        {"player": player.number, "withdrawn_from_round": from_round},
-        reason,
-    )
-    return player
-
-
-@dataclass
-class NewPlayer:
-    name: str
-    rating: int = 0
-    club: str = ""
-    team: str = ""
-    membership_id: str = ""
-
-
-def late_entry(division: Division, new: NewPlayer, user: Any) -> Player:
-    """Add a player after the start: a forfeit loss for every round already under way.
-
-    A round is under way when it has a result or its pairings are published; a round paired
-    but neither published nor played can be paired again to include the newcomer.
-    """
-    name = " ".join(new.name.split())
-    if not name:
-        raise PairingRefused("A new player needs a name.")
-    with transaction.atomic():
-        division = _locked_division(division)
-        if division.players.filter(name__iexact=name).exists():
-            raise PairingRefused(f"{name} is already in division {division.name}.")
-        number = (division.players.aggregate(n=Max("number"))["n"] or 0) + 1
-        player = Player.objects.create(
-            division=division,
-            number=number,
-            name=name,
-            rating=new.rating,
-            rating_text=str(new.rating),
-            club=new.club,
-            team=new.team,
-            membership_id=new.membership_id,
-        )
-        _enter_late(division, player, user)
-        return player
-
-
-def import_roster(division: Division, data: bytes, filename: str, user: Any) -> list[Player]:
-    """Players from a roster file (`tournament.interchange.roster`), numbered after the last
-    one where the file gives no number; any added after the start are late entries, with a
-    forfeit loss for every round already under way. A bad file saves nothing."""
-    lengths = {
-        f: Player._meta.get_field(f).max_length for f in ("name", "club", "team", "membership_id")
-    }
-    entries = roster.read_roster(data, filename, lengths)
-    with transaction.atomic():
-        division = _locked_division(division)
-        taken = set(division.players.values_list("number", flat=True))
-        clash = [e for e in entries if e.number in taken]
-        if clash:
-            raise roster.RosterError(
-                [f"row {e.row}: the division already has a player number {e.number}" for e in clash]
-            )
-        given = {e.number for e in entries if e.number is not None}
-        next_number = max([division.players.aggregate(m=Max("number"))["m"] or 0, *given]) + 1
-        added = []
-        for e in entries:
-            number = e.number
-            if number is None:
-                number = next_number
-                next_number += 1
-            added.append(
-                Player(
-                    division=division,
-                    number=number,
-                    name=e.name,
-                    rating=e.rating,
-                    club=e.club,
-                    team=e.team,
-                    membership_id=e.membership_id,
-                )
-            )
-        added = Player.objects.bulk_create(added)
-        for player in added:
-            _enter_late(division, player, user)
-        return added
-
-
-def _enter_late(division: Division, player: Player, user: Any) -> list[Game]:
-    """A new player's forfeit losses for the rounds under way, logged as their entry."""
-    under_way = set(division.games.exclude(score1=None).values_list("round", flat=True))
-    under_way |= set(division.rounds.filter(published=True).values_list("number", flat=True))
-    under_way -= set(player.games_as_1.values_list("round", flat=True))
-    missed = [
-        Game.objects.create(
-            division=division,
-            round=r,
-            player1=player,
-            score1=-division.forfeit_spread,
-            kind=Game.FORFEIT,
-            version=1,
-        )
-        for r in sorted(under_way)
-    ]
-    reason = f"{player.name} added as player {player.number}"
-    if missed:
-        reason += f", forfeit losses in rounds {', '.join(str(g.round) for g in missed)}"
-    after = {"player": player.number, "name": player.name, "games": [snapshot(g) for g in missed]}
-    _log_change(division, user, LATE_ENTRY, None, after, reason)
-    return missed
 
 
 def next_round(division: Division) -> int:

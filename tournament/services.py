@@ -21,6 +21,7 @@ from django.utils.text import slugify
 from tournament.engine import pairing
 from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
+from tournament.engine.text import count_text
 from tournament.interchange import tsh
 from tournament.models import Division, Game, Player, Tournament
 
@@ -77,11 +78,6 @@ class Row:
     @property
     def record(self) -> str:
         return f"{count_text(self.wins)}–{count_text(self.losses)}"
-
-
-def count_text(x: float) -> str:
-    """Wins or losses as written: 7, or 7.5 with a tie."""
-    return str(int(x)) if x == int(x) else f"{x:g}"
 
 
 @dataclass(frozen=True, slots=True)

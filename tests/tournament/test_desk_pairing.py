@@ -18,6 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament import results, rounds
+from tournament.engine.pairing.messages import render_all
 from tournament.models import Change, Division, Game, Player, Round
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]
@@ -62,9 +63,11 @@ def test_koth_round_2_from_round_1(desk: Client, played: Division):
     assert (5, 2) in pairs_of(played, 2)  # Ben and Fay both went second: Fay is placed lower
     state = Round.objects.get(division=played, number=2)
     assert (state.system, state.based_on, state.published) == ("koth", 1, False)
-    # Why: the bye's reason, and each table's.
-    assert any(n.startswith("Moss, Eli") and "bye" in n for n in state.notes)
-    assert any(n.startswith("Stone, Gus v Vale, Cora: ") for n in state.notes)
+    # Why: the bye's reason, and each table's, stored as codes and written as sentences.
+    notes = rounds.note_lines(state)
+    assert any(n.startswith("Moss, Eli") and "bye" in n for n in notes)
+    assert any(n.startswith("Stone, Gus v Vale, Cora: ") for n in notes)
+    assert {n["code"] for n in state.notes} == {"has_bye_none", "table"}
     page = desk.get(url("desk-round-pairings", played, 2)).content.decode()
     assert "Stone, Gus v Vale, Cora: " in page
     assert Change.objects.filter(action=rounds.PAIR).count() == 1
@@ -100,10 +103,12 @@ def test_swap_shows_the_rematch_and_swapping_back_clears_it(desk: Client, played
     assert state.warnings == [
         {
             "code": "repeat_limit",
-            "message": "Crane, Ben and Quill, Ada have met 1 time(s); the division allows "
-            "no rematches.",
+            "params": {"a": "Crane, Ben", "b": "Quill, Ada", "met": 1, "limit": 0},
             "players": [played.players.get(number=2).pk, played.players.get(number=1).pk],
         }
+    ]
+    assert render_all(state.warnings) == [
+        "Crane, Ben and Quill, Ada have met 1 time(s); the division allows no rematches."
     ]
     page = desk.post(url("desk-swap", played, 2), {"a": 7, "b": 2}, follow=True).content.decode()
     assert 'id="no-warnings"' in page
@@ -349,3 +354,20 @@ def test_a_roster_file_adds_players_at_the_desk(desk: Client, played: Division):
     page = desk.post(url("desk-roster", played), {"file": bad}, follow=True).content.decode()
     assert "Nothing imported: row 2: the rating &#x27;15OO&#x27; is not a whole number" in page
     assert played.players.count() == 8
+
+
+def test_another_system_than_the_schedules_leaves_the_schedules_options(played: Division):
+    # Round 2 is scheduled for Initial Fontes, with options (start, rounds) koth does not take.
+    played.pairing_schedule = [
+        {"rounds": "1-3", "system": "fontes", "relax_repeats": True},
+    ]
+    played.save()
+
+    proposal = rounds.plan(played, 2, system="koth")
+
+    assert proposal.result.system == "koth"
+    assert len(proposal.result.pairings) == 4
+    with pytest.raises(rounds.PairingRefused, match="koth takes no option 'depth'"):
+        played.pairing_schedule = [{"rounds": "1-3", "system": "koth", "depth": 2}]
+        played.save()
+        rounds.plan(played, 2)

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypeAlias
 
+from tournament.engine.text import counted
+
 PlayerId: TypeAlias = Hashable
 SpreadCap: TypeAlias = int | Sequence[int]
 
@@ -122,7 +124,8 @@ def standings(
     """
     last = len(rounds) if after_round is None else after_round
     if not 0 <= last <= len(rounds):
-        raise StandingsError(f"standings after round {last} asked of {len(rounds)} round(s)")
+        given = counted(len(rounds), "round")
+        raise StandingsError(f"standings after round {last} asked of {given}")
     by_id = _players_by_id(players)
     caps = _caps(spread_cap)
     records = {p.id: _Record() for p in players}

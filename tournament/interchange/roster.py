@@ -6,7 +6,7 @@ Columns are found by their header, in any order and case: `name` (or `last name`
 `club`, `team` and `id` (a membership number). Every row is checked before anything is saved;
 a file with any bad row saves nothing and says which rows and why.
 
-Reading only: no database here; `tournament.rounds.import_roster` saves the players.
+Reading only: no database here; `tournament.players.import_roster` saves the players.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from tournament import queries, services
-from tournament.engine.pairing.history import ordinal
+from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 
 Cell = str | int | float | None

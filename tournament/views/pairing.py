@@ -13,8 +13,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from tournament import players as player_changes
 from tournament import results, rounds, services
 from tournament.engine.pairing import SYSTEMS
+from tournament.engine.text import counted, plural
 from tournament.forms import (
     DivisionSettingsForm,
     LateEntryForm,
@@ -65,7 +67,7 @@ def _pairing_page(
         entry = rounds.schedule_entry(division, upcoming)
     except rounds.PairingRefused as error:
         messages.error(request, str(error))
-    form = form or PairForm(systems=SYSTEMS, initial={"round": upcoming})
+    form = form or PairForm(initial={"round": upcoming})
     context = {
         "tournament": division.tournament,
         "division": division,
@@ -88,7 +90,7 @@ def pairing(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 @require_POST
 def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = _get_division_for_user(request, slug, division_id)
-    form = PairForm(request.POST, systems=SYSTEMS)
+    form = PairForm(request.POST)
     if not form.is_valid():
         messages.error(request, _form_error(form))
         return _pairing_page(request, division, form, status=400)
@@ -156,6 +158,7 @@ def round_pairings(
         "published": state is None or state.published,
         "rows": rows,
         "warnings": warnings,
+        "notes": rounds.note_lines(state),
         "has_results": any(r["game"].has_result and r["game"].kind != Game.BYE for r in rows),
         "swap": SwapForm(),
         "manual": ManualPairingsForm(initial={"pairs": manual_text}),
@@ -186,7 +189,7 @@ def swap(request: HttpRequest, slug: str, division_id: int, round_number: int) -
             count = len(state.warnings)
             messages.success(
                 request,
-                f"Swapped {a.name} and {b.name}; {count} warning{'s' if count != 1 else ''}.",
+                f"Swapped {a.name} and {b.name}; {plural(count, 'warning')}.",
             )
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
@@ -284,7 +287,7 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         return redirect("desk-players", slug, division.pk)
     player = get_object_or_404(division.players, number=form.cleaned_data["player"])
     try:
-        rounds.withdraw(player, form.cleaned_data["from_round"], request.user)
+        player_changes.withdraw(player, form.cleaned_data["from_round"], request.user)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
@@ -299,7 +302,7 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
     division = _get_division_for_user(request, slug, division_id)
     player = get_object_or_404(division.players, number=number)
-    rounds.reinstate(player, request.user)
+    player_changes.reinstate(player, request.user)
     messages.success(request, f"{player.name} takes part again.")
     return redirect("desk-players", slug, division.pk)
 
@@ -317,12 +320,12 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     try:
         # One byte more than a roster may be is enough to refuse it: no more is read.
         data = upload.read(MAX_BYTES + 1)
-        added = rounds.import_roster(division, data, upload.name, request.user)
+        added = player_changes.import_roster(division, data, upload.name, request.user)
     except RosterError as error:
         messages.error(request, "Nothing imported: " + "; ".join(error.problems))
     else:
         late = sum(1 for p in added if p.games_as_1.exists())
-        text = f"{len(added)} player(s) added to division {division.name}"
+        text = f"{counted(len(added), 'player')} added to division {division.name}"
         if late:
             text += f"; {late} with forfeit losses for the rounds already under way"
         messages.success(request, text + ".")
@@ -338,7 +341,8 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         messages.error(request, _form_error(form))
         return _players_page(request, division, form, status=400)
     try:
-        player = rounds.late_entry(division, rounds.NewPlayer(**form.cleaned_data), request.user)
+        new = player_changes.NewPlayer(**form.cleaned_data)
+        player = player_changes.late_entry(division, new, request.user)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
         return _players_page(request, division, form, status=409)
@@ -347,7 +351,7 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         request,
         f"{player.name} added as player {player.number}"
         + (
-            f", with forfeit losses in {missed} round{'s' if missed != 1 else ''}."
+            f", with forfeit losses in {plural(missed, 'round')}."
             if missed
             else "."
         ),

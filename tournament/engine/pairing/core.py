@@ -2,53 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
+from tournament.engine.pairing import registry
 from tournament.engine.pairing.contention import best_finishes, gibsons
-from tournament.engine.pairing.draft import Draft
 from tournament.engine.pairing.firsts import order_pair
 from tournament.engine.pairing.history import Field, build_field
+from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.model import (
-    SYSTEMS,
     Pairing,
     PairingError,
     PairingResult,
     PairingRules,
     PairingWarning,
 )
-from tournament.engine.pairing.roundrobin import pair_fontes, pair_round_robin
-from tournament.engine.pairing.systems import (
-    pair_australian,
-    pair_contention,
-    pair_factor,
-    pair_koth,
-    pair_swiss,
-)
 from tournament.engine.standings import Game, Player, PlayerId
 
 RANK_GAP_WINS = 2  # a pair whose wins differ by this much or more is pointed out
-
-
-def _manual(fld: Field) -> Draft:
-    draft = Draft()
-    draft.notes.append(
-        f"Round {fld.round_number} is paired by hand; check the director's pairings with "
-        "check_pairings."
-    )
-    return draft
-
-
-_PAIRERS: dict[str, Callable[[Field], Draft]] = {
-    "swiss": pair_swiss,
-    "koth": pair_koth,
-    "rr": lambda fld: pair_round_robin(fld, double=False),
-    "rr2": lambda fld: pair_round_robin(fld, double=True),
-    "fontes": pair_fontes,
-    "factor": lambda fld: pair_factor(fld),
-    "cp": pair_contention,
-    "australian": pair_australian,
-    "manual": _manual,
-}
 
 
 def pair_round(
@@ -60,30 +30,31 @@ def pair_round(
     *,
     paired: Sequence[Iterable[Game]] = (),
 ) -> PairingResult:
-    """Pair round `round_number` by `system` (a key of SYSTEMS).
+    """Pair round `round_number` by `system` (a name in `registry.REGISTRY`).
 
     `rounds` are the results of rounds 1..S, the standings the pairing is based on;
     `paired` the pairings already made, without results, for rounds S+1..R-1: they count for
     repeats, byes and firsts. Players withdrawn from round R or earlier are not paired.
-    Raises PairingError when the request cannot be met (e.g. the repeat limit), saying why.
+    Raises PairingError when the request cannot be met (e.g. the repeat limit, an option the
+    system does not take), saying why.
     """
-    if system not in SYSTEMS:
-        known = ", ".join(SYSTEMS)
-        raise PairingError(f"there is no pairing system {system!r} (known: {known})")
+    chosen = registry.get(system)
+    registry.check_options(chosen, rules.options)
     fld = build_field(players, rounds, round_number, rules, paired)
-    draft = _PAIRERS[system](fld)
+    draft = chosen.pair(fld)
     pairings: list[Pairing] = []
     tables = sorted(
         (t for t in draft.tables if t.b is not None),
-        key=lambda t: min(fld.position[t.a], fld.position[t.b]),  # type: ignore[index]
+        key=lambda t: min(fld.position[t.a], fld.position[t.b]),
     )
     for number, t in enumerate(tables, 1):
         assert t.b is not None
         if t.first_fixed:
-            first, second, why = t.a, t.b, "goes first as the table says"
+            first, second = t.a, t.b
+            why = Message("first_by_table", player=fld.name(first))
         else:
             first, second, why = order_pair(fld, t.a, t.b)
-        pairings.append(Pairing(number, first, second, (*t.reasons, f"{fld.name(first)} {why}")))
+        pairings.append(Pairing(number, first, second, (*t.reasons, why)))
     for t in draft.tables:
         if t.b is None:
             pairings.append(Pairing(0, t.a, None, tuple(t.reasons)))
@@ -154,27 +125,27 @@ def _check(fld: Field, pairs: Sequence[tuple[PlayerId, PlayerId | None]]) -> lis
     active = set(fld.active)
     seen: dict[PlayerId, int] = {}
 
-    def warn(code: str, message: str, *players: PlayerId) -> None:
-        warnings.append(PairingWarning(code, message, tuple(players)))
+    def warn(code: str, players: tuple[PlayerId, ...], **params: object) -> None:
+        warnings.append(PairingWarning(code, params, players))
 
     for a, b in pairs:
         for who in (a, b):
             if who is None:
                 continue
             if who not in fld.by_id:
-                warn("unknown_player", f"{who!r} is not a player of this division.", who)
+                warn("unknown_player", (who,), player=who)
                 continue
             seen[who] = seen.get(who, 0) + 1
             if who not in active:
-                warn("withdrawn", f"{fld.name(who)} has withdrawn and should not be paired.", who)
+                warn("withdrawn", (who,), player=fld.name(who))
         if a == b:
-            warn("paired_twice", f"{fld.name(a)} is paired with themselves.", a)
+            warn("paired_with_self", (a,), player=fld.name(a))
     for who, count in seen.items():
         if count > 1:
-            warn("paired_twice", f"{fld.name(who)} is paired {count} times.", who)
+            warn("paired_twice", (who,), player=fld.name(who), count=count)
     for who in fld.active:
         if who not in seen:
-            warn("unpaired", f"{fld.describe(who)} is not paired.", who)
+            warn("unpaired", (who,), player=fld.describe(who))
 
     known = [
         (a, b) for a, b in pairs if a in fld.by_id and (b is None or b in fld.by_id) and a != b
@@ -182,42 +153,25 @@ def _check(fld: Field, pairs: Sequence[tuple[PlayerId, PlayerId | None]]) -> lis
     for a, b in known:
         if b is None:
             continue
+        names = {"a": fld.name(a), "b": fld.name(b)}
         met = fld.times_met(a, b)
         if met > rules.max_repeats:
-            limit = "no rematches" if rules.max_repeats == 0 else f"{rules.max_repeats} repeat(s)"
-            warn(
-                "repeat_limit",
-                f"{fld.name(a)} and {fld.name(b)} have met {met} time(s); the division allows "
-                f"{limit}.",
-                a,
-                b,
-            )
+            warn("repeat_limit", (a, b), **names, met=met, limit=rules.max_repeats)
         elif met:
-            warn("rematch", f"{fld.name(a)} and {fld.name(b)} have met {met} time(s) before.", a, b)
+            warn("rematch", (a, b), **names, met=met)
         if rules.forbidden(a, b):
-            warn("forbidden", f"{fld.name(a)} and {fld.name(b)} should not be paired.", a, b)
+            warn("forbidden", (a, b), **names)
         gap = abs(fld.wins(a) - fld.wins(b))
         threshold = rules.options.get("rank_gap_wins", RANK_GAP_WINS)
         if gap >= threshold:
-            warn(
-                "rank_gap",
-                f"{fld.describe(a)} and {fld.describe(b)} are {gap:g} wins apart.",
-                a,
-                b,
-            )
+            warn("rank_gap", (a, b), a=fld.describe(a), b=fld.describe(b), gap=gap)
         fa, fb = fld.firsts(a), fld.firsts(b)
         if fa > fb:
-            warn(
-                "first_imbalance",
-                f"{fld.name(a)} goes first with {fa} start(s) so far, against "
-                f"{fld.name(b)}'s {fb}.",
-                a,
-                b,
-            )
+            warn("first_imbalance", (a, b), **names, firsts=fa, other=fb)
 
     byes = [a for a, b in known if b is None]
     if len(byes) > len(fld.active) % 2:
-        warn("extra_bye", f"{len(byes)} byes in a field of {len(fld.active)}.", *byes)
+        warn("extra_bye", tuple(byes), count=len(byes), field=len(fld.active))
     if byes:
         fewest = min((fld.byes(p) for p in fld.active), default=0)
         without = [p for p in fld.active if fld.byes(p) == fewest and p not in byes]
@@ -225,9 +179,11 @@ def _check(fld: Field, pairs: Sequence[tuple[PlayerId, PlayerId | None]]) -> lis
             if fld.byes(p) > fewest and without:
                 warn(
                     "second_bye",
-                    f"{fld.name(p)} gets bye number {fld.byes(p) + 1} while "
-                    f"{fld.name(without[-1])} has had {fewest}.",
-                    p,
+                    (p,),
+                    player=fld.name(p),
+                    number=fld.byes(p) + 1,
+                    other=fld.name(without[-1]),
+                    fewest=fewest,
                 )
 
     if rules.gibson and rules.rounds_total is not None and fld.rounds_left:
@@ -242,10 +198,9 @@ def _check(fld: Field, pairs: Sequence[tuple[PlayerId, PlayerId | None]]) -> lis
                     if g in settled and other not in settled and best.get(other, 0) <= last_prize:
                         warn(
                             "gibson_contender",
-                            f"{fld.name(g)} is Gibsonized but plays {fld.name(other)}, who can "
-                            f"still finish in the prizes.",
-                            g,
-                            other,
+                            (g, other),
+                            player=fld.name(g),
+                            other=fld.name(other),
                         )
     return warnings
 

@@ -7,8 +7,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from tournament.engine.pairing.contention import best_finishes, gibsons
-from tournament.engine.pairing.history import Field, ordinal
+from tournament.engine.pairing.history import Field
 from tournament.engine.pairing.matching import Matched, levels, min_cost_matching, unpairable
+from tournament.engine.pairing.messages import Message, limit_words
 from tournament.engine.pairing.model import PairingError, PairingWarning
 from tournament.engine.standings import PlayerId
 
@@ -17,14 +18,14 @@ from tournament.engine.standings import PlayerId
 class Table:
     a: PlayerId
     b: PlayerId | None  # None: a bye for `a`
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Message] = field(default_factory=list)
     first_fixed: bool = False  # a round robin's table says who goes first: `a`
 
 
 @dataclass
 class Draft:
     tables: list[Table] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
     warnings: list[PairingWarning] = field(default_factory=list)
     cost: int = 0  # what the matchings cost, in their own units (for comparing solvers)
 
@@ -41,16 +42,12 @@ def bye_preference(fld: Field, pool: Sequence[PlayerId]) -> list[PlayerId]:
     return sorted(pool, key=lambda p: (fld.byes(p), -fld.position[p]))
 
 
-def bye_reason(fld: Field, player: PlayerId, pool: Sequence[PlayerId]) -> str:
+def bye_reason(fld: Field, player: PlayerId, pool: Sequence[PlayerId]) -> Message:
     fewest = min(fld.byes(p) for p in pool)
     had = fld.byes(player)
     if had > fewest:
-        return (
-            f"bye: {fld.name(player)} has had {had} bye(s), but no one with fewer could be "
-            "given it and the rest still be paired"
-        )
-    count = "no bye" if had == 0 else f"{had} bye(s)"
-    return f"bye: the lowest-placed player with {count}, as few as anyone's"
+        return Message("bye_more", player=fld.name(player), had=had)
+    return Message("bye_lowest", had=had)
 
 
 # --------------------------------------------------------------------------- matching a group
@@ -71,8 +68,8 @@ def match_group(
     pricing: Pricing,
     draft: Draft,
     *,
-    what: str,
-    reasons: Callable[[PlayerId, PlayerId], list[str]],
+    what: Message,
+    reasons: Callable[[PlayerId, PlayerId], list[Message]],
 ) -> None:
     """Pair `pool` (standings order), with a bye if it is odd; raise PairingError if the repeat
     limit cannot be met (unless the rules' options say `relax_repeats`)."""
@@ -86,10 +83,12 @@ def match_group(
             over = [(a, b) for a, b in matched.pairs if not fld.allowed(a, b)]
             if over:
                 draft.notes.append(
-                    f"The repeat limit ({_limit_words(fld.rules.max_repeats)}) could not be met "
-                    f"in the {what}; it was relaxed for "
-                    + ", ".join(f"{fld.name(a)} v {fld.name(b)}" for a, b in over)
-                    + "."
+                    Message(
+                        "repeats_relaxed",
+                        limit=fld.rules.max_repeats,
+                        what=what,
+                        pairs=[[fld.name(a), fld.name(b)] for a, b in over],
+                    )
                 )
     if matched is None:
         raise PairingError(_explain(fld, pool, what))
@@ -98,19 +97,18 @@ def match_group(
         draft.tables.append(Table(a, b, reasons(a, b)))
     if matched.bye is not None:
         draft.tables.append(Table(matched.bye, None, [bye_reason(fld, matched.bye, pool)]))
-        draft.notes.append(
-            f"{fld.describe(matched.bye)} has the bye: {_bye_note(fld, matched.bye, pool)}."
-        )
+        draft.notes.append(_bye_note(fld, matched.bye, pool))
 
 
-def _bye_note(fld: Field, player: PlayerId, pool: Sequence[PlayerId]) -> str:
+def _bye_note(fld: Field, player: PlayerId, pool: Sequence[PlayerId]) -> Message:
     had = fld.byes(player)
     fewest = min(fld.byes(p) for p in pool)
+    who = fld.describe(player)
     if had > fewest:
-        return "a bye more than some others, who could not be given it with the rest paired"
+        return Message("has_bye_more", player=who)
     if had == 0:
-        return "the lowest-placed player without a bye"
-    return f"the lowest-placed player with {had} bye(s), as few as anyone's"
+        return Message("has_bye_none", player=who)
+    return Message("has_bye_fewest", player=who, had=had)
 
 
 def _match(
@@ -158,15 +156,11 @@ def _match(
     )
 
 
-def _limit_words(limit: int) -> str:
-    return "no rematches" if limit == 0 else f"at most {limit} repeat(s) of a pairing"
-
-
 def _explain(fld: Field, pool: Sequence[PlayerId], what: str) -> str:
     limit = fld.rules.max_repeats
     left = unpairable(pool, lambda a, b: fld.allowed(a, b))
     stuck = [p for p in pool if all(not fld.allowed(p, q) for q in pool if q != p)]
-    head = f"Round {fld.round_number} cannot be paired by {what} with {_limit_words(limit)}: "
+    head = f"Round {fld.round_number} cannot be paired by {what} with {limit_words(limit)}: "
     if stuck:
         names = ", ".join(fld.name(p) for p in stuck)
         return (
@@ -190,26 +184,33 @@ def gibsonize(fld: Field, pool: list[PlayerId], draft: Draft) -> list[PlayerId]:
     if not found:
         return pool
     rest = [p for p in pool if p not in found]
-    names = ", ".join(fld.describe(g) for g in found)
     draft.notes.append(
-        f"Gibsonized: {names} cannot be caught by anyone below with {fld.rounds_left} round(s) "
-        f"left, allowing {fld.rules.gibson_spread_for(0)} points of spread a game."
+        Message(
+            "gibsonized",
+            players=[fld.describe(g) for g in found],
+            left=fld.rounds_left,
+            spread=fld.rules.gibson_spread_for(0),
+        )
     )
     lowest = found[-1] if len(found) % 2 else None
     if lowest is not None:
         if len(pool) % 2 and fld.byes(lowest) <= min(fld.byes(p) for p in pool):
+            place = fld.position[lowest] + 1
             draft.tables.append(
-                Table(lowest, None, [f"bye: Gibsonized ({_place(fld, lowest)} is settled)"])
+                Table(lowest, None, [Message("bye_gibson", player=fld.name(lowest), place=place)])
             )
-            draft.notes.append(f"{fld.name(lowest)}, Gibsonized, takes the bye.")
+            draft.notes.append(Message("gibson_takes_bye", player=fld.name(lowest)))
         else:
             victim, why = _victim(fld, lowest, rest)
-            if victim is not None:
-                draft.tables.append(
-                    Table(lowest, victim, [f"Gibsonized: {_place(fld, lowest)} is settled", why])
+            if victim is not None and why is not None:
+                settled = Message(
+                    "gibson_settled", player=fld.name(lowest), place=fld.position[lowest] + 1
                 )
+                draft.tables.append(Table(lowest, victim, [settled, why]))
                 draft.notes.append(
-                    f"{fld.name(lowest)}, Gibsonized, plays {fld.name(victim)}: {why}."
+                    Message(
+                        "gibson_plays", player=fld.name(lowest), other=fld.name(victim), why=why
+                    )
                 )
                 rest.remove(victim)
             else:
@@ -232,7 +233,7 @@ def gibsonize(fld: Field, pool: list[PlayerId], draft: Draft) -> list[PlayerId]:
                 found,
                 pricing,
                 sub,
-                what="Gibson pairing",
+                what=Message("by_gibson"),
                 reasons=lambda a, b: _settled(fld, a, b),
             )
         except PairingError:
@@ -245,7 +246,7 @@ def gibsonize(fld: Field, pool: list[PlayerId], draft: Draft) -> list[PlayerId]:
                 found,
                 pricing,
                 sub,
-                what="Gibson pairing",
+                what=Message("by_gibson"),
                 reasons=lambda a, b: _settled(fld, a, b),
             )
         draft.tables.extend(sub.tables)
@@ -253,17 +254,23 @@ def gibsonize(fld: Field, pool: list[PlayerId], draft: Draft) -> list[PlayerId]:
     return rest
 
 
-def _settled(fld: Field, a: PlayerId, b: PlayerId) -> list[str]:
-    return [f"Gibsonized: {_place(fld, a)} and {_place(fld, b)} are settled; they play each other"]
+def _settled(fld: Field, a: PlayerId, b: PlayerId) -> list[Message]:
+    return [
+        Message(
+            "gibsons_meet",
+            a=fld.name(a),
+            place_a=fld.position[a] + 1,
+            b=fld.name(b),
+            place_b=fld.position[b] + 1,
+        )
+    ]
 
 
-def _place(fld: Field, player: PlayerId) -> str:
-    return f"{fld.name(player)}'s {ordinal(fld.position[player] + 1)} place"
-
-
-def _victim(fld: Field, gibson: PlayerId, rest: list[PlayerId]) -> tuple[PlayerId | None, str]:
+def _victim(
+    fld: Field, gibson: PlayerId, rest: list[PlayerId]
+) -> tuple[PlayerId | None, Message | None]:
     if not rest:
-        return None, ""
+        return None, None
     finishes = best_finishes(fld, [p for p in fld.active])
     last_prize = fld.last_prize_rank()
     out = [p for p in rest if finishes[p] > last_prize]
@@ -279,12 +286,9 @@ def _victim(fld: Field, gibson: PlayerId, rest: list[PlayerId]) -> tuple[PlayerI
     if out:
         chosen = min(out, key=lambda p: (*key(p), fld.position[p]))
         met = fld.times_met(gibson, chosen)
-        return chosen, (
-            f"the highest-placed player who can no longer reach the prizes (best finish "
-            f"{ordinal(finishes[chosen])}), of those who met the Gibson least ({met} time(s))"
-        )
+        return chosen, Message("gibson_opponent_out", best=finishes[chosen], met=met)
     chosen = min(rest, key=lambda p: (*key(p), -fld.position[p]))
-    return chosen, "everyone left can still reach the prizes: the lowest-placed player"
+    return chosen, Message("gibson_opponent_lowest")
 
 
 def _with_options(fld: Field, **options: object) -> Field:

@@ -17,29 +17,32 @@ times starts. Ties are broken here as follows, each step only when the ones befo
 from __future__ import annotations
 
 from tournament.engine.pairing.history import Field
+from tournament.engine.pairing.messages import Message
 from tournament.engine.standings import PlayerId
 
 
-def order_pair(fld: Field, a: PlayerId, b: PlayerId) -> tuple[PlayerId, PlayerId, str]:
+def order_pair(fld: Field, a: PlayerId, b: PlayerId) -> tuple[PlayerId, PlayerId, Message]:
     """(first, second, why)."""
     fa, fb = fld.firsts(a), fld.firsts(b)
     if fa != fb:
         first, second = (a, b) if fa < fb else (b, a)
-        return first, second, f"goes first: {min(fa, fb)} start(s) against {max(fa, fb)}"
+        why = Message(
+            "first_fewer_starts", player=fld.name(first), fewer=min(fa, fb), more=max(fa, fb)
+        )
+        return first, second, why
     sa, sb = fld.seconds(a), fld.seconds(b)
     if sa != sb:
         first, second = (a, b) if sa > sb else (b, a)
-        return (
-            first,
-            second,
-            f"goes first: level on starts, {max(sa, sb)} replies against {min(sa, sb)}",
+        why = Message(
+            "first_more_replies", player=fld.name(first), more=max(sa, sb), fewer=min(sa, sb)
         )
+        return first, second, why
     seats_a, seats_b = fld.seats[a], fld.seats[b]
     for back in range(1, min(len(seats_a), len(seats_b)) + 1):
         second_a = seats_a[-back].first is False
         second_b = seats_b[-back].first is False
         if second_a != second_b:
             first, second = (a, b) if second_a else (b, a)
-            return first, second, "goes first: level on starts, went second more recently"
+            return first, second, Message("first_went_second", player=fld.name(first))
     first, second = (a, b) if fld.position[a] > fld.position[b] else (b, a)
-    return first, second, "goes first: level on starts, the lower-placed player"
+    return first, second, Message("first_lower_placed", player=fld.name(first))

@@ -20,6 +20,7 @@ from tournament.engine.standings import (
     StandingsError,
     standings,
 )
+from tournament.engine.text import ordinal
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,9 +193,3 @@ def _seats_of_round(
             bye = opponent is None and game.kind is GameKind.BYE
             taken[pid] = Seat(opponent, first if opponent is not None else None, bye)
     return taken
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"

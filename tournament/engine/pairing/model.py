@@ -7,25 +7,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from tournament.engine.pairing.messages import Message
 from tournament.engine.standings import PlayerId
-
-SYSTEMS: dict[str, str] = {
-    "swiss": "Swiss: players on the same wins meet, the top half of each group against the bottom "
-    "half, by minimum-weight matching; rematches avoided, up to the repeat limit",
-    "koth": "King of the hill: 1 v 2, 3 v 4 … in the standings, stepping around rematches",
-    "rr": "Round robin: a fixed Berger table from the round the block starts (a bye for an odd "
-    "number of players)",
-    "rr2": "Double round robin: the Berger table twice, who goes first swapped the second time",
-    "fontes": "Initial Fontes: groups of N+1 players, one from each band of seeds, play a round "
-    "robin in the first N rounds",
-    "factor": "Factor pairing: opponents as near to F places apart as possible (1 v 1+F …); "
-    "option `factor`, 2 by default",
-    "cp": "Contention pairing (Chew pairings): players who can still reach a prize band play each "
-    "other, the top pairs first; the rest are paired Swiss",
-    "australian": "Australian draw: round 1 top half v bottom half; then the top remaining player "
-    "meets the highest-placed player they have not met",
-    "manual": "Manual: the director pairs; the pairings are only checked",
-}
 
 
 class PairingError(ValueError):
@@ -96,7 +79,7 @@ class Pairing:
     table: int  # 1, 2 … from the top of the standings; 0 for a bye (no table)
     first: PlayerId
     second: PlayerId | None
-    reasons: tuple[str, ...] = ()
+    reasons: tuple[Message, ...] = ()
 
     @property
     def is_bye(self) -> bool:
@@ -109,11 +92,16 @@ class Pairing:
 
 @dataclass
 class PairingWarning:
-    """Something a director should look at: `code` is stable, `message` is a sentence."""
+    """Something a director should look at: a stable `code`, its `params` (plain JSON values)
+    and the players it is about; `message` is the sentence `messages.TEMPLATES` makes of them."""
 
     code: str
-    message: str
+    params: Mapping[str, Any]
     players: tuple[PlayerId, ...] = ()
+
+    @property
+    def message(self) -> Message:
+        return Message(self.code, **self.params)
 
 
 @dataclass
@@ -123,7 +111,7 @@ class PairingResult:
     based_on: int  # the last round whose results the pairing used
     pairings: list[Pairing]
     warnings: list[PairingWarning] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
 
     def pairs(self) -> list[tuple[PlayerId, PlayerId | None]]:
         return [(p.first, p.second) for p in self.pairings]

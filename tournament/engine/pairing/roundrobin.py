@@ -11,10 +11,11 @@ after the first repeats the table with the first player swapped.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tournament.engine.pairing.draft import Draft, Table
 from tournament.engine.pairing.history import Field
+from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.model import PairingError
 from tournament.engine.standings import Player, PlayerId
 
@@ -55,7 +56,7 @@ def rr_roster(fld: Field, start: int) -> list[PlayerId]:
     return [p.id for p in sorted(players, key=_seed_key(fld.players))]
 
 
-def _seed_key(players: Sequence[Player]):
+def _seed_key(players: Sequence[Player]) -> Callable[[Player], tuple[int, int]]:
     order = {p.id: i for i, p in enumerate(players)}
     return lambda p: (p.seed if p.seed else order[p.id] + 1, order[p.id])
 
@@ -67,15 +68,14 @@ def pair_round_robin(fld: Field, *, double: bool) -> Draft:
             f"the round robin starts in round {start}, after round {fld.round_number}"
         )
     roster = rr_roster(fld, start)
-    return _fixed_tables(
-        fld, [roster], fld.round_number - start + 1, double=double, label="round robin"
-    )
+    return _fixed_tables(fld, [roster], fld.round_number - start + 1, double=double, label="rr")
 
 
 def _fixed_tables(
-    fld: Field, groups: list[list[PlayerId]], k: int, *, double: bool, label: str
+    fld: Field, groups: Sequence[Sequence[PlayerId | None]], k: int, *, double: bool, label: str
 ) -> Draft:
-    """Round k (1-based) of each group's Berger table."""
+    """Round k (1-based) of each group's Berger table; `label` names the table in the reasons
+    ("rr" or "fontes", as `messages.LABELS` writes them)."""
     draft = Draft()
     active = set(fld.active)
     for group in groups:
@@ -85,52 +85,58 @@ def _fixed_tables(
         n = len(slots)
         if n < 2:
             if slots and slots[0] is not None and slots[0] in active:
-                draft.tables.append(Table(slots[0], None, [f"{label}: alone in the group"]))
+                draft.tables.append(Table(slots[0], None, [Message("table_alone", label=label)]))
             continue
         cycle, within = divmod(k - 1, n - 1)
         if cycle and not double:
             draft.notes.append(
-                f"The {label} of {len(group)} has {n - 1} rounds; round {fld.round_number} starts "
-                f"it again (cycle {cycle + 1}), with who goes first swapped."
+                Message(
+                    "table_again",
+                    label=label,
+                    players=len(group),
+                    rounds=n - 1,
+                    round=fld.round_number,
+                    cycle=cycle + 1,
+                )
             )
         elif cycle >= 2:
-            draft.notes.append(
-                f"The double {label} is over; round {fld.round_number} starts it again."
-            )
+            draft.notes.append(Message("table_double_over", label=label, round=fld.round_number))
         for x, y in berger_round(n, within + 1):
             a, b = slots[x - 1], slots[y - 1]
             if cycle % 2:
                 a, b = b, a
-            where = f"{label}, round {k} of the table (players {x} and {y})"
+            where = {"label": label, "k": k, "x": x, "y": y}
             if a is None or b is None:
                 present = a if b is None else b
                 if present is not None and present in active:
-                    draft.tables.append(Table(present, None, [f"{where}: the bye of the table"]))
+                    draft.tables.append(Table(present, None, [Message("table_bye", **where)]))
                 continue
             if a in active and b in active:
-                draft.tables.append(Table(a, b, [where], first_fixed=True))
+                draft.tables.append(Table(a, b, [Message("table_of", **where)], first_fixed=True))
             else:
                 gone = a if a not in active else b
                 present = b if gone == a else a
                 if present in active:
-                    draft.tables.append(
-                        Table(present, None, [f"{where}: the scheduled opponent has withdrawn"])
-                    )
+                    why = Message("table_opponent_withdrawn", **where)
+                    draft.tables.append(Table(present, None, [why]))
                     draft.notes.append(
-                        f"{fld.name(present)} has a bye: their scheduled opponent "
-                        f"{fld.name(gone)} has withdrawn."
+                        Message(
+                            "table_opponent_gone", player=fld.name(present), gone=fld.name(gone)
+                        )
                     )
     missing = [p for p in fld.active if p not in draft.taken()]
     if missing:
         # Players who joined after the schedule was drawn: paired among themselves by place.
         for i in range(0, len(missing) - 1, 2):
             draft.tables.append(
-                Table(missing[i], missing[i + 1], [f"not in the {label}: paired by place"])
+                Table(missing[i], missing[i + 1], [Message("table_late_paired", label=label)])
             )
         if len(missing) % 2:
-            draft.tables.append(Table(missing[-1], None, [f"not in the {label}: the odd one out"]))
+            draft.tables.append(
+                Table(missing[-1], None, [Message("table_late_odd", label=label)])
+            )
         draft.notes.append(
-            ", ".join(fld.name(p) for p in missing) + f" joined after the {label} was drawn."
+            Message("table_joined", players=[fld.name(p) for p in missing], label=label)
         )
     return draft
 
@@ -138,7 +144,7 @@ def _fixed_tables(
 # --------------------------------------------------------------------------- Initial Fontes
 
 
-def fontes_groups(fld: Field, rounds: int, start: int) -> list[list[PlayerId]]:
+def fontes_groups(fld: Field, rounds: int, start: int) -> list[list[PlayerId | None]]:
     """Groups of `rounds` + 1 players, one from each band of seeds (tsh §3.3).
 
     Players are taken in pre-event order (rating, then seed) and cut into `rounds` + 1 bands;
@@ -179,7 +185,7 @@ def fontes_groups(fld: Field, rounds: int, start: int) -> list[list[PlayerId]]:
         [band[j] for band in bands if j < len(band)] for j in range(count)
     ]
     groups[-1].extend(leftover)
-    return groups  # type: ignore[return-value]
+    return groups  # None: the bye's slot in a group
 
 
 def pair_fontes(fld: Field) -> Draft:
@@ -192,11 +198,7 @@ def pair_fontes(fld: Field) -> Draft:
             f"not round {fld.round_number}"
         )
     groups = fontes_groups(fld, rounds, start)
-    draft = _fixed_tables(fld, groups, k, double=False, label="Initial Fontes group")
+    draft = _fixed_tables(fld, groups, k, double=False, label="fontes")
     sizes = sorted({len(g) for g in groups})
-    draft.notes.append(
-        f"Initial Fontes, round {k} of {rounds}: {len(groups)} group(s) of "
-        + " or ".join(str(s) for s in sizes)
-        + " drawn by seed."
-    )
+    draft.notes.append(Message("fontes", k=k, rounds=rounds, groups=len(groups), sizes=sizes))
     return draft

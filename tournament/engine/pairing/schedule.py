@@ -9,7 +9,8 @@ Written as a list of entries, like tsh's `autopair` lines:
 `rounds` is "a-b", "a", "a-" (to the end) or a whole number. `lag` is how far back the results
 are: round R is paired from the results of round R - lag (1 by default, the round before; 2
 pairs a round while the one before it is still being played). `repeats` is the repeat limit,
-as tsh's Repeats argument; every other key is an option of the system (e.g. "factor": 3).
+as tsh's Repeats argument; every other key is an option of the system (e.g. "factor": 3), one
+it takes (`registry.REGISTRY`): any other is refused.
 Round robins and Initial Fontes count their table from the first round of their entry, and
 Fontes plays as many rounds as the entry covers unless "rounds" says otherwise.
 """
@@ -21,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournament.engine.pairing.model import SYSTEMS
+from tournament.engine.pairing import registry
 
 DEFAULT_SYSTEM = "swiss"
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$")
@@ -75,8 +76,9 @@ class Schedule:
         )
 
 
-def parse_schedule(data: Sequence[Mapping[str, Any]]) -> Schedule:
-    """A Schedule from plain data (e.g. JSON); ValueError says which entry is wrong and why."""
+def parse_schedule(data: object) -> Schedule:
+    """A Schedule from plain data (e.g. JSON: a list of mappings); ValueError says which entry
+    is wrong and why. Anything may come in, so the type is checked here."""
     if isinstance(data, (str, bytes)) or not isinstance(data, Sequence):
         raise ValueError("a schedule is a list of entries")
     entries: list[ScheduleEntry] = []
@@ -88,17 +90,20 @@ def parse_schedule(data: Sequence[Mapping[str, Any]]) -> Schedule:
             raise ValueError(f"{where}: 'rounds' and 'system' are both needed")
         first, last = _rounds(item["rounds"], where)
         system = str(item["system"]).strip().lower()
-        if system not in SYSTEMS:
-            raise ValueError(
-                f"{where}: unknown pairing system {item['system']!r} (known: {', '.join(SYSTEMS)})"
-            )
+        if system not in registry.REGISTRY:
+            known = ", ".join(registry.REGISTRY)
+            raise ValueError(f"{where}: unknown pairing system {item['system']!r} (known: {known})")
         repeats = item.get("repeats")
         if repeats is not None:
             repeats = _whole(repeats, f"{where}: repeats", minimum=0)
         lag = _whole(item.get("lag", 1), f"{where}: lag", minimum=1)
         options: dict[str, Any] = dict(item.get("options") or {})
         options.update({k: v for k, v in item.items() if k not in _ENTRY_KEYS})
-        if system in ("rr", "rr2", "fontes"):
+        try:
+            registry.check_options(registry.REGISTRY[system], options)
+        except ValueError as error:  # PairingError is a ValueError
+            raise ValueError(f"{where}: {error}") from None
+        if not registry.REGISTRY[system].from_standings:
             options.setdefault("start", first)
         if system == "fontes":
             if last is None:
@@ -128,6 +133,7 @@ def _span(entry: ScheduleEntry) -> str:
 def _rounds(value: Any, where: str) -> tuple[int, int | None]:
     if isinstance(value, bool):
         raise ValueError(f"{where}: rounds {value!r} is not a round or a range")
+    last: int | None
     if isinstance(value, int):
         first, last = value, value
     elif isinstance(value, str) and (match := _RANGE.match(value)):
@@ -157,8 +163,8 @@ def schedule_from_autopair(
     """Schedule entries (for `parse_schedule`) from tsh `autopair` lines.
 
     Takes `tsh.AutopairLine`s (or the lines' text, "autopair a 0 1 ns 0 0 a"), of `division`
-    only if given. Understood: `ns`/`newswiss` (Swiss), `koth`, `cp`/`chewpair`, `fp`/
-    `factorpair`, `if`/`initfontes` and `rr`/`roundrobin`; consecutive rounds paired alike are
+    only if given. Understood: the commands each system of `registry.REGISTRY` lists (`ns`,
+    `koth`, `cp`, `fp`, `if`, `rr` and their long names); consecutive rounds paired alike are
     merged into one entry. Anything else is a ValueError naming the command.
     """
     items: list[tuple[int, dict[str, Any]]] = []
@@ -210,52 +216,21 @@ def _numbers(args: list[str]) -> list[int]:
 
 
 def _convert(source: int, target: int, command: str, args: list[str]) -> dict[str, Any]:
-    numbers = _numbers(args)
-    entry: dict[str, Any] = {"_first": target, "_last": target}
-
-    def based(on: int | None) -> None:
-        entry["lag"] = max(1, target - (source if on is None else on))
-
-    if command in ("ns", "newswiss", "sw", "swiss"):
-        _need(command, numbers, 2, "Repeats BasedOnRound")
-        entry.update(system="swiss", repeats=numbers[0])
-        based(numbers[1])
-    elif command == "koth":
-        _need(command, numbers, 2, "Repeats [Since] BasedOnRound")
-        entry.update(system="koth", repeats=numbers[0])
-        if len(numbers) >= 3:
-            entry["since"] = numbers[1]
-        based(numbers[-1])
-    elif command in ("cp", "chewpair"):
-        _need(command, numbers, 1, "BasedOnRound")
-        entry["system"] = "cp"
-        based(numbers[0])
-    elif command in ("fp", "factorpair"):
-        _need(command, numbers, 3, "Factor Repeats BasedOnRound")
-        entry.update(system="factor", factor=numbers[0], repeats=numbers[1])
-        based(numbers[2])
-    elif command in ("if", "initfontes"):
-        _need(command, numbers, 1, "NumberOfRounds")
-        entry.update(system="fontes", _last=target + numbers[0] - 1)
-        based(None)
-    elif command in ("rr", "roundrobin"):
-        times = numbers[0] if numbers else 1
-        entry.update(system="rr2" if times >= 2 else "rr", _last=None)
-        based(None)
-    else:
-        raise ValueError(f"autopair: tsh's {command!r} command has no pairing system here")
+    system = registry.by_tsh_command(command)
+    assert system.from_tsh is not None  # a system with tsh commands reads their arguments
+    fields = system.from_tsh(_numbers(args))
+    on = fields.pop("source", source)
+    span = fields.pop("span", 1)
+    entry: dict[str, Any] = {"_first": target, "_last": None if span is None else target + span - 1}
+    entry.update(fields)
+    entry["lag"] = max(1, target - on)
     return entry
-
-
-def _need(command: str, numbers: list[int], count: int, wanted: str) -> None:
-    if len(numbers) < count:
-        raise ValueError(f"autopair: {command} wants {wanted}, got {numbers}")
 
 
 def _mergeable(last: dict[str, Any], entry: dict[str, Any], target: int) -> bool:
     if last["_last"] is None or last["_last"] + 1 != target:
         return False
-    if last["system"] in ("fontes", "rr", "rr2"):
+    if not registry.REGISTRY[last["system"]].from_standings:
         return False
     keys = set(last) | set(entry)
     return all(last.get(k) == entry.get(k) for k in keys - {"_first", "_last"})

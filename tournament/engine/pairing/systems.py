@@ -17,27 +17,30 @@ from tournament.engine.pairing.draft import (
     match_group,
 )
 from tournament.engine.pairing.history import Field
+from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.model import PairingError
 from tournament.engine.standings import PlayerId
 
 RANK_GAP_PLACES = 10  # a pair this many places apart is pointed out in its reasons
 
 
-def pair_reasons(fld: Field, a: PlayerId, b: PlayerId) -> list[str]:
+def pair_reasons(fld: Field, a: PlayerId, b: PlayerId) -> list[Message]:
     ra, rb = fld.position[a] + 1, fld.position[b] + 1
     wa, wb = fld.wins(a), fld.wins(b)
-    reasons = [f"places {min(ra, rb)} and {max(ra, rb)}"]
+    reasons = [Message("places", high=min(ra, rb), low=max(ra, rb))]
     reasons.append(
-        f"both on {wa:g} wins" if wa == wb else f"{max(wa, wb):g} v {min(wa, wb):g} wins"
+        Message("same_wins", wins=wa)
+        if wa == wb
+        else Message("wins_apart", more=max(wa, wb), fewer=min(wa, wb))
     )
     met = fld.times_met(a, b)
     if met:
-        last = " (last round too)" if fld.last_opponent(a) == b else ""
-        reasons.append(f"rematch: they have met {met} time(s){last}")
+        last = fld.last_opponent(a) == b
+        reasons.append(Message("met_last_round" if last else "met_before", met=met))
     if abs(ra - rb) >= RANK_GAP_PLACES:
-        reasons.append(f"rank gap: {abs(ra - rb)} places apart")
+        reasons.append(Message("places_apart", gap=abs(ra - rb)))
     if fld.rules.forbidden(a, b):
-        reasons.append("a forbidden pair, paired because nothing else was possible")
+        reasons.append(Message("forbidden_pair"))
     return reasons
 
 
@@ -108,8 +111,8 @@ def pair_swiss(fld: Field, pool: list[PlayerId] | None = None, draft: Draft | No
         pool,
         swiss_pricing(fld, pool),
         draft,
-        what="Swiss",
-        reasons=lambda a, b: ["Swiss", *pair_reasons(fld, a, b)],
+        what=Message("by_swiss"),
+        reasons=lambda a, b: [Message("by_swiss"), *pair_reasons(fld, a, b)],
     )
     return draft
 
@@ -143,7 +146,7 @@ def pair_factor(fld: Field, factor: int | None = None) -> Draft:
         raise PairingError(f"a pairing factor must be 1 or more, not {factor}")
     draft = Draft()
     pool = gibsonize(fld, list(fld.active), draft)
-    label = "king of the hill" if factor == 1 else f"factor {factor}"
+    label = Message("by_koth") if factor == 1 else Message("by_factor", factor=factor)
     match_group(
         fld,
         pool,
@@ -208,17 +211,12 @@ def pair_contention(fld: Field) -> Draft:
             if _pair_flight(fld, flight, band, allowance, sub):
                 break
         else:
-            draft.notes.append(
-                f"The {len(contenders)} players in contention for places 1-{band} could not be "
-                "paired among themselves within the repeat limit; they are paired Swiss."
-            )
+            draft.notes.append(Message("contention_unpaired", count=len(contenders), band=band))
             continue
         contenders = flight
         draft.tables.extend(sub.tables)
         draft.notes.append(
-            f"In contention for places 1-{band}: "
-            + ", ".join(fld.name(p) for p in flight)
-            + " (best possible finish within the band)."
+            Message("contention_flight", band=band, players=[fld.name(p) for p in flight])
         )
         left = [p for p in left if p not in contenders]
     return pair_swiss(fld, left, draft)
@@ -240,9 +238,9 @@ def _pair_flight(fld: Field, flight: list[PlayerId], band: int, allowance: int, 
             flight,
             pricing,
             sub,
-            what=f"contention pairing for places 1-{band}",
+            what=Message("by_contention", band=band),
             reasons=lambda a, b: [
-                f"contention: both can still finish in places 1-{band}",
+                Message("in_contention", band=band),
                 *pair_reasons(fld, a, b),
             ],
         )
@@ -270,7 +268,7 @@ def pair_australian(fld: Field) -> Draft:
     if len(pool) % 2:
         bye = bye_preference(fld, pool)[0]
         draft.tables.append(Table(bye, None, [bye_reason(fld, bye, pool)]))
-        draft.notes.append(f"{fld.describe(bye)} has the bye.")
+        draft.notes.append(Message("has_bye", player=fld.describe(bye)))
         pool.remove(bye)
     if fld.based_on == 0 and not any(
         any(s.opponent for s in seats) for seats in fld.seats.values()
@@ -284,10 +282,7 @@ def pair_australian(fld: Field) -> Draft:
                     Table(
                         a,
                         b,
-                        [
-                            "Australian draw, round 1: top half v bottom half",
-                            *pair_reasons(fld, a, b),
-                        ],
+                        [Message("australian_round_1"), *pair_reasons(fld, a, b)],
                     )
                 )
             return draft
@@ -305,23 +300,21 @@ def pair_australian(fld: Field) -> Draft:
             pool,
             koth,
             draft,
-            what="Australian draw",
+            what=Message("by_australian"),
             reasons=lambda a, b: [
-                "Australian draw (no draw without a forbidden pair)",
+                Message("australian_forbidden"),
                 *pair_reasons(fld, a, b),
             ],
         )
         return draft
     if reset > int(rules.options.get("reset_round", 1)):
-        draft.notes.append(
-            f"No Australian draw avoids every repeat; meetings before round {reset} were forgiven."
-        )
+        draft.notes.append(Message("australian_forgiven", round=reset))
     for a, b in found:
         draft.tables.append(
             Table(
                 a,
                 b,
-                ["Australian draw: the highest-placed opponent allowed", *pair_reasons(fld, a, b)],
+                [Message("australian_highest"), *pair_reasons(fld, a, b)],
             )
         )
     return draft

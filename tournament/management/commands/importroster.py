@@ -4,7 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament import rounds
+from tournament import players as player_changes
+from tournament.engine.text import counted
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.management.base import DivisionCommand
 
@@ -22,9 +23,9 @@ class Command(DivisionCommand):
         try:
             with path.open("rb") as f:
                 data = f.read(MAX_BYTES + 1)  # enough to refuse a file too large, no more
-            players = rounds.import_roster(div, data, path.name, None)
+            players = player_changes.import_roster(div, data, path.name, None)
         except RosterError as error:
             raise CommandError("nothing imported: " + "; ".join(error.problems)) from error
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error.strerror}") from error
-        self.stdout.write(f"{len(players)} player(s) added to division {div.name}")
+        self.stdout.write(f"{counted(len(players), 'player')} added to division {div.name}")

@@ -11,7 +11,7 @@ import json
 from django.core.management.base import CommandError, CommandParser
 
 from tournament import rounds
-from tournament.engine.pairing import SYSTEMS
+from tournament.engine.pairing.registry import automatic
 from tournament.management.base import DivisionCommand
 
 
@@ -24,7 +24,7 @@ class Command(DivisionCommand):
         parser.add_argument("--based-on", type=int, default=None)
         parser.add_argument(
             "--system",
-            choices=sorted(s for s in SYSTEMS if s != "manual"),
+            choices=sorted(automatic()),
             default=None,
             help="default: the division's schedule for the round",
         )

@@ -1,0 +1,116 @@
+// The desk's result entry: each line checked as it is typed, saved with Enter, undone with
+// Alt+U, without reloading the page (desk/entry.html; the check's address in data-check-url).
+(function () {
+  "use strict";
+  var form = document.getElementById("entry-form");
+  var line = form.elements.line, version = form.elements.version, reason = form.elements.reason;
+  var reasonRow = document.getElementById("reason-row");
+  var out = document.getElementById("check");
+  var log = document.getElementById("log");
+  var roundBox = document.getElementById("round");
+  var latest = null;   // {text, result} of the last check that came back
+  var timer = null;
+  var JSON_HEADERS = {"Accept": "application/json"};
+
+  function para(cls, text) {
+    var p = document.createElement("p");
+    p.className = cls;
+    p.textContent = text;
+    return p;
+  }
+
+  function show(result, extraError) {
+    out.replaceChildren();
+    (result.errors || []).forEach(function (e) { out.appendChild(para("error", e)); });
+    if (result.ok) {
+      out.appendChild(para("after", (result.correction ? "Correction: " + result.before + " → " : "Saves: ") + result.after));
+      if (result.also) { out.appendChild(para("after", "and " + result.also)); }
+    }
+    (result.warnings || []).forEach(function (w) { out.appendChild(para("warning", w)); });
+    if (extraError) { out.appendChild(para("error", extraError)); }
+    reasonRow.hidden = !(result.ok && result.correction);
+  }
+
+  function check(text) {
+    var url = form.dataset.checkUrl + "?line=" + encodeURIComponent(text);
+    return fetch(url, {headers: JSON_HEADERS, credentials: "same-origin"})
+      .then(function (r) { return r.json(); })
+      .then(function (result) {
+        if (line.value === text) { latest = {text: text, result: result}; show(result); }
+        return result;
+      });
+  }
+
+  function clearEntry() {
+    line.value = ""; reason.value = ""; version.value = "";
+    latest = null; reasonRow.hidden = true; out.replaceChildren();
+  }
+
+  function note(cls, text) {
+    var li = document.createElement("li");
+    li.className = cls;
+    li.textContent = text;
+    log.insertBefore(li, log.firstChild);
+    while (log.children.length > 8) { log.removeChild(log.lastChild); }
+  }
+
+  function post(target, body) {
+    return fetch(target.action, {method: "POST", body: body, headers: JSON_HEADERS, credentials: "same-origin"})
+      .then(function (r) { return r.json(); });
+  }
+
+  line.addEventListener("input", function () {
+    clearTimeout(timer);
+    var text = line.value;
+    if (!text.trim()) { clearEntry(); return; }
+    timer = setTimeout(function () { check(text); }, 80);
+  });
+
+  line.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape") { clearEntry(); }
+  });
+
+  document.addEventListener("keydown", function (ev) {
+    var button = document.querySelector("#undo-form button");
+    if (ev.altKey && (ev.key === "u" || ev.key === "U") && button) { ev.preventDefault(); button.click(); }
+  });
+
+  form.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var text = line.value;
+    var ready = latest && latest.text === text ? Promise.resolve(latest.result) : check(text);
+    ready.then(function (result) {
+      if (!result.ok) { show(result); line.focus(); return; }
+      if (result.correction && !reason.value.trim()) {
+        show(result, "Type the reason for the correction, then Enter.");
+        reason.focus();
+        return;
+      }
+      var body = new FormData(form);
+      body.set("version", result.version === null ? "" : String(result.version));
+      return post(form, body).then(function (data) {
+        if (data.ok) {
+          note("success", data.message);
+          clearEntry();
+          roundBox.innerHTML = data.html;
+          line.focus();
+        } else {
+          show({errors: [data.error]});
+          latest = null;  // the round changed under us: check again before the next save
+          line.focus();
+        }
+      });
+    }).catch(function () { show({errors: ["The desk did not answer: check the connection and try again."]}); });
+  });
+
+  roundBox.addEventListener("submit", function (ev) {
+    if (ev.target.id !== "undo-form") { return; }
+    ev.preventDefault();
+    post(ev.target, new FormData(ev.target)).then(function (data) {
+      note(data.ok ? "success" : "error", data.ok ? data.message : data.error);
+      if (data.html) { roundBox.innerHTML = data.html; }
+      latest = null;
+      line.focus();
+    });
+  });
+})();

@@ -1,0 +1,115 @@
+// Typing a scoresheet: every move checked as it is typed, the next player's line started with
+// Enter, Ctrl+Enter saves (desk/scoresheet_form.html; the check's address in data-check-url).
+(function () {
+  "use strict";
+  var form = document.getElementById("sheet-form");
+  var ta = form.elements.gcg;
+  var summary = document.getElementById("sheet-summary");
+  var recordFindings = document.getElementById("sheet-record-findings");
+  var body = document.querySelector("#sheet-lines tbody");
+  var board = document.getElementById("sheet-board");
+  var timer = null, asked = 0;
+
+  function cell(row, text, cls) {
+    var td = document.createElement("td");
+    td.textContent = text === null || text === undefined ? "" : String(text);
+    if (cls) { td.className = cls; }
+    row.appendChild(td);
+    return td;
+  }
+
+  function finding(f) {
+    var p = document.createElement("div");
+    p.className = "finding " + f.severity;
+    p.textContent = f.severity + ": " + f.message;
+    return p;
+  }
+
+  function render(report) {
+    var lines = ta.value.split(/\r\n|\r|\n/);
+    var turns = {};
+    (report.turns || []).forEach(function (t) { turns[t.line] = t; });
+    var byLine = report.findings_by_line || {};
+    var errors = (report.findings || []).filter(function (f) { return f.severity === "error"; }).length;
+    var players = (report.players || []).map(function (p) {
+      return p.nick + " " + p.final + (p.final !== p.computed ? " (engine " + p.computed + ")" : "");
+    }).join(", ");
+    summary.textContent = (report.verified ? "Verified" : errors + " error(s)") + (players ? ": " + players : "") +
+      (report.differs ? ". The final scores differ from the entered result: the scoresheet will be flagged." : ".");
+    summary.className = report.verified && !report.differs ? "success" : "warning";
+    recordFindings.replaceChildren();
+    (byLine["0"] || []).forEach(function (f) { recordFindings.appendChild(finding(f)); });
+    body.replaceChildren();
+    lines.forEach(function (text, i) {
+      var number = i + 1, t = turns[number], found = byLine[String(number)] || [];
+      if (!text.trim() || (!t && !found.length && text.trim()[0] === "#")) { return; }
+      var row = document.createElement("tr");
+      cell(row, number);
+      var move = cell(row, text.trim(), "mono");
+      found.forEach(function (f) { move.appendChild(finding(f)); });
+      var wrongScore = t && t.computed_score !== null && t.computed_score !== t.recorded_score;
+      var wrongTotal = t && t.computed_total !== t.recorded_total;
+      cell(row, t ? t.recorded_score : "", "num");
+      cell(row, t ? t.computed_score : "", "num" + (wrongScore ? " wrong" : ""));
+      cell(row, t ? t.recorded_total : "", "num");
+      cell(row, t ? t.computed_total : "", "num" + (wrongTotal ? " wrong" : ""));
+      if (found.length || wrongScore || wrongTotal) { row.className = "wrong"; }
+      body.appendChild(row);
+    });
+    board.textContent = report.board || "";
+  }
+
+  function check() {
+    var n = ++asked;
+    var data = new FormData();
+    data.set("csrfmiddlewaretoken", form.elements.csrfmiddlewaretoken.value);
+    data.set("gcg", ta.value);
+    fetch(form.dataset.checkUrl, {method: "POST", body: data, headers: {"Accept": "application/json"}, credentials: "same-origin"})
+      .then(function (r) { return r.json(); })
+      .then(function (report) { if (n === asked) { render(report); } })
+      .catch(function () { summary.textContent = "The desk did not answer: the scoresheet is not checked."; });
+  }
+
+  function nicks() {
+    var found = [];
+    ta.value.split(/\r\n|\r|\n/).forEach(function (l) {
+      var m = /^#player\d+\s+(\S+)/.exec(l.trim());
+      if (m) { found.push(m[1]); }
+    });
+    return found;
+  }
+
+  ta.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(check, 120); });
+
+  // Enter at the end of a move starts the other player's line with ">nick: ". Typing ">" on
+  // such a line, untouched, takes the prefix back, so typing whole lines by hand still works.
+  ta.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter" && ev.key !== ">") { return; }
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); form.submit(); return; }
+    if (ev.shiftKey && ev.key === "Enter") { return; }
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || ta.selectionStart !== ta.selectionEnd) { return; }
+    var pos = ta.selectionStart, before = ta.value.slice(0, pos), after = ta.value.slice(pos);
+    if (after && after[0] !== "\n" && after[0] !== "\r") { return; }
+    var start = before.lastIndexOf("\n") + 1, current = before.slice(start);
+    if (ev.key === ">") {
+      if (/^>[^:\s]+: $/.test(current)) { ta.setRangeText("", start, pos, "end"); }
+      return;
+    }
+    current = current.trim();
+    var names = nicks(), next = null;
+    var move = /^>([^:\s]+):/.exec(current);
+    if (move && names.indexOf(move[1]) >= 0) {
+      next = names[(names.indexOf(move[1]) + 1) % names.length];
+    } else if (names.length >= 2 && current.indexOf("#player" + names.length + " ") === 0 && !/^>/m.test(ta.value)) {
+      next = names[0];
+    }
+    if (!next) { return; }
+    ev.preventDefault();
+    ta.setRangeText("\n>" + next + ": ", pos, pos, "end");
+    ta.dispatchEvent(new Event("input"));
+  });
+
+  if (ta.value.trim()) { check(); }
+  ta.focus();
+  ta.setSelectionRange(ta.value.length, ta.value.length);
+})();

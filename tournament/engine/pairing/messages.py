@@ -1,0 +1,377 @@
+"""The pairing engine's reasons, notes and warnings as data: a stable code and its parameters,
+and the one table of English sentences they are written with.
+
+A `Message` is the sentence itself (a `str`, so it prints, compares and joins as one) that also
+keeps its `code` and `params`; `as_dict()` is what is stored, `from_dict()` reads it back. The
+parameters are plain JSON values: names (as the division knew the player then), numbers, lists
+and other messages (as dicts). `parse()` finds the code and parameters of a sentence written
+before messages were stored as data; a sentence no template writes is kept as `legacy`.
+
+A template field may name how its value is written (after the colon):
+`ordinal` 1st; `#noun` "3 noun(s)"; `limit` "no rematches" or "2 repeat(s)"; `limit_words`
+"no rematches" or "at most 2 repeat(s) of a pairing"; `byes` "no bye" or "2 bye(s)"; `list`
+names joined by commas; `or` numbers joined by "or"; `pairs` "A v B, C v D"; `label` the name
+of a fixed table ("rr" or "fontes"); `msg` and `msgs` one message, or several joined by "; ";
+otherwise a Python format spec.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import string
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from tournament.engine.text import counted, ordinal
+
+TEMPLATES: Mapping[str, str] = {
+    # --- kept as written before codes: a sentence no template reads
+    "legacy": "{text}",
+    # --- what a table was paired by (also named in refusals and notes)
+    "by_swiss": "Swiss",
+    "by_koth": "king of the hill",
+    "by_factor": "factor {factor}",
+    "by_contention": "contention pairing for places 1-{band}",
+    "by_australian": "Australian draw",
+    "by_gibson": "Gibson pairing",
+    # --- why two players meet
+    "places": "places {high} and {low}",
+    "same_wins": "both on {wins:g} wins",
+    "wins_apart": "{more:g} v {fewer:g} wins",
+    "met_before": "rematch: they have met {met:#time}",
+    "met_last_round": "rematch: they have met {met:#time} (last round too)",
+    "places_apart": "rank gap: {gap} places apart",
+    "forbidden_pair": "a forbidden pair, paired because nothing else was possible",
+    "in_contention": "contention: both can still finish in places 1-{band}",
+    "australian_round_1": "Australian draw, round 1: top half v bottom half",
+    "australian_forbidden": "Australian draw (no draw without a forbidden pair)",
+    "australian_highest": "Australian draw: the highest-placed opponent allowed",
+    "gibson_settled": "Gibsonized: {player}'s {place:ordinal} place is settled",
+    "gibsons_meet": "Gibsonized: {a}'s {place_a:ordinal} place and {b}'s {place_b:ordinal} "
+    "place are settled; they play each other",
+    "gibson_opponent_out": "the highest-placed player who can no longer reach the prizes (best "
+    "finish {best:ordinal}), of those who met the Gibson least ({met:#time})",
+    "gibson_opponent_lowest": "everyone left can still reach the prizes: the lowest-placed player",
+    "table_of": "{label:label}, round {k} of the table (players {x} and {y})",
+    "table_bye": "{label:label}, round {k} of the table (players {x} and {y}): the bye of the "
+    "table",
+    "table_opponent_withdrawn": "{label:label}, round {k} of the table (players {x} and {y}): "
+    "the scheduled opponent has withdrawn",
+    "table_alone": "{label:label}: alone in the group",
+    "table_late_paired": "not in the {label:label}: paired by place",
+    "table_late_odd": "not in the {label:label}: the odd one out",
+    # --- who goes first
+    "first_by_table": "{player} goes first as the table says",
+    "first_fewer_starts": "{player} goes first: {fewer:#start} against {more}",
+    "first_more_replies": "{player} goes first: level on starts, {more} replies against {fewer}",
+    "first_went_second": "{player} goes first: level on starts, went second more recently",
+    "first_lower_placed": "{player} goes first: level on starts, the lower-placed player",
+    # --- byes
+    "bye_more": "bye: {player} has had {had:#bye}, but no one with fewer could be given it and "
+    "the rest still be paired",
+    "bye_lowest": "bye: the lowest-placed player with {had:byes}, as few as anyone's",
+    "bye_gibson": "bye: Gibsonized ({player}'s {place:ordinal} place is settled)",
+    # --- notes on the round
+    "manual": "Round {round} is paired by hand; check the director's pairings with "
+    "check_pairings.",
+    "has_bye": "{player} has the bye.",
+    "has_bye_more": "{player} has the bye: a bye more than some others, who could not be given "
+    "it with the rest paired.",
+    "has_bye_none": "{player} has the bye: the lowest-placed player without a bye.",
+    "has_bye_fewest": "{player} has the bye: the lowest-placed player with {had:#bye}, as few "
+    "as anyone's.",
+    "repeats_relaxed": "The repeat limit ({limit:limit_words}) could not be met in the "
+    "{what:msg}; it was relaxed for {pairs:pairs}.",
+    "gibsonized": "Gibsonized: {players:list} cannot be caught by anyone below with "
+    "{left:#round} left, allowing {spread} points of spread a game.",
+    "gibson_takes_bye": "{player}, Gibsonized, takes the bye.",
+    "gibson_plays": "{player}, Gibsonized, plays {other}: {why:msg}.",
+    "contention_unpaired": "The {count} players in contention for places 1-{band} could not be "
+    "paired among themselves within the repeat limit; they are paired Swiss.",
+    "contention_flight": "In contention for places 1-{band}: {players:list} (best possible "
+    "finish within the band).",
+    "australian_forgiven": "No Australian draw avoids every repeat; meetings before round "
+    "{round} were forgiven.",
+    "table_again": "The {label:label} of {players} has {rounds} rounds; round {round} starts it "
+    "again (cycle {cycle}), with who goes first swapped.",
+    "table_double_over": "The double {label:label} is over; round {round} starts it again.",
+    "table_opponent_gone": "{player} has a bye: their scheduled opponent {gone} has withdrawn.",
+    "table_joined": "{players:list} joined after the {label:label} was drawn.",
+    "fontes": "Initial Fontes, round {k} of {rounds}: {groups:#group} of {sizes:or} drawn by "
+    "seed.",
+    # --- warnings about a round's pairings
+    "unknown_player": "{player!r} is not a player of this division.",
+    "withdrawn": "{player} has withdrawn and should not be paired.",
+    "paired_with_self": "{player} is paired with themselves.",
+    "paired_twice": "{player} is paired {count} times.",
+    "unpaired": "{player} is not paired.",
+    "repeat_limit": "{a} and {b} have met {met:#time}; the division allows {limit:limit}.",
+    "rematch": "{a} and {b} have met {met:#time} before.",
+    "forbidden": "{a} and {b} should not be paired.",
+    "rank_gap": "{a} and {b} are {gap:g} wins apart.",
+    "first_imbalance": "{a} goes first with {firsts:#start} so far, against {b}'s {other}.",
+    "extra_bye": "{count} byes in a field of {field}.",
+    "second_bye": "{player} gets bye number {number} while {other} has had {fewest}.",
+    "gibson_contender": "{player} is Gibsonized but plays {other}, who can still finish in the "
+    "prizes.",
+    # --- a paired table as the desk stores it: the players and the engine's reasons
+    "table": "{first} v {second}: {reasons:msgs}",
+}
+
+LABELS = {"rr": "round robin", "fontes": "Initial Fontes group"}
+
+
+def _limit(n: int) -> str:
+    return "no rematches" if n == 0 else counted(n, "repeat")
+
+
+def limit_words(n: int) -> str:
+    return "no rematches" if n == 0 else f"at most {counted(n, 'repeat')} of a pairing"
+
+
+def _pair_text(pair: Any) -> str:
+    # A pair parsed from an old sentence is its text; a pair made now is [name, name].
+    return pair if isinstance(pair, str) else f"{pair[0]} v {pair[1]}"
+
+
+_SPECS: dict[str, Callable[[Any], str]] = {
+    "ordinal": ordinal,
+    "limit": _limit,
+    "limit_words": limit_words,
+    "byes": lambda n: "no bye" if n == 0 else counted(n, "bye"),
+    "list": lambda names: ", ".join(names),
+    "or": lambda numbers: " or ".join(str(n) for n in numbers),
+    "pairs": lambda pairs: ", ".join(_pair_text(p) for p in pairs),
+    "label": lambda name: LABELS.get(name, name),
+    "msg": lambda m: _text(m),
+    "msgs": lambda ms: "; ".join(_text(m) for m in ms),
+}
+
+
+class _Formatter(string.Formatter):
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("#"):
+            return counted(value, format_spec[1:])
+        if format_spec in _SPECS:
+            return _SPECS[format_spec](value)
+        return format(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def render(code: str, params: Mapping[str, Any]) -> str:
+    """The English sentence of a code and its parameters."""
+    return _FORMATTER.vformat(TEMPLATES[code], (), dict(params))
+
+
+def _text(m: Any) -> str:
+    if not isinstance(m, Mapping):
+        return str(m)
+    # Stored data: a code this version does not know, or parameters it lacks, is shown as it is
+    # rather than breaking the page it is on.
+    code, params = str(m.get("code")), m.get("params", {})
+    try:
+        return render(code, params)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return f"{code}: {json.dumps(params, ensure_ascii=False, sort_keys=True, default=str)}"
+
+
+class Message(str):
+    """A sentence made from `code` and `params` by TEMPLATES; it keeps both."""
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, code: str, /, **params: Any) -> Message:
+        self = super().__new__(cls, render(code, params))
+        self.code = code
+        self.params = params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.code, self.params))
+
+    def as_dict(self) -> dict[str, Any]:
+        """The code and parameters as plain JSON values, nested messages as dicts."""
+        return {"code": self.code, "params": _plain(self.params)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Message:
+        return cls(data["code"], **data.get("params", {}))
+
+
+def _rebuild(code: str, params: dict[str, Any]) -> Message:
+    return Message(code, **params)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.as_dict()
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def legacy(text: str) -> dict[str, Any]:
+    return {"code": "legacy", "params": {"text": text}}
+
+
+# --------------------------------------------------------------------------- reading sentences
+
+_NUMBER = r"-?\d+(?:\.\d+)?"
+
+
+def _number(text: str) -> int | float:
+    value = float(text)
+    return int(value) if value == int(value) else value
+
+
+def _scalar(text: str) -> Any:
+    return int(text) if re.fullmatch(r"-?\d+", text) else text
+
+
+def _noun_count(text: str) -> int:
+    return int(text.split()[0])
+
+
+def _none_or_count(zero: str) -> Callable[[str], int]:
+    return lambda text: 0 if text == zero else int(re.findall(r"\d+", text)[0])
+
+
+# spec -> (pattern, value from the matched text)
+_READ: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "ordinal": (r"\d+(?:st|nd|rd|th)", lambda t: int(t[:-2])),
+    "limit": (r"no rematches|\d+ repeat\(s\)", _none_or_count("no rematches")),
+    "limit_words": (
+        r"no rematches|at most \d+ repeat\(s\) of a pairing",
+        _none_or_count("no rematches"),
+    ),
+    "byes": (r"no bye|\d+ bye\(s\)", _none_or_count("no bye")),
+    "or": (r"\d+(?: or \d+)*", lambda t: [int(n) for n in t.split(" or ")]),
+    "label": ("|".join(re.escape(v) for v in LABELS.values()), lambda t: _label_name(t)),
+    "g": (_NUMBER, _number),
+    "+d": (r"[+-]\d+", int),
+}
+# Fields of free text, read as a whole: names (which hold commas) and lists of them.
+_FREE: dict[str, Callable[[str], Any]] = {
+    "": _scalar,
+    "list": lambda t: [t],
+    "pairs": lambda t: [t],
+}
+
+
+def _label_name(text: str) -> str:
+    return next(name for name, label in LABELS.items() if label == text)
+
+
+# A field's reader gives its value and how much of the text it took as free text: the reading
+# that takes the least is the one meant ("A v B: C goes first …" is a table line, not a player
+# called "A v B: C").
+_Reader = Callable[[str], tuple[Any, int]]
+
+
+def _fixed(read: Callable[[str], Any]) -> _Reader:
+    return lambda t: (read(t), 0)
+
+
+def _free(read: Callable[[str], Any]) -> _Reader:
+    return lambda t: (read(t), len(t))
+
+
+def _nested(t: str) -> tuple[Any, int]:
+    return _best(t)
+
+
+def _nested_joined(t: str) -> tuple[Any, int]:
+    return _joined(t)
+
+
+def _pattern(template: str) -> tuple[re.Pattern[str], dict[str, _Reader]]:
+    parts: list[str] = []
+    readers: dict[str, _Reader] = {}
+    for literal, name, spec, conversion in _FORMATTER.parse(template):
+        parts.append(re.escape(literal))
+        if name is None:
+            continue
+        if name in readers:  # the same field again: the same text
+            parts.append(f"(?P={name})")
+            continue
+        spec = spec or ""
+        if conversion == "r":
+            pattern, reader = r".+?", _free(_literal)
+        elif spec.startswith("#"):
+            pattern, reader = rf"\d+ {re.escape(spec[1:])}\(s\)", _fixed(_noun_count)
+        elif spec == "msg":
+            pattern, reader = r".+?", _nested
+        elif spec == "msgs":
+            pattern, reader = r".+", _nested_joined
+        elif spec in _FREE:
+            pattern, reader = r".+?", _free(_FREE[spec])
+        else:
+            pattern, reader = _READ[spec][0], _fixed(_READ[spec][1])
+        parts.append(f"(?P<{name}>{pattern})")
+        readers[name] = reader
+    return re.compile("".join(parts), re.DOTALL), readers
+
+
+def _literal(text: str) -> Any:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+_PATTERNS = {code: _pattern(t) for code, t in TEMPLATES.items() if code != "legacy"}
+
+
+def _best(text: str) -> tuple[dict[str, Any], int]:
+    best: tuple[dict[str, Any], int] = (legacy(text), len(text) + 1)
+    for code, (pattern, readers) in _PATTERNS.items():
+        match = pattern.fullmatch(text)
+        if match is None:
+            continue
+        try:
+            read = {name: reader(match.group(name)) for name, reader in readers.items()}
+        except (ValueError, KeyError, IndexError, TypeError, StopIteration):
+            continue
+        params = {name: value for name, (value, _) in read.items()}
+        free = sum(taken for _, taken in read.values())
+        if free < best[1] and render(code, params) == text:
+            best = ({"code": code, "params": params}, free)
+    return best
+
+
+def _joined(text: str, separator: str = "; ") -> tuple[list[dict[str, Any]], int]:
+    pieces = text.split(separator)
+    # best[end]: the reading of pieces[:end] taking the least free text
+    best: dict[int, tuple[list[dict[str, Any]], int]] = {0: ([], 0)}
+    for end in range(1, len(pieces) + 1):
+        for start in range(end):
+            if start not in best:
+                continue
+            found, free = _best(separator.join(pieces[start:end]))
+            candidate = ([*best[start][0], found], best[start][1] + free)
+            if end not in best or candidate[1] < best[end][1]:
+                best[end] = candidate
+    return best[len(pieces)]
+
+
+def parse(text: str) -> dict[str, Any]:
+    """The code and parameters a sentence was written from (as `Message.as_dict()` gives
+    them), or a `legacy` message keeping the text when no template writes it exactly."""
+    return _best(text)[0]
+
+
+def parse_joined(text: str, separator: str = "; ") -> list[dict[str, Any]]:
+    """Sentences joined by `separator` (some of which may hold it themselves), read back."""
+    return _joined(text, separator)[0]
+
+
+def render_all(messages: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Stored messages (dicts) as their sentences."""
+    return [_text(m) for m in messages]

@@ -1,0 +1,167 @@
+"""A division's players after the start: withdrawals, reinstatements, late entries one by one or
+from a roster file. Each change is logged as a `Change`, like every result and pairing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+
+from tournament import rounds
+from tournament.interchange import roster
+from tournament.models import Division, Game, Player
+from tournament.results import snapshot
+
+# Change.action values written here.
+WITHDRAW = "withdraw"
+REINSTATE = "reinstate"
+LATE_ENTRY = "late entry"
+
+
+def withdraw(player: Player, from_round: int, user: Any) -> Player:
+    """The player takes no part from `from_round` on: not paired, not ranked (as tsh's `off`).
+
+    Their results so far stand. Pairings already made for later rounds are left for the
+    director to re-pair; the pairing checks warn about them.
+    """
+    if from_round < 1:
+        raise rounds.PairingRefused("A player withdraws from round 1 or later.")
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        played = player.division.games.filter(round__gte=from_round).exclude(score1=None)
+        mine = [g for g in played if player.pk in (g.player1_id, g.player2_id)]
+        if mine:
+            raise rounds.PairingRefused(
+                f"{player.name} has a result in round {mine[0].round}: withdraw them from a "
+                "later round, or delete that result first."
+            )
+        reason = f"{player.name} withdrawn from round {from_round}"
+        return _set_withdrawn(player, from_round, user, WITHDRAW, reason)
+
+
+def reinstate(player: Player, user: Any) -> Player:
+    """The player takes part again from the next round paired."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        return _set_withdrawn(player, None, user, REINSTATE, f"{player.name} reinstated")
+
+
+def _set_withdrawn(
+    player: Player, from_round: int | None, user: Any, action: str, reason: str
+) -> Player:
+    before = player.withdrawn_from_round
+    player.withdrawn_from_round = from_round
+    player.save(update_fields=["withdrawn_from_round", "updated"])
+    rounds.log_change(
+        player.division,
+        user,
+        action,
+        {"player": player.number, "withdrawn_from_round": before},
+        {"player": player.number, "withdrawn_from_round": from_round},
+        reason,
+    )
+    return player
+
+
+@dataclass
+class NewPlayer:
+    name: str
+    rating: int = 0
+    club: str = ""
+    team: str = ""
+    membership_id: str = ""
+
+
+def late_entry(division: Division, new: NewPlayer, user: Any) -> Player:
+    """Add a player after the start: a forfeit loss for every round already under way.
+
+    A round is under way when it has a result or its pairings are published; a round paired
+    but neither published nor played can be paired again to include the newcomer.
+    """
+    name = " ".join(new.name.split())
+    if not name:
+        raise rounds.PairingRefused("A new player needs a name.")
+    with transaction.atomic():
+        division = rounds.locked_division(division)
+        if division.players.filter(name__iexact=name).exists():
+            raise rounds.PairingRefused(f"{name} is already in division {division.name}.")
+        number = (division.players.aggregate(n=Max("number"))["n"] or 0) + 1
+        player = Player.objects.create(
+            division=division,
+            number=number,
+            name=name,
+            rating=new.rating,
+            rating_text=str(new.rating),
+            club=new.club,
+            team=new.team,
+            membership_id=new.membership_id,
+        )
+        _enter_late(division, player, user)
+        return player
+
+
+def import_roster(division: Division, data: bytes, filename: str, user: Any) -> list[Player]:
+    """Players from a roster file (`tournament.interchange.roster`), numbered after the last
+    one where the file gives no number; any added after the start are late entries, with a
+    forfeit loss for every round already under way. A bad file saves nothing."""
+    lengths = {
+        f: Player._meta.get_field(f).max_length for f in ("name", "club", "team", "membership_id")
+    }
+    entries = roster.read_roster(data, filename, lengths)
+    with transaction.atomic():
+        division = rounds.locked_division(division)
+        taken = set(division.players.values_list("number", flat=True))
+        clash = [e for e in entries if e.number in taken]
+        if clash:
+            raise roster.RosterError(
+                [f"row {e.row}: the division already has a player number {e.number}" for e in clash]
+            )
+        given = {e.number for e in entries if e.number is not None}
+        next_number = max([division.players.aggregate(m=Max("number"))["m"] or 0, *given]) + 1
+        added = []
+        for e in entries:
+            number = e.number
+            if number is None:
+                number = next_number
+                next_number += 1
+            added.append(
+                Player(
+                    division=division,
+                    number=number,
+                    name=e.name,
+                    rating=e.rating,
+                    club=e.club,
+                    team=e.team,
+                    membership_id=e.membership_id,
+                )
+            )
+        added = Player.objects.bulk_create(added)
+        for player in added:
+            _enter_late(division, player, user)
+        return added
+
+
+def _enter_late(division: Division, player: Player, user: Any) -> list[Game]:
+    """A new player's forfeit losses for the rounds under way, logged as their entry."""
+    under_way = set(division.games.exclude(score1=None).values_list("round", flat=True))
+    under_way |= set(division.rounds.filter(published=True).values_list("number", flat=True))
+    under_way -= set(player.games_as_1.values_list("round", flat=True))
+    missed = [
+        Game.objects.create(
+            division=division,
+            round=r,
+            player1=player,
+            score1=-division.forfeit_spread,
+            kind=Game.FORFEIT,
+            version=1,
+        )
+        for r in sorted(under_way)
+    ]
+    reason = f"{player.name} added as player {player.number}"
+    if missed:
+        reason += f", forfeit losses in rounds {', '.join(str(g.round) for g in missed)}"
+    after = {"player": player.number, "name": player.name, "games": [snapshot(g) for g in missed]}
+    rounds.log_change(division, user, LATE_ENTRY, None, after, reason)
+    return missed
