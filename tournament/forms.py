@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from tournament import results
+from tournament import results, scoresheets
 from tournament.engine.pairing import parse_schedule
 from tournament.engine.ratings import rating_system_names
 from tournament.models import Division, Game
@@ -70,7 +70,7 @@ class GameResultForm(forms.Form):
 class ScoresheetTextForm(forms.Form):
     gcg = forms.CharField(
         label="Scoresheet",
-        max_length=results.MAX_SCORESHEET_BYTES,
+        max_length=scoresheets.MAX_SCORESHEET_BYTES,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 24, "spellcheck": "false", "autocomplete": "off"}),
     )
