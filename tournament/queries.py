@@ -10,20 +10,12 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q
 
 import scoring
 from tournament import services
 from tournament.engine import standings as engine
-from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament
-
-
-def published(games: QuerySet[Game]) -> QuerySet[Game]:
-    """The games players may see: all but those of rounds paired here and not yet published."""
-    hidden = Round.objects.filter(
-        division=OuterRef("division"), number=OuterRef("round"), published=False
-    )
-    return games.exclude(Exists(hidden))
+from tournament.models import Division, Game, Player, Scoresheet, Tournament
 
 
 def games_with_players() -> Prefetch:
@@ -32,7 +24,7 @@ def games_with_players() -> Prefetch:
     `Game.has_result` reads `game.player2`, which is one query a game unless it is loaded with
     the game; prefetched this way, the standings take a fixed number of queries.
     """
-    return Prefetch("games", queryset=published(Game.objects.select_related("player1", "player2")))
+    return Prefetch("games", queryset=Game.objects.published().select_related("player1", "player2"))
 
 
 # -- rounds ------------------------------------------------------------------------------------
@@ -52,7 +44,7 @@ class RoundCount:
 def division_rounds(division: Division) -> list[RoundCount]:
     """The published rounds that have games, in order (one query)."""
     rows = (
-        published(division.games.all())
+        division.games.published()
         .values("round")
         .annotate(games=Count("pk"), results=Count("score1"))
         .order_by("round")
@@ -63,7 +55,8 @@ def division_rounds(division: Division) -> list[RoundCount]:
 def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
     """The published rounds that have games, for every division of the tournament (one query)."""
     rows = (
-        published(Game.objects.filter(division__tournament=tournament))
+        Game.objects.filter(division__tournament=tournament)
+        .published()
         .values("division", "round")
         .annotate(games=Count("pk"), results=Count("score1"))
         .order_by("division", "round")
@@ -175,7 +168,7 @@ class Pairings:
 def round_pairings(division: Division, number: int) -> Pairings:
     """The games of a round (one query)."""
     games = list(
-        published(division.games.filter(round=number)).select_related("player1", "player2")
+        division.games.published().filter(round=number).select_related("player1", "player2")
     )
     players = _players_of(games)
     sides = [s for g in games for s in sides_of(g, players)]
@@ -210,7 +203,8 @@ def player_games(player: Player) -> list[PlayerGame]:
         queryset=Scoresheet.objects.only("pk", "game_id", "uploaded", "verified"),
     )
     games = list(
-        published(Game.objects.filter(Q(player1=player) | Q(player2=player)))
+        Game.objects.filter(Q(player1=player) | Q(player2=player))
+        .published()
         .select_related("player1", "player2")
         .prefetch_related(scoresheets)
         .order_by("round", "table", "pk")
@@ -254,9 +248,9 @@ def crosstable(division: Division) -> tuple[list[CrossRow], int]:
 
     Three queries: the standings' two and the games.
     """
-    rows = services.division_standings(division)
+    rows = services.division_standings(division, public=True)
     players = {row.player.pk: row.player for row in rows}
-    games = list(division.games.all())
+    games = list(division.games.published())
     rounds = max((g.round for g in games), default=0)
     cells: dict[int, list[Side | None]] = {pk: [None] * rounds for pk in players}
     for game in games:

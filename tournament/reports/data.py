@@ -91,7 +91,7 @@ def _half(x: float) -> int | float:
 
 def _games(division: Division, public: bool) -> QuerySet[Game]:
     games = division.games.all()
-    return queries.published(games) if public else games
+    return games.published() if public else games
 
 
 def last_result_round(division: Division, public: bool = False) -> int:
@@ -200,17 +200,17 @@ def pairings(division: Division, number: int | None = None, public: bool = False
 # -- standings and ratings -------------------------------------------------------------------
 
 
-def _ratings_after(division: Division, after: int) -> dict[int, services.RatingRow]:
+def _ratings_after(division: Division, after: int, public: bool) -> dict[int, services.RatingRow]:
     if not after:
         return {}
-    return {r.player.pk: r for r in services.division_ratings(division, after)}
+    return {r.player.pk: r for r in services.division_ratings(division, after, public=public)}
 
 
 def standings(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Rank, name, wins, losses, spread, rating, and the rating after the round with its change."""
     after = _after_round(division, number, public)
-    rows = services.division_standings(division, after)
-    rated = _ratings_after(division, after)
+    rows = services.division_standings(division, after, public=public)
+    rated = _ratings_after(division, after, public)
     columns = [
         Column("Rank", numeric=True),
         Column("No.", numeric=True),
@@ -251,7 +251,7 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
 def ratings(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Every player's rating before the event, after the round, and the change, best first."""
     after = _after_round(division, number, public)
-    rows = services.division_ratings(division, after)
+    rows = services.division_ratings(division, after, public=public)
     columns = [
         Column("No.", numeric=True),
         Column("Name", flexible=True),
@@ -367,7 +367,7 @@ def crosstable(division: Division, number: int | None = None, public: bool = Fal
     """Every player in rank order with each round's result: W/L/T, the opponent's number and
     the scores; the spreadsheet has the opponent and both scores as numbers."""
     after = _after_round(division, number, public)
-    standing = services.division_standings(division, after)
+    standing = services.division_standings(division, after, public=public)
     players = {row.player.pk: row.player for row in standing}
     games = [g for g in _games(division, public) if g.round <= after]
     sides = _sides_by_player(games, players)
@@ -449,7 +449,7 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     """The division's prizes and who takes them after the round: rank prizes from the standings,
     grouped by the division's prize bands; high-game prizes from the games."""
     after = _after_round(division, number, public)
-    standing = services.division_standings(division, after)
+    standing = services.division_standings(division, after, public=public)
     by_rank: dict[int, list[services.Row]] = defaultdict(list)
     ordered = [row for row in standing if row.rank is not None]
     for position, row in enumerate(ordered, start=1):

@@ -31,7 +31,7 @@ from tournament.views.director import _form_error, _get_division_for_user
 
 def _round_rows(division: Division, round_number: int) -> list[dict[str, Any]]:
     """The round's games with each player's standing before it, for the preview."""
-    standings = {row.player.pk: row for row in services.division_standings(division)}
+    standings = {row.player.pk: row for row in services.division_standings(division, public=False)}
     games = (
         division.games.filter(round=round_number)
         .select_related("player1", "player2")

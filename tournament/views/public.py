@@ -94,11 +94,11 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     capped = bool(div.spread_cap) and request.GET.get("capped") == "1"
     # A big division's table takes far longer to render than to compute, and is the same for
     # every phone until a result changes: it is kept with the standings' own cache key.
-    standings_key = services.standings_key(div, after, capped)
+    standings_key = services.standings_key(div, after, capped, public=True)
     key = f"{standings_key}:{request.GET.get('sort', '')}"
     table = cache.get(key)
     if table is None:
-        rows = services.division_standings(div, after, capped, key=standings_key)
+        rows = services.division_standings(div, after, capped, key=standings_key, public=True)
         standings_table = StandingsTable(rows, div)
         RequestConfig(request, paginate=False).configure(standings_table)
         table = standings_table.as_html(request)
@@ -138,11 +138,15 @@ def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpR
     tournament = _get_tournament_for_user(request, slug)
     div = _get_division(tournament, division, with_games=True)
     person = _get_player(div, number)
-    key = services.standings_key(div)
+    key = services.standings_key(div, public=True)
     standing = next(
-        r for r in services.division_standings(div, key=key) if r.player.pk == person.pk
+        r
+        for r in services.division_standings(div, key=key, public=True)
+        if r.player.pk == person.pk
     )
-    rating = next(r for r in services.division_ratings(div, key=key) if r.player.pk == person.pk)
+    rating = next(
+        r for r in services.division_ratings(div, key=key, public=True) if r.player.pk == person.pk
+    )
     ctx = {
         "tournament": tournament,
         "division": div,
@@ -160,7 +164,7 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     played = [r.number for r in queries.division_rounds(div) if r.has_results]
     last = max(played, default=0)
     after = _get_after_round(request, last)
-    rows = services.division_ratings(div, after)
+    rows = services.division_ratings(div, after, public=True)
     table = RatingsTable(rows, div)
     RequestConfig(request, paginate=False).configure(table)
     ctx = {
@@ -175,7 +179,7 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division, with_games=True)
+    div = _get_division(tournament, division)
     rows, rounds = queries.crosstable(div)
     ctx = {
         "tournament": tournament,

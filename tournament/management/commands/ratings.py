@@ -21,7 +21,7 @@ class Command(DivisionCommand):
         after_round = self.checked_after_round(options)
         div = self.division(slug, division)
         try:
-            rows = services.division_ratings(div, after_round)
+            rows = services.division_ratings(div, after_round, public=False)
         except (RatingInputError, UnknownRatingSystem) as error:
             raise CommandError(str(error).strip('"')) from error
         if options["json"]:

@@ -20,7 +20,7 @@ class Command(DivisionCommand):
     def handle(self, *args, slug: str, division: str, **options) -> None:
         after_round = self.checked_after_round(options)
         div = self.division(slug, division)
-        rows = services.division_standings(div, after_round, options["capped"])
+        rows = services.division_standings(div, after_round, options["capped"], public=False)
         if options["json"]:
             data = [
                 {
