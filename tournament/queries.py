@@ -263,10 +263,24 @@ def crosstable(division: Division) -> tuple[list[CrossRow], int]:
 
 
 @dataclass(frozen=True)
+class StoredTurn:
+    """A turn as the stored report keeps it: the fields of `scoring.Turn` a page shows."""
+
+    line: int
+    nick: str
+    kind: str
+    text: str
+    recorded_score: int
+    computed_score: int | None
+    recorded_total: int
+    computed_total: int
+
+
+@dataclass(frozen=True)
 class TurnLine:
     """One turn of a scoresheet, with what the engine found on its line."""
 
-    turn: scoring.Turn
+    turn: scoring.Turn | StoredTurn
     findings: list[scoring.Finding]
 
     @property
@@ -285,13 +299,51 @@ class Replay:
     other_findings: list[scoring.Finding]  # on the record as a whole, or on no turn's line
 
 
+def _on_lines(
+    turns: list, findings: list[scoring.Finding]
+) -> tuple[list[TurnLine], list[scoring.Finding]]:
+    """Each turn with the findings on its line, and the findings on no turn's line."""
+    lines = {turn.line for turn in turns}
+    on_line: dict[int, list[scoring.Finding]] = defaultdict(list)
+    other: list[scoring.Finding] = []
+    for finding in findings:
+        (on_line[finding.line] if finding.line in lines else other).append(finding)
+    return [TurnLine(turn, on_line.get(turn.line, [])) for turn in turns], other
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A scoresheet's stored report, as its page shows it (no engine run)."""
+
+    verified: bool
+    errors: int
+    players: list[dict]  # nick, name, final, computed
+    turns: list[TurnLine]
+    other_findings: list[scoring.Finding]
+    board: str  # the board after the last move, as text
+
+
+def sheet_view(report: dict) -> SheetView:
+    """The page of a stored report (`scoresheets.current_report`)."""
+    fields = set(scoring.Finding.__dataclass_fields__)
+    findings = [
+        scoring.Finding(**{k: v for k, v in f.items() if k in fields})
+        for f in report.get("findings") or []
+    ]
+    turns = [StoredTurn(**t) for t in report.get("turns") or []]
+    lines, other = _on_lines(turns, findings)
+    return SheetView(
+        verified=bool(report.get("verified")),
+        errors=sum(f.severity == scoring.ERROR for f in findings),
+        players=list(report.get("players") or []),
+        turns=lines,
+        other_findings=other,
+        board=report.get("board") or "",
+    )
+
+
 def replay_scoresheet(scoresheet: Scoresheet, division: Division) -> Replay:
     """The scoresheet replayed under its division's rules and tiles (no query)."""
     report = scoring.verify(scoresheet.gcg, rules=division.ruleset, tiles=division.tile_set)
-    lines = {turn.line for turn in report.turns}
-    on_line: dict[int, list[scoring.Finding]] = defaultdict(list)
-    other: list[scoring.Finding] = []
-    for finding in report.findings:
-        (on_line[finding.line] if finding.line in lines else other).append(finding)
-    turns = [TurnLine(turn, on_line.get(turn.line, [])) for turn in report.turns]
+    turns, other = _on_lines(report.turns, report.findings)
     return Replay(report, turns, other)

@@ -66,6 +66,21 @@ RESOLVE = "resolve"
 UNDO = "undo"
 
 
+_NUMBER = re.compile(r"[0-9]{1,9}")
+_SIGNED_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+
+
+def plain_number(text: str, signed: bool = False) -> int | None:
+    """The number `text` is if it is plain ASCII digits (a sign first if `signed`); else None.
+
+    Every number typed at the desk or in a page's address goes through here. Not `isdigit()`,
+    which is true of "²" and "①" (`int()` refuses them), nor `\\d`, which takes any script's
+    digits; and at most nine digits: no player, score or round needs more, and `int()` refuses
+    a number of thousands of digits.
+    """
+    return int(text) if (_SIGNED_NUMBER if signed else _NUMBER).fullmatch(text) else None
+
+
 class EntryError(ValueError):
     """The director's input cannot be saved; the message says why, in a sentence."""
 
@@ -86,16 +101,23 @@ class Entry:
     opponent_score: int | None = None
 
 
+def _shown(token: str) -> str:
+    """A token as a refusal quotes it: short, and without characters a page cannot show."""
+    token = "".join(c if c.isprintable() else "?" for c in token)
+    return token if len(token) <= 20 else token[:20] + "…"
+
+
 def _player_number(token: str) -> int:
-    if not token.isdigit() or int(token) == 0:
-        raise EntryError(f"'{token}' is not a player number.")
-    return int(token)
+    number = plain_number(token)
+    if not number:
+        raise EntryError(f"'{_shown(token)}' is not a player number.")
+    return number
 
 
 def _score(token: str) -> int:
-    if not re.fullmatch(r"[+-]?\d+", token):
-        raise EntryError(f"'{token}' is not a score.")
-    score = int(token)
+    score = plain_number(token, signed=True)
+    if score is None:
+        raise EntryError(f"'{_shown(token)}' is not a score.")
     if not MIN_SCORE <= score <= MAX_SCORE:
         raise EntryError(f"{score} is not a possible score ({MIN_SCORE} to {MAX_SCORE}).")
     return score
@@ -113,10 +135,10 @@ def parse_line(text: str) -> Entry:
     if word in BYE_WORDS or word in FORFEIT_WORDS:
         kind = Game.BYE if word in BYE_WORDS else Game.FORFEIT
         if len(tokens) > 2:
-            raise EntryError(f"Nothing may follow '{tokens[1]}': P {kind}.")
+            raise EntryError(f"Nothing may follow '{_shown(tokens[1])}': P {kind}.")
         return Entry(kind, player)
-    if not re.fullmatch(r"[+-]?\d+", tokens[1]):
-        raise EntryError(f"'{tokens[1]}' is not a score, bye or forfeit.")
+    if plain_number(tokens[1], signed=True) is None:
+        raise EntryError(f"'{_shown(tokens[1])}' is not a score, bye or forfeit.")
     score = _score(tokens[1])
     if len(tokens) == 2:
         raise EntryError("A score needs the opponent and their score: P S Q T.")

@@ -5,6 +5,7 @@ matching a record to its game, and flagging a sheet that disagrees with the ente
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
 import re
@@ -44,6 +45,27 @@ def name_matches(player_name: str, nick: str, name: str) -> bool:
         return True
     joined = "".join(_words(nick))
     return bool(joined) and (joined in words or joined in ("".join(words), "".join(words[::-1])))
+
+
+def report_key(division: Division, text: str) -> str:
+    """What a stored report was computed from: the engine's version, the division's ruleset,
+    tile set and word lists, and the record's text. A report under another key is out of date."""
+    raw = "\0".join(
+        [scoring.ENGINE_VERSION, division.ruleset, division.tile_set, division.lexicons, text]
+    )
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _checked_text(data: str | bytes) -> str:
+    """The record's text to store, refused (`EntryError`) over MAX_SCORESHEET_BYTES: the one
+    size check of every path that saves a scoresheet."""
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if size > MAX_SCORESHEET_BYTES:
+        raise EntryError(
+            f"The scoresheet is {size:,} bytes, over the {MAX_SCORESHEET_BYTES // 1024} KiB "
+            "a game record can take: not saved."
+        )
+    return scoresheet_text(data)
 
 
 def scoresheet_text(data: str | bytes) -> str:
@@ -189,14 +211,38 @@ def _sheet_summary(sheet: Scoresheet) -> dict[str, Any]:
     }
 
 
+def _report(division: Division, text: str, file: str = "") -> dict[str, Any]:
+    """The report to store with a record's text, under its key."""
+    report = check_scoresheet(division, text)
+    report["key"] = report_key(division, text)
+    if file:
+        report["file"] = file.replace("\x00", "")
+    return report
+
+
+def current_report(sheet: Scoresheet) -> dict[str, Any]:
+    """The scoresheet's stored report; checked again, and stored, only if the record, its
+    division's ruleset, tile set or word lists, or the engine changed since it was made."""
+    division = sheet.game.division
+    if sheet.report.get("key") == report_key(division, sheet.gcg):
+        return sheet.report
+    report = _report(division, sheet.gcg, sheet.report.get("file", ""))
+    # Not over a record a director changed in the meantime: that save stored its own report.
+    Scoresheet.objects.filter(pk=sheet.pk, gcg=sheet.gcg).update(
+        report=report, verified=report["verified"]
+    )
+    sheet.report, sheet.verified = report, report["verified"]
+    return report
+
+
 def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") -> Scoresheet:
     """Save a record with the game, checked under its division's rules; logged as an upload.
 
-    A malformed record is saved too, with its findings.
+    A malformed record is saved too, with its findings; one over MAX_SCORESHEET_BYTES is
+    refused (`EntryError`).
     """
-    report = check_scoresheet(game.division, data)
-    if file:
-        report["file"] = file
+    text = _checked_text(data)
+    report = _report(game.division, text, file)
     with transaction.atomic():
         # Compared with the result as stored now, not as the page saw it.
         game = (
@@ -206,7 +252,7 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
         )
         sheet = Scoresheet.objects.create(
             game=game,
-            gcg=scoresheet_text(data),
+            gcg=text,
             uploaded_by=user,
             verified=report["verified"],
             report=report,
@@ -226,13 +272,12 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
 def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "") -> Scoresheet:
     """Replace a scoresheet's record (typed corrections), checked again; logged."""
     game = sheet.game
-    report = check_scoresheet(game.division, text)
-    if sheet.report.get("file"):
-        report["file"] = sheet.report["file"]
+    text = _checked_text(text)
+    report = _report(game.division, text, sheet.report.get("file", ""))
     with transaction.atomic():
         sheet = Scoresheet.objects.select_for_update().get(pk=sheet.pk)
         before = _sheet_summary(sheet)
-        sheet.gcg = scoresheet_text(text)
+        sheet.gcg = text
         sheet.report = report
         sheet.verified = report["verified"]
         sheet.flagged = differs(game, report) and not sheet.resolved

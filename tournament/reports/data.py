@@ -81,6 +81,16 @@ def display(value: Cell, style: str = "") -> str:
     return str(value)
 
 
+NAME_CHARS = 60  # a name printed longer than this is cut with "…"
+NOTE_CHARS = 300  # a finding likewise
+
+
+def short(text: str, most: int = NAME_CHARS) -> str:
+    """`text` cut to `most` characters, "…" last: a record's names and nicks are whatever was
+    typed, and a page cannot hold a name of thousands of characters."""
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def _half(x: float) -> int | float:
     """7.0 → 7, 7.5 stays: wins and losses count a tie as a half."""
     return int(x) if x == int(x) else x
@@ -655,13 +665,13 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
         rows.append(
             [
                 n,
-                t.nick,
-                t.event.rack,
-                _move_text(t),
+                short(t.nick),
+                short(t.event.rack),
+                short(_move_text(t), NOTE_CHARS),
                 t.recorded_score,
                 t.computed_score,
                 t.recorded_total,
-                "; ".join(f"{f.severity}: {f.message}" for f in line.findings),
+                short("; ".join(f"{f.severity}: {f.message}" for f in line.findings), NOTE_CHARS),
             ]
         )
     tables = [Table("Moves", columns, rows)]
@@ -671,14 +681,14 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
                 "Findings on the whole record",
                 [Column("Line", numeric=True), Column("Finding", flexible=True)],
                 [
-                    [f.line or None, f"{f.severity}: {f.code}: {f.message}"]
+                    [f.line or None, short(f"{f.severity}: {f.code}: {f.message}", NOTE_CHARS)]
                     for f in replay.other_findings
                 ],
             )
         )
-    two = f" v {game.player2.name}" if game.player2 else ""
+    two = f" v {short(game.player2.name)}" if game.player2 else ""
     scores = ", ".join(
-        f"{p.name or p.nick} {p.final}"
+        f"{short(p.name or p.nick)} {p.final}"
         + (f" (engine {p.computed})" if p.computed != p.final else "")
         for p in replay.report.players
     )
@@ -688,7 +698,7 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
         "game",
         division.tournament.name,
         division.name,
-        f"Table {game.table or '–'}: {game.player1.name}{two}",
+        f"Table {game.table or '–'}: {short(game.player1.name)}{two}",
         game.round,
         tables,
         extra={

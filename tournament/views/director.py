@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import corrections, results, scoresheets
 from tournament.forms import (
+    AssignForm,
     EntryForm,
     GameResultForm,
     ResolveForm,
@@ -237,7 +238,7 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = _get_division_for_user(request, slug, division_id)
     round_text = request.POST.get("round", "")
-    round_number = int(round_text) if round_text.isdigit() else None
+    round_number = results.plain_number(round_text)
     try:
         change = corrections.undo_last(division, request.user)
     except results.EntryError as refused:
@@ -363,9 +364,13 @@ def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
-            sheet = scoresheets.attach_scoresheet(game, form.cleaned_data["gcg"], request.user)
-            messages.success(request, _sheet_message(sheet))
-            return redirect("desk-scoresheet", slug, sheet.pk)
+            try:
+                sheet = scoresheets.attach_scoresheet(game, form.cleaned_data["gcg"], request.user)
+            except results.EntryError as refused:
+                form.add_error("gcg", str(refused))
+            else:
+                messages.success(request, _sheet_message(sheet))
+                return redirect("desk-scoresheet", slug, sheet.pk)
     else:
         form = ScoresheetTextForm(initial={"gcg": scoresheets.scoresheet_header(game)})
     return _scoresheet_form_page(request, game, form)
@@ -378,9 +383,15 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
             data = form.cleaned_data
-            sheet = scoresheets.update_scoresheet(sheet, data["gcg"], request.user, data["reason"])
-            messages.success(request, _sheet_message(sheet))
-            return redirect("desk-scoresheet", slug, sheet.pk)
+            try:
+                sheet = scoresheets.update_scoresheet(
+                    sheet, data["gcg"], request.user, data["reason"]
+                )
+            except results.EntryError as refused:
+                form.add_error("gcg", str(refused))
+            else:
+                messages.success(request, _sheet_message(sheet))
+                return redirect("desk-scoresheet", slug, sheet.pk)
     else:
         form = ScoresheetTextForm(initial={"gcg": sheet.gcg})
     return _scoresheet_form_page(request, sheet.game, form, sheet)
@@ -476,15 +487,20 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     form = UploadForm()
     if request.method == "POST" and request.POST.get("action") == "assign":
         games = {str(g.pk): g for g in division.games.all()}
-        count = request.POST.get("count", "0")
-        for i in range(int(count) if count.isdigit() else 0):
-            name = request.POST.get(f"name_{i}", "")
+        assign = AssignForm(request.POST)
+        if not assign.is_valid():
+            errors.append(_form_error(assign))
+        for i in range(assign.cleaned_data["count"] if assign.is_valid() else 0):
+            name = request.POST.get(f"name_{i}", "")[:200]
             text = request.POST.get(f"text_{i}", "")
             chosen = games.get(request.POST.get(f"game_{i}", ""))
             if chosen is None:
                 errors.append(f"{name}: no game chosen, not saved.")
                 continue
-            attached.append(scoresheets.attach_scoresheet(chosen, text, request.user, name))
+            try:
+                attached.append(scoresheets.attach_scoresheet(chosen, text, request.user, name))
+            except results.EntryError as refused:
+                errors.append(f"{name}: {refused}")
     elif request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
         if form.is_valid():
@@ -496,9 +512,8 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
                     continue
                 found, candidates = scoresheets.match_game(division, data, round_number)
                 if found is not None:
-                    attached.append(
-                        scoresheets.attach_scoresheet(found, data, request.user, upload.name)
-                    )
+                    sheet = scoresheets.attach_scoresheet(found, data, request.user, upload.name)
+                    attached.append(sheet)
                 else:
                     pending.append(
                         {

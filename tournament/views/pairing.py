@@ -222,8 +222,10 @@ def unpair(request: HttpRequest, slug: str, division_id: int, round_number: int)
 def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
     """Turn a pairing into a forfeit loss for the absent player and a win for the other."""
     division = _get_division_for_user(request, slug, division_id)
-    number = request.POST.get("player", "")
+    number = results.plain_number(request.POST.get("player", "").strip())
     try:
+        if number is None:
+            raise results.EntryError("Choose the player who forfeits by their number.")
         change = results.enter_line(division, round_number, f"{number} forfeit", request.user)
     except results.EntryError as refused:
         messages.error(request, str(refused))

@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
-from tournament import queries, services
-from tournament.models import Division, Player, Scoresheet, Tournament
+from tournament import queries, results, scoresheets, services
+from tournament.models import Division, Game, Player, Scoresheet, Tournament
 from tournament.tables import (
     CrosstableTable,
     MovesTable,
@@ -23,6 +23,8 @@ from tournament.tables import (
     RatingsTable,
     StandingsTable,
 )
+
+MOVES_PER_PAGE = 200
 
 
 def _get_tournament_for_user(request: HttpRequest, slug: str) -> Tournament:
@@ -46,15 +48,12 @@ def _get_player(division: Division, number: int) -> Player:
 
 def _get_public_scoresheet(tournament: Tournament, pk: int) -> Scoresheet:
     """A scoresheet of the tournament, unless its round is not published yet."""
-    sheet = get_object_or_404(
+    return get_object_or_404(
         Scoresheet.objects.select_related("game__division", "game__player1", "game__player2"),
         pk=pk,
         game__division__tournament=tournament,
+        game__in=Game.objects.published(),
     )
-    hidden = sheet.game.division.rounds.filter(number=sheet.game.round, published=False)
-    if hidden.exists():
-        raise Http404("No such scoresheet.")
-    return sheet
 
 
 def _get_after_round(request: HttpRequest, last: int) -> int | None:
@@ -62,9 +61,10 @@ def _get_after_round(request: HttpRequest, last: int) -> int | None:
     value = request.GET.get("round")
     if value is None or value == "":
         return None
-    if not value.isdigit() or int(value) > last:
+    number = results.plain_number(value)
+    if number is None or number > last:
         raise Http404("No such round.")
-    return int(value)
+    return number
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -193,13 +193,17 @@ def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _get_tournament_for_user(request, slug)
     sheet = _get_public_scoresheet(tournament, pk)
     game = sheet.game
-    replay = queries.replay_scoresheet(sheet, game.division)
+    # The report stored with the sheet: the engine runs again only if it is out of date.
+    view = queries.sheet_view(scoresheets.current_report(sheet))
+    table = MovesTable(view.turns)
+    # A real game has under a hundred turns; a record of thousands is shown a page at a time.
+    RequestConfig(request, paginate={"per_page": MOVES_PER_PAGE}).configure(table)
     ctx = {
         "tournament": tournament,
         "division": game.division,
         "game": game,
         "sheet": sheet,
-        "replay": replay,
-        "table": MovesTable(replay.turns),
+        "replay": view,
+        "table": table,
     }
     return render(request, "tournament/scoresheet.html", ctx)
