@@ -172,3 +172,22 @@ def test_division_settings_that_are_not_numbers_are_a_form_error(
 
     assert response.status_code == 400
     assert message in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_roster_with_numbers_that_are_not_names_the_rows(
+    desk: Client, division: Division
+) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    data = f"Name,Rating,Number\nZed Able,²,8\nYan Bold,1400,①\nXi Cole,{HUGE},9\n".encode()
+    roster = SimpleUploadedFile("roster.csv", data)
+
+    response = desk.post(desk_url("desk-roster", division), {"file": roster}, follow=True)
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "row 2: the rating &#x27;²&#x27; is not a whole number" in page
+    assert "row 3: the number &#x27;①&#x27; is not a whole number" in page
+    assert f"row 4: the rating &#x27;{'9' * 20}&#x27; is not a whole number" in page
+    assert division.players.count() == 7

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from tournament.models import Division, Player
+from tournament.results import plain_number
 
 HEADERS = {
     "name": "name",
@@ -123,13 +124,13 @@ def read_roster(data: bytes, filename: str) -> list[Entry]:
         number = rating = None
         for key in ("number", "rating"):
             text = get(key)
-            if text and not text.lstrip("-").isdigit():
-                problems.append(f"row {n}: the {key} {text!r} is not a whole number")
-            elif text:
-                if key == "number":
-                    number = int(text)
-                else:
-                    rating = int(text)
+            value = plain_number(text, signed=True)
+            if text and value is None:
+                problems.append(f"row {n}: the {key} {text[:20]!r} is not a whole number")
+            elif key == "number":
+                number = value
+            else:
+                rating = value
         if number is not None and number < 1:
             problems.append(f"row {n}: the number {number} is not 1 or more")
         entries.append(
