@@ -260,3 +260,21 @@ def test_game_record_pdf_and_page_of_an_unpublished_round_are_hidden(
     slug = division.tournament.slug
     assert client.get(page_url(sheet)).status_code == 404
     assert client.get(reverse("public-game-record", args=[slug, sheet.pk])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_desk_s_page_of_a_scoresheet_shows_the_report_under_the_division_s_settings(
+    desk: Client, division: Division, sheet: Scoresheet, engine_calls: list[str]
+) -> None:
+    page = reverse("desk-scoresheet", args=[division.tournament.slug, sheet.pk])
+    desk.get(page)
+    assert engine_calls == []
+
+    division.ruleset = "no-such-rules"
+    division.save()
+    response = desk.get(page)
+
+    assert len(engine_calls) == 1
+    assert "the division&#x27;s ruleset &#x27;no-such-rules&#x27; is unknown" in (
+        response.content.decode()
+    )

@@ -446,7 +446,7 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
 def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
     sheet = _get_scoresheet_for_user(request, slug, sheet_id)
     game = sheet.game
-    report = sheet.report
+    report = scoresheets.current_report(sheet)
     context = {
         "tournament": game.division.tournament,
         "division": game.division,
