@@ -11,6 +11,9 @@ from .replay import Report, Turn, canonical_gcg, verify
 from .rules import Ruleset, builtin_rulesets, load_rules
 from .tiles import TileSet, builtin_tilesets, detect_tileset, load_tileset
 
+# Raised whenever a change to the engine can change a report: stored reports are checked again.
+ENGINE_VERSION = "1"
+
 __all__ = [
     "ERROR",
     "WARNING",

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from tournament import results
+from tournament import results, scoresheets
 from tournament.engine.pairing import parse_schedule
 from tournament.engine.pairing.registry import REGISTRY, automatic
 from tournament.engine.ratings import rating_system_names
@@ -71,11 +71,22 @@ class GameResultForm(forms.Form):
 class ScoresheetTextForm(forms.Form):
     gcg = forms.CharField(
         label="Scoresheet",
-        max_length=results.MAX_SCORESHEET_BYTES,
+        max_length=scoresheets.MAX_SCORESHEET_BYTES,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 24, "spellcheck": "false", "autocomplete": "off"}),
     )
     reason = forms.CharField(max_length=500, required=False)
+
+
+class AssignForm(forms.Form):
+    """How many records the upload page sends back with the game chosen for each."""
+
+    MAX_FILES = 200
+    count = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_FILES,
+        error_messages={"max_value": f"At most {MAX_FILES} scoresheets can be assigned at once."},
+    )
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -148,10 +159,11 @@ class ManualPairingsForm(forms.Form):
             words = line.replace(",", " ").replace("-", " ").split()
             if not words:
                 continue
-            if len(words) == 2 and words[1].lower() in results.BYE_WORDS and words[0].isdigit():
-                found.append((int(words[0]), None))
-            elif len(words) == 2 and all(w.isdigit() for w in words):
-                found.append((int(words[0]), int(words[1])))
+            numbers = [results.plain_number(w) for w in words]
+            if len(words) == 2 and words[1].lower() in results.BYE_WORDS and numbers[0]:
+                found.append((numbers[0], None))
+            elif len(words) == 2 and all(numbers):
+                found.append((numbers[0], numbers[1]))
             else:
                 raise forms.ValidationError(
                     f"Line {number}: “{line.strip()}” is not two player numbers or “N bye”."
@@ -183,10 +195,10 @@ class LateEntryForm(forms.Form):
 
 
 def _numbers(text: str, what: str) -> list[int]:
-    words = text.replace(",", " ").split()
-    if not all(w.isdigit() for w in words):
+    numbers = [results.plain_number(w) for w in text.replace(",", " ").split()]
+    if any(n is None for n in numbers):
         raise forms.ValidationError(f"{what}: whole numbers separated by commas or spaces.")
-    return [int(w) for w in words]
+    return [n for n in numbers if n is not None]
 
 
 def schedule_text(schedule: list[dict[str, Any]]) -> str:
@@ -200,8 +212,9 @@ def schedule_text(schedule: list[dict[str, Any]]) -> str:
 
 
 def _value(text: str) -> Any:
-    if text.lstrip("-").isdigit():
-        return int(text)
+    number = results.plain_number(text, signed=True)
+    if number is not None:
+        return number
     return {"true": True, "false": False}.get(text.lower(), text)
 
 

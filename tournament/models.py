@@ -136,6 +136,16 @@ class Round(models.Model):
         return f"{self.division} round {self.number}"
 
 
+class GameQuerySet(models.QuerySet):
+    def published(self) -> GameQuerySet:
+        """What the public may see: every game but those of a round paired here and not yet
+        published. The one rule for every public page, download and feed; the desk sees all."""
+        hidden = Round.objects.filter(
+            division=models.OuterRef("division"), number=models.OuterRef("round"), published=False
+        )
+        return self.exclude(models.Exists(hidden))
+
+
 class Game(models.Model):
     """One pairing of a round and its result; a bye or forfeit has no second player."""
 
@@ -159,6 +169,8 @@ class Game(models.Model):
     first = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)  # for refusing a stale save
     updated = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["division", "round", "table", "pk"]

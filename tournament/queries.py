@@ -10,21 +10,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q
 
 import scoring
 from tournament import services
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
-from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament
-
-
-def published(games: QuerySet[Game]) -> QuerySet[Game]:
-    """The games players may see: all but those of rounds paired here and not yet published."""
-    hidden = Round.objects.filter(
-        division=OuterRef("division"), number=OuterRef("round"), published=False
-    )
-    return games.exclude(Exists(hidden))
+from tournament.models import Division, Game, Player, Scoresheet, Tournament
 
 
 def games_with_players() -> Prefetch:
@@ -33,7 +25,7 @@ def games_with_players() -> Prefetch:
     `Game.has_result` reads `game.player2`, which is one query a game unless it is loaded with
     the game; prefetched this way, the standings take a fixed number of queries.
     """
-    return Prefetch("games", queryset=published(Game.objects.select_related("player1", "player2")))
+    return Prefetch("games", queryset=Game.objects.published().select_related("player1", "player2"))
 
 
 # -- rounds ------------------------------------------------------------------------------------
@@ -53,7 +45,7 @@ class RoundCount:
 def division_rounds(division: Division) -> list[RoundCount]:
     """The published rounds that have games, in order (one query)."""
     rows = (
-        published(division.games.all())
+        division.games.published()
         .values("round")
         .annotate(games=Count("pk"), results=Count("score1"))
         .order_by("round")
@@ -64,7 +56,8 @@ def division_rounds(division: Division) -> list[RoundCount]:
 def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
     """The published rounds that have games, for every division of the tournament (one query)."""
     rows = (
-        published(Game.objects.filter(division__tournament=tournament))
+        Game.objects.filter(division__tournament=tournament)
+        .published()
         .values("division", "round")
         .annotate(games=Count("pk"), results=Count("score1"))
         .order_by("division", "round")
@@ -176,7 +169,7 @@ class Pairings:
 def round_pairings(division: Division, number: int) -> Pairings:
     """The games of a round (one query)."""
     games = list(
-        published(division.games.filter(round=number)).select_related("player1", "player2")
+        division.games.published().filter(round=number).select_related("player1", "player2")
     )
     players = _players_of(games)
     sides = [s for g in games for s in sides_of(g, players)]
@@ -211,7 +204,8 @@ def player_games(player: Player) -> list[PlayerGame]:
         queryset=Scoresheet.objects.only("pk", "game_id", "uploaded", "verified"),
     )
     games = list(
-        published(Game.objects.filter(Q(player1=player) | Q(player2=player)))
+        Game.objects.filter(Q(player1=player) | Q(player2=player))
+        .published()
         .select_related("player1", "player2")
         .prefetch_related(scoresheets)
         .order_by("round", "table", "pk")
@@ -255,9 +249,9 @@ def crosstable(division: Division) -> tuple[list[CrossRow], int]:
 
     Three queries: the standings' two and the games.
     """
-    rows = services.division_standings(division)
+    rows = services.division_standings(division, public=True)
     players = {row.player.pk: row.player for row in rows}
-    games = list(division.games.all())
+    games = list(division.games.published())
     rounds = max((g.round for g in games), default=0)
     cells: dict[int, list[Side | None]] = {pk: [None] * rounds for pk in players}
     for game in games:
@@ -270,10 +264,24 @@ def crosstable(division: Division) -> tuple[list[CrossRow], int]:
 
 
 @dataclass(frozen=True)
+class StoredTurn:
+    """A turn as the stored report keeps it: the fields of `scoring.Turn` a page shows."""
+
+    line: int
+    nick: str
+    kind: str
+    text: str
+    recorded_score: int
+    computed_score: int | None
+    recorded_total: int
+    computed_total: int
+
+
+@dataclass(frozen=True)
 class TurnLine:
     """One turn of a scoresheet, with what the engine found on its line."""
 
-    turn: scoring.Turn
+    turn: scoring.Turn | StoredTurn
     findings: list[scoring.Finding]
 
     @property
@@ -292,13 +300,51 @@ class Replay:
     other_findings: list[scoring.Finding]  # on the record as a whole, or on no turn's line
 
 
+def _on_lines(
+    turns: list, findings: list[scoring.Finding]
+) -> tuple[list[TurnLine], list[scoring.Finding]]:
+    """Each turn with the findings on its line, and the findings on no turn's line."""
+    lines = {turn.line for turn in turns}
+    on_line: dict[int, list[scoring.Finding]] = defaultdict(list)
+    other: list[scoring.Finding] = []
+    for finding in findings:
+        (on_line[finding.line] if finding.line in lines else other).append(finding)
+    return [TurnLine(turn, on_line.get(turn.line, [])) for turn in turns], other
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A scoresheet's stored report, as its page shows it (no engine run)."""
+
+    verified: bool
+    errors: int
+    players: list[dict]  # nick, name, final, computed
+    turns: list[TurnLine]
+    other_findings: list[scoring.Finding]
+    board: str  # the board after the last move, as text
+
+
+def sheet_view(report: dict) -> SheetView:
+    """The page of a stored report (`scoresheets.current_report`)."""
+    fields = set(scoring.Finding.__dataclass_fields__)
+    findings = [
+        scoring.Finding(**{k: v for k, v in f.items() if k in fields})
+        for f in report.get("findings") or []
+    ]
+    turns = [StoredTurn(**t) for t in report.get("turns") or []]
+    lines, other = _on_lines(turns, findings)
+    return SheetView(
+        verified=bool(report.get("verified")),
+        errors=sum(f.severity == scoring.ERROR for f in findings),
+        players=list(report.get("players") or []),
+        turns=lines,
+        other_findings=other,
+        board=report.get("board") or "",
+    )
+
+
 def replay_scoresheet(scoresheet: Scoresheet, division: Division) -> Replay:
     """The scoresheet replayed under its division's rules and tiles (no query)."""
     report = scoring.verify(scoresheet.gcg, rules=division.ruleset, tiles=division.tile_set)
-    lines = {turn.line for turn in report.turns}
-    on_line: dict[int, list[scoring.Finding]] = defaultdict(list)
-    other: list[scoring.Finding] = []
-    for finding in report.findings:
-        (on_line[finding.line] if finding.line in lines else other).append(finding)
-    turns = [TurnLine(turn, on_line.get(turn.line, [])) for turn in report.turns]
+    turns, other = _on_lines(report.turns, report.findings)
     return Replay(report, turns, other)

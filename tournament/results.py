@@ -1,4 +1,7 @@
-"""Results at the director's desk: the entry line, entries, corrections, undo and scoresheets.
+"""Results at the director's desk: the entry line, checking it against the round, and saving it.
+
+Corrections from a game's own form and undo are in `corrections.py`; scoresheets in
+`scoresheets.py`.
 
 An entry line is one of
 
@@ -34,24 +37,15 @@ them back.
 from __future__ import annotations
 
 import copy
-import functools
-import json
-import logging
 import re
-import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-import scoring
-from scoring import gcg
-from scoring.lexicon import LexiconError
-from tournament.models import Change, Division, Game, Player, Scoresheet
-
-logger = logging.getLogger(__name__)
+from tournament.models import Change, Division, Game, Player
 
 MIN_SCORE = -200
 MAX_SCORE = 1000
@@ -71,7 +65,20 @@ UPLOAD = "upload"
 RESOLVE = "resolve"
 UNDO = "undo"
 
-MAX_SCORESHEET_BYTES = 256 * 1024
+
+_NUMBER = re.compile(r"[0-9]{1,9}")
+_SIGNED_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+
+
+def plain_number(text: str, signed: bool = False) -> int | None:
+    """The number `text` is if it is plain ASCII digits (a sign first if `signed`); else None.
+
+    Every number typed at the desk or in a page's address goes through here. Not `isdigit()`,
+    which is true of "²" and "①" (`int()` refuses them), nor `\\d`, which takes any script's
+    digits; and at most nine digits: no player, score or round needs more, and `int()` refuses
+    a number of thousands of digits.
+    """
+    return int(text) if (_SIGNED_NUMBER if signed else _NUMBER).fullmatch(text) else None
 
 
 class EntryError(ValueError):
@@ -94,16 +101,23 @@ class Entry:
     opponent_score: int | None = None
 
 
+def _shown(token: str) -> str:
+    """A token as a refusal quotes it: short, and without characters a page cannot show."""
+    token = "".join(c if c.isprintable() else "?" for c in token)
+    return token if len(token) <= 20 else token[:20] + "…"
+
+
 def _player_number(token: str) -> int:
-    if not token.isdigit() or int(token) == 0:
-        raise EntryError(f"'{token}' is not a player number.")
-    return int(token)
+    number = plain_number(token)
+    if not number:
+        raise EntryError(f"'{_shown(token)}' is not a player number.")
+    return number
 
 
 def _score(token: str) -> int:
-    if not re.fullmatch(r"[+-]?\d+", token):
-        raise EntryError(f"'{token}' is not a score.")
-    score = int(token)
+    score = plain_number(token, signed=True)
+    if score is None:
+        raise EntryError(f"'{_shown(token)}' is not a score.")
     if not MIN_SCORE <= score <= MAX_SCORE:
         raise EntryError(f"{score} is not a possible score ({MIN_SCORE} to {MAX_SCORE}).")
     return score
@@ -121,10 +135,10 @@ def parse_line(text: str) -> Entry:
     if word in BYE_WORDS or word in FORFEIT_WORDS:
         kind = Game.BYE if word in BYE_WORDS else Game.FORFEIT
         if len(tokens) > 2:
-            raise EntryError(f"Nothing may follow '{tokens[1]}': P {kind}.")
+            raise EntryError(f"Nothing may follow '{_shown(tokens[1])}': P {kind}.")
         return Entry(kind, player)
-    if not re.fullmatch(r"[+-]?\d+", tokens[1]):
-        raise EntryError(f"'{tokens[1]}' is not a score, bye or forfeit.")
+    if plain_number(tokens[1], signed=True) is None:
+        raise EntryError(f"'{_shown(tokens[1])}' is not a score, bye or forfeit.")
     score = _score(tokens[1])
     if len(tokens) == 2:
         raise EntryError("A score needs the opponent and their score: P S Q T.")
@@ -484,7 +498,10 @@ def _apply(plan: _Plan, user: Any, reason: str, action: str) -> Change:
             version=1,
         )
         after.append(snapshot(won))
-    _reflag(game)
+    # Imported here: scoresheets imports this module for the desk's errors and actions.
+    from tournament.scoresheets import reflag
+
+    reflag(game)
     return Change.objects.create(
         tournament_id=game.division.tournament_id,
         game=game,
@@ -533,113 +550,6 @@ def enter_line(
         return _apply(plan, user, reason, CORRECT if plan.correction else CREATE)
 
 
-def correct_game(
-    game: Game,
-    user: Any,
-    version: int,
-    reason: str,
-    score1: int | None,
-    score2: int | None = None,
-    first: int | None = None,
-    kind: str | None = None,
-) -> Change:
-    """Save a game's result from its own form; `version` is the one the form was loaded with.
-
-    Both scores None removes the result. Changing or removing an entered result needs a reason.
-    """
-    reason = reason.strip()
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.version != version:
-            raise StaleResult(_stale_message(game, version, REFUSED))
-        if game.kind == Game.VOID:
-            raise EntryError("A void game has no result to enter.")
-        if game.player2_id is None:
-            values: dict[str, Any] = {"score1": score1, "kind": kind or game.kind}
-        else:
-            if (score1 is None) != (score2 is None):
-                raise EntryError("Give both scores, or neither to remove the result.")
-            values = {
-                "score1": score1,
-                "score2": score2,
-                "first": game.first if first is None else first,
-            }
-        plan = _Plan(game, values, None)
-        if plan.unchanged:
-            raise EntryError("Nothing to change.")
-        if plan.correction and not reason:
-            raise EntryError("The game already has a result: a correction needs a reason.")
-        action = CREATE if not game.has_result else DELETE if score1 is None else CORRECT
-        return _apply(plan, user, reason, action)
-
-
-def _undone_ids(changes: Iterable[Change]) -> set[int]:
-    return {c.after.get("undoes") for c in changes if c.action == UNDO and c.after}
-
-
-def last_undoable(division: Division, user: Any) -> Change | None:
-    """The user's latest result entry or correction in the division not yet undone."""
-    mine = Change.objects.filter(
-        tournament_id=division.tournament_id,
-        user=user,
-        game__division=division,
-        scoresheet__isnull=True,
-        action__in=(CREATE, CORRECT, DELETE, UNDO),
-    ).order_by("-at", "-pk")
-    undone = _undone_ids(mine.filter(action=UNDO))
-    for change in mine.exclude(action=UNDO)[:200]:
-        if change.pk not in undone:
-            return change
-    return None
-
-
-def undo_last(division: Division, user: Any) -> Change:
-    """Put back the rows the user's last entry changed, if no one has changed them since."""
-    with transaction.atomic():
-        change = last_undoable(division, user)
-        if change is None:
-            raise EntryError(f"Nothing of yours to undo in division {division.name}.")
-        before, after = _games_of(change.before), _games_of(change.after)
-        ids = {s["id"] for s in before} | {s["id"] for s in after}
-        rows = {g.pk: g for g in Game.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
-        for s in after:
-            row = rows.get(s["id"])
-            if row is None:
-                raise EntryError(f"{result_text(s)} no longer exists: not undone.")
-            # Content, not version: an undo in between bumps the version and puts back the same.
-            if _content(snapshot(row)) != _content(s):
-                raise StaleResult(_stale_message(row, s["version"], "Your entry was not undone"))
-        kept = {s["id"] for s in before}
-        for s in after:
-            if s["id"] not in kept and rows[s["id"]].scoresheets.exists():
-                raise EntryError(f"{result_text(s)} has a scoresheet: not undone.")
-        current = [snapshot(rows[s["id"]]) for s in after]
-        players = {p.number: p for p in division.players.all()}
-        restored = []
-        for s in before:
-            game = rows[s["id"]]
-            game.player1 = players[s["player1"]]
-            game.player2 = players[s["player2"]] if s["player2"] is not None else None
-            for key in ("score1", "score2", "kind", "first", "table"):
-                setattr(game, key, s[key])
-            game.version += 1
-            game.save()
-            _reflag(game)
-            restored.append(snapshot(game))
-        for s in after:
-            if s["id"] not in kept:
-                rows[s["id"]].delete()
-        return Change.objects.create(
-            tournament_id=division.tournament_id,
-            game=change.game,
-            user=user,
-            action=UNDO,
-            before={"games": current},
-            after={"games": restored, "undoes": change.pk},
-            reason=f"Undo of change {change.pk} ({change.action})",
-        )
-
-
 # -- the rounds at a glance ----------------------------------------------------------------------
 
 
@@ -667,317 +577,3 @@ def round_summaries(division: Division) -> list[RoundSummary]:
         if not g.has_result:
             s.missing.append(g)
     return summaries
-
-
-# -- scoresheets ----------------------------------------------------------------------------------
-
-
-def _words(text: str) -> list[str]:
-    plain = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in plain if not unicodedata.combining(c))
-    return re.findall(r"[a-z0-9]+", plain.lower())
-
-
-def name_matches(player_name: str, nick: str, name: str) -> bool:
-    """Whether a scoresheet's player (nick and full name) is the division's player.
-
-    The full name matches whatever its order ("Smylie, Jackson" is "Jackson Smylie"); the nick
-    matches a name of the player's or all of them run together ("jackson", "jacksonsmylie").
-    """
-    words = _words(player_name)
-    if not words:
-        return False
-    full = set(_words(name))
-    if full and (full == set(words) or len(full & set(words)) >= 2):
-        return True
-    joined = "".join(_words(nick))
-    return bool(joined) and (joined in words or joined in ("".join(words), "".join(words[::-1])))
-
-
-def scoresheet_text(data: str | bytes) -> str:
-    text = gcg.decode(data)[0] if isinstance(data, bytes) else data
-    return text.replace("\x00", "")  # PostgreSQL cannot store NUL in text
-
-
-@functools.lru_cache(maxsize=16)
-def _load_lexicon(spec: str) -> scoring.Lexicon:
-    return scoring.load_lexicon(spec)
-
-
-def _engine_settings(
-    division: Division,
-) -> tuple[scoring.Ruleset | str, scoring.TileSet | str, scoring.Lexicons, list[dict]]:
-    """The division's ruleset, tile set and word lists; a note for each that cannot be loaded."""
-    notes = []
-
-    def note(message: str) -> None:
-        notes.append(scoring.Finding(0, scoring.WARNING, "desk_settings", message).as_dict())
-
-    try:
-        rules: scoring.Ruleset | str = scoring.load_rules(division.ruleset)
-    except (ValueError, OSError):
-        note(f"the division's ruleset {division.ruleset!r} is unknown: checked under auto")
-        rules = "auto"
-    try:
-        tiles: scoring.TileSet | str = scoring.load_tileset(division.tile_set)
-    except (ValueError, OSError):
-        note(f"the division's tile set {division.tile_set!r} is unknown: guessed from the record")
-        tiles = "auto"
-    lexicons = []
-    for spec in division.lexicons.splitlines():
-        if spec.strip():
-            try:
-                lexicons.append(_load_lexicon(spec.strip()))
-            except LexiconError as error:
-                note(f"{error}: its words are not checked")
-    return rules, tiles, scoring.Lexicons(lexicons), notes
-
-
-def _json_safe(data: Any) -> Any:
-    return json.loads(json.dumps(data, default=str))
-
-
-def check_scoresheet(division: Division, data: str | bytes) -> dict[str, Any]:
-    """The engine's report on a record, as stored with a scoresheet; never raises.
-
-    `report.as_dict()` plus each turn (recorded and computed score and total), the board after
-    the last move, and how the game ended.
-    """
-    rules, tiles, lexicons, notes = _engine_settings(division)
-    try:
-        report = scoring.verify(data, rules=rules, tiles=tiles, lexicons=lexicons)
-    except Exception as error:  # the engine promises never to raise; if it does, keep the sheet
-        logger.exception("the rules engine failed on a scoresheet")
-        failure = scoring.Finding(0, scoring.ERROR, "engine_failure", f"not checked: {error}")
-        return _json_safe(
-            {
-                "verified": False,
-                "players": [],
-                "findings": notes + [failure.as_dict()],
-                "turns": [],
-                "board": "",
-                "ended": None,
-            }
-        )
-    result = report.as_dict()
-    result["findings"] = notes + result["findings"]
-    result["turns"] = [
-        {
-            "line": t.line,
-            "nick": t.nick,
-            "kind": t.kind,
-            "text": t.text,
-            "recorded_score": t.recorded_score,
-            "computed_score": t.computed_score,
-            "recorded_total": t.recorded_total,
-            "computed_total": t.computed_total,
-        }
-        for t in report.turns
-    ]
-    result["board"] = report.board.render()
-    result["ended"] = report.ended
-    return _json_safe(result)
-
-
-def sheet_scores(game: Game, report: dict[str, Any]) -> tuple[int, int] | None:
-    """The scoresheet's final scores in the game's order (player1, player2), where known.
-
-    By the players' names; else by who went first (the record's first player); else None.
-    """
-    players = report.get("players") or []
-    if len(players) != 2 or game.player2_id is None:
-        return None
-    a, b = players
-
-    def matches(p: dict, player: Player) -> bool:
-        return name_matches(player.name, p.get("nick", ""), p.get("name", ""))
-
-    one, two = game.player1, game.player2
-    if matches(a, one) and matches(b, two) and not (matches(a, two) and matches(b, one)):
-        return a["final"], b["final"]
-    if matches(a, two) and matches(b, one) and not (matches(a, one) and matches(b, two)):
-        return b["final"], a["final"]
-    if game.first == 1:
-        return a["final"], b["final"]
-    if game.first == 2:
-        return b["final"], a["final"]
-    return None
-
-
-def differs(game: Game, report: dict[str, Any]) -> bool:
-    """Whether a scoresheet's final scores differ from the game's entered result."""
-    players = report.get("players") or []
-    if game.player2_id is None or not game.has_result or len(players) != 2:
-        return False
-    scores = sheet_scores(game, report)
-    if scores is not None:
-        return scores != (game.score1, game.score2)
-    return sorted(p["final"] for p in players) != sorted([game.score1, game.score2])
-
-
-def _reflag(game: Game) -> None:
-    """After a result changes, flag again the unresolved scoresheets that no longer agree."""
-    for sheet in game.scoresheets.filter(resolved=False):
-        flagged = differs(game, sheet.report)
-        if flagged != sheet.flagged:
-            sheet.flagged = flagged
-            sheet.save(update_fields=["flagged"])
-
-
-def _sheet_summary(sheet: Scoresheet) -> dict[str, Any]:
-    report = sheet.report
-    return {
-        "scoresheet": sheet.pk,
-        "file": report.get("file", ""),
-        "verified": sheet.verified,
-        "flagged": sheet.flagged,
-        "resolved": sheet.resolved,
-        "findings": len(report.get("findings") or []),
-        "players": [[p["nick"], p["final"]] for p in report.get("players") or []],
-    }
-
-
-def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") -> Scoresheet:
-    """Save a record with the game, checked under its division's rules; logged as an upload.
-
-    A malformed record is saved too, with its findings.
-    """
-    report = check_scoresheet(game.division, data)
-    if file:
-        report["file"] = file
-    with transaction.atomic():
-        # Compared with the result as stored now, not as the page saw it.
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("player1", "player2")
-            .get(pk=game.pk)
-        )
-        sheet = Scoresheet.objects.create(
-            game=game,
-            gcg=scoresheet_text(data),
-            uploaded_by=user,
-            verified=report["verified"],
-            report=report,
-            flagged=differs(game, report),
-        )
-        Change.objects.create(
-            tournament_id=game.division.tournament_id,
-            game=game,
-            scoresheet=sheet,
-            user=user,
-            action=UPLOAD,
-            after=_sheet_summary(sheet),
-        )
-    return sheet
-
-
-def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "") -> Scoresheet:
-    """Replace a scoresheet's record (typed corrections), checked again; logged."""
-    game = sheet.game
-    report = check_scoresheet(game.division, text)
-    if sheet.report.get("file"):
-        report["file"] = sheet.report["file"]
-    with transaction.atomic():
-        sheet = Scoresheet.objects.select_for_update().get(pk=sheet.pk)
-        before = _sheet_summary(sheet)
-        sheet.gcg = scoresheet_text(text)
-        sheet.report = report
-        sheet.verified = report["verified"]
-        sheet.flagged = differs(game, report) and not sheet.resolved
-        sheet.save()
-        Change.objects.create(
-            tournament_id=game.division.tournament_id,
-            game=game,
-            scoresheet=sheet,
-            user=user,
-            action=CORRECT,
-            before=before,
-            after=_sheet_summary(sheet),
-            reason=reason.strip(),
-        )
-    return sheet
-
-
-def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change:
-    """Take a flagged scoresheet off the dashboard: the director has dealt with it."""
-    with transaction.atomic():
-        sheet = (
-            Scoresheet.objects.select_for_update(of=("self",))
-            .select_related("game__division")
-            .get(pk=sheet.pk)
-        )
-        if not sheet.flagged or sheet.resolved:
-            raise EntryError("The scoresheet is not flagged.")
-        before = _sheet_summary(sheet)
-        sheet.resolved = True
-        sheet.save(update_fields=["resolved"])
-        return Change.objects.create(
-            tournament_id=sheet.game.division.tournament_id,
-            game=sheet.game,
-            scoresheet=sheet,
-            user=user,
-            action=RESOLVE,
-            before=before,
-            after=_sheet_summary(sheet),
-            reason=reason.strip(),
-        )
-
-
-def _last_totals(record: gcg.GameRecord) -> dict[str, int]:
-    totals: dict[str, int] = {}
-    for event in record.events:
-        totals[event.nick] = event.total
-    return totals
-
-
-def match_game(
-    division: Division, data: str | bytes, round_number: int | None = None
-) -> tuple[Game | None, list[Game]]:
-    """The game a record is of, by its players' names and nicks, and the candidates found.
-
-    Where the same two players met in several rounds, a game whose entered result equals the
-    record's final totals, else the only one without a scoresheet, is taken; else none is.
-    """
-    record = gcg.parse(data)
-    if len(record.players) != 2:
-        return None, []
-    players = list(division.players.all())
-    sides = [
-        {p.pk for p in players if name_matches(p.name, rp.nick, rp.name)} for rp in record.players
-    ]
-    games = division.games.filter(player2__isnull=False).select_related("player1", "player2")
-    if round_number:
-        games = games.filter(round=round_number)
-    candidates = [
-        g
-        for g in games.filter(player1__in=sides[0] | sides[1], player2__in=sides[0] | sides[1])
-        if (g.player1_id in sides[0] and g.player2_id in sides[1])
-        or (g.player1_id in sides[1] and g.player2_id in sides[0])
-    ]
-    if len(candidates) == 1:
-        return candidates[0], candidates
-    totals = sorted(_last_totals(record).values())
-    same = [g for g in candidates if g.has_result and sorted([g.score1, g.score2]) == totals]
-    if len(same) == 1:
-        return same[0], candidates
-    bare = [g for g in candidates if not g.scoresheets.exists()]
-    if len(bare) == 1:
-        return bare[0], candidates
-    return None, candidates
-
-
-def scoresheet_header(game: Game) -> str:
-    """The #player lines a typed scoresheet starts with: who went first is #player1."""
-    players = [game.player1] + ([game.player2] if game.player2 else [])
-    if game.first == 2 and len(players) == 2:
-        players.reverse()
-    lines = []
-    nicks: list[str] = []
-    for i, p in enumerate(players, 1):
-        given = p.name.split(",", 1)[1] if "," in p.name else p.name  # "Last, First" → First
-        nick = re.sub(r"[^\w-]", "", (given.split() or [""])[0]) or f"p{p.number}"
-        if nick in nicks:
-            nick = f"{nick}{p.number}"
-        nicks.append(nick)
-        lines.append(f"#player{i} {nick} {p.name}\n")
-    return "".join(lines)

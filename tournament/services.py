@@ -23,7 +23,7 @@ from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.interchange import tsh
-from tournament.models import Division, Game, Player, Tournament
+from tournament.models import Division, Game, GameQuerySet, Player, Tournament
 
 
 class ImportError_(ValueError):
@@ -145,8 +145,14 @@ def division_standings(
     capped: bool = False,
     show_inactive: bool | None = None,
     key: str | None = None,
+    *,
+    public: bool = True,
 ) -> list[Row]:
     """The standings after a round (default: the last with a result), in rank order.
+
+    `public`: from the games the public may see (`Game.objects.published()`) only; the desk
+    counts every game and says so (`public=False`); by default a forgotten caller shows less,
+    never a round not yet published.
 
     Withdrawn players are ranked too if `show_inactive` (default: as the event's config.tsh
     says). The standings are cached under a stamp of the division's games and players, so a
@@ -156,10 +162,10 @@ def division_standings(
     loaded without its tournament. A caller that has just asked for `standings_key` passes it
     as `key`.
     """
-    key = key or standings_key(division, after_round, capped, show_inactive)
+    key = key or standings_key(division, after_round, capped, show_inactive, public=public)
     rows = cache.get(key)
     if rows is None:
-        rows = _standings(division, after_round, capped, show_inactive)
+        rows = _standings(division, after_round, capped, show_inactive, public)
         cache.set(key, rows, timeout=24 * 3600)
     return rows
 
@@ -169,18 +175,29 @@ def standings_key(
     after_round: int | None = None,
     capped: bool = False,
     show_inactive: bool | None = None,
+    *,
+    public: bool = True,
 ) -> str:
-    """The cache key of a standings table: it changes with any game or player of the division."""
+    """The cache key of a standings table: it changes with any game or player of the division
+    (for the public, any game it may see: publishing a round changes it)."""
     raw = (
-        f"{division.pk}:{_stamp(division)}:{after_round}:{capped}:"
-        f"{division.spread_cap}:{show_inactive}"
+        f"{division.pk}:{_stamp(division, public)}:{after_round}:{capped}:"
+        f"{division.spread_cap}:{show_inactive}:{public}"
     )
     return "standings:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
-def _stamp(division: Division) -> str:
-    """Changes whenever a game or a player of the division changes: the cache key's heart."""
-    games = Game.objects.filter(division=division).aggregate(n=Count("pk"), at=Max("updated"))
+def _games(division: Division, public: bool) -> GameQuerySet:
+    games = Game.objects.filter(division=division)
+    return games.published() if public else games
+
+
+def _stamp(division: Division, public: bool) -> str:
+    """Changes whenever a game or a player of the division changes: the cache key's heart.
+
+    The public's counts only the games it may see: publishing a round adds its games.
+    """
+    games = _games(division, public).aggregate(n=Count("pk"), at=Max("updated"))
     players = Player.objects.filter(division=division).aggregate(n=Count("pk"), at=Max("updated"))
     return f"{games['n']}.{games['at']}.{players['n']}.{players['at']}"
 
@@ -190,22 +207,25 @@ def engine_player(p: Player) -> engine.Player:
     return engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round)
 
 
-def _players_and_results(division: Division) -> tuple[list[Player], list[list[engine.Game]]]:
+def _players_and_results(
+    division: Division, public: bool
+) -> tuple[list[Player], list[list[engine.Game]]]:
     """The division's players, and the results of each round up to the last with one (two
     queries; the games are read as plain values, without building model instances)."""
     players = list(division.players.all())
-    games = [
-        _GameRow(*values)
-        for values in Game.objects.filter(division=division).values_list(*_GAME_COLUMNS)
-    ]
+    games = [_GameRow(*values) for values in _games(division, public).values_list(*_GAME_COLUMNS)]
     last_round = max((g.round for g in games if g.has_result), default=0)
     return players, engine_games(games, last_round)
 
 
 def _standings(
-    division: Division, after_round: int | None, capped: bool, show_inactive: bool | None
+    division: Division,
+    after_round: int | None,
+    capped: bool,
+    show_inactive: bool | None,
+    public: bool,
 ) -> list[Row]:
-    players, results = _players_and_results(division)
+    players, results = _players_and_results(division, public)
     last_round = len(results)
     after = last_round if after_round is None else min(after_round, last_round)
     by_id = {p.pk: p for p in players}
@@ -258,28 +278,33 @@ class RatingRow:
 
 
 def division_ratings(
-    division: Division, after_round: int | None = None, key: str | None = None
+    division: Division,
+    after_round: int | None = None,
+    key: str | None = None,
+    *,
+    public: bool = True,
 ) -> list[RatingRow]:
     """Every player's rating after `after_round` (default: the last with a result), by the
     division's rating system, highest new rating first. Byes and forfeits are not rated.
 
     Cached like the standings, under the same stamp of the division's games and players: a
-    caller that has just asked for `standings_key(division)` passes it as `key`. Computing
-    them afresh takes two queries, the players and the games.
+    caller that has just asked for `standings_key(division, public=…)` passes it as `key`.
+    Computing them afresh takes two queries, the players and the games. `public` as for
+    `division_standings`.
     """
     system = f"{division.rating_system}:{division.planned_rounds}"
-    key = f"ratings:{system}:" + (key or standings_key(division))
+    key = f"ratings:{system}:" + (key or standings_key(division, public=public))
     rows = cache.get(key)
     if rows is None:
-        rows = _ratings(division)
+        rows = _ratings(division, public)
         cache.set(key, rows, timeout=24 * 3600)
     if after_round is not None:
         rows = [replace(r, after_round=max(0, min(after_round, len(r.by_round)))) for r in rows]
     return sorted(rows, key=lambda r: (-r.after, r.player.number))
 
 
-def _ratings(division: Division) -> list[RatingRow]:
-    players, results = _players_and_results(division)
+def _ratings(division: Division, public: bool) -> list[RatingRow]:
+    players, results = _players_and_results(division, public)
     rated = ratings_engine.rate_event(
         [ratings_engine.RatedPlayer(p.pk, p.rating, p.lifetime_games or 0) for p in players],
         results,

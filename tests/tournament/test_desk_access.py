@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament import results
+from tournament import results, scoresheets
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 
 OUTSIDERS = ["stranger", "player_user", "other_director"]
@@ -24,7 +24,7 @@ def sheet(
     record: Callable[..., str],
 ) -> Scoresheet:
     results.enter_line(division, 1, "1 20 2 25", director)
-    return results.attach_scoresheet(game_of(1), record(), director)  # flagged: it says 20-24
+    return scoresheets.attach_scoresheet(game_of(1), record(), director)  # flagged: it says 20-24
 
 
 def pages(division: Division, sheet: Scoresheet) -> list[str]:

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from tournament import results
+from tournament import corrections, results
 from tournament.models import Change, Division, Game
 
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -106,10 +106,10 @@ def test_a_stale_version_is_refused_by_the_service_too(
     division: Division, game_of: Callable[[int], Game]
 ) -> None:
     director = division.tournament.directors.get(username="alice")
-    results.correct_game(game_of(1), director, 0, "", 400, 300, 1)
+    corrections.correct_game(game_of(1), director, 0, "", 400, 300, 1)
 
     with pytest.raises(results.StaleResult):
-        results.correct_game(game_of(1), director, 0, "again", 410, 300, 1)
+        corrections.correct_game(game_of(1), director, 0, "again", 410, 300, 1)
     with pytest.raises(results.StaleResult):
         results.enter_line(division, 1, "1 410 2 300", director, version=0, reason="again")
 
@@ -130,7 +130,7 @@ def test_two_saves_racing_in_two_connections_one_wins_and_the_other_is_refused(
     def save(user: User, score1: int) -> None:
         try:
             start.wait()
-            results.correct_game(game, user, 0, "", score1, 389, 1)
+            corrections.correct_game(game, user, 0, "", score1, 389, 1)
             outcome[user.username] = "saved"
         except results.StaleResult:
             outcome[user.username] = "refused"

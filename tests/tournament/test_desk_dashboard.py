@@ -8,7 +8,7 @@ from collections.abc import Callable
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tournament import results
+from tournament import results, scoresheets
 from tournament.models import Division, Game
 
 
@@ -49,9 +49,9 @@ def test_it_shows_flagged_scoresheets_and_those_with_findings(
 ) -> None:
     results.enter_line(division, 1, "1 20 2 25", director)
     results.enter_line(division, 1, "3 20 4 24", director)
-    flagged = results.attach_scoresheet(game_of(1), record(), director)
-    broken = results.attach_scoresheet(game_of(3), "#player1 Cora Cora Vale\n", director)
-    clean = results.attach_scoresheet(
+    flagged = scoresheets.attach_scoresheet(game_of(1), record(), director)
+    broken = scoresheets.attach_scoresheet(game_of(3), "#player1 Cora Cora Vale\n", director)
+    clean = scoresheets.attach_scoresheet(
         game_of(3), record("Cora", "Cora Vale", "Eli", "Eli Moss"), director
     )
 

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament import results
+from tournament import results, scoresheets
 from tournament.models import Change, Division, Game, Scoresheet
 
 
@@ -142,7 +142,7 @@ def test_the_names_decide_which_final_score_is_whose(
 ) -> None:
     results.enter_line(division, 1, "1 24 2 20", director)  # the scores swapped
 
-    sheet = results.attach_scoresheet(game_of(1), record(), director)
+    sheet = scoresheets.attach_scoresheet(game_of(1), record(), director)
 
     assert sheet.flagged is True
 
@@ -155,7 +155,7 @@ def test_a_flagged_scoresheet_stays_on_the_dashboard_until_resolved(
     record: Callable[..., str],
 ) -> None:
     results.enter_line(division, 1, "1 20 2 25", director)
-    sheet = results.attach_scoresheet(game_of(1), record(), director)
+    sheet = scoresheets.attach_scoresheet(game_of(1), record(), director)
 
     response = desk.post(sheet_url(sheet, "resolve"), {"reason": "the slip was signed 20-25"})
 
@@ -183,7 +183,7 @@ def test_correcting_the_result_to_agree_takes_the_flag_off(
     record: Callable[..., str],
 ) -> None:
     results.enter_line(division, 1, "1 20 2 25", director)
-    sheet = results.attach_scoresheet(game_of(1), record(), director)
+    sheet = scoresheets.attach_scoresheet(game_of(1), record(), director)
 
     results.enter_line(division, 1, "1 20 2 24", director, reason="the scoresheet is right")
 
@@ -245,7 +245,7 @@ def test_an_unknown_ruleset_is_said_and_the_record_still_checked(
     division.ruleset = "no-such-rules"
     division.save()
 
-    sheet = results.attach_scoresheet(ada_ben, record(), None)
+    sheet = scoresheets.attach_scoresheet(ada_ben, record(), None)
 
     assert sheet.report["findings"][0]["message"] == (
         "the division's ruleset 'no-such-rules' is unknown: checked under auto"
@@ -256,7 +256,7 @@ def test_an_unknown_ruleset_is_said_and_the_record_still_checked(
 def test_a_scoresheets_text_can_be_corrected_and_is_checked_again(
     desk: Client, director: User, ada_ben: Game, record: Callable[..., str]
 ) -> None:
-    sheet = results.attach_scoresheet(ada_ben, record().replace("+30 30", "+32 32"), director)
+    sheet = scoresheets.attach_scoresheet(ada_ben, record().replace("+30 30", "+32 32"), director)
     assert sheet.verified is False
 
     response = desk.post(sheet_url(sheet, "edit/"), {"gcg": record(), "reason": "typo"})

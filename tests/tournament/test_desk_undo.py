@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
-from tournament import results
+from tournament import corrections, results
 from tournament.models import Change, Division, Game
 
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -134,6 +134,6 @@ def test_undo_through_the_service_matches_the_page(
     director = division.tournament.directors.get(username="alice")
     results.enter_line(division, 1, line, director)
 
-    results.undo_last(division, director)
+    corrections.undo_last(division, director)
 
     assert not division.games.exclude(score1=None).exists()

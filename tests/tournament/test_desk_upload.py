@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament import results
+from tournament import results, scoresheets
 from tournament.models import Change, Division, Game, Scoresheet
 
 
@@ -98,9 +98,9 @@ def test_the_same_players_in_two_rounds_are_told_apart_by_the_round_or_the_resul
     )
     results.enter_line(division, 2, "2 24 1 20", director)  # the record's 20-24 is round 2's
 
-    found, candidates = results.match_game(division, record())
+    found, candidates = scoresheets.match_game(division, record())
     assert (found, set(candidates)) == (again, {one, again})
-    assert results.match_game(division, record(), round_number=1) == (one, [one])
+    assert scoresheets.match_game(division, record(), round_number=1) == (one, [one])
 
     response = desk.post(
         upload_url(division), {"action": "upload", "round": "1", "files": [gcg("a.gcg", record())]}
@@ -140,7 +140,7 @@ def test_a_malformed_file_among_many_is_saved_with_its_findings(
 
 
 def test_a_file_too_large_to_be_a_scoresheet_is_refused(desk: Client, division: Division) -> None:
-    big = SimpleUploadedFile("big.gcg", b"#" * (results.MAX_SCORESHEET_BYTES + 1))
+    big = SimpleUploadedFile("big.gcg", b"#" * (scoresheets.MAX_SCORESHEET_BYTES + 1))
 
     response = desk.post(upload_url(division), {"action": "upload", "files": [big]})
 
@@ -149,10 +149,10 @@ def test_a_file_too_large_to_be_a_scoresheet_is_refused(desk: Client, division: 
 
 
 def test_the_name_matcher_reads_names_in_either_order_and_nicks() -> None:
-    assert results.name_matches("Smylie, Jackson", "js", "Jackson Smylie")
-    assert results.name_matches("Smylie, Jackson", "jackson", "")
-    assert results.name_matches("Smylie, Jackson", "JacksonSmylie", "")
-    assert results.name_matches("Smylie, Jackson", "smyliejackson", "")
-    assert results.name_matches("Núñez, José", "jose", "")
-    assert not results.name_matches("Smylie, Jackson", "jack", "Jack Smith")
-    assert not results.name_matches("Smylie, Jackson", "", "")
+    assert scoresheets.name_matches("Smylie, Jackson", "js", "Jackson Smylie")
+    assert scoresheets.name_matches("Smylie, Jackson", "jackson", "")
+    assert scoresheets.name_matches("Smylie, Jackson", "JacksonSmylie", "")
+    assert scoresheets.name_matches("Smylie, Jackson", "smyliejackson", "")
+    assert scoresheets.name_matches("Núñez, José", "jose", "")
+    assert not scoresheets.name_matches("Smylie, Jackson", "jack", "Jack Smith")
+    assert not scoresheets.name_matches("Smylie, Jackson", "", "")

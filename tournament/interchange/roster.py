@@ -27,7 +27,9 @@ MAX_COLUMNS = 100
 MAX_UNPACKED = 32 * 1024 * 1024  # all the parts of an xlsx, unpacked
 MAX_RATING = 2**31 - 1  # as for a tsh file: what the rating column holds
 MAX_NUMBER = 100_000
-_WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only: `isdigit()` takes `²`, `int()` takes `٣`
+# ASCII digits only (`isdigit()` takes `²`, `int()` takes `٣`), and not thousands of them, which
+# `int()` refuses; a number too large for its column is refused by its range below.
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
 
 HEADERS = {
     "name": "name",
@@ -172,7 +174,7 @@ def read_roster(data: bytes, filename: str, lengths: dict[str, int] | None = Non
         for key in ("number", "rating"):
             text = get(key)
             if text and not _WHOLE.fullmatch(text):
-                problems.append(f"row {n}: the {key} {text!r} is not a whole number")
+                problems.append(f"row {n}: the {key} {text[:20]!r} is not a whole number")
             elif text:
                 if key == "number":
                     number = int(text)

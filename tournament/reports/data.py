@@ -80,6 +80,16 @@ def display(value: Cell, style: str = "") -> str:
     return str(value)
 
 
+NAME_CHARS = 60  # a name printed longer than this is cut with "…"
+NOTE_CHARS = 300  # a finding likewise
+
+
+def short(text: str, most: int = NAME_CHARS) -> str:
+    """`text` cut to `most` characters, "…" last: a record's names and nicks are whatever was
+    typed, and a page cannot hold a name of thousands of characters."""
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def _half(x: float) -> int | float:
     """7.0 → 7, 7.5 stays: wins and losses count a tie as a half."""
     return int(x) if x == int(x) else x
@@ -90,7 +100,7 @@ def _half(x: float) -> int | float:
 
 def _games(division: Division, public: bool) -> QuerySet[Game]:
     games = division.games.all()
-    return queries.published(games) if public else games
+    return games.published() if public else games
 
 
 def last_result_round(division: Division, public: bool = False) -> int:
@@ -199,17 +209,17 @@ def pairings(division: Division, number: int | None = None, public: bool = False
 # -- standings and ratings -------------------------------------------------------------------
 
 
-def _ratings_after(division: Division, after: int) -> dict[int, services.RatingRow]:
+def _ratings_after(division: Division, after: int, public: bool) -> dict[int, services.RatingRow]:
     if not after:
         return {}
-    return {r.player.pk: r for r in services.division_ratings(division, after)}
+    return {r.player.pk: r for r in services.division_ratings(division, after, public=public)}
 
 
 def standings(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Rank, name, wins, losses, spread, rating, and the rating after the round with its change."""
     after = _after_round(division, number, public)
-    rows = services.division_standings(division, after)
-    rated = _ratings_after(division, after)
+    rows = services.division_standings(division, after, public=public)
+    rated = _ratings_after(division, after, public)
     columns = [
         Column("Rank", numeric=True),
         Column("No.", numeric=True),
@@ -252,7 +262,7 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
 def ratings(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Every player's rating before the event, after the round, and the change, best first."""
     after = _after_round(division, number, public)
-    rows = services.division_ratings(division, after)
+    rows = services.division_ratings(division, after, public=public)
     columns = [
         Column("No.", numeric=True),
         Column("Name", flexible=True),
@@ -376,7 +386,7 @@ def crosstable(division: Division, number: int | None = None, public: bool = Fal
     """Every player in rank order with each round's result: W/L/T, the opponent's number and
     the scores; the spreadsheet has the opponent and both scores as numbers."""
     after = _after_round(division, number, public)
-    standing = services.division_standings(division, after)
+    standing = services.division_standings(division, after, public=public)
     players = {row.player.pk: row.player for row in standing}
     games = [g for g in _games(division, public) if g.round <= after]
     sides = _sides_by_player(games, players)
@@ -458,7 +468,7 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     """The division's prizes and who takes them after the round: rank prizes from the standings,
     grouped by the division's prize bands; high-game prizes from the games."""
     after = _after_round(division, number, public)
-    standing = services.division_standings(division, after)
+    standing = services.division_standings(division, after, public=public)
     by_rank: dict[int, list[services.Row]] = defaultdict(list)
     ordered = [row for row in standing if row.rank is not None]
     for position, row in enumerate(ordered, start=1):
@@ -664,13 +674,13 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
         rows.append(
             [
                 n,
-                t.nick,
-                t.event.rack,
-                _move_text(t),
+                short(t.nick),
+                short(t.event.rack),
+                short(_move_text(t), NOTE_CHARS),
                 t.recorded_score,
                 t.computed_score,
                 t.recorded_total,
-                "; ".join(f"{f.severity}: {f.message}" for f in line.findings),
+                short("; ".join(f"{f.severity}: {f.message}" for f in line.findings), NOTE_CHARS),
             ]
         )
     tables = [Table("Moves", columns, rows)]
@@ -680,14 +690,14 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
                 "Findings on the whole record",
                 [Column("Line", numeric=True), Column("Finding", flexible=True)],
                 [
-                    [f.line or None, f"{f.severity}: {f.code}: {f.message}"]
+                    [f.line or None, short(f"{f.severity}: {f.code}: {f.message}", NOTE_CHARS)]
                     for f in replay.other_findings
                 ],
             )
         )
-    two = f" v {game.player2.name}" if game.player2 else ""
+    two = f" v {short(game.player2.name)}" if game.player2 else ""
     scores = ", ".join(
-        f"{p.name or p.nick} {p.final}"
+        f"{short(p.name or p.nick)} {p.final}"
         + (f" (engine {p.computed})" if p.computed != p.final else "")
         for p in replay.report.players
     )
@@ -697,7 +707,7 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
         "game",
         division.tournament.name,
         division.name,
-        f"Table {game.table or '–'}: {game.player1.name}{two}",
+        f"Table {game.table or '–'}: {short(game.player1.name)}{two}",
         game.round,
         tables,
         extra={

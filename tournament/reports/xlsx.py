@@ -11,6 +11,7 @@ import io
 import re
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
@@ -25,15 +26,32 @@ def _sheet_title(text: str) -> str:
     return _BAD_SHEET_CHARS.sub(" ", text)[:31] or "Sheet"
 
 
+def _put_row(sheet: Worksheet, number: int, values: list[Cell]) -> None:
+    """Write row `number` (from 1): the one way every sheet writes its cells.
+
+    Text is always written as text: openpyxl would store a name like "=HYPERLINK(…)" as a live
+    formula, and a spreadsheet opened at the desk must never run what a player typed. The
+    control characters a workbook cannot hold are dropped rather than refused, and a carriage
+    return is written as the line feed every reader of the file's XML turns it into.
+    """
+    for column, value in enumerate(values, start=1):
+        value = _typed(value)
+        if isinstance(value, str):
+            value = ILLEGAL_CHARACTERS_RE.sub("", value).replace("\r\n", "\n").replace("\r", "\n")
+        cell = sheet.cell(row=number, column=column, value=value)
+        if isinstance(value, str):
+            cell.data_type = "s"
+
+
 def _write(
     sheet: Worksheet, header: list[str], rows: list[list[Cell]], numeric: list[bool]
 ) -> None:
-    sheet.append(header)
+    _put_row(sheet, 1, header)
     for cell in sheet[1]:
         cell.font = Font(bold=True)
         cell.alignment = Alignment(horizontal="center")
-    for row in rows:
-        sheet.append([_typed(v) for v in row])
+    for number, row in enumerate(rows, start=2):
+        _put_row(sheet, number, row)
     sheet.freeze_panes = "A2"
     for i, head in enumerate(header):
         widest = max([len(head)] + [len(_text(row[i])) for row in rows])

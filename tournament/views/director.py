@@ -2,7 +2,8 @@
 
 Every page needs a login; every page of a tournament answers 403 to anyone who is not one of
 its directors, so no edit control is ever shown to them. The work is done in
-`tournament/results.py`; these views read forms, call it, and show what it says.
+`tournament/results.py`, `corrections.py` and `scoresheets.py`; these views read forms, call them,
+and show what they say.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament import results
+from tournament import corrections, results, scoresheets
 from tournament.forms import (
+    AssignForm,
     EntryForm,
     GameResultForm,
     ResolveForm,
@@ -142,7 +144,7 @@ def _round_context(request: HttpRequest, division: Division, round_number: int) 
     recent = Change.objects.filter(
         game__division=division, game__round=round_number
     ).select_related("user", "game", "scoresheet")
-    undoable = results.last_undoable(division, request.user)
+    undoable = corrections.last_undoable(division, request.user)
     return {
         "tournament": division.tournament,
         "division": division,
@@ -236,9 +238,9 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = _get_division_for_user(request, slug, division_id)
     round_text = request.POST.get("round", "")
-    round_number = int(round_text) if round_text.isdigit() else None
+    round_number = results.plain_number(round_text)
     try:
-        change = results.undo_last(division, request.user)
+        change = corrections.undo_last(division, request.user)
     except results.EntryError as refused:
         ok, message, status = False, str(refused), 409
     else:
@@ -273,7 +275,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                change = results.correct_game(
+                change = corrections.correct_game(
                     game,
                     request.user,
                     data["version"],
@@ -362,11 +364,15 @@ def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
-            sheet = results.attach_scoresheet(game, form.cleaned_data["gcg"], request.user)
-            messages.success(request, _sheet_message(sheet))
-            return redirect("desk-scoresheet", slug, sheet.pk)
+            try:
+                sheet = scoresheets.attach_scoresheet(game, form.cleaned_data["gcg"], request.user)
+            except results.EntryError as refused:
+                form.add_error("gcg", str(refused))
+            else:
+                messages.success(request, _sheet_message(sheet))
+                return redirect("desk-scoresheet", slug, sheet.pk)
     else:
-        form = ScoresheetTextForm(initial={"gcg": results.scoresheet_header(game)})
+        form = ScoresheetTextForm(initial={"gcg": scoresheets.scoresheet_header(game)})
     return _scoresheet_form_page(request, game, form)
 
 
@@ -377,9 +383,15 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
             data = form.cleaned_data
-            sheet = results.update_scoresheet(sheet, data["gcg"], request.user, data["reason"])
-            messages.success(request, _sheet_message(sheet))
-            return redirect("desk-scoresheet", slug, sheet.pk)
+            try:
+                sheet = scoresheets.update_scoresheet(
+                    sheet, data["gcg"], request.user, data["reason"]
+                )
+            except results.EntryError as refused:
+                form.add_error("gcg", str(refused))
+            else:
+                messages.success(request, _sheet_message(sheet))
+                return redirect("desk-scoresheet", slug, sheet.pk)
     else:
         form = ScoresheetTextForm(initial={"gcg": sheet.gcg})
     return _scoresheet_form_page(request, sheet.game, form, sheet)
@@ -389,13 +401,13 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
 @require_POST
 def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
     game = _get_game_for_user(request, slug, game_id)
-    text = request.POST.get("gcg", "")[: results.MAX_SCORESHEET_BYTES]
-    report = results.check_scoresheet(game.division, text)
+    text = request.POST.get("gcg", "")[: scoresheets.MAX_SCORESHEET_BYTES]
+    report = scoresheets.check_scoresheet(game.division, text)
     by_line: dict[str, list[dict]] = {}
     for f in report["findings"]:
         by_line.setdefault(str(f["line"]), []).append(f)
     report["findings_by_line"] = by_line
-    report["differs"] = results.differs(game, report)
+    report["differs"] = scoresheets.differs(game, report)
     return JsonResponse(report)
 
 
@@ -408,8 +420,8 @@ def _sheet_message(sheet: Scoresheet) -> str:
 
 
 def _read_upload(upload: Any) -> bytes | None:
-    data = upload.read(results.MAX_SCORESHEET_BYTES + 1)
-    return None if len(data) > results.MAX_SCORESHEET_BYTES else data
+    data = upload.read(scoresheets.MAX_SCORESHEET_BYTES + 1)
+    return None if len(data) > scoresheets.MAX_SCORESHEET_BYTES else data
 
 
 @login_required
@@ -425,7 +437,7 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
     if data is None:
         messages.error(request, f"{upload.name} is too large to be a scoresheet.")
         return redirect("desk-game", slug, game.pk)
-    sheet = results.attach_scoresheet(game, data, request.user, upload.name)
+    sheet = scoresheets.attach_scoresheet(game, data, request.user, upload.name)
     messages.success(request, _sheet_message(sheet))
     return redirect("desk-scoresheet", slug, sheet.pk)
 
@@ -434,14 +446,14 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
 def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
     sheet = _get_scoresheet_for_user(request, slug, sheet_id)
     game = sheet.game
-    report = sheet.report
+    report = scoresheets.current_report(sheet)
     context = {
         "tournament": game.division.tournament,
         "division": game.division,
         "game": game,
         "sheet": sheet,
         "result": results.result_text(results.snapshot(game)),
-        "scores": results.sheet_scores(game, report),
+        "scores": scoresheets.sheet_scores(game, report),
         "record_findings": [f for f in report.get("findings") or [] if not f["line"]],
         "lines": _sheet_lines(sheet.gcg, report),
         "resolve_form": ResolveForm(),
@@ -456,7 +468,7 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
     form = ResolveForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
-        results.resolve_scoresheet(sheet, request.user, reason)
+        scoresheets.resolve_scoresheet(sheet, request.user, reason)
     except results.EntryError as refused:
         messages.error(request, str(refused))
     else:
@@ -475,15 +487,20 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     form = UploadForm()
     if request.method == "POST" and request.POST.get("action") == "assign":
         games = {str(g.pk): g for g in division.games.all()}
-        count = request.POST.get("count", "0")
-        for i in range(int(count) if count.isdigit() else 0):
-            name = request.POST.get(f"name_{i}", "")
+        assign = AssignForm(request.POST)
+        if not assign.is_valid():
+            errors.append(_form_error(assign))
+        for i in range(assign.cleaned_data["count"] if assign.is_valid() else 0):
+            name = request.POST.get(f"name_{i}", "")[:200]
             text = request.POST.get(f"text_{i}", "")
             chosen = games.get(request.POST.get(f"game_{i}", ""))
             if chosen is None:
                 errors.append(f"{name}: no game chosen, not saved.")
                 continue
-            attached.append(results.attach_scoresheet(chosen, text, request.user, name))
+            try:
+                attached.append(scoresheets.attach_scoresheet(chosen, text, request.user, name))
+            except results.EntryError as refused:
+                errors.append(f"{name}: {refused}")
     elif request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
         if form.is_valid():
@@ -493,16 +510,15 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
                 if data is None:
                     errors.append(f"{upload.name} is too large to be a scoresheet.")
                     continue
-                found, candidates = results.match_game(division, data, round_number)
+                found, candidates = scoresheets.match_game(division, data, round_number)
                 if found is not None:
-                    attached.append(
-                        results.attach_scoresheet(found, data, request.user, upload.name)
-                    )
+                    sheet = scoresheets.attach_scoresheet(found, data, request.user, upload.name)
+                    attached.append(sheet)
                 else:
                     pending.append(
                         {
                             "name": upload.name,
-                            "text": results.scoresheet_text(data),
+                            "text": scoresheets.scoresheet_text(data),
                             "candidates": candidates,
                         }
                     )

@@ -33,7 +33,7 @@ from tournament.views.director import _form_error, _get_division_for_user
 
 def _round_rows(division: Division, round_number: int) -> list[dict[str, Any]]:
     """The round's games with each player's standing before it, for the preview."""
-    standings = {row.player.pk: row for row in services.division_standings(division)}
+    standings = {row.player.pk: row for row in services.division_standings(division, public=False)}
     games = (
         division.games.filter(round=round_number)
         .select_related("player1", "player2")
@@ -225,8 +225,10 @@ def unpair(request: HttpRequest, slug: str, division_id: int, round_number: int)
 def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
     """Turn a pairing into a forfeit loss for the absent player and a win for the other."""
     division = _get_division_for_user(request, slug, division_id)
-    number = request.POST.get("player", "")
+    number = results.plain_number(request.POST.get("player", "").strip())
     try:
+        if number is None:
+            raise results.EntryError("Choose the player who forfeits by their number.")
         change = results.enter_line(division, round_number, f"{number} forfeit", request.user)
     except results.EntryError as refused:
         messages.error(request, str(refused))

@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
-from tournament import queries, services
-from tournament.models import Division, Player, Scoresheet, Tournament
+from tournament import queries, results, scoresheets, services
+from tournament.models import Division, Game, Player, Scoresheet, Tournament
 from tournament.tables import (
     CrosstableTable,
     MovesTable,
@@ -23,6 +23,8 @@ from tournament.tables import (
     RatingsTable,
     StandingsTable,
 )
+
+MOVES_PER_PAGE = 200
 
 
 def _get_tournament_for_user(request: HttpRequest, slug: str) -> Tournament:
@@ -49,15 +51,12 @@ def _get_player(division: Division, number: int) -> Player:
 
 def _get_public_scoresheet(tournament: Tournament, pk: int) -> Scoresheet:
     """A scoresheet of the tournament, unless its round is not published yet."""
-    sheet = get_object_or_404(
+    return get_object_or_404(
         Scoresheet.objects.select_related("game__division", "game__player1", "game__player2"),
         pk=pk,
         game__division__tournament=tournament,
+        game__in=Game.objects.published(),
     )
-    hidden = sheet.game.division.rounds.filter(number=sheet.game.round, published=False)
-    if hidden.exists():
-        raise Http404("No such scoresheet.")
-    return sheet
 
 
 def _get_after_round(request: HttpRequest, last: int) -> int | None:
@@ -65,9 +64,10 @@ def _get_after_round(request: HttpRequest, last: int) -> int | None:
     value = request.GET.get("round")
     if value is None or value == "":
         return None
-    if not (value.isascii() and value.isdigit()) or int(value) > last:  # not "²"
+    number = results.plain_number(value)
+    if number is None or number > last:
         raise Http404("No such round.")
-    return int(value)
+    return number
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -97,11 +97,11 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     capped = bool(div.spread_cap) and request.GET.get("capped") == "1"
     # A big division's table takes far longer to render than to compute, and is the same for
     # every phone until a result changes: it is kept with the standings' own cache key.
-    standings_key = services.standings_key(div, after, capped)
+    standings_key = services.standings_key(div, after, capped, public=True)
     key = f"{standings_key}:{request.GET.get('sort', '')}"
     table = cache.get(key)
     if table is None:
-        rows = services.division_standings(div, after, capped, key=standings_key)
+        rows = services.division_standings(div, after, capped, key=standings_key, public=True)
         standings_table = StandingsTable(rows, div)
         RequestConfig(request, paginate=False).configure(standings_table)
         table = standings_table.as_html(request)
@@ -141,11 +141,15 @@ def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpR
     tournament = _get_tournament_for_user(request, slug)
     div = _get_division(tournament, division, with_games=True)
     person = _get_player(div, number)
-    key = services.standings_key(div)
+    key = services.standings_key(div, public=True)
     standing = next(
-        r for r in services.division_standings(div, key=key) if r.player.pk == person.pk
+        r
+        for r in services.division_standings(div, key=key, public=True)
+        if r.player.pk == person.pk
     )
-    rating = next(r for r in services.division_ratings(div, key=key) if r.player.pk == person.pk)
+    rating = next(
+        r for r in services.division_ratings(div, key=key, public=True) if r.player.pk == person.pk
+    )
     ctx = {
         "tournament": tournament,
         "division": div,
@@ -164,7 +168,7 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     played = [r.number for r in queries.division_rounds(div) if r.has_results]
     last = max(played, default=0)
     after = _get_after_round(request, last)
-    rows = services.division_ratings(div, after)
+    rows = services.division_ratings(div, after, public=True)
     table = RatingsTable(rows, div)
     RequestConfig(request, paginate=False).configure(table)
     ctx = {
@@ -180,7 +184,7 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division, with_games=True)
+    div = _get_division(tournament, division)
     rows, rounds = queries.crosstable(div)
     ctx = {
         "tournament": tournament,
@@ -194,13 +198,17 @@ def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _get_tournament_for_user(request, slug)
     sheet = _get_public_scoresheet(tournament, pk)
     game = sheet.game
-    replay = queries.replay_scoresheet(sheet, game.division)
+    # The report stored with the sheet: the engine runs again only if it is out of date.
+    view = queries.sheet_view(scoresheets.current_report(sheet))
+    table = MovesTable(view.turns)
+    # A real game has under a hundred turns; a record of thousands is shown a page at a time.
+    RequestConfig(request, paginate={"per_page": MOVES_PER_PAGE}).configure(table)
     ctx = {
         "tournament": tournament,
         "division": game.division,
         "game": game,
         "sheet": sheet,
-        "replay": replay,
-        "table": MovesTable(replay.turns),
+        "replay": view,
+        "table": table,
     }
     return render(request, "tournament/scoresheet.html", ctx)

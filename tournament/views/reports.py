@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 
-from tournament import reports
+from tournament import reports, results
 from tournament.interchange.tou import TouError
 from tournament.models import Scoresheet
 from tournament.reports.data import ReportError, game_record, tou_text
@@ -25,9 +25,10 @@ def _number(request: HttpRequest, name: str) -> int | None:
     value = request.GET.get(name, "")
     if value == "":
         return None
-    if not (value.isascii() and value.isdigit()):  # "²".isdigit(), but int("²") fails
-        raise Http404(f"?{name}={value}: not a round number.")
-    return int(value)
+    number = results.plain_number(value)
+    if number is None:
+        raise Http404(f"?{name}={value[:20]}: not a number.")
+    return number
 
 
 def _paper(request: HttpRequest) -> str:

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tournament import results
+from tournament import scoresheets
 from tournament.models import Division, Game, Player, Tournament
 
 SLUG = "demo"
@@ -128,4 +128,4 @@ class Command(BaseCommand):
                     )
                     if sheet:
                         data = (SCORESHEETS / sheet).read_bytes()
-                        results.attach_scoresheet(game, data, director, file=sheet)
+                        scoresheets.attach_scoresheet(game, data, director, file=sheet)

@@ -22,7 +22,7 @@ class Command(DivisionCommand):
         div = self.division(slug, division)
         after_round = self.played_round(div, after_round)
         try:
-            rows = services.division_ratings(div, after_round)
+            rows = services.division_ratings(div, after_round, public=False)
         except (RatingInputError, UnknownRatingSystem) as error:
             raise CommandError(str(error).strip('"')) from error
         # Whose figures these are, when the event asks for a system Spread does not use (on

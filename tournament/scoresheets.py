@@ -1,0 +1,380 @@
+"""Scoresheets at the desk: checking a record with the rules engine, attaching it to a game,
+matching a record to its game, and flagging a sheet that disagrees with the entered result.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import re
+import unicodedata
+from typing import Any
+
+from django.db import transaction
+
+import scoring
+from scoring import gcg
+from scoring.lexicon import LexiconError
+from tournament.models import Change, Division, Game, Player, Scoresheet
+from tournament.results import CORRECT, RESOLVE, UPLOAD, EntryError
+
+logger = logging.getLogger(__name__)
+
+MAX_SCORESHEET_BYTES = 256 * 1024
+
+
+def _words(text: str) -> list[str]:
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return re.findall(r"[a-z0-9]+", plain.lower())
+
+
+def name_matches(player_name: str, nick: str, name: str) -> bool:
+    """Whether a scoresheet's player (nick and full name) is the division's player.
+
+    The full name matches whatever its order ("Smylie, Jackson" is "Jackson Smylie"); the nick
+    matches a name of the player's or all of them run together ("jackson", "jacksonsmylie").
+    """
+    words = _words(player_name)
+    if not words:
+        return False
+    full = set(_words(name))
+    if full and (full == set(words) or len(full & set(words)) >= 2):
+        return True
+    joined = "".join(_words(nick))
+    return bool(joined) and (joined in words or joined in ("".join(words), "".join(words[::-1])))
+
+
+def report_key(division: Division, text: str) -> str:
+    """What a stored report was computed from: the engine's version, the division's ruleset,
+    tile set and word lists, and the record's text. A report under another key is out of date."""
+    raw = "\0".join(
+        [scoring.ENGINE_VERSION, division.ruleset, division.tile_set, division.lexicons, text]
+    )
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _checked_text(data: str | bytes) -> str:
+    """The record's text to store, refused (`EntryError`) over MAX_SCORESHEET_BYTES: the one
+    size check of every path that saves a scoresheet."""
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if size > MAX_SCORESHEET_BYTES:
+        raise EntryError(
+            f"The scoresheet is {size:,} bytes, over the {MAX_SCORESHEET_BYTES // 1024} KiB "
+            "a game record can take: not saved."
+        )
+    return scoresheet_text(data)
+
+
+def scoresheet_text(data: str | bytes) -> str:
+    text = gcg.decode(data)[0] if isinstance(data, bytes) else data
+    return text.replace("\x00", "")  # PostgreSQL cannot store NUL in text
+
+
+@functools.lru_cache(maxsize=16)
+def _load_lexicon(spec: str) -> scoring.Lexicon:
+    return scoring.load_lexicon(spec)
+
+
+def _engine_settings(
+    division: Division,
+) -> tuple[scoring.Ruleset | str, scoring.TileSet | str, scoring.Lexicons, list[dict]]:
+    """The division's ruleset, tile set and word lists; a note for each that cannot be loaded."""
+    notes = []
+
+    def note(message: str) -> None:
+        notes.append(scoring.Finding(0, scoring.WARNING, "desk_settings", message).as_dict())
+
+    try:
+        rules: scoring.Ruleset | str = scoring.load_rules(division.ruleset)
+    except (ValueError, OSError):
+        note(f"the division's ruleset {division.ruleset!r} is unknown: checked under auto")
+        rules = "auto"
+    try:
+        tiles: scoring.TileSet | str = scoring.load_tileset(division.tile_set)
+    except (ValueError, OSError):
+        note(f"the division's tile set {division.tile_set!r} is unknown: guessed from the record")
+        tiles = "auto"
+    lexicons = []
+    for spec in division.lexicons.splitlines():
+        if spec.strip():
+            try:
+                lexicons.append(_load_lexicon(spec.strip()))
+            except LexiconError as error:
+                note(f"{error}: its words are not checked")
+    return rules, tiles, scoring.Lexicons(lexicons), notes
+
+
+def _json_safe(data: Any) -> Any:
+    return json.loads(json.dumps(data, default=str))
+
+
+def check_scoresheet(division: Division, data: str | bytes) -> dict[str, Any]:
+    """The engine's report on a record, as stored with a scoresheet; never raises.
+
+    `report.as_dict()` plus each turn (recorded and computed score and total), the board after
+    the last move, and how the game ended.
+    """
+    rules, tiles, lexicons, notes = _engine_settings(division)
+    try:
+        report = scoring.verify(data, rules=rules, tiles=tiles, lexicons=lexicons)
+    except Exception as error:  # the engine promises never to raise; if it does, keep the sheet
+        logger.exception("the rules engine failed on a scoresheet")
+        failure = scoring.Finding(0, scoring.ERROR, "engine_failure", f"not checked: {error}")
+        return _json_safe(
+            {
+                "verified": False,
+                "players": [],
+                "findings": notes + [failure.as_dict()],
+                "turns": [],
+                "board": "",
+                "ended": None,
+            }
+        )
+    result = report.as_dict()
+    result["findings"] = notes + result["findings"]
+    result["turns"] = [
+        {
+            "line": t.line,
+            "nick": t.nick,
+            "kind": t.kind,
+            "text": t.text,
+            "recorded_score": t.recorded_score,
+            "computed_score": t.computed_score,
+            "recorded_total": t.recorded_total,
+            "computed_total": t.computed_total,
+        }
+        for t in report.turns
+    ]
+    result["board"] = report.board.render()
+    result["ended"] = report.ended
+    return _json_safe(result)
+
+
+def sheet_scores(game: Game, report: dict[str, Any]) -> tuple[int, int] | None:
+    """The scoresheet's final scores in the game's order (player1, player2), where known.
+
+    By the players' names; else by who went first (the record's first player); else None.
+    """
+    players = report.get("players") or []
+    if len(players) != 2 or game.player2_id is None:
+        return None
+    a, b = players
+
+    def matches(p: dict, player: Player) -> bool:
+        return name_matches(player.name, p.get("nick", ""), p.get("name", ""))
+
+    one, two = game.player1, game.player2
+    if matches(a, one) and matches(b, two) and not (matches(a, two) and matches(b, one)):
+        return a["final"], b["final"]
+    if matches(a, two) and matches(b, one) and not (matches(a, one) and matches(b, two)):
+        return b["final"], a["final"]
+    if game.first == 1:
+        return a["final"], b["final"]
+    if game.first == 2:
+        return b["final"], a["final"]
+    return None
+
+
+def differs(game: Game, report: dict[str, Any]) -> bool:
+    """Whether a scoresheet's final scores differ from the game's entered result."""
+    players = report.get("players") or []
+    if game.player2_id is None or not game.has_result or len(players) != 2:
+        return False
+    scores = sheet_scores(game, report)
+    if scores is not None:
+        return scores != (game.score1, game.score2)
+    return sorted(p["final"] for p in players) != sorted([game.score1, game.score2])
+
+
+def reflag(game: Game) -> None:
+    """After a result changes, flag again the unresolved scoresheets that no longer agree."""
+    for sheet in game.scoresheets.filter(resolved=False):
+        flagged = differs(game, sheet.report)
+        if flagged != sheet.flagged:
+            sheet.flagged = flagged
+            sheet.save(update_fields=["flagged"])
+
+
+def _sheet_summary(sheet: Scoresheet) -> dict[str, Any]:
+    report = sheet.report
+    return {
+        "scoresheet": sheet.pk,
+        "file": report.get("file", ""),
+        "verified": sheet.verified,
+        "flagged": sheet.flagged,
+        "resolved": sheet.resolved,
+        "findings": len(report.get("findings") or []),
+        "players": [[p["nick"], p["final"]] for p in report.get("players") or []],
+    }
+
+
+def _report(division: Division, text: str, file: str = "") -> dict[str, Any]:
+    """The report to store with a record's text, under its key."""
+    report = check_scoresheet(division, text)
+    report["key"] = report_key(division, text)
+    if file:
+        report["file"] = file.replace("\x00", "")
+    return report
+
+
+def current_report(sheet: Scoresheet) -> dict[str, Any]:
+    """The scoresheet's stored report; checked again, and stored, only if the record, its
+    division's ruleset, tile set or word lists, or the engine changed since it was made."""
+    division = sheet.game.division
+    if sheet.report.get("key") == report_key(division, sheet.gcg):
+        return sheet.report
+    report = _report(division, sheet.gcg, sheet.report.get("file", ""))
+    # Not over a record a director changed in the meantime: that save stored its own report.
+    Scoresheet.objects.filter(pk=sheet.pk, gcg=sheet.gcg).update(
+        report=report, verified=report["verified"]
+    )
+    sheet.report, sheet.verified = report, report["verified"]
+    return report
+
+
+def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") -> Scoresheet:
+    """Save a record with the game, checked under its division's rules; logged as an upload.
+
+    A malformed record is saved too, with its findings; one over MAX_SCORESHEET_BYTES is
+    refused (`EntryError`).
+    """
+    text = _checked_text(data)
+    report = _report(game.division, text, file)
+    with transaction.atomic():
+        # Compared with the result as stored now, not as the page saw it.
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("player1", "player2")
+            .get(pk=game.pk)
+        )
+        sheet = Scoresheet.objects.create(
+            game=game,
+            gcg=text,
+            uploaded_by=user,
+            verified=report["verified"],
+            report=report,
+            flagged=differs(game, report),
+        )
+        Change.objects.create(
+            tournament_id=game.division.tournament_id,
+            game=game,
+            scoresheet=sheet,
+            user=user,
+            action=UPLOAD,
+            after=_sheet_summary(sheet),
+        )
+    return sheet
+
+
+def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "") -> Scoresheet:
+    """Replace a scoresheet's record (typed corrections), checked again; logged."""
+    game = sheet.game
+    text = _checked_text(text)
+    report = _report(game.division, text, sheet.report.get("file", ""))
+    with transaction.atomic():
+        sheet = Scoresheet.objects.select_for_update().get(pk=sheet.pk)
+        before = _sheet_summary(sheet)
+        sheet.gcg = text
+        sheet.report = report
+        sheet.verified = report["verified"]
+        sheet.flagged = differs(game, report) and not sheet.resolved
+        sheet.save()
+        Change.objects.create(
+            tournament_id=game.division.tournament_id,
+            game=game,
+            scoresheet=sheet,
+            user=user,
+            action=CORRECT,
+            before=before,
+            after=_sheet_summary(sheet),
+            reason=reason.strip(),
+        )
+    return sheet
+
+
+def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change:
+    """Take a flagged scoresheet off the dashboard: the director has dealt with it."""
+    with transaction.atomic():
+        sheet = (
+            Scoresheet.objects.select_for_update(of=("self",))
+            .select_related("game__division")
+            .get(pk=sheet.pk)
+        )
+        if not sheet.flagged or sheet.resolved:
+            raise EntryError("The scoresheet is not flagged.")
+        before = _sheet_summary(sheet)
+        sheet.resolved = True
+        sheet.save(update_fields=["resolved"])
+        return Change.objects.create(
+            tournament_id=sheet.game.division.tournament_id,
+            game=sheet.game,
+            scoresheet=sheet,
+            user=user,
+            action=RESOLVE,
+            before=before,
+            after=_sheet_summary(sheet),
+            reason=reason.strip(),
+        )
+
+
+def _last_totals(record: gcg.GameRecord) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for event in record.events:
+        totals[event.nick] = event.total
+    return totals
+
+
+def match_game(
+    division: Division, data: str | bytes, round_number: int | None = None
+) -> tuple[Game | None, list[Game]]:
+    """The game a record is of, by its players' names and nicks, and the candidates found.
+
+    Where the same two players met in several rounds, a game whose entered result equals the
+    record's final totals, else the only one without a scoresheet, is taken; else none is.
+    """
+    record = gcg.parse(data)
+    if len(record.players) != 2:
+        return None, []
+    players = list(division.players.all())
+    sides = [
+        {p.pk for p in players if name_matches(p.name, rp.nick, rp.name)} for rp in record.players
+    ]
+    games = division.games.filter(player2__isnull=False).select_related("player1", "player2")
+    if round_number:
+        games = games.filter(round=round_number)
+    candidates = [
+        g
+        for g in games.filter(player1__in=sides[0] | sides[1], player2__in=sides[0] | sides[1])
+        if (g.player1_id in sides[0] and g.player2_id in sides[1])
+        or (g.player1_id in sides[1] and g.player2_id in sides[0])
+    ]
+    if len(candidates) == 1:
+        return candidates[0], candidates
+    totals = sorted(_last_totals(record).values())
+    same = [g for g in candidates if g.has_result and sorted([g.score1, g.score2]) == totals]
+    if len(same) == 1:
+        return same[0], candidates
+    bare = [g for g in candidates if not g.scoresheets.exists()]
+    if len(bare) == 1:
+        return bare[0], candidates
+    return None, candidates
+
+
+def scoresheet_header(game: Game) -> str:
+    """The #player lines a typed scoresheet starts with: who went first is #player1."""
+    players = [game.player1] + ([game.player2] if game.player2 else [])
+    if game.first == 2 and len(players) == 2:
+        players.reverse()
+    lines = []
+    nicks: list[str] = []
+    for i, p in enumerate(players, 1):
+        given = p.name.split(",", 1)[1] if "," in p.name else p.name  # "Last, First" → First
+        nick = re.sub(r"[^\w-]", "", (given.split() or [""])[0]) or f"p{p.number}"
+        if nick in nicks:
+            nick = f"{nick}{p.number}"
+        nicks.append(nick)
+        lines.append(f"#player{i} {nick} {p.name}\n")
+    return "".join(lines)
