@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from .findings import ERROR, WARNING, Finding
+from .text import decode_with_encoding, sniff
 
 # Event kinds.
 PLAY = "play"
@@ -107,9 +108,14 @@ class GameRecord:
         return [i for i in self.items if isinstance(i, Event)]
 
     def pragma(self, keyword: str) -> str | None:
+        item = self.pragma_item(keyword)
+        return item.value if item is not None else None
+
+    def pragma_item(self, keyword: str) -> Pragma | None:
+        """The first pragma with this keyword, with its line."""
         for item in self.items:
             if isinstance(item, Pragma) and item.keyword == keyword:
-                return item.value
+                return item
         return None
 
     def last_racks(self) -> list[Pragma]:
@@ -127,23 +133,22 @@ class GameRecord:
 
 
 def decode(data: bytes) -> tuple[str, str, list[Finding]]:
-    """Text, encoding, findings: the declared encoding, else UTF-8 if it decodes, else Latin-1."""
+    """Text, encoding, findings: a byte-order mark (or UTF-16's NUL bytes) first, then the
+    declared encoding, else as ``scoring.text`` reads any file (UTF-8, else Windows-1252)."""
     findings: list[Finding] = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    first = re.split(rb"[\r\n]", data, maxsplit=1)[0].strip()
-    declared = None
-    if first.startswith(b"#character-encoding"):
-        declared = first[len(b"#character-encoding") :].strip().decode("ascii", "replace").lower()
-    if declared in ("utf-8", "utf8"):
-        return data.decode("utf-8", "replace"), "utf-8", findings
-    if declared in SUPPORTED_ENCODINGS[2:]:
-        return data.decode("latin-1"), "latin-1", findings
+    if sniff(data) is None:
+        first = re.split(rb"[\r\n]", data, maxsplit=1)[0].strip()
+        declared = None
+        if first.startswith(b"#character-encoding"):
+            declared = first[len(b"#character-encoding") :].strip().decode("ascii", "replace")
+            declared = declared.lower()
+        if declared in ("utf-8", "utf8"):
+            return data.decode("utf-8", "replace"), "utf-8", findings
+        if declared in SUPPORTED_ENCODINGS[2:]:
+            return data.decode("latin-1"), "latin-1", findings
     # An unsupported declaration is reported when the pragma is read.
-    try:
-        return data.decode("utf-8"), "utf-8", findings
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1", findings
+    decoded, encoding = decode_with_encoding(data)
+    return decoded, encoding, findings
 
 
 def _is_score(token: str) -> bool:
@@ -194,7 +199,8 @@ def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
         if not (action.endswith(")") and len(action) >= 2):
             return f"{action!r} is not a rack in parentheses"
         event = _tail(toks, i + 1, nick, line, END_POINTS, rack, tiles=action[1:-1])
-        if isinstance(event, Event) and event.score < 0:
+        # "-0" is the penalty for a rack of blanks, worth nothing: the sign says which line.
+        if isinstance(event, Event) and toks[i + 1].startswith("-"):
             event.kind = RACK_PENALTY
         return event
     if head == "-":

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from scoring.text import decode_with_encoding
+
 NO_VALUE = "00"  # tsh's mark for "nothing recorded here" in a list of numbers
 BYE = 0  # the opponent number of a bye or a forfeit
 
@@ -93,13 +95,11 @@ def _join_lines(lines: list[tuple[str, str | None]], newline: str, bom: bool) ->
 def decode(data: bytes) -> tuple[str, str]:
     """The text of a tsh file and the encoding it was read in.
 
-    tsh reads `.t` files as ISO-8859-1 unless told otherwise, but most files now are UTF-8:
-    UTF-8 is tried first, and Latin-1 (which reads any bytes) is the fallback.
+    tsh reads `.t` files as ISO-8859-1 unless told otherwise, but most files now are UTF-8, and
+    Windows editors save UTF-16: the engine's one decoding rule (``scoring.text``) reads them
+    all, and the encoding it names writes the file back alike.
     """
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
+    return decode_with_encoding(data)
 
 
 # --------------------------------------------------------------------------- .t files

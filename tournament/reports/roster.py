@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Max
 
+from scoring.text import decode
 from tournament.models import Division, Player
 
 HEADERS = {
@@ -72,10 +73,7 @@ def _rows_of(data: bytes, filename: str) -> list[list[object]]:
             raise RosterError([f"{filename} is not a readable xlsx file ({error})"]) from error
         sheet = book.worksheets[0]
         return [list(row) for row in sheet.iter_rows(values_only=True)]
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("cp1252", errors="replace")
+    text = decode(data)
     dialect: type[csv.Dialect] = csv.excel
     with contextlib.suppress(csv.Error):  # one column, or too few rows to tell: plain commas
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
