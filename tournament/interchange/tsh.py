@@ -97,9 +97,20 @@ def decode(data: bytes) -> tuple[str, str]:
 
     tsh reads `.t` files as ISO-8859-1 unless told otherwise, but most files now are UTF-8, and
     Windows editors save UTF-16: the engine's one decoding rule (``scoring.text``) reads them
-    all, and the encoding it names writes the file back alike.
+    all. A byte-order mark stays at the head of the text (``TFile.bom``), and the encoding named
+    is the one without a mark, so that writing the file back gives the same bytes.
     """
-    return decode_with_encoding(data)
+    text, encoding = decode_with_encoding(data)
+    if encoding in _MARKED:
+        little = data[:2] == b"\xff\xfe"
+        encoding = _MARKED[encoding] + (
+            "" if encoding == "utf-8-sig" else "-le" if little else "-be"
+        )
+        text = "\ufeff" + text
+    return text, encoding
+
+
+_MARKED = {"utf-8-sig": "utf-8", "utf-16": "utf-16", "utf-32": "utf-32"}
 
 
 # --------------------------------------------------------------------------- .t files
