@@ -109,8 +109,9 @@ def load_layout(name_or_path: str = "standard15") -> Layout:
     return parse_layout(text, name=path.stem)
 
 
-_ACROSS = re.compile(r"^(\d{1,2})([A-Za-z])$")
-_DOWN = re.compile(r"^([A-Za-z])(\d{1,2})$")
+# ASCII digits only: \d also matches other scripts' digits.
+_ACROSS = re.compile(r"^([0-9]{1,2})([A-Za-z])$")
+_DOWN = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 
 
 @dataclass(frozen=True)

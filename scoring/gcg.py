@@ -42,17 +42,18 @@ HEADER_PRAGMAS = {
 REPEATABLE = {"description", "tile", "note", "-", "game-board", "incomplete"}
 KNOWN_GAME_TYPES = {"classic", "crossword", "crosswordgame", "standard"}
 
-_POSITION = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
-_SCORE = re.compile(r"^[+-]\d+$")
-_TOTAL = re.compile(r"^[+-]?\d+$")
+# Numbers are the ASCII digits 0-9 only (\d and str.isdigit() take ², ① and other scripts' digits,
+# which int() then refuses), and at most MAX_DIGITS of them: no game has a score of 12 digits.
+MAX_DIGITS = 11
+_POSITION = re.compile(r"^([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})$")
 _EVENT = re.compile(r"^>(\S+?):(.*)$")
 # The common case, a play with its rack recorded, read in one match; anything else is tokenised.
 _PLAY_LINE = re.compile(
-    r">(\S+?):\s+([^\s(\-\d]+)\s+(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})\s+([^\s*#$!]+)([*#$!]*)"
-    r"\s+([+-]\d+)\s+([+-]?\d+)(?:\s+(.*))?"
+    r">(\S+?):\s+([^\s(\-0-9]+)\s+([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})\s+([^\s*#$!]+)([*#$!]*)"
+    r"\s+([+-][0-9]{1,11})\s+([+-]?[0-9]{1,11})(?:\s+(.*))?"
 )
-_PLAYER = re.compile(r"^player(\d+)$")
-_LAST_RACK = re.compile(r"^rack(\d+)$")
+_PLAYER = re.compile(r"^player([0-9]{1,9})$")
+_LAST_RACK = re.compile(r"^rack([0-9]{1,9})$")
 
 
 @dataclass
@@ -151,12 +152,35 @@ def decode(data: bytes) -> tuple[str, str, list[Finding]]:
     return decoded, encoding, findings
 
 
+def _digits(text: str) -> bool:
+    """Plain ASCII digits, at most MAX_DIGITS of them."""
+    return 0 < len(text) <= MAX_DIGITS and text.isascii() and text.isdigit()
+
+
+def number(token: str) -> int | None:
+    """A whole number written with ASCII digits and an optional sign, or None."""
+    digits = token[1:] if token[:1] in ("+", "-") else token
+    return int(token) if _digits(digits) else None
+
+
 def _is_score(token: str) -> bool:
-    return len(token) > 1 and token[0] in "+-" and token[1:].isdigit()
+    return len(token) > 1 and token[0] in "+-" and _digits(token[1:])
 
 
 def _is_total(token: str) -> bool:
-    return token.isdigit() or _is_score(token)
+    return _digits(token) or _is_score(token)
+
+
+def _not_a_number(token: str, what: str) -> str | None:
+    """Why a token that looks like a number is not one, or None when it does not look like one."""
+    digits = token.lstrip("+-")
+    if digits and all(c.isdigit() or c.isnumeric() for c in digits):
+        shown = repr(token) if len(token) <= 20 else repr(token[:12] + "…")
+        if not (digits.isascii() and digits.isdigit()):
+            return f"{shown} is not a number: {what} is written with the digits 0 to 9 only"
+        if len(digits) > MAX_DIGITS:
+            return f"{shown} is not a number a game can have ({len(digits)} digits)"
+    return None
 
 
 def _tail(
@@ -167,9 +191,9 @@ def _tail(
         return "the line needs a score and a running total"
     score, total = toks[i], toks[i + 1]
     if not _is_score(score) and not (kind in (PASS, EXCHANGE) and score == "0"):
-        return f"{score!r} is not a score (write it as +N or -N)"
+        return _not_a_number(score, "a score") or f"{score!r} is not a score (write it as +N or -N)"
     if not _is_total(total):
-        return f"{total!r} is not a running total"
+        return _not_a_number(total, "a total") or f"{total!r} is not a running total"
     extra = " ".join(toks[i + 2 :]) if len(toks) > i + 2 else ""
     if extra and kind != PLAY:
         return f"unexpected {extra!r} after the running total"
@@ -209,7 +233,10 @@ def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
         if action in ("-", "-0"):
             return _tail(toks, i + 1, nick, line, PASS, rack)
         tiles = action[1:]
-        if tiles.isdigit():
+        wrong = _not_a_number(tiles, "a number of tiles")
+        if wrong:
+            return wrong
+        if _digits(tiles):
             return _tail(toks, i + 1, nick, line, EXCHANGE, rack, count=int(tiles))
         return _tail(toks, i + 1, nick, line, EXCHANGE, rack, tiles=tiles)
     if not _POSITION.match(action) or n < i + 2:

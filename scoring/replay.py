@@ -415,10 +415,10 @@ class _Replay:
                     # An unreadable move still took its player's turn; what it did is unknown.
                     q = self.index[ev.nick]
                     self.to_move = self.next_player(q)
-                    last = ev.text.split()[-1]
-                    if last.lstrip("-").isdigit():  # its running total, to check the next lines
-                        self.computed[q] += int(last) - self.recorded[q]
-                        self.recorded[q] = int(last)
+                    last = gcg.number(ev.text.split()[-1])
+                    if last is not None:  # its running total, to check the next lines
+                        self.computed[q] += last - self.recorded[q]
+                        self.recorded[q] = last
                     if self.blind is None:
                         self.blind = ev.line
                 continue
@@ -1295,7 +1295,7 @@ class _Replay:
                 self.warn(0, "no_moves", "the record has no moves")
             return
         if not self.ended:
-            if self.record.incomplete or self.blind is not None:
+            if self.record.incomplete:
                 self.warn(
                     last_line,
                     "not_finished",

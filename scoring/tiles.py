@@ -357,7 +357,8 @@ _FIELD_SEP = re.compile(r"[\s,]+")
 
 def _whole_number(text: str) -> int | None:
     text = text.strip()
-    if not text.isascii() or not text.isdigit():
+    # At most 9 digits: int() refuses thousands of them, and no bag holds a billion tiles.
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
         return None
     return int(text)
 
