@@ -8,7 +8,7 @@ import re
 import pytest
 from scoring_support import CORPUS, SIX_SCORELESS
 
-from scoring import Finding, TileSet, canonical_gcg, verify
+from scoring import Finding, TileSet, canonical_gcg, load_tileset, verify
 
 # -- a record that stops while tiles remain ---------------------------------------------------
 
@@ -206,3 +206,23 @@ def test_a_bracketed_digraph_tells_the_tile_set_without_a_declaration() -> None:
     assert [f.text() for f in report.findings][0] == (
         "line 3: error: wrong_score [ana]: [CH]E at 8G scores 12, not 10"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "declared", "undeclared"),
+    [
+        ("QUNY[QU]", ["Q", "U", "N", "Y", "QU"], ["QU", "NY", "QU"]),
+        ("L·L[L·L][l·l]", ["L", "·", "L", "L·L", "l·l"], ["L·L", "L·L", "l·l"]),
+    ],
+)
+def test_catalan_digraphs_are_read_in_brackets_only_when_declared(
+    text: str, declared: list[str], undeclared: list[str]
+) -> None:
+    catalan = load_tileset("catalan")
+    assert catalan.split(text, bracketed_only=True) == declared
+    assert catalan.split(text) == undeclared
+
+
+def test_a_tile_declaration_alone_tells_the_catalan_set() -> None:
+    text = "#tile [L·L] [l·l]\n#player1 ana Ana\n#player2 ben Ben\n>ana: AEILNSU 8G NU +4 4\n"
+    assert verify(text).tiles.name == "catalan"
