@@ -32,7 +32,7 @@ def sniff(data: bytes) -> str | None:
     for bom, codec in _BOMS:
         if data.startswith(bom):
             return codec
-    if b"\x00" not in data[:_SAMPLE]:
+    if data.find(b"\x00", 0, _SAMPLE) < 0:
         return None
     # Mostly-ASCII text in UTF-16 has a NUL in every other byte; a stray NUL in a text file or
     # a binary file does not show that pattern.
