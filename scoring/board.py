@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+from .text import decode
+
 LAYOUT_DIR = Path(__file__).parent / "data" / "layouts"
 
 # Symbol -> (letter multiplier, word multiplier).
@@ -67,22 +69,49 @@ def parse_layout(text: str, name: str = "custom") -> Layout:
     return Layout(name, size, tuple(letter), tuple(word), centre)
 
 
+# GCG names for the built-in layouts (see reference/gcg-format.md: Macondo and MAGPIE).
+_LAYOUT_ALIASES = {"crosswordgame": "standard15", "standard": "standard15", "": "standard15"}
+
+
 @cache
+def builtin_layouts() -> frozenset[str]:
+    return frozenset(p.stem for p in LAYOUT_DIR.glob("*.layout"))
+
+
+def builtin_layout(name: str) -> Layout | None:
+    """A built-in layout by name or GCG alias, case-insensitive; None for any other name.
+
+    Never opens a path: this is all a game record may name.
+    """
+    key = name.strip().lower()
+    key = _LAYOUT_ALIASES.get(key, key)
+    return _builtin_layout(key) if key in builtin_layouts() else None
+
+
+@cache
+def _builtin_layout(key: str) -> Layout:
+    return parse_layout((LAYOUT_DIR / f"{key}.layout").read_text(encoding="utf-8"), name=key)
+
+
 def load_layout(name_or_path: str = "standard15") -> Layout:
-    """A built-in layout by name (``standard15``; ``CrosswordGame`` is its GCG name) or a file."""
-    key = name_or_path.strip()
-    if key.lower() in ("crosswordgame", "standard", "standard15", ""):
-        key = "standard15"
-    path = LAYOUT_DIR / f"{key}.layout"
-    if not path.exists():
-        path = Path(name_or_path)
-    if not path.exists():
-        raise LayoutError(f"unknown board layout {name_or_path!r}")
-    return parse_layout(path.read_text(encoding="utf-8"), name=key)
+    """A built-in layout by name (``standard15``; ``CrosswordGame`` is its GCG name) or, given
+    by the caller (never by a record), a layout file."""
+    layout = builtin_layout(name_or_path)
+    if layout is not None:
+        return layout
+    path = Path(name_or_path)
+    try:
+        text = decode(path.read_bytes())
+    except FileNotFoundError:
+        raise LayoutError(f"unknown board layout {name_or_path!r}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise LayoutError(f"cannot read the board layout {name_or_path!r}: {exc}") from None
+    return parse_layout(text, name=path.stem)
 
 
-_ACROSS = re.compile(r"^(\d{1,2})([A-Za-z])$")
-_DOWN = re.compile(r"^([A-Za-z])(\d{1,2})$")
+# ASCII digits only: \d also matches other scripts' digits.
+_ACROSS = re.compile(r"^([0-9]{1,2})([A-Za-z])$")
+_DOWN = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 
 
 @dataclass(frozen=True)

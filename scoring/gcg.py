@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from .findings import ERROR, WARNING, Finding
+from .text import decode_with_encoding, sniff
 
 # Event kinds.
 PLAY = "play"
@@ -41,17 +42,18 @@ HEADER_PRAGMAS = {
 REPEATABLE = {"description", "tile", "note", "-", "game-board", "incomplete"}
 KNOWN_GAME_TYPES = {"classic", "crossword", "crosswordgame", "standard"}
 
-_POSITION = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
-_SCORE = re.compile(r"^[+-]\d+$")
-_TOTAL = re.compile(r"^[+-]?\d+$")
+# Numbers are the ASCII digits 0-9 only (\d and str.isdigit() take ², ① and other scripts' digits,
+# which int() then refuses), and at most MAX_DIGITS of them: no game has a score of 12 digits.
+MAX_DIGITS = 11
+_POSITION = re.compile(r"^([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})$")
 _EVENT = re.compile(r"^>(\S+?):(.*)$")
 # The common case, a play with its rack recorded, read in one match; anything else is tokenised.
 _PLAY_LINE = re.compile(
-    r">(\S+?):\s+([^\s(\-\d]+)\s+(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})\s+([^\s*#$!]+)([*#$!]*)"
-    r"\s+([+-]\d+)\s+([+-]?\d+)(?:\s+(.*))?"
+    r">(\S+?):\s+([^\s(\-0-9]+)\s+([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})\s+([^\s*#$!]+)([*#$!]*)"
+    r"\s+([+-][0-9]{1,11})\s+([+-]?[0-9]{1,11})(?:\s+(.*))?"
 )
-_PLAYER = re.compile(r"^player(\d+)$")
-_LAST_RACK = re.compile(r"^rack(\d+)$")
+_PLAYER = re.compile(r"^player([0-9]{1,9})$")
+_LAST_RACK = re.compile(r"^rack([0-9]{1,9})$")
 
 
 @dataclass
@@ -107,9 +109,14 @@ class GameRecord:
         return [i for i in self.items if isinstance(i, Event)]
 
     def pragma(self, keyword: str) -> str | None:
+        item = self.pragma_item(keyword)
+        return item.value if item is not None else None
+
+    def pragma_item(self, keyword: str) -> Pragma | None:
+        """The first pragma with this keyword, with its line."""
         for item in self.items:
             if isinstance(item, Pragma) and item.keyword == keyword:
-                return item.value
+                return item
         return None
 
     def last_racks(self) -> list[Pragma]:
@@ -127,31 +134,53 @@ class GameRecord:
 
 
 def decode(data: bytes) -> tuple[str, str, list[Finding]]:
-    """Text, encoding, findings: the declared encoding, else UTF-8 if it decodes, else Latin-1."""
+    """Text, encoding, findings: a byte-order mark (or UTF-16's NUL bytes) first, then the
+    declared encoding, else as ``scoring.text`` reads any file (UTF-8, else Windows-1252)."""
     findings: list[Finding] = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    first = re.split(rb"[\r\n]", data, maxsplit=1)[0].strip()
-    declared = None
-    if first.startswith(b"#character-encoding"):
-        declared = first[len(b"#character-encoding") :].strip().decode("ascii", "replace").lower()
-    if declared in ("utf-8", "utf8"):
-        return data.decode("utf-8", "replace"), "utf-8", findings
-    if declared in SUPPORTED_ENCODINGS[2:]:
-        return data.decode("latin-1"), "latin-1", findings
+    if sniff(data) is None:
+        first = re.split(rb"[\r\n]", data, maxsplit=1)[0].strip()
+        declared = None
+        if first.startswith(b"#character-encoding"):
+            declared = first[len(b"#character-encoding") :].strip().decode("ascii", "replace")
+            declared = declared.lower()
+        if declared in ("utf-8", "utf8"):
+            return data.decode("utf-8", "replace"), "utf-8", findings
+        if declared in SUPPORTED_ENCODINGS[2:]:
+            return data.decode("latin-1"), "latin-1", findings
     # An unsupported declaration is reported when the pragma is read.
-    try:
-        return data.decode("utf-8"), "utf-8", findings
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1", findings
+    decoded, encoding = decode_with_encoding(data)
+    return decoded, encoding, findings
+
+
+def _digits(text: str) -> bool:
+    """Plain ASCII digits, at most MAX_DIGITS of them."""
+    return 0 < len(text) <= MAX_DIGITS and text.isascii() and text.isdigit()
+
+
+def number(token: str) -> int | None:
+    """A whole number written with ASCII digits and an optional sign, or None."""
+    digits = token[1:] if token[:1] in ("+", "-") else token
+    return int(token) if _digits(digits) else None
 
 
 def _is_score(token: str) -> bool:
-    return len(token) > 1 and token[0] in "+-" and token[1:].isdigit()
+    return len(token) > 1 and token[0] in "+-" and _digits(token[1:])
 
 
 def _is_total(token: str) -> bool:
-    return token.isdigit() or _is_score(token)
+    return _digits(token) or _is_score(token)
+
+
+def _not_a_number(token: str, what: str) -> str | None:
+    """Why a token that looks like a number is not one, or None when it does not look like one."""
+    digits = token.lstrip("+-")
+    if digits and all(c.isdigit() or c.isnumeric() for c in digits):
+        shown = repr(token) if len(token) <= 20 else repr(token[:12] + "…")
+        if not (digits.isascii() and digits.isdigit()):
+            return f"{shown} is not a number: {what} is written with the digits 0 to 9 only"
+        if len(digits) > MAX_DIGITS:
+            return f"{shown} is not a number a game can have ({len(digits)} digits)"
+    return None
 
 
 def _tail(
@@ -162,9 +191,9 @@ def _tail(
         return "the line needs a score and a running total"
     score, total = toks[i], toks[i + 1]
     if not _is_score(score) and not (kind in (PASS, EXCHANGE) and score == "0"):
-        return f"{score!r} is not a score (write it as +N or -N)"
+        return _not_a_number(score, "a score") or f"{score!r} is not a score (write it as +N or -N)"
     if not _is_total(total):
-        return f"{total!r} is not a running total"
+        return _not_a_number(total, "a total") or f"{total!r} is not a running total"
     extra = " ".join(toks[i + 2 :]) if len(toks) > i + 2 else ""
     if extra and kind != PLAY:
         return f"unexpected {extra!r} after the running total"
@@ -194,7 +223,8 @@ def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
         if not (action.endswith(")") and len(action) >= 2):
             return f"{action!r} is not a rack in parentheses"
         event = _tail(toks, i + 1, nick, line, END_POINTS, rack, tiles=action[1:-1])
-        if isinstance(event, Event) and event.score < 0:
+        # "-0" is the penalty for a rack of blanks, worth nothing: the sign says which line.
+        if isinstance(event, Event) and toks[i + 1].startswith("-"):
             event.kind = RACK_PENALTY
         return event
     if head == "-":
@@ -203,7 +233,10 @@ def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
         if action in ("-", "-0"):
             return _tail(toks, i + 1, nick, line, PASS, rack)
         tiles = action[1:]
-        if tiles.isdigit():
+        wrong = _not_a_number(tiles, "a number of tiles")
+        if wrong:
+            return wrong
+        if _digits(tiles):
             return _tail(toks, i + 1, nick, line, EXCHANGE, rack, count=int(tiles))
         return _tail(toks, i + 1, nick, line, EXCHANGE, rack, tiles=tiles)
     if not _POSITION.match(action) or n < i + 2:

@@ -13,11 +13,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gcg
-from .board import Board, Position, load_layout, padded_premiums, parse_position
+from .board import (
+    Board,
+    Position,
+    builtin_layout,
+    builtin_layouts,
+    padded_premiums,
+    parse_position,
+)
 from .findings import ERROR, WARNING, Finding
 from .lexicon import Lexicons
 from .rules import Ruleset, load_rules
-from .tiles import BLANK, TileSet, detect_tileset, load_tileset
+from .tiles import (
+    BLANK,
+    TileSet,
+    builtin_tileset,
+    builtin_tilesets,
+    detect_tileset,
+    load_tileset,
+)
 
 OUT = "out"  # a player went out
 SCORELESS = "scoreless"  # consecutive scoreless turns
@@ -104,6 +118,19 @@ class Report:
         return data
 
 
+_END_KINDS = (gcg.END_POINTS, gcg.RACK_PENALTY, gcg.TIME)
+_SAME_TWICE = re.compile(r"(?<![\w-])(-?\w+), not \1(?![\w-])")
+
+
+def _contradicts_itself(message: str, expected: Any, recorded: Any) -> bool:
+    """A finding whose expected value is the value recorded ("0, not 0") reports nothing wrong:
+    the record agrees with the rules, so the engine never says otherwise."""
+    if expected is not None and expected == recorded:
+        return True
+    return ", not " in message and _SAME_TWICE.search(message) is not None
+
+
+_BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _PARENS = re.compile(r"\(([^)]*)\)")
 _NO_CELLS: frozenset[int] = frozenset()
 
@@ -128,17 +155,35 @@ class _Replay:
         self.players = record.players
         self.n = len(self.players)
         self.index = {p.nick: i for i, p in enumerate(self.players)}
-        layout_name = record.pragma("board-layout") or "standard15"
-        try:
-            layout = load_layout(layout_name)
-        except ValueError:
-            self.error(0, "unknown_layout", f"unknown board layout {layout_name!r}")
-            layout = load_layout()
+        layout = builtin_layout("standard15")
+        declared = record.pragma_item("board-layout")
+        if declared is not None:
+            # A record names a built-in layout only: a path in it must never be opened.
+            named = builtin_layout(declared.value)
+            if named is None:
+                self.error(
+                    declared.line,
+                    "unknown_layout",
+                    f"#board-layout {declared.value!r} is not a built-in board layout "
+                    f"({', '.join(sorted(builtin_layouts()))}); a record cannot name a file, "
+                    f"so the standard board is used",
+                    recorded=declared.value,
+                )
+            else:
+                layout = named
+        assert layout is not None  # the standard layout ships with the engine
         self.board = Board(layout)
         self.lm, self.wm = padded_premiums(layout)
         self.size = layout.size
         self.geometries = _geometries(self.size)
         self.full, self.values, self.rack_form, self.known, self.multi, none = _tables(tiles)
+        # A record that declares its multi-character tiles (#tile) writes them in brackets only:
+        # there "LL" is two L's, and "[LL]" the Spanish tile.
+        self.split = (
+            functools.partial(tiles.split, bracketed_only=True)
+            if record.pragma_item("tile") is not None
+            else tiles.split
+        )
         # Tiles not on the board (in the bag or on a rack), kept up to date as tiles come and go.
         self.pool: dict[str, int] = dict(self.full)
         self.used_up = set(none)  # tiles the pool has none of
@@ -178,7 +223,8 @@ class _Replay:
         expected: Any = None,
         recorded: Any = None,
     ) -> None:
-        self.findings.append(Finding(line, ERROR, code, message, player, expected, recorded))
+        if not _contradicts_itself(message, expected, recorded):
+            self.findings.append(Finding(line, ERROR, code, message, player, expected, recorded))
 
     def warn(
         self,
@@ -189,7 +235,8 @@ class _Replay:
         expected: Any = None,
         recorded: Any = None,
     ) -> None:
-        self.findings.append(Finding(line, WARNING, code, message, player, expected, recorded))
+        if not _contradicts_itself(message, expected, recorded):
+            self.findings.append(Finding(line, WARNING, code, message, player, expected, recorded))
 
     # -- tiles ----------------------------------------------------------------------------------
 
@@ -201,7 +248,7 @@ class _Replay:
         """The tiles of a rack as written, or None when it is not recorded or cannot be read."""
         if not text or text == "UNKNOWN":
             return None
-        rack = self.tiles.split(text.upper())
+        rack = self.split(text.upper())
         if self.known.issuperset(rack):
             return rack
         values = self.values
@@ -368,10 +415,10 @@ class _Replay:
                     # An unreadable move still took its player's turn; what it did is unknown.
                     q = self.index[ev.nick]
                     self.to_move = self.next_player(q)
-                    last = ev.text.split()[-1]
-                    if last.lstrip("-").isdigit():  # its running total, to check the next lines
-                        self.computed[q] += int(last) - self.recorded[q]
-                        self.recorded[q] = int(last)
+                    last = gcg.number(ev.text.split()[-1])
+                    if last is not None:  # its running total, to check the next lines
+                        self.computed[q] += last - self.recorded[q]
+                        self.recorded[q] = last
                     if self.blind is None:
                         self.blind = ev.line
                 continue
@@ -550,12 +597,12 @@ class _Replay:
             through = set()
             tiles = []
             for k, piece in enumerate(_PARENS.split(word)):
-                for t in self.tiles.split(piece):
+                for t in self.split(piece):
                     if k % 2:
                         through.add(len(tiles))
                     tiles.append(t)
         else:
-            tiles = self.tiles.split(word)
+            tiles = self.split(word)
         size = self.size
         n = len(tiles)
         if n == 0 or along + n > size:
@@ -1046,7 +1093,10 @@ class _Replay:
             )
         value = self.tiles.rack_value(truth)
         convention = self.end_convention()
-        if convention == "any" and ev.score == value:
+        if convention == "any" and value == 0:
+            # A rack worth nothing (a blank) earns 0 either way: it decides no convention.
+            convention = "double"
+        elif convention == "any" and ev.score == value:
             # Rack added and subtracted, if the opponent's line takes it off; decided at the end.
             self.tentative_end = (ev, value)
             convention = "transfer"
@@ -1245,14 +1295,23 @@ class _Replay:
                 self.warn(0, "no_moves", "the record has no moves")
             return
         if not self.ended:
-            if self.record.incomplete or self.blind is not None:
+            if self.record.incomplete:
                 self.warn(
                     last_line,
                     "not_finished",
                     "the record stops before the end of the game (it says it is incomplete)",
                 )
-            else:
+            elif any(isinstance(i, gcg.Event) and i.kind in _END_KINDS for i in self.record.items):
+                # The recorder ended the game where the rules say it goes on.
                 self.error(last_line, "not_finished", "the record stops before the end of the game")
+            else:
+                # Online services write a resigned or timed-out game this way: every move up to
+                # here was checked, and the totals on the last lines are the result.
+                self.warn(
+                    last_line,
+                    "not_finished",
+                    "the record stops before the game ended; the last totals recorded stand",
+                )
             return
         if self.tentative_end and self.conventions.get("end") != "transfer":
             ev, value = self.tentative_end
@@ -1265,6 +1324,8 @@ class _Replay:
                     turn.computed_score = 2 * value
                     turn.computed_total += value
         pending = self.pending_end_lines() if self.blind is None else []
+        if self.ended == OUT and self.tiles.rack_value(self.out_unseen) == 0:
+            pending = []  # racks of blanks only: a missing "+0" or "-0" line changes no total
         unseen = "".join(self.out_unseen)
         for i in pending:
             nick = self.players[i].nick
@@ -1360,22 +1421,44 @@ def _geometry(token: str, size: int) -> tuple[Position, str, int, int, int, int]
 def _record_letters(record: gcg.GameRecord) -> set[str]:
     text = "".join(
         [f"{ev.rack}{ev.word}{ev.tiles}" for ev in record.items if isinstance(ev, gcg.Event)]
-    )
-    return set(filter(str.isalpha, set(text.upper())))
+    ).upper()
+    letters = set(filter(str.isalpha, set(text)))
+    if "[" in text:  # multi-character tiles in brackets, e.g. [CH]: a letter of their own
+        letters.update(_BRACKETED.findall(text))
+    for item in record.items:  # #tile [CH] [ch]: a set that has the tile
+        if isinstance(item, gcg.Pragma) and item.keyword == "tile" and item.value.strip():
+            letters.add(item.value.split()[0].strip("[]").upper())
+    return letters
 
 
-def choose_tiles(record: gcg.GameRecord, tiles: str | TileSet = "auto") -> TileSet:
+def choose_tiles(
+    record: gcg.GameRecord, tiles: str | TileSet = "auto"
+) -> tuple[TileSet, list[Finding]]:
+    """The tile set to replay with, and a finding if the record names one that is not built in.
+
+    ``tiles`` comes from the caller (a name, or a file path the director gave); a record's
+    ``#tile-distribution`` may only name a built-in set and never makes the engine open a file.
+    """
     if isinstance(tiles, TileSet):
-        return tiles
+        return tiles, []
     if tiles != "auto":
-        return load_tileset(tiles)
-    declared = record.pragma("tile-distribution")
-    if declared:
-        try:
-            return load_tileset(declared)
-        except (ValueError, OSError):
-            pass
-    return detect_tileset(_record_letters(record))
+        return load_tileset(tiles), []
+    declared = record.pragma_item("tile-distribution")
+    if declared is not None:
+        named = builtin_tileset(declared.value)
+        if named is not None:
+            return named, []
+        finding = Finding(
+            declared.line,
+            ERROR,
+            "unknown_tile_set",
+            f"#tile-distribution {declared.value!r} is not a built-in tile set "
+            f"({', '.join(builtin_tilesets())}); a record cannot name a file, so the set is "
+            f"told from the letters the record uses",
+            recorded=declared.value,
+        )
+        return detect_tileset(_record_letters(record)), [finding]
+    return detect_tileset(_record_letters(record)), []
 
 
 def choose_rules(record: gcg.GameRecord, rules: str | Ruleset = "auto") -> Ruleset:
@@ -1400,7 +1483,9 @@ def verify(
 ) -> Report:
     """Replay a record and check everything in it. ``upto`` stops after that many events."""
     record = source if isinstance(source, gcg.GameRecord) else gcg.parse(source)
-    replay = _Replay(record, choose_rules(record, rules), choose_tiles(record, tiles), lexicons)
+    tileset, found = choose_tiles(record, tiles)
+    replay = _Replay(record, choose_rules(record, rules), tileset, lexicons)
+    replay.findings.extend(found)
     replay.run(upto)
     return replay.report()
 

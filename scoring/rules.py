@@ -7,6 +7,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .text import decode
+
 RULES_DIR = Path(__file__).parent / "data" / "rules"
 
 CHALLENGES = ("double", "penalty", "any")
@@ -116,8 +118,8 @@ def load_rules(name_or_path: str, _seen: frozenset[str] = frozenset()) -> Rulese
         if not path.exists():
             raise RulesError(f"unknown ruleset {name_or_path!r}")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        data = tomllib.loads(decode(path.read_bytes()))
+    except (tomllib.TOMLDecodeError, OSError) as exc:
         raise RulesError(f"ruleset {name}: {exc}") from exc
     base = None
     if "base" in data:

@@ -41,6 +41,7 @@ __all__ = [
     "DETECT_ORDER",
     "TileSet",
     "TileSetError",
+    "builtin_tileset",
     "builtin_tilesets",
     "detect_tileset",
     "load_tileset",
@@ -298,7 +299,7 @@ class TileSet:
         value_of = self._value_of
         return sum(value_of[tile] for tile in tiles)
 
-    def split(self, text: str) -> list[str]:
+    def split(self, text: str, *, bracketed_only: bool = False) -> list[str]:
         """Tokenise a word or rack string into tiles.
 
         Multi-character tiles are matched longest first, written all upper case (a real tile)
@@ -306,10 +307,13 @@ class TileSet:
         case ``Ch`` is not one tile. ``"?"`` (a blank on a rack) and ``"."`` (play-through) are
         returned as they are, and so is every other character (one at a time), so that the
         caller can report it. Spanish: ``"chuRRo"`` -> ``["ch", "u", "RR", "o"]``.
+
+        ``bracketed_only``: a multi-character tile only in brackets, so that ``"LL"`` is two L's
+        (records that declare their multi-character tiles with ``#tile`` write them so).
         """
         if not text.isascii():
             text = unicodedata.normalize("NFC", text)
-        multi = self._multi
+        multi = {} if bracketed_only else self._multi
         if not multi and "[" not in text:
             return list(text)
         bracketed = self._bracketed
@@ -353,7 +357,8 @@ _FIELD_SEP = re.compile(r"[\s,]+")
 
 def _whole_number(text: str) -> int | None:
     text = text.strip()
-    if not text.isascii() or not text.isdigit():
+    # At most 9 digits: int() refuses thousands of them, and no bag holds a billion tiles.
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
         return None
     return int(text)
 
@@ -464,6 +469,12 @@ def _load_builtin(name: str) -> TileSet:
 def builtin_tilesets() -> list[str]:
     """The names of the built-in tile sets, sorted."""
     return sorted(_builtin_names())
+
+
+def builtin_tileset(name: str) -> TileSet | None:
+    """A built-in tile set by name or alias (case-insensitive), or None: never opens a path."""
+    canonical = _canonical(name)
+    return _load_builtin(canonical) if canonical is not None else None
 
 
 def load_tileset(name_or_path: str | os.PathLike[str]) -> TileSet:

@@ -71,3 +71,18 @@ def test_the_command_says_why_nothing_was_imported(division: Division, tmp_path:
     path.write_text("Player rating\n1500\n")
     with pytest.raises(CommandError, match="no 'name' column"):
         call_command("importroster", "spring-open", str(path), division="A")
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be", "utf-8-sig", "cp1252"])
+def test_a_csv_roster_saved_as_utf_16_or_windows_1252_reads_the_same(
+    division: Division, codec: str
+) -> None:
+    # Excel's "Unicode text" is UTF-16 with tabs; its "CSV" is Windows-1252.
+    data = "Name\tRating\tClub\nMüller, Zoë\t1712\tKraków\nQuill, Ada\t1500\t\n"
+    if codec == "cp1252":
+        data = data.replace("Kraków", "Paris")
+    import_roster(division, data.encode(codec), "roster.csv", None)
+    assert list(division.players.values_list("number", "name", "rating", "club")) == [
+        (1, "Müller, Zoë", 1712, "Paris" if codec == "cp1252" else "Kraków"),
+        (2, "Quill, Ada", 1500, ""),
+    ]

@@ -93,11 +93,19 @@ def test_verify_json_has_one_object_per_file(files) -> None:
     }
 
 
-def test_an_unfinished_game_is_not_verified(files) -> None:
+def test_an_unfinished_game_is_verified_with_a_warning_that_its_totals_stand(files) -> None:
     code, out = _run("verify", "--json", str(files["good"]))
     data = json.loads(out)
-    assert code == 1
-    assert [f["code"] for f in data[0]["findings"]] == ["not_finished"]
+    assert code == 0
+    assert data[0]["verified"] is True
+    assert [(f["line"], f["severity"], f["code"], f["message"]) for f in data[0]["findings"]] == [
+        (
+            5,
+            "warning",
+            "not_finished",
+            "the record stops before the game ended; the last totals recorded stand",
+        )
+    ]
 
 
 def test_usage_errors_exit_2(files, tmp_path: Path, capsys) -> None:

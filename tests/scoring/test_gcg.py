@@ -177,9 +177,9 @@ def test_crlf_cr_and_lf_line_ends_give_the_same_events_on_the_same_lines(newline
 # -- encodings --------------------------------------------------------------------------------
 
 
-def test_latin_1_bytes_without_a_header_decode_as_latin_1():
+def test_legacy_bytes_without_a_header_decode_as_windows_1252():
     record = parse(b"#player1 a Andr\xe9\n#player2 b B\n")
-    assert record.encoding == "latin-1"
+    assert record.encoding == "cp1252"
     assert record.players[0].name == "Andr\u00e9"
     assert codes(record) == []
 

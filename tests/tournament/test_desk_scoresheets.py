@@ -266,3 +266,9 @@ def test_a_scoresheets_text_can_be_corrected_and_is_checked_again(
     assert sheet.verified is True
     change = Change.objects.get(action="correct", scoresheet=sheet)
     assert change.reason == "typo"
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-32", "utf-8-sig"])
+def test_an_uploaded_scoresheet_saved_as_utf_16_or_32_is_read_as_text(codec: str) -> None:
+    text = "#player1 Zoë Zoë Łukasiewicz\n#player2 Ben Ben Crane\n>Zoë: DJINNRS 8D DJINN +30 30\n"
+    assert scoresheets.scoresheet_text(text.encode(codec)) == text

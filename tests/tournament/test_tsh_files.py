@@ -33,6 +33,7 @@ from tournament.interchange.tsh import (
     read_t_file,
     write_config,
     write_t,
+    write_t_file,
 )
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh"
@@ -553,3 +554,22 @@ def test_a_t_file_carried_inside_a_config_is_kept_verbatim() -> None:
 )
 def test_perl_values_in_configs_are_read(text: str, value: object) -> None:
     assert perl_value(text) == value
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-8-sig", "cp1252"])
+def test_a_t_file_saved_as_utf_16_or_windows_1252_is_read_and_written_back_alike(
+    tmp_path: Path, codec: str
+) -> None:
+    # A Windows editor saves "Unicode" (UTF-16, with or without a byte-order mark) or ANSI.
+    text = "Müller, Zoë  1500 2; 400\r\nCrâne, Ben  1400 1; 300\r\n"
+    path = tmp_path / "a.t"
+    path.write_bytes(text.encode(codec))
+
+    tfile = read_t_file(path)
+
+    assert [(p.number, p.name, p.rating, p.scores) for p in tfile.players] == [
+        (1, "Müller, Zoë", "1500", [400]),
+        (2, "Crâne, Ben", "1400", [300]),
+    ]
+    write_t_file(tfile, tmp_path / "b.t")
+    assert (tmp_path / "b.t").read_bytes() == path.read_bytes()

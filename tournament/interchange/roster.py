@@ -19,6 +19,8 @@ import re
 import zipfile
 from dataclasses import dataclass
 
+from scoring.text import decode
+
 # Limits on what is read, each refused in a sentence: a roster is a few hundred players, and
 # an xlsx is a zip whose parts could unpack to far more than the upload (a "zip bomb").
 MAX_BYTES = 2 * 1024 * 1024  # the file as uploaded
@@ -113,10 +115,7 @@ def _rows_of(data: bytes, filename: str) -> list[list[object]]:
             return [list(row) for row in itertools.islice(rows, most)]
         except Exception as error:  # openpyxl raises many kinds for a file that is not xlsx
             raise RosterError([f"{filename} is not a readable xlsx file ({error})"]) from error
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("cp1252", errors="replace")
+    text = decode(data)
     dialect: type[csv.Dialect] = csv.excel
     with contextlib.suppress(csv.Error):  # one column, or too few rows to tell: plain commas
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from scoring.text import decode_with_encoding
+
 NO_VALUE = "00"  # tsh's mark for "nothing recorded here" in a list of numbers
 BYE = 0  # the opponent number of a bye or a forfeit
 
@@ -111,13 +113,22 @@ def _join_lines(lines: list[tuple[str, str | None]], newline: str, bom: bool) ->
 def decode(data: bytes) -> tuple[str, str]:
     """The text of a tsh file and the encoding it was read in.
 
-    tsh reads `.t` files as ISO-8859-1 unless told otherwise, but most files now are UTF-8:
-    UTF-8 is tried first, and Latin-1 (which reads any bytes) is the fallback.
+    tsh reads `.t` files as ISO-8859-1 unless told otherwise, but most files now are UTF-8, and
+    Windows editors save UTF-16: the engine's one decoding rule (``scoring.text``) reads them
+    all. A byte-order mark stays at the head of the text (``TFile.bom``), and the encoding named
+    is the one without a mark, so that writing the file back gives the same bytes.
     """
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
+    text, encoding = decode_with_encoding(data)
+    if encoding in _MARKED:
+        little = data[:2] == b"\xff\xfe"
+        encoding = _MARKED[encoding] + (
+            "" if encoding == "utf-8-sig" else "-le" if little else "-be"
+        )
+        text = "\ufeff" + text
+    return text, encoding
+
+
+_MARKED = {"utf-8-sig": "utf-8", "utf-16": "utf-16", "utf-32": "utf-32"}
 
 
 # --------------------------------------------------------------------------- .t files
