@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import F, Max, Min
 from django.utils import timezone
 
-from tournament import services
+from tournament import audit, services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
 from tournament.models import Change, Division, Game, Player, Round
@@ -26,13 +26,13 @@ from tournament.reports import roster
 from tournament.results import EntryError, snapshot
 
 # Change.action values written here.
-PAIR = "pair"
-SWAP = "swap"
-PUBLISH = "publish"
-UNPAIR = "unpair"
-WITHDRAW = "withdraw"
-REINSTATE = "reinstate"
-LATE_ENTRY = "late entry"
+PAIR = Change.Action.PAIR
+SWAP = Change.Action.SWAP
+PUBLISH = Change.Action.PUBLISH
+UNPAIR = Change.Action.UNPAIR
+WITHDRAW = Change.Action.WITHDRAW
+REINSTATE = Change.Action.REINSTATE
+LATE_ENTRY = Change.Action.LATE_ENTRY
 
 
 class PairingRefused(EntryError):
@@ -232,14 +232,8 @@ def _log(division: Division, user: Any, action: str, before: list, after: list, 
 def _log_change(
     division: Division, user: Any, action: str, before: dict | None, after: dict | None, reason: str
 ) -> Change:
-    return Change.objects.create(
-        tournament_id=division.tournament_id,
-        user=user if getattr(user, "is_authenticated", False) else None,  # none: command line
-        action=action,
-        before=before,
-        after=after,
-        reason=reason,
-    )
+    # No user from the command line.
+    return audit.record(division, action, actor=user, before=before, after=after, reason=reason)
 
 
 def save_pairings(

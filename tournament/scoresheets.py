@@ -16,6 +16,7 @@ from django.db import transaction
 import scoring
 from scoring import gcg
 from scoring.lexicon import LexiconError
+from tournament import audit
 from tournament.models import Change, Division, Game, Player, Scoresheet
 from tournament.results import CORRECT, RESOLVE, UPLOAD, EntryError
 
@@ -212,12 +213,12 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
             report=report,
             flagged=differs(game, report),
         )
-        Change.objects.create(
-            tournament_id=game.division.tournament_id,
+        audit.record(
+            game.division,
+            UPLOAD,
+            actor=user,
             game=game,
             scoresheet=sheet,
-            user=user,
-            action=UPLOAD,
             after=_sheet_summary(sheet),
         )
     return sheet
@@ -237,12 +238,12 @@ def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "")
         sheet.verified = report["verified"]
         sheet.flagged = differs(game, report) and not sheet.resolved
         sheet.save()
-        Change.objects.create(
-            tournament_id=game.division.tournament_id,
+        audit.record(
+            game.division,
+            CORRECT,
+            actor=user,
             game=game,
             scoresheet=sheet,
-            user=user,
-            action=CORRECT,
             before=before,
             after=_sheet_summary(sheet),
             reason=reason.strip(),
@@ -263,12 +264,12 @@ def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change
         before = _sheet_summary(sheet)
         sheet.resolved = True
         sheet.save(update_fields=["resolved"])
-        return Change.objects.create(
-            tournament_id=sheet.game.division.tournament_id,
+        return audit.record(
+            sheet.game.division,
+            RESOLVE,
+            actor=user,
             game=sheet.game,
             scoresheet=sheet,
-            user=user,
-            action=RESOLVE,
             before=before,
             after=_sheet_summary(sheet),
             reason=reason.strip(),

@@ -96,7 +96,7 @@ def _change_rows(changes: Any) -> list[dict[str, Any]]:
 
 
 def _changes(tournament: Tournament) -> Any:
-    return tournament.changes.select_related("user", "game", "scoresheet")
+    return tournament.changes.select_related("user", "player", "game", "scoresheet")
 
 
 # -- pages --------------------------------------------------------------------------------------
@@ -142,7 +142,7 @@ def _round_context(request: HttpRequest, division: Division, round_number: int) 
     games = division.games.filter(round=round_number).select_related("player1", "player2")
     recent = Change.objects.filter(
         game__division=division, game__round=round_number
-    ).select_related("user", "game", "scoresheet")
+    ).select_related("user", "player", "game", "scoresheet")
     undoable = corrections.last_undoable(division, request.user)
     return {
         "tournament": division.tournament,
