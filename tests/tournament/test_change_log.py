@@ -79,9 +79,7 @@ def test_an_unknown_action_is_refused(division: Division, director: User) -> Non
     assert not Change.objects.exists()
 
 
-def test_an_actor_is_a_user_or_a_player_of_the_division(
-    division: Division, director: User
-) -> None:
+def test_an_actor_is_a_user_or_a_player_of_the_division(division: Division, director: User) -> None:
     ada = division.players.get(number=1)
     with pytest.raises(ValueError, match="made by a user or a player"):
         audit.record(division, Change.Action.CREATE, actor=(director, ada))

@@ -12,9 +12,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -27,58 +26,21 @@ from tournament.forms import (
     ScoresheetTextForm,
     SingleUploadForm,
     UploadForm,
+    form_error,
 )
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
+from tournament.views.access import (
+    get_desk_division,
+    get_desk_game,
+    get_desk_scoresheet,
+    get_desk_tournament,
+)
 
 RECENT_CHANGES = 15
 
 
-# -- access -------------------------------------------------------------------------------------
-
-
-def _get_tournament_for_user(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not tournament.is_director(request.user):
-        raise PermissionDenied("Only the tournament's directors may use its desk.")
-    return tournament
-
-
-def _get_division_for_user(request: HttpRequest, slug: str, division_id: int) -> Division:
-    tournament = _get_tournament_for_user(request, slug)
-    return get_object_or_404(
-        Division.objects.select_related("tournament"), pk=division_id, tournament=tournament
-    )
-
-
-def _get_game_for_user(request: HttpRequest, slug: str, game_id: int) -> Game:
-    tournament = _get_tournament_for_user(request, slug)
-    return get_object_or_404(
-        Game.objects.select_related("division__tournament", "player1", "player2"),
-        pk=game_id,
-        division__tournament=tournament,
-    )
-
-
-def _get_scoresheet_for_user(request: HttpRequest, slug: str, sheet_id: int) -> Scoresheet:
-    tournament = _get_tournament_for_user(request, slug)
-    return get_object_or_404(
-        Scoresheet.objects.select_related(
-            "game__division__tournament", "game__player1", "game__player2", "uploaded_by"
-        ),
-        pk=sheet_id,
-        game__division__tournament=tournament,
-    )
-
-
 def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
-
-
-def _form_error(form: Any) -> str:
-    return " ".join(
-        f"{'' if name == '__all__' else name + ': '}{' '.join(errors)}"
-        for name, errors in form.errors.items()
-    )
 
 
 # -- the change log as rows ---------------------------------------------------------------------
@@ -110,7 +72,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
+    tournament = get_desk_tournament(request, slug)
     divisions = [(d, results.round_summaries(d)) for d in tournament.divisions.all()]
     sheets = (
         Scoresheet.objects.filter(game__division__tournament=tournament)
@@ -130,7 +92,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def changes(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
+    tournament = get_desk_tournament(request, slug)
     context = {"tournament": tournament, "changes": _change_rows(_changes(tournament))}
     return render(request, "tournament/desk/changes.html", context)
 
@@ -189,7 +151,7 @@ def _round_html(request: HttpRequest, division: Division, round_number: int) -> 
 
 @login_required
 def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     return _entry_page(request, division, round_number, EntryForm())
 
 
@@ -197,7 +159,7 @@ def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 def entry_check(
     request: HttpRequest, slug: str, division_id: int, round_number: int
 ) -> JsonResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     check = results.check_line(division, round_number, request.GET.get("line", ""))
     return JsonResponse(check.as_dict())
 
@@ -205,11 +167,11 @@ def entry_check(
 @login_required
 @require_POST
 def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     form = EntryForm(request.POST)
     status = 400
     if not form.is_valid():
-        error = _form_error(form)
+        error = form_error(form)
     else:
         data = form.cleaned_data
         try:
@@ -235,7 +197,7 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 @login_required
 @require_POST
 def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     round_text = request.POST.get("round", "")
     round_number = int(round_text) if round_text.isdigit() else None
     try:
@@ -267,7 +229,7 @@ def _game_changes(game: Game) -> list[dict[str, Any]]:
 
 @login_required
 def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = _get_game_for_user(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id)
     error, status = "", 200
     if request.method == "POST":
         form = GameResultForm(request.POST, game=game)
@@ -359,7 +321,7 @@ def _scoresheet_form_page(
 
 @login_required
 def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = _get_game_for_user(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id)
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
@@ -373,7 +335,7 @@ def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
 
 @login_required
 def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id)
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
@@ -389,7 +351,7 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
 @login_required
 @require_POST
 def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
-    game = _get_game_for_user(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id)
     text = request.POST.get("gcg", "")[: scoresheets.MAX_SCORESHEET_BYTES]
     report = scoresheets.check_scoresheet(game.division, text)
     by_line: dict[str, list[dict]] = {}
@@ -416,10 +378,10 @@ def _read_upload(upload: Any) -> bytes | None:
 @login_required
 @require_POST
 def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = _get_game_for_user(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id)
     form = SingleUploadForm(request.POST, request.FILES)
     if not form.is_valid():
-        messages.error(request, _form_error(form))
+        messages.error(request, form_error(form))
         return redirect("desk-game", slug, game.pk)
     upload = form.cleaned_data["file"]
     data = _read_upload(upload)
@@ -433,7 +395,7 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
 
 @login_required
 def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id)
     game = sheet.game
     report = sheet.report
     context = {
@@ -453,7 +415,7 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id)
     form = ResolveForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
@@ -469,7 +431,7 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
 def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     """Many GCG files at once: each goes to the game its players' names point to; the director
     picks the game for the others, whose text comes back with the form (nothing is half saved)."""
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     attached: list[Scoresheet] = []
     pending: list[dict[str, Any]] = []
     errors: list[str] = []

@@ -8,12 +8,12 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
 from tournament import queries, services
-from tournament.models import Division, Player, Scoresheet, Tournament
+from tournament.models import Tournament
 from tournament.tables import (
     CrosstableTable,
     MovesTable,
@@ -23,38 +23,12 @@ from tournament.tables import (
     RatingsTable,
     StandingsTable,
 )
-
-
-def _get_tournament_for_user(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not tournament.public and not tournament.is_director(request.user):
-        raise Http404("No such tournament.")
-    return tournament
-
-
-def _get_division(tournament: Tournament, name: str, with_games: bool = False) -> Division:
-    # Through the related manager, so that division.tournament needs no query of its own.
-    divisions = tournament.divisions.all()
-    if with_games:
-        divisions = divisions.prefetch_related(queries.games_with_players())
-    return get_object_or_404(divisions, name=name)
-
-
-def _get_player(division: Division, number: int) -> Player:
-    return get_object_or_404(division.players, number=number)
-
-
-def _get_public_scoresheet(tournament: Tournament, pk: int) -> Scoresheet:
-    """A scoresheet of the tournament, unless its round is not published yet."""
-    sheet = get_object_or_404(
-        Scoresheet.objects.select_related("game__division", "game__player1", "game__player2"),
-        pk=pk,
-        game__division__tournament=tournament,
-    )
-    hidden = sheet.game.division.rounds.filter(number=sheet.game.round, published=False)
-    if hidden.exists():
-        raise Http404("No such scoresheet.")
-    return sheet
+from tournament.views.access import (
+    get_public_division,
+    get_public_player,
+    get_public_scoresheet,
+    get_public_tournament,
+)
 
 
 def _get_after_round(request: HttpRequest, last: int) -> int | None:
@@ -76,7 +50,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
+    tournament = get_public_tournament(request, slug)
     rounds = queries.rounds_by_division(tournament)
     divisions = [(d, rounds.get(d.pk, [])) for d in tournament.divisions.all()]
     return render(
@@ -85,8 +59,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
     rounds = queries.division_rounds(div)
     played = [r.number for r in rounds if r.has_results]
     last = max(played, default=0)
@@ -117,8 +91,8 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 
 def pairings(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
     rounds = queries.division_rounds(div)
     if number not in {r.number for r in rounds}:
         raise Http404("No such round.")
@@ -135,9 +109,9 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
 
 
 def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division, with_games=True)
-    person = _get_player(div, number)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division, with_games=True)
+    person = get_public_player(div, number)
     key = services.standings_key(div)
     standing = next(
         r for r in services.division_standings(div, key=key) if r.player.pk == person.pk
@@ -155,8 +129,8 @@ def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpR
 
 
 def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
     played = [r.number for r in queries.division_rounds(div) if r.has_results]
     last = max(played, default=0)
     after = _get_after_round(request, last)
@@ -174,8 +148,8 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 
 def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division, with_games=True)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division, with_games=True)
     rows, rounds = queries.crosstable(div)
     ctx = {
         "tournament": tournament,
@@ -186,8 +160,8 @@ def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 
 def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    sheet = _get_public_scoresheet(tournament, pk)
+    tournament = get_public_tournament(request, slug)
+    sheet = get_public_scoresheet(tournament, pk)
     game = sheet.game
     replay = queries.replay_scoresheet(sheet, game.division)
     ctx = {
