@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from tournament.sheet_report import SheetReport
+
 
 class Tournament(models.Model):
     name = models.CharField(max_length=200)
@@ -193,6 +195,11 @@ class Scoresheet(models.Model):
 
     def __str__(self) -> str:
         return f"Scoresheet for {self.game}"
+
+    @property
+    def engine_report(self) -> SheetReport:
+        """`report`, typed: read from the stored JSON each time, so never stale."""
+        return SheetReport.from_dict(self.report)
 
 
 class Change(models.Model):

@@ -8,6 +8,7 @@ and show what they say.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.contrib import messages
@@ -29,6 +30,7 @@ from tournament.forms import (
     form_error,
 )
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
+from tournament.sheet_report import SheetReport
 from tournament.views.access import (
     get_desk_division,
     get_desk_game,
@@ -84,7 +86,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "divisions": divisions,
         "flagged": [s for s in sheets if s.flagged and not s.resolved],
-        "with_findings": [s for s in sheets if s.report.get("findings")],
+        "with_findings": [s for s in sheets if s.engine_report.findings],
         "changes": _change_rows(_changes(tournament)[:RECENT_CHANGES]),
     }
     return render(request, "tournament/desk/dashboard.html", context)
@@ -280,12 +282,10 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
 # -- scoresheets --------------------------------------------------------------------------------
 
 
-def _sheet_lines(text: str, report: dict[str, Any]) -> list[dict[str, Any]]:
+def _sheet_lines(text: str, report: SheetReport) -> list[dict[str, Any]]:
     """Each line of the record beside what the engine made of it."""
-    turns = {t["line"]: t for t in report.get("turns") or []}
-    findings: dict[int, list[dict]] = {}
-    for f in report.get("findings") or []:
-        findings.setdefault(f["line"], []).append(f)
+    turns = report.turns_by_line()
+    findings = report.findings_by_line()
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         turn = turns.get(number)
@@ -294,9 +294,7 @@ def _sheet_lines(text: str, report: dict[str, Any]) -> list[dict[str, Any]]:
                 "number": number,
                 "text": line,
                 "turn": turn,
-                "wrong": bool(turn)
-                and turn["computed_score"] is not None
-                and turn["computed_score"] != turn["recorded_score"],
+                "wrong": turn is not None and turn.wrong,
                 "findings": findings.get(number, []),
             }
         )
@@ -354,16 +352,16 @@ def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonRespo
     game = get_desk_game(request, slug, game_id)
     text = request.POST.get("gcg", "")[: scoresheets.MAX_SCORESHEET_BYTES]
     report = scoresheets.check_scoresheet(game.division, text)
-    by_line: dict[str, list[dict]] = {}
-    for f in report["findings"]:
-        by_line.setdefault(str(f["line"]), []).append(f)
-    report["findings_by_line"] = by_line
-    report["differs"] = scoresheets.differs(game, report)
-    return JsonResponse(report)
+    data = report.as_dict()
+    data["findings_by_line"] = {
+        str(line): [asdict(f) for f in found] for line, found in report.findings_by_line().items()
+    }
+    data["differs"] = scoresheets.differs(game, report)
+    return JsonResponse(data)
 
 
 def _sheet_message(sheet: Scoresheet) -> str:
-    findings = len(sheet.report.get("findings") or [])
+    findings = len(sheet.engine_report.findings)
     text = "Scoresheet saved: " + ("verified" if sheet.verified else f"{findings} finding(s)")
     if sheet.flagged:
         text += "; its final scores differ from the entered result, so it is flagged"
@@ -397,15 +395,16 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
 def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
     sheet = get_desk_scoresheet(request, slug, sheet_id)
     game = sheet.game
-    report = sheet.report
+    report = sheet.engine_report
     context = {
         "tournament": game.division.tournament,
         "division": game.division,
         "game": game,
         "sheet": sheet,
+        "report": report,
         "result": results.result_text(results.snapshot(game)),
         "scores": scoresheets.sheet_scores(game, report),
-        "record_findings": [f for f in report.get("findings") or [] if not f["line"]],
+        "record_findings": report.record_findings,
         "lines": _sheet_lines(sheet.gcg, report),
         "resolve_form": ResolveForm(),
     }
