@@ -203,6 +203,5 @@ def test_a_forms_errors_read_as_one_line_each_after_its_field() -> None:
 
     assert not form.is_valid()
     assert form_error(form) == (
-        "line: This field is required. "
-        "version: Ensure this value is greater than or equal to 0."
+        "line: This field is required. version: Ensure this value is greater than or equal to 0."
     )
