@@ -232,7 +232,7 @@ def _log(division: Division, user: Any, action: str, before: list, after: list, 
 def _log_change(
     division: Division, user: Any, action: str, before: dict | None, after: dict | None, reason: str
 ) -> Change:
-    # No user from the command line.
+    """A change to a round or a player; `user` is None from the command line."""
     return audit.record(division, action, actor=user, before=before, after=after, reason=reason)
 
 
