@@ -1,4 +1,5 @@
-"""Helpers shared by the engine's tests: the corpus beside the project, and findings by kind."""
+"""Helpers shared by the tests: the corpus beside the project, findings by kind, and the
+hand-made games more than one test file plays (each worked out by hand beside it)."""
 
 from __future__ import annotations
 
@@ -60,3 +61,37 @@ SIX_SCORELESS = """\
 >ann: AEIOQRT (AEIOQRT) -16 50
 >bob: GLNOPUY (GLNOPUY) -13 -13
 """
+
+# SIX_SCORELESS's RETAINS (66), after which both players pass twice: 4 passes.
+#   ann: AEIOQRT = 16, 66 - 16 = 50; bob: CDGLNOU = 3+2+2+1+1+1+1 = 11, 0 - 11 = -11
+TWO_PLAYER_PASSES = """\
+#player1 ann Ann Able
+#player2 bob Bob Baker
+>ann: AEINRST 8D RETAINS +66 66
+>bob: CDGLNOU - +0 0
+>ann: AEIOQRT - +0 66
+>bob: CDGLNOU - +0 0
+>ann: AEIOQRT - +0 66
+>ann: AEIOQRT (AEIOQRT) -16 50
+>bob: CDGLNOU (CDGLNOU) -11 -11
+"""
+
+
+def game_record(
+    nick1: str = "Ada", name1: str = "Ada Quill", nick2: str = "Ben", name2: str = "Ben Crane"
+) -> str:
+    """A complete game the engine verifies: it ends after six scoreless turns, 20 to 24.
+
+    DJINN at 8D scores 30, WITHY at I7 33; then each player passes three times (six scoreless
+    turns) and loses their rack: Ada AERSTUV 10, 30 - 10 = 20; Ben ABEEOST 9, 33 - 9 = 24.
+    """
+    return (
+        f"#player1 {nick1} {name1}\n"
+        f"#player2 {nick2} {name2}\n"
+        f">{nick1}: DJINNRS 8D DJINN +30 30\n"
+        f">{nick2}: ABHITWY I7 WITHY +33 33\n"
+        + f">{nick1}: AERSTUV - +0 30\n>{nick2}: ABEEOST - +0 33\n"
+        * 3
+        + f">{nick1}: (AERSTUV) -10 20\n"
+        f">{nick2}: (ABEEOST) -9 24\n"
+    )

@@ -48,6 +48,6 @@ class ScoresheetAdmin(admin.ModelAdmin):
 
 @admin.register(Change)
 class ChangeAdmin(admin.ModelAdmin):
-    list_display = ["at", "tournament", "action", "user", "game", "reason"]
+    list_display = ["at", "tournament", "action", "user", "player", "game", "reason"]
     list_filter = ["tournament", "action"]
-    raw_id_fields = ["game", "scoresheet"]
+    raw_id_fields = ["game", "scoresheet", "player"]

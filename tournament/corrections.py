@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
+from tournament import audit
 from tournament.models import Change, Division, Game
 from tournament.results import (
     CORRECT,
@@ -127,11 +128,11 @@ def undo_last(division: Division, user: Any) -> Change:
         for s in after:
             if s["id"] not in kept:
                 rows[s["id"]].delete()
-        return Change.objects.create(
-            tournament_id=division.tournament_id,
+        return audit.record(
+            division,
+            UNDO,
+            actor=user,
             game=change.game,
-            user=user,
-            action=UNDO,
             before={"games": current},
             after={"games": restored, "undoes": change.pk},
             reason=f"Undo of change {change.pk} ({change.action})",

@@ -336,3 +336,11 @@ class DivisionSettingsForm(forms.ModelForm):
         if commit:
             division.save()
         return division
+
+
+def form_error(form: forms.BaseForm) -> str:
+    """A form's errors in one line, each after its field's name, for a message or a JSON reply."""
+    return " ".join(
+        f"{'' if name == '__all__' else name + ': '}{' '.join(errors)}"
+        for name, errors in form.errors.items()
+    )

@@ -5,9 +5,13 @@ Standings are never stored: they are computed from the games by `tournament/engi
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+
+from tournament.sheet_report import SheetReport
 
 
 class Tournament(models.Model):
@@ -204,9 +208,34 @@ class Scoresheet(models.Model):
     def __str__(self) -> str:
         return f"Scoresheet for {self.game}"
 
+    @property
+    def engine_report(self) -> SheetReport:
+        """`report`, typed: read from the stored JSON each time, so never stale."""
+        return SheetReport.from_dict(self.report)
+
 
 class Change(models.Model):
-    """Every creation, correction and deletion of a result or scoresheet."""
+    """Every creation, correction and deletion of a result or scoresheet, and every change to a
+    round or a player; written only by `tournament.audit.record`.
+
+    Who did it is a user (a director) or a player (their own report), never both; neither for
+    the command line.
+    """
+
+    class Action(models.TextChoices):
+        CREATE = "create"
+        CORRECT = "correct"
+        DELETE = "delete"
+        UPLOAD = "upload"
+        RESOLVE = "resolve"
+        UNDO = "undo"
+        PAIR = "pair"
+        SWAP = "swap"
+        PUBLISH = "publish"
+        UNPAIR = "unpair"
+        WITHDRAW = "withdraw"
+        REINSTATE = "reinstate"
+        LATE_ENTRY = "late entry"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
@@ -214,14 +243,35 @@ class Change(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes_made"
+    )
     at = models.DateTimeField(auto_now_add=True)
-    action = models.CharField(max_length=20)  # create, correct, delete, upload, resolve, undo
+    action = models.CharField(max_length=20, choices=Action.choices)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=True) | models.Q(player__isnull=True),
+                name="change_one_actor",
+            )
+        ]
+
+    @property
+    def actor(self) -> Any:
+        """The user or the player who made the change; None for the command line."""
+        return self.user or self.player
+
+    @property
+    def actor_name(self) -> str:
+        """Who made the change, as the change log shows it: a username or a player's name."""
+        if self.user is not None:
+            return self.user.get_username()
+        return self.player.name if self.player is not None else ""
 
     def __str__(self) -> str:
-        return f"{self.action} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
+        return f"{self.action} by {self.actor} at {self.at:%Y-%m-%d %H:%M}"

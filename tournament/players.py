@@ -11,13 +11,13 @@ from django.db.models import Max
 
 from tournament import rounds
 from tournament.interchange import roster
-from tournament.models import Division, Game, Player
+from tournament.models import Change, Division, Game, Player
 from tournament.results import snapshot
 
 # Change.action values written here.
-WITHDRAW = "withdraw"
-REINSTATE = "reinstate"
-LATE_ENTRY = "late entry"
+WITHDRAW = Change.Action.WITHDRAW
+REINSTATE = Change.Action.REINSTATE
+LATE_ENTRY = Change.Action.LATE_ENTRY
 
 
 def withdraw(player: Player, from_round: int, user: Any) -> Player:

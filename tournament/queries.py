@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from django.db.models import Count, Prefetch, Q
 
@@ -17,6 +17,7 @@ from tournament import services
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.sheet_report import SheetPlayer, SheetReport, SheetTurn
 
 
 def games_with_players() -> Prefetch:
@@ -264,24 +265,10 @@ def crosstable(division: Division) -> tuple[list[CrossRow], int]:
 
 
 @dataclass(frozen=True)
-class StoredTurn:
-    """A turn as the stored report keeps it: the fields of `scoring.Turn` a page shows."""
-
-    line: int
-    nick: str
-    kind: str
-    text: str
-    recorded_score: int
-    computed_score: int | None
-    recorded_total: int
-    computed_total: int
-
-
-@dataclass(frozen=True)
 class TurnLine:
     """One turn of a scoresheet, with what the engine found on its line."""
 
-    turn: scoring.Turn | StoredTurn
+    turn: scoring.Turn | SheetTurn
     findings: list[scoring.Finding]
 
     @property
@@ -318,28 +305,27 @@ class SheetView:
 
     verified: bool
     errors: int
-    players: list[dict]  # nick, name, final, computed
+    players: list[SheetPlayer]
     turns: list[TurnLine]
     other_findings: list[scoring.Finding]
     board: str  # the board after the last move, as text
 
 
-def sheet_view(report: dict) -> SheetView:
+def sheet_view(report: SheetReport) -> SheetView:
     """The page of a stored report (`scoresheets.current_report`)."""
     fields = set(scoring.Finding.__dataclass_fields__)
     findings = [
-        scoring.Finding(**{k: v for k, v in f.items() if k in fields})
-        for f in report.get("findings") or []
+        scoring.Finding(**{k: v for k, v in asdict(f).items() if k in fields})
+        for f in report.findings
     ]
-    turns = [StoredTurn(**t) for t in report.get("turns") or []]
-    lines, other = _on_lines(turns, findings)
+    lines, other = _on_lines(report.turns, findings)
     return SheetView(
-        verified=bool(report.get("verified")),
+        verified=report.verified,
         errors=sum(f.severity == scoring.ERROR for f in findings),
-        players=list(report.get("players") or []),
+        players=report.players,
         turns=lines,
         other_findings=other,
-        board=report.get("board") or "",
+        board=report.board,
     )
 
 

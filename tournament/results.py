@@ -45,6 +45,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from tournament import audit
 from tournament.models import Change, Division, Game, Player
 
 MIN_SCORE = -200
@@ -57,13 +58,13 @@ BYE_WORDS = ("bye", "b")
 FORFEIT_WORDS = ("forfeit", "f")
 FORMS = "P S Q T, P bye or P forfeit"
 
-# Change.action values written here.
-CREATE = "create"
-CORRECT = "correct"
-DELETE = "delete"
-UPLOAD = "upload"
-RESOLVE = "resolve"
-UNDO = "undo"
+# Change.action values written at the desk's results and scoresheets.
+CREATE = Change.Action.CREATE
+CORRECT = Change.Action.CORRECT
+DELETE = Change.Action.DELETE
+UPLOAD = Change.Action.UPLOAD
+RESOLVE = Change.Action.RESOLVE
+UNDO = Change.Action.UNDO
 
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
@@ -443,7 +444,7 @@ def changes_touching(game: Game) -> Iterator[tuple[Change, dict | None, dict]]:
     """The changes that wrote this game, oldest first, with its snapshots before and after."""
     changes = Change.objects.filter(
         game__division_id=game.division_id, game__round=game.round
-    ).select_related("user")
+    ).select_related("user", "player")
     for change in changes.order_by("at", "pk"):
         after = _snapshot_of(change.after, game.pk)
         if after is not None:
@@ -460,7 +461,7 @@ def _stale_message(game: Game, version: int, outcome: str) -> str:
             f"{label} was changed while you had it open (version {version}, now "
             f"{game.version}). {outcome}; it is now {result_text(now)}."
         )
-    names = sorted({c.user.get_username() for c, _, _ in later if c.user} or {"someone"})
+    names = sorted({c.actor_name for c, _, _ in later if c.actor} or {"someone"})
     when = timezone.localtime(later[-1][0].at).strftime("%H:%M")
     loaded = later[0][1]
     what = "; ".join(differences(loaded, now)) if loaded else result_text(now)
@@ -502,11 +503,11 @@ def _apply(plan: _Plan, user: Any, reason: str, action: str) -> Change:
     from tournament.scoresheets import reflag
 
     reflag(game)
-    return Change.objects.create(
-        tournament_id=game.division.tournament_id,
+    return audit.record(
+        game.division,
+        action,
+        actor=user,
         game=game,
-        user=user,
-        action=action,
         before={"games": before},
         after={"games": after},
         reason=reason,

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import F, Max, Min
 from django.utils import timezone
 
-from tournament import services
+from tournament import audit, services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
 from tournament.engine.pairing import messages
@@ -30,10 +30,10 @@ from tournament.models import Change, Division, Game, Player, Round
 from tournament.results import EntryError, snapshot
 
 # Change.action values written here.
-PAIR = "pair"
-SWAP = "swap"
-PUBLISH = "publish"
-UNPAIR = "unpair"
+PAIR = Change.Action.PAIR
+SWAP = Change.Action.SWAP
+PUBLISH = Change.Action.PUBLISH
+UNPAIR = Change.Action.UNPAIR
 
 
 class PairingRefused(EntryError):
@@ -261,14 +261,8 @@ def _log(division: Division, user: Any, action: str, before: list, after: list, 
 def log_change(
     division: Division, user: Any, action: str, before: dict | None, after: dict | None, reason: str
 ) -> Change:
-    return Change.objects.create(
-        tournament_id=division.tournament_id,
-        user=user if getattr(user, "is_authenticated", False) else None,  # none: command line
-        action=action,
-        before=before,
-        after=after,
-        reason=reason,
-    )
+    """A change to a round or a player; `user` is None from the command line."""
+    return audit.record(division, action, actor=user, before=before, after=after, reason=reason)
 
 
 def save_pairings(

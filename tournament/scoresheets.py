@@ -17,8 +17,10 @@ from django.db import transaction
 import scoring
 from scoring import gcg
 from scoring.lexicon import LexiconError
+from tournament import audit
 from tournament.models import Change, Division, Game, Player, Scoresheet
 from tournament.results import CORRECT, RESOLVE, UPLOAD, EntryError
+from tournament.sheet_report import SheetPlayer, SheetReport
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +113,7 @@ def _json_safe(data: Any) -> Any:
     return json.loads(json.dumps(data, default=str))
 
 
-def check_scoresheet(division: Division, data: str | bytes) -> dict[str, Any]:
+def check_scoresheet(division: Division, data: str | bytes) -> SheetReport:
     """The engine's report on a record, as stored with a scoresheet; never raises.
 
     `report.as_dict()` plus each turn (recorded and computed score and total), the board after
@@ -123,15 +125,8 @@ def check_scoresheet(division: Division, data: str | bytes) -> dict[str, Any]:
     except Exception as error:  # the engine promises never to raise; if it does, keep the sheet
         logger.exception("the rules engine failed on a scoresheet")
         failure = scoring.Finding(0, scoring.ERROR, "engine_failure", f"not checked: {error}")
-        return _json_safe(
-            {
-                "verified": False,
-                "players": [],
-                "findings": notes + [failure.as_dict()],
-                "turns": [],
-                "board": "",
-                "ended": None,
-            }
+        return SheetReport.from_dict(
+            _json_safe({"verified": False, "findings": notes + [failure.as_dict()]})
         )
     result = report.as_dict()
     result["findings"] = notes + result["findings"]
@@ -150,88 +145,88 @@ def check_scoresheet(division: Division, data: str | bytes) -> dict[str, Any]:
     ]
     result["board"] = report.board.render()
     result["ended"] = report.ended
-    return _json_safe(result)
+    return SheetReport.from_dict(_json_safe(result))
 
 
-def sheet_scores(game: Game, report: dict[str, Any]) -> tuple[int, int] | None:
+def sheet_scores(game: Game, report: SheetReport) -> tuple[int, int] | None:
     """The scoresheet's final scores in the game's order (player1, player2), where known.
 
     By the players' names; else by who went first (the record's first player); else None.
     """
-    players = report.get("players") or []
-    if len(players) != 2 or game.player2_id is None:
+    if len(report.players) != 2 or game.player2_id is None:
         return None
-    a, b = players
+    a, b = report.players
 
-    def matches(p: dict, player: Player) -> bool:
-        return name_matches(player.name, p.get("nick", ""), p.get("name", ""))
+    def matches(p: SheetPlayer, player: Player) -> bool:
+        return name_matches(player.name, p.nick, p.name)
 
     one, two = game.player1, game.player2
     if matches(a, one) and matches(b, two) and not (matches(a, two) and matches(b, one)):
-        return a["final"], b["final"]
+        return a.final, b.final
     if matches(a, two) and matches(b, one) and not (matches(a, one) and matches(b, two)):
-        return b["final"], a["final"]
+        return b.final, a.final
     if game.first == 1:
-        return a["final"], b["final"]
+        return a.final, b.final
     if game.first == 2:
-        return b["final"], a["final"]
+        return b.final, a.final
     return None
 
 
-def differs(game: Game, report: dict[str, Any]) -> bool:
+def differs(game: Game, report: SheetReport) -> bool:
     """Whether a scoresheet's final scores differ from the game's entered result."""
-    players = report.get("players") or []
+    players = report.players
     if game.player2_id is None or not game.has_result or len(players) != 2:
         return False
     scores = sheet_scores(game, report)
     if scores is not None:
         return scores != (game.score1, game.score2)
-    return sorted(p["final"] for p in players) != sorted([game.score1, game.score2])
+    return sorted(p.final for p in players) != sorted([game.score1, game.score2])
 
 
 def reflag(game: Game) -> None:
     """After a result changes, flag again the unresolved scoresheets that no longer agree."""
     for sheet in game.scoresheets.filter(resolved=False):
-        flagged = differs(game, sheet.report)
+        flagged = differs(game, sheet.engine_report)
         if flagged != sheet.flagged:
             sheet.flagged = flagged
             sheet.save(update_fields=["flagged"])
 
 
 def _sheet_summary(sheet: Scoresheet) -> dict[str, Any]:
-    report = sheet.report
+    report = sheet.engine_report
     return {
         "scoresheet": sheet.pk,
-        "file": report.get("file", ""),
+        "file": report.file,
         "verified": sheet.verified,
         "flagged": sheet.flagged,
         "resolved": sheet.resolved,
-        "findings": len(report.get("findings") or []),
-        "players": [[p["nick"], p["final"]] for p in report.get("players") or []],
+        "findings": len(report.findings),
+        "players": [[p.nick, p.final] for p in report.players],
     }
 
 
-def _report(division: Division, text: str, file: str = "") -> dict[str, Any]:
+def _report(division: Division, text: str, file: str = "") -> SheetReport:
     """The report to store with a record's text, under its key."""
     report = check_scoresheet(division, text)
-    report["key"] = report_key(division, text)
-    if file:
-        report["file"] = file.replace("\x00", "")
+    report.key = report_key(division, text)
+    report.file = file.replace("\x00", "")
     return report
 
 
-def current_report(sheet: Scoresheet) -> dict[str, Any]:
+def current_report(sheet: Scoresheet) -> SheetReport:
     """The scoresheet's stored report; checked again, and stored, only if the record, its
     division's ruleset, tile set or word lists, or the engine changed since it was made."""
     division = sheet.game.division
-    if sheet.report.get("key") == report_key(division, sheet.gcg):
-        return sheet.report
-    report = _report(division, sheet.gcg, sheet.report.get("file", ""))
+    stored = sheet.engine_report
+    if stored.key == report_key(division, sheet.gcg):
+        return stored
+    report = _report(division, sheet.gcg, stored.file)
+    data = report.as_dict()
     # Not over a record a director changed in the meantime: that save stored its own report.
     Scoresheet.objects.filter(pk=sheet.pk, gcg=sheet.gcg).update(
-        report=report, verified=report["verified"]
+        report=data, verified=report.verified
     )
-    sheet.report, sheet.verified = report, report["verified"]
+    sheet.report, sheet.verified = data, report.verified
     return report
 
 
@@ -254,16 +249,16 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
             game=game,
             gcg=text,
             uploaded_by=user,
-            verified=report["verified"],
-            report=report,
+            verified=report.verified,
+            report=report.as_dict(),
             flagged=differs(game, report),
         )
-        Change.objects.create(
-            tournament_id=game.division.tournament_id,
+        audit.record(
+            game.division,
+            UPLOAD,
+            actor=user,
             game=game,
             scoresheet=sheet,
-            user=user,
-            action=UPLOAD,
             after=_sheet_summary(sheet),
         )
     return sheet
@@ -273,21 +268,21 @@ def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "")
     """Replace a scoresheet's record (typed corrections), checked again; logged."""
     game = sheet.game
     text = _checked_text(text)
-    report = _report(game.division, text, sheet.report.get("file", ""))
+    report = _report(game.division, text, sheet.engine_report.file)
     with transaction.atomic():
         sheet = Scoresheet.objects.select_for_update().get(pk=sheet.pk)
         before = _sheet_summary(sheet)
         sheet.gcg = text
-        sheet.report = report
-        sheet.verified = report["verified"]
+        sheet.report = report.as_dict()
+        sheet.verified = report.verified
         sheet.flagged = differs(game, report) and not sheet.resolved
         sheet.save()
-        Change.objects.create(
-            tournament_id=game.division.tournament_id,
+        audit.record(
+            game.division,
+            CORRECT,
+            actor=user,
             game=game,
             scoresheet=sheet,
-            user=user,
-            action=CORRECT,
             before=before,
             after=_sheet_summary(sheet),
             reason=reason.strip(),
@@ -308,12 +303,12 @@ def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change
         before = _sheet_summary(sheet)
         sheet.resolved = True
         sheet.save(update_fields=["resolved"])
-        return Change.objects.create(
-            tournament_id=sheet.game.division.tournament_id,
+        return audit.record(
+            sheet.game.division,
+            RESOLVE,
+            actor=user,
             game=sheet.game,
             scoresheet=sheet,
-            user=user,
-            action=RESOLVE,
             before=before,
             after=_sheet_summary(sheet),
             reason=reason.strip(),

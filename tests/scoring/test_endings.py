@@ -9,7 +9,15 @@ arithmetic is in the comments next to each game.
 from __future__ import annotations
 
 import pytest
-from scoring_support import SIX_SCORELESS, codes, corpus_game, errors, the_error, totals
+from scoring_support import (
+    SIX_SCORELESS,
+    TWO_PLAYER_PASSES,
+    codes,
+    corpus_game,
+    errors,
+    the_error,
+    totals,
+)
 
 from scoring import verify
 
@@ -238,19 +246,7 @@ def test_home_rules_have_no_six_scoreless_turns_ending() -> None:
 
 # -- home rules: the game ends when every player has passed twice in a row ------------------------
 
-# After RETAINS (66, as above) both players pass twice: 4 passes.
-#   ann: AEIOQRT = 16, 66 - 16 = 50; bob: CDGLNOU = 3+2+2+1+1+1+1 = 11, 0 - 11 = -11
-TWO_PLAYER_PASSES = """\
-#player1 ann Ann Able
-#player2 bob Bob Baker
->ann: AEINRST 8D RETAINS +66 66
->bob: CDGLNOU - +0 0
->ann: AEIOQRT - +0 66
->bob: CDGLNOU - +0 0
->ann: AEIOQRT - +0 66
->ann: AEIOQRT (AEIOQRT) -16 50
->bob: CDGLNOU (CDGLNOU) -11 -11
-"""
+# TWO_PLAYER_PASSES (scoring_support): after RETAINS both players pass twice.
 
 # Three players: after RETAINS six passes (lines 5-10), two by each player.
 #   ann: AEIOQRT = 16, 66 - 16 = 50

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scoring_support import SIX_SCORELESS, codes, corpus_game, the_error, totals
+from scoring_support import SIX_SCORELESS, TWO_PLAYER_PASSES, codes, corpus_game, the_error, totals
 
 from scoring import Ruleset, builtin_rulesets, load_rules, verify
 from scoring.rules import RulesError
@@ -315,21 +315,13 @@ def test_a_second_time_penalty_for_the_same_player_gives_repeated_time_penalty()
 
 
 def test_a_time_penalty_in_the_middle_of_the_game_gives_end_before_end() -> None:
-    # The same game with ann's time penalty after her opening: 66 - 10 = 56, 56 - 16 = 40.
-    game = """\
-#player1 ann Ann Able
-#player2 bob Bob Baker
->ann: AEINRST 8D RETAINS +66 66
->ann: EIIOUVW (time) -10 56
->bob: CDGLNOU - +0 0
->ann: EIIOUVW -IIUVW +0 56
->bob: CDGLNOU - +0 0
->ann: AEIOQRT - +0 56
->bob: CDGLNOU -CDG +0 0
->ann: AEIOQRT - +0 56
->ann: AEIOQRT (AEIOQRT) -16 40
->bob: GLNOPUY (GLNOPUY) -13 -13
-"""
+    # The same game with ann's time penalty after her opening (line 4): 66 - 10 = 56, and
+    # 56 - 16 = 40 at the end.
+    game = (
+        SCORELESS_GAME.replace("+66 66\n", "+66 66\n>ann: EIIOUVW (time) -10 56\n")
+        .replace("+0 66", "+0 56")
+        .replace("-16 50", "-16 40")
+    )
 
     report = verify(game, rules="naspa")
 
@@ -342,18 +334,7 @@ def test_a_time_penalty_in_the_middle_of_the_game_gives_end_before_end() -> None
 def test_home_rules_have_no_clock_so_a_time_penalty_is_an_error() -> None:
     # Under home rules a 2-player game ends after four passes in a row: lines 4-7.
     # ann AEIOQRT 16: 66 - 16 = 50, 50 - 10 = 40; bob CDGLNOU 11: -11.
-    game = """\
-#player1 ann Ann Able
-#player2 bob Bob Baker
->ann: AEINRST 8D RETAINS +66 66
->bob: CDGLNOU - +0 0
->ann: AEIOQRT - +0 66
->bob: CDGLNOU - +0 0
->ann: AEIOQRT - +0 66
->ann: AEIOQRT (AEIOQRT) -16 50
->bob: CDGLNOU (CDGLNOU) -11 -11
->ann: AEIOQRT (time) -10 40
-"""
+    game = TWO_PLAYER_PASSES + ">ann: AEIOQRT (time) -10 40\n"
 
     report = verify(game, rules="home")
 

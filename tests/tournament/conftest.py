@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from scoring_support import game_record
 
 from tournament.models import Division, Game, Player, Tournament
 
@@ -24,22 +25,6 @@ NAMES = [
     "Stone, Gus",
     "Reed, Hal",
 ]
-
-
-def game_record(
-    nick1: str = "Ada", name1: str = "Ada Quill", nick2: str = "Ben", name2: str = "Ben Crane"
-) -> str:
-    """A complete game the engine verifies: it ends after six scoreless turns, 20 to 24."""
-    return (
-        f"#player1 {nick1} {name1}\n"
-        f"#player2 {nick2} {name2}\n"
-        f">{nick1}: DJINNRS 8D DJINN +30 30\n"
-        f">{nick2}: ABHITWY I7 WITHY +33 33\n"
-        + f">{nick1}: AERSTUV - +0 30\n>{nick2}: ABEEOST - +0 33\n"
-        * 3
-        + f">{nick1}: (AERSTUV) -10 20\n"
-        f">{nick2}: (ABEEOST) -9 24\n"
-    )
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tournament import results, scoresheets
+from tournament.forms import EntryForm, form_error
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 
 OUTSIDERS = ["stranger", "player_user", "other_director"]
@@ -195,3 +196,12 @@ def test_a_player_account_is_not_a_director_even_when_named_like_a_player(
     response = client_for(player_user).get(f"/desk/spring-open/division/{division.pk}/round/1/")
 
     assert response.status_code == 403
+
+
+def test_a_forms_errors_read_as_one_line_each_after_its_field() -> None:
+    form = EntryForm({"line": "", "version": "-1"})
+
+    assert not form.is_valid()
+    assert form_error(form) == (
+        "line: This field is required. version: Ensure this value is greater than or equal to 0."
+    )

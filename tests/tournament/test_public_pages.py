@@ -25,28 +25,15 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from scoring_support import SIX_SCORELESS
 
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 
-# ann's RETAINS scores 66 (2 + 6 = 8, doubled 16, + 50), not the 70 written on line 3.
-WRONG_SCORE_GCG = """\
-#player1 ann Ann Able
-#player2 bob Bob Baker
->ann: AEINRST 8D RETAINS +70 70
->bob: CDGLNOU - +0 0
->ann: EIIOUVW -IIUVW +0 70
->bob: CDGLNOU - +0 0
->ann: AEIOQRT - +0 70
->bob: CDGLNOU -CDG +0 0
->ann: AEIOQRT - +0 70
->ann: AEIOQRT (AEIOQRT) -16 54
->bob: GLNOPUY (GLNOPUY) -13 -13
-"""
-
-RIGHT_SCORE_GCG = (
-    WRONG_SCORE_GCG.replace("+70 70", "+66 66")
-    .replace("+0 70", "+0 66")
-    .replace("-16 54", "-16 50")
+# scoring_support's hand-made game; ann's RETAINS scores 66 (2 + 6 = 8, doubled 16, + 50), not
+# the 70 written on line 3 of the wrong one.
+RIGHT_SCORE_GCG = SIX_SCORELESS
+WRONG_SCORE_GCG = (
+    SIX_SCORELESS.replace("+66 66", "+70 70").replace("+0 66", "+0 70").replace("-16 50", "-16 54")
 )
 
 

@@ -8,13 +8,13 @@ and show what they say.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -28,58 +28,22 @@ from tournament.forms import (
     ScoresheetTextForm,
     SingleUploadForm,
     UploadForm,
+    form_error,
 )
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
+from tournament.sheet_report import SheetReport
+from tournament.views.access import (
+    get_desk_division,
+    get_desk_game,
+    get_desk_scoresheet,
+    get_desk_tournament,
+)
 
 RECENT_CHANGES = 15
 
 
-# -- access -------------------------------------------------------------------------------------
-
-
-def _get_tournament_for_user(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not tournament.is_director(request.user):
-        raise PermissionDenied("Only the tournament's directors may use its desk.")
-    return tournament
-
-
-def _get_division_for_user(request: HttpRequest, slug: str, division_id: int) -> Division:
-    tournament = _get_tournament_for_user(request, slug)
-    return get_object_or_404(
-        Division.objects.select_related("tournament"), pk=division_id, tournament=tournament
-    )
-
-
-def _get_game_for_user(request: HttpRequest, slug: str, game_id: int) -> Game:
-    tournament = _get_tournament_for_user(request, slug)
-    return get_object_or_404(
-        Game.objects.select_related("division__tournament", "player1", "player2"),
-        pk=game_id,
-        division__tournament=tournament,
-    )
-
-
-def _get_scoresheet_for_user(request: HttpRequest, slug: str, sheet_id: int) -> Scoresheet:
-    tournament = _get_tournament_for_user(request, slug)
-    return get_object_or_404(
-        Scoresheet.objects.select_related(
-            "game__division__tournament", "game__player1", "game__player2", "uploaded_by"
-        ),
-        pk=sheet_id,
-        game__division__tournament=tournament,
-    )
-
-
 def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
-
-
-def _form_error(form: Any) -> str:
-    return " ".join(
-        f"{'' if name == '__all__' else name + ': '}{' '.join(errors)}"
-        for name, errors in form.errors.items()
-    )
 
 
 # -- the change log as rows ---------------------------------------------------------------------
@@ -97,7 +61,7 @@ def _change_rows(changes: Any) -> list[dict[str, Any]]:
 
 
 def _changes(tournament: Tournament) -> Any:
-    return tournament.changes.select_related("user", "game", "scoresheet")
+    return tournament.changes.select_related("user", "player", "game", "scoresheet")
 
 
 # -- pages --------------------------------------------------------------------------------------
@@ -111,7 +75,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
+    tournament = get_desk_tournament(request, slug)
     divisions = [(d, results.round_summaries(d)) for d in tournament.divisions.all()]
     sheets = (
         Scoresheet.objects.filter(game__division__tournament=tournament)
@@ -123,7 +87,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "divisions": divisions,
         "flagged": [s for s in sheets if s.flagged and not s.resolved],
-        "with_findings": [s for s in sheets if s.report.get("findings")],
+        "with_findings": [s for s in sheets if s.engine_report.findings],
         "changes": _change_rows(_changes(tournament)[:RECENT_CHANGES]),
     }
     return render(request, "tournament/desk/dashboard.html", context)
@@ -131,7 +95,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def changes(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
+    tournament = get_desk_tournament(request, slug)
     context = {"tournament": tournament, "changes": _change_rows(_changes(tournament))}
     return render(request, "tournament/desk/changes.html", context)
 
@@ -143,7 +107,7 @@ def _round_context(request: HttpRequest, division: Division, round_number: int) 
     games = division.games.filter(round=round_number).select_related("player1", "player2")
     recent = Change.objects.filter(
         game__division=division, game__round=round_number
-    ).select_related("user", "game", "scoresheet")
+    ).select_related("user", "player", "game", "scoresheet")
     undoable = corrections.last_undoable(division, request.user)
     return {
         "tournament": division.tournament,
@@ -190,7 +154,7 @@ def _round_html(request: HttpRequest, division: Division, round_number: int) -> 
 
 @login_required
 def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     return _entry_page(request, division, round_number, EntryForm())
 
 
@@ -198,7 +162,7 @@ def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 def entry_check(
     request: HttpRequest, slug: str, division_id: int, round_number: int
 ) -> JsonResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     check = results.check_line(division, round_number, request.GET.get("line", ""))
     return JsonResponse(check.as_dict())
 
@@ -206,11 +170,11 @@ def entry_check(
 @login_required
 @require_POST
 def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     form = EntryForm(request.POST)
     status = 400
     if not form.is_valid():
-        error = _form_error(form)
+        error = form_error(form)
     else:
         data = form.cleaned_data
         try:
@@ -236,7 +200,7 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 @login_required
 @require_POST
 def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     round_text = request.POST.get("round", "")
     round_number = results.plain_number(round_text)
     try:
@@ -268,7 +232,7 @@ def _game_changes(game: Game) -> list[dict[str, Any]]:
 
 @login_required
 def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = _get_game_for_user(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id)
     error, status = "", 200
     if request.method == "POST":
         form = GameResultForm(request.POST, game=game)
@@ -319,12 +283,10 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
 # -- scoresheets --------------------------------------------------------------------------------
 
 
-def _sheet_lines(text: str, report: dict[str, Any]) -> list[dict[str, Any]]:
+def _sheet_lines(text: str, report: SheetReport) -> list[dict[str, Any]]:
     """Each line of the record beside what the engine made of it."""
-    turns = {t["line"]: t for t in report.get("turns") or []}
-    findings: dict[int, list[dict]] = {}
-    for f in report.get("findings") or []:
-        findings.setdefault(f["line"], []).append(f)
+    turns = report.turns_by_line()
+    findings = report.findings_by_line()
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         turn = turns.get(number)
@@ -333,9 +295,7 @@ def _sheet_lines(text: str, report: dict[str, Any]) -> list[dict[str, Any]]:
                 "number": number,
                 "text": line,
                 "turn": turn,
-                "wrong": bool(turn)
-                and turn["computed_score"] is not None
-                and turn["computed_score"] != turn["recorded_score"],
+                "wrong": turn is not None and turn.wrong,
                 "findings": findings.get(number, []),
             }
         )
@@ -360,7 +320,7 @@ def _scoresheet_form_page(
 
 @login_required
 def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = _get_game_for_user(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id)
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
@@ -378,7 +338,7 @@ def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
 
 @login_required
 def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id)
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
@@ -400,19 +360,19 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
 @login_required
 @require_POST
 def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
-    game = _get_game_for_user(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id)
     text = request.POST.get("gcg", "")[: scoresheets.MAX_SCORESHEET_BYTES]
     report = scoresheets.check_scoresheet(game.division, text)
-    by_line: dict[str, list[dict]] = {}
-    for f in report["findings"]:
-        by_line.setdefault(str(f["line"]), []).append(f)
-    report["findings_by_line"] = by_line
-    report["differs"] = scoresheets.differs(game, report)
-    return JsonResponse(report)
+    data = report.as_dict()
+    data["findings_by_line"] = {
+        str(line): [asdict(f) for f in found] for line, found in report.findings_by_line().items()
+    }
+    data["differs"] = scoresheets.differs(game, report)
+    return JsonResponse(data)
 
 
 def _sheet_message(sheet: Scoresheet) -> str:
-    findings = len(sheet.report.get("findings") or [])
+    findings = len(sheet.engine_report.findings)
     text = "Scoresheet saved: " + ("verified" if sheet.verified else f"{findings} finding(s)")
     if sheet.flagged:
         text += "; its final scores differ from the entered result, so it is flagged"
@@ -427,10 +387,10 @@ def _read_upload(upload: Any) -> bytes | None:
 @login_required
 @require_POST
 def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = _get_game_for_user(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id)
     form = SingleUploadForm(request.POST, request.FILES)
     if not form.is_valid():
-        messages.error(request, _form_error(form))
+        messages.error(request, form_error(form))
         return redirect("desk-game", slug, game.pk)
     upload = form.cleaned_data["file"]
     data = _read_upload(upload)
@@ -444,7 +404,7 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
 
 @login_required
 def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id)
     game = sheet.game
     report = scoresheets.current_report(sheet)
     context = {
@@ -452,9 +412,10 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
         "division": game.division,
         "game": game,
         "sheet": sheet,
+        "report": report,
         "result": results.result_text(results.snapshot(game)),
         "scores": scoresheets.sheet_scores(game, report),
-        "record_findings": [f for f in report.get("findings") or [] if not f["line"]],
+        "record_findings": report.record_findings,
         "lines": _sheet_lines(sheet.gcg, report),
         "resolve_form": ResolveForm(),
     }
@@ -464,7 +425,7 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = _get_scoresheet_for_user(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id)
     form = ResolveForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
@@ -480,7 +441,7 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
 def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     """Many GCG files at once: each goes to the game its players' names point to; the director
     picks the game for the others, whose text comes back with the form (nothing is half saved)."""
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     attached: list[Scoresheet] = []
     pending: list[dict[str, Any]] = []
     errors: list[str] = []
@@ -489,7 +450,7 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         games = {str(g.pk): g for g in division.games.all()}
         assign = AssignForm(request.POST)
         if not assign.is_valid():
-            errors.append(_form_error(assign))
+            errors.append(form_error(assign))
         for i in range(assign.cleaned_data["count"] if assign.is_valid() else 0):
             name = request.POST.get(f"name_{i}", "")[:200]
             text = request.POST.get(f"text_{i}", "")

@@ -25,10 +25,11 @@ from tournament.forms import (
     RosterForm,
     SwapForm,
     WithdrawForm,
+    form_error,
 )
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
-from tournament.views.director import _form_error, _get_division_for_user
+from tournament.views.access import get_desk_division
 
 
 def _round_rows(division: Division, round_number: int) -> list[dict[str, Any]]:
@@ -82,17 +83,17 @@ def _pairing_page(
 
 @login_required
 def pairing(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     return _pairing_page(request, division)
 
 
 @login_required
 @require_POST
 def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     form = PairForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _form_error(form))
+        messages.error(request, form_error(form))
         return _pairing_page(request, division, form, status=400)
     data = form.cleaned_data
     try:
@@ -118,10 +119,10 @@ def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 def pair_manual(
     request: HttpRequest, slug: str, division_id: int, round_number: int
 ) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     form = ManualPairingsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _form_error(form))
+        messages.error(request, form_error(form))
         return redirect("desk-round-pairings", slug, division.pk, round_number)
     try:
         rounds.save_manual(division, round_number, form.cleaned_data["pairs"], request.user)
@@ -136,7 +137,7 @@ def pair_manual(
 def round_pairings(
     request: HttpRequest, slug: str, division_id: int, round_number: int
 ) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     state = Round.objects.filter(division=division, number=round_number).first()
     rows = _round_rows(division, round_number)
     warnings: list[Any] = []
@@ -170,10 +171,10 @@ def round_pairings(
 @login_required
 @require_POST
 def swap(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     form = SwapForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _form_error(form))
+        messages.error(request, form_error(form))
     else:
         players = division.players.all()
         a = players.filter(number=form.cleaned_data["a"]).first()
@@ -197,7 +198,7 @@ def swap(request: HttpRequest, slug: str, division_id: int, round_number: int) -
 @login_required
 @require_POST
 def publish(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     try:
         rounds.publish(division, round_number, request.user)
     except rounds.PairingRefused as refused:
@@ -210,7 +211,7 @@ def publish(request: HttpRequest, slug: str, division_id: int, round_number: int
 @login_required
 @require_POST
 def unpair(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     try:
         rounds.unpair(division, round_number, request.user)
     except rounds.PairingRefused as refused:
@@ -224,7 +225,7 @@ def unpair(request: HttpRequest, slug: str, division_id: int, round_number: int)
 @require_POST
 def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
     """Turn a pairing into a forfeit loss for the absent player and a win for the other."""
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     number = results.plain_number(request.POST.get("player", "").strip())
     try:
         if number is None:
@@ -240,7 +241,7 @@ def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int
 @login_required
 def settings(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     """The division's pairing and rating settings."""
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     if request.method == "POST":
         form = DivisionSettingsForm(request.POST, instance=division)
         if form.is_valid():
@@ -275,17 +276,17 @@ def _players_page(
 
 @login_required
 def players(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     return _players_page(request, division)
 
 
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     form = WithdrawForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _form_error(form))
+        messages.error(request, form_error(form))
         return redirect("desk-players", slug, division.pk)
     player = get_object_or_404(division.players, number=form.cleaned_data["player"])
     try:
@@ -302,7 +303,7 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     player = get_object_or_404(division.players, number=number)
     player_changes.reinstate(player, request.user)
     messages.success(request, f"{player.name} takes part again.")
@@ -313,10 +314,10 @@ def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) ->
 @require_POST
 def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     """Players added from a spreadsheet or CSV file; a file with a bad row adds no one."""
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     form = RosterForm(request.POST, request.FILES)
     if not form.is_valid():
-        messages.error(request, _form_error(form))
+        messages.error(request, form_error(form))
         return redirect("desk-players", slug, division.pk)
     upload = form.cleaned_data["file"]
     try:
@@ -337,10 +338,10 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     form = LateEntryForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _form_error(form))
+        messages.error(request, form_error(form))
         return _players_page(request, division, form, status=400)
     try:
         new = player_changes.NewPlayer(**form.cleaned_data)

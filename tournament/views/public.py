@@ -8,12 +8,12 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
 from tournament import queries, results, scoresheets, services
-from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.models import Tournament
 from tournament.tables import (
     CrosstableTable,
     MovesTable,
@@ -23,40 +23,14 @@ from tournament.tables import (
     RatingsTable,
     StandingsTable,
 )
+from tournament.views.access import (
+    get_public_division,
+    get_public_player,
+    get_public_scoresheet,
+    get_public_tournament,
+)
 
 MOVES_PER_PAGE = 200
-
-
-def _get_tournament_for_user(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not tournament.public and not tournament.is_director(request.user):
-        raise Http404("No such tournament.")
-    return tournament
-
-
-def _get_division(tournament: Tournament, name: str, with_games: bool = False) -> Division:
-    # Through the related manager, so that division.tournament needs no query of its own.
-    divisions = tournament.divisions.all()
-    if with_games:
-        divisions = divisions.prefetch_related(queries.games_with_players())
-    division = services.find_division(divisions, name)
-    if division is None:
-        raise Http404("No such division.")
-    return division
-
-
-def _get_player(division: Division, number: int) -> Player:
-    return get_object_or_404(division.players, number=number)
-
-
-def _get_public_scoresheet(tournament: Tournament, pk: int) -> Scoresheet:
-    """A scoresheet of the tournament, unless its round is not published yet."""
-    return get_object_or_404(
-        Scoresheet.objects.select_related("game__division", "game__player1", "game__player2"),
-        pk=pk,
-        game__division__tournament=tournament,
-        game__in=Game.objects.published(),
-    )
 
 
 def _get_after_round(request: HttpRequest, last: int) -> int | None:
@@ -79,7 +53,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
+    tournament = get_public_tournament(request, slug)
     rounds = queries.rounds_by_division(tournament)
     divisions = [(d, rounds.get(d.pk, [])) for d in tournament.divisions.all()]
     return render(
@@ -88,8 +62,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
     rounds = queries.division_rounds(div)
     played = [r.number for r in rounds if r.has_results]
     last = max(played, default=0)
@@ -120,8 +94,8 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 
 def pairings(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
     rounds = queries.division_rounds(div)
     if number not in {r.number for r in rounds}:
         raise Http404("No such round.")
@@ -138,9 +112,9 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
 
 
 def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division, with_games=True)
-    person = _get_player(div, number)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division, with_games=True)
+    person = get_public_player(div, number)
     key = services.standings_key(div, public=True)
     standing = next(
         r
@@ -163,8 +137,8 @@ def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpR
 
 
 def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
     played = [r.number for r in queries.division_rounds(div) if r.has_results]
     last = max(played, default=0)
     after = _get_after_round(request, last)
@@ -183,8 +157,8 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 
 def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
     rows, rounds = queries.crosstable(div)
     ctx = {
         "tournament": tournament,
@@ -195,8 +169,8 @@ def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 
 def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = _get_tournament_for_user(request, slug)
-    sheet = _get_public_scoresheet(tournament, pk)
+    tournament = get_public_tournament(request, slug)
+    sheet = get_public_scoresheet(tournament, pk)
     game = sheet.game
     # The report stored with the sheet: the engine runs again only if it is out of date.
     view = queries.sheet_view(scoresheets.current_report(sheet))

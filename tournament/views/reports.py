@@ -15,10 +15,14 @@ from tournament.interchange.tou import TouError
 from tournament.models import Scoresheet
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
-from tournament.views.director import _get_division_for_user, _get_scoresheet_for_user
-from tournament.views.director import _get_tournament_for_user as _get_desk_tournament
-from tournament.views.public import _get_division, _get_public_scoresheet
-from tournament.views.public import _get_tournament_for_user as _get_public_tournament
+from tournament.views.access import (
+    get_desk_division,
+    get_desk_scoresheet,
+    get_desk_tournament,
+    get_public_division,
+    get_public_scoresheet,
+    get_public_tournament,
+)
 
 
 def _number(request: HttpRequest, name: str) -> int | None:
@@ -56,13 +60,13 @@ def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> 
 def desk_report(
     request: HttpRequest, slug: str, division_id: int, kind: str, fmt: str
 ) -> HttpResponse:
-    division = _get_division_for_user(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id)
     return _make(request, division, kind, fmt, public=False)
 
 
 @login_required
 def desk_tou(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_desk_tournament(request, slug)
+    tournament = get_desk_tournament(request, slug)
     try:
         text = tou_text(tournament)
     except TouError as error:
@@ -74,12 +78,12 @@ def desk_tou(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def desk_game_record(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    return _game_record(request, slug, _get_scoresheet_for_user(request, slug, sheet_id))
+    return _game_record(request, slug, get_desk_scoresheet(request, slug, sheet_id))
 
 
 def public_game_record(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = _get_public_tournament(request, slug)
-    sheet = _get_public_scoresheet(tournament, pk)
+    tournament = get_public_tournament(request, slug)
+    sheet = get_public_scoresheet(tournament, pk)
     return _game_record(request, slug, sheet)
 
 
@@ -96,8 +100,8 @@ def _game_record(request: HttpRequest, slug: str, sheet: Scoresheet) -> HttpResp
 def public_report(
     request: HttpRequest, slug: str, division: str, kind: str, fmt: str
 ) -> HttpResponse:
-    tournament = _get_public_tournament(request, slug)
-    div = _get_division(tournament, division)
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
     if kind not in reports.PUBLIC_KINDS:
         raise Http404("Only the pairings and the standings are public.")
     return _make(request, div, kind, fmt, public=True)

@@ -1,0 +1,59 @@
+"""The one way a change is written to the change log.
+
+Every write at the desk (a result, a correction, an undo, a scoresheet, a round's pairings, a
+player withdrawn or added) logs a `Change` here, so that the log has one shape: a known
+action, who did it (a director, a player, or no one for the command line), and what the rows
+were before and after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from tournament.models import Change, Division, Game, Player, Scoresheet
+
+Action = Change.Action
+
+
+def record(
+    division: Division,
+    action: str,
+    *,
+    actor: Any,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    reason: str = "",
+    game: Game | None = None,
+    scoresheet: Scoresheet | None = None,
+) -> Change:
+    """Log a change to `division`'s tournament and return it.
+
+    `actor` is a signed-in user, a player of the division, or None (the command line; an
+    anonymous user counts as none). An action not in `Change.Action` is refused with
+    ValueError, and so is a player of another division or an actor that is neither.
+    """
+    if action not in Action.values:
+        raise ValueError(f"{action!r} is not a change the log knows ({', '.join(Action.values)}).")
+    user: AbstractBaseUser | None = None
+    player: Player | None = None
+    if isinstance(actor, Player):
+        if actor.division_id != division.pk:
+            raise ValueError(f"{actor.name} does not play in division {division.name}.")
+        player = actor
+    elif isinstance(actor, AbstractBaseUser):
+        user = actor
+    elif actor is not None and getattr(actor, "is_authenticated", None) is not False:
+        raise ValueError(f"A change is made by a user or a player, not by {actor!r}.")
+    return Change.objects.create(
+        tournament_id=division.tournament_id,
+        game=game,
+        scoresheet=scoresheet,
+        user=user,
+        player=player,
+        action=Action(action).value,
+        before=before,
+        after=after,
+        reason=reason,
+    )
