@@ -24,6 +24,7 @@ golden file it reproduces); tsh's own AUPAIR code is not public.
 from __future__ import annotations
 
 import datetime
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ class TouGame:
     score: int | None  # None: no result; for a bye or forfeit, its spread
     opponent_score: int | None
     went_first: bool = False
+    raw: TouEntry | None = None  # an imported game as its line wrote it: written back as is
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class TouPlayer:
 class TouDivision:
     name: str
     players: list[TouPlayer]
+    high_word: str = ""  # as read from an imported file; "" writes Spread's own
 
 
 def ascii_text(text: str) -> str:
@@ -89,11 +92,19 @@ def ascii_text(text: str) -> str:
     return "".join(out).strip()
 
 
+def _ascii_line(text: str) -> str:
+    """`ascii_text` keeping the line's leading spaces (a high-word line's columns)."""
+    indent = len(text) - len(text.lstrip())
+    return " " * indent + ascii_text(text.replace("\t", " "))
+
+
 class TouError(ValueError):
     """A result the format cannot hold; the message says which."""
 
 
 def _game(player: int, game: TouGame, wide: bool) -> str:
+    if game.raw is not None:
+        return game.raw.text(wide)
     if game.score is None:
         result, score, opponent = " ", 0, str(player)
     elif game.opponent is None:
@@ -108,12 +119,21 @@ def _game(player: int, game: TouGame, wide: bool) -> str:
     return f"{result}{score:3d} {opponent:>{4 if wide else 3}}"
 
 
-def write(tournament: str, date: datetime.date, divisions: Iterable[TouDivision]) -> str:
+def write(
+    tournament: str,
+    date: datetime.date,
+    divisions: Iterable[TouDivision],
+    results_only: bool = False,
+) -> str:
+    """The file; `results_only` writes `*N` (an event that recorded only wins and losses)."""
     lines = []
+    mark = "N" if results_only else "M"
     for division in divisions:
-        lines.append(f"*M{date:%d.%m.%Y} {ascii_text(tournament)}")
+        lines.append(f"*{mark}{date:%d.%m.%Y} {ascii_text(tournament)}")
         lines.append(f"*{ascii_text(division.name)}")
-        lines.append(" " * 38 + "0")
+        high_word = division.high_word.rstrip()
+        # A high word read from a file keeps its columns; accents go as in names.
+        lines.append(_ascii_line(high_word) if high_word.strip() else " " * 38 + "0")
         wide = len(division.players) > 99
         for number, player in enumerate(division.players, start=1):
             name = ascii_text(player.name)[:NAME_WIDTH] or f"Player {number}"
@@ -132,6 +152,7 @@ def write(tournament: str, date: datetime.date, divisions: Iterable[TouDivision]
 # that fills columns 1-20. A player paired with their own number had no opponent that round.
 
 END = "*** END OF FILE ***"
+_REPEATED_HEADER = re.compile(r"^\*[MN]\d\d\.\d\d\.\d{4}(\s|$)")
 
 
 class TouFormatError(ValueError):
@@ -269,6 +290,8 @@ def read(data: bytes | str) -> TouFile:
         if line.strip() == END or line.startswith("*** END"):
             ended = True
             break
+        if _REPEATED_HEADER.match(line):
+            continue  # the writer repeats the event line before each section
         if line.startswith("*"):
             name = line[1:].strip()
             if not name:
