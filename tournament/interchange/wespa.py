@@ -5,11 +5,12 @@ The printout gives, per section and grouped by games played, each player's rank,
 (previously unrated) mark provisional players, whose ratings are in parentheses.
 
 WESPA's rating program is not public. Its standings can be worked out from what it prints:
-- a round without an opponent (the player's own number) is dropped from the player's list of
-  games and counted nowhere (not in wins, margin or games);
+- a round without an opponent (the player's own number) is counted nowhere (not in wins,
+  margin or games); a missed round (0 against the player's own number) is also dropped from
+  the player's list of games;
 - the opponent's score is read by position: the score at the same place in the opponent's
-  line. When a line left out a missed round, it so reads the score of another round, and past
-  the end of the line a score left over from an earlier event;
+  list. After a missed round (or in a line that left it out) it so reads the score of another
+  round, and past the end of the list a score left over from an earlier event;
 - a score that starts in column 21 has that digit read as 0 (2371 is read as 0371: a loss);
 - wins are the thousands digits (2 a win, 1 half), whatever the scores say.
 `flawed_figures` applies these rules, so a test can show each difference from Spread's own
@@ -121,24 +122,34 @@ def _as_read(row: TouRow, index: int) -> int:
     return e.code % 10 ** (width - 1) if len(str(e.code)) == width else e.code % 100
 
 
+def missed(row: TouRow, number: int, index: int) -> bool:
+    """A round the player missed: written as 0 against their own number."""
+    e = row.entries[index]
+    return e.opponent == number and e.code == 0
+
+
 def flawed_figures(section: TouSection) -> list[Figures]:
-    """Each player's wins, margin and games as WESPA's program computes them (module doc):
-    the opponent's score is the one at the same place in the opponent's line, as written."""
+    """Each player's wins, margin and games as WESPA's program computes them (module doc)."""
+    lists = [
+        [i for i in range(len(row.entries)) if not missed(row, p + 1, i)]
+        for p, row in enumerate(section.rows)
+    ]
     out = []
     for p, row in enumerate(section.rows):
         wins = 0.0
         margin: int | None = 0
         games = 0
-        for i, e in enumerate(row.entries):
+        for place, i in enumerate(lists[p]):
+            e = row.entries[i]
             if e.opponent == p + 1:
-                continue  # dropped: counted nowhere
+                continue  # a bye or a forfeit: counted nowhere
             games += 1
             code = _as_read(row, i)
             wins += min(code // 1000, 2) / 2
-            other = section.rows[e.opponent - 1]
-            if margin is None or i >= len(other.entries):
-                margin = None  # past the end of the line: a score from an earlier event
+            q = e.opponent - 1
+            if margin is None or place >= len(lists[q]):
+                margin = None  # past the end of the list: a score from an earlier event
                 continue
-            margin += code % 1000 - _as_read(other, i) % 1000
+            margin += code % 1000 - _as_read(section.rows[q], lists[q][place]) % 1000
         out.append(Figures(wins, margin, games))
     return out
