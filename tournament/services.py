@@ -205,13 +205,15 @@ def _standings(
         spread_cap=division.spread_cap if capped else None,
         rank_withdrawn=show_inactive,
     )
+    # An event imported from a `.tou` file that recorded only wins and losses has no spread.
+    no_spread = bool(division.tou.get("results_only"))
     return [
         Row(
             s.rank,
             by_id[s.player.id],
             s.wins,
             s.losses,
-            s.capped_spread if capped else s.spread,
+            0 if no_spread else s.capped_spread if capped else s.spread,
             s.games,
         )
         for s in table
