@@ -9,6 +9,9 @@ second player, counted by the division's settings:
 - 1000-1999 (1350 …) and 0 are an absence: a game with no spread, neither won nor lost;
 - 1-999 (2, 100 …) is a forfeit: a loss worth `forfeit_spread`.
 The code as written is kept with the game, so an export writes it back unchanged.
+
+A game counts its result digits (2 a win, 1 a tie) and its spread from the scores; the two
+agree but in a few files, where the digits are kept with the game and counted.
 """
 
 from __future__ import annotations
@@ -163,6 +166,11 @@ def _save_division(
         raw["2"] = [theirs.code, theirs.opponent, theirs.first]
         score1, score2 = _scores(mine, theirs, results_only)
         raw["scores"] = [score1, score2]
+        if (score1 > score2) - (score1 < score2) != mine.result - 1 or (
+            mine.result + theirs.result != 2
+        ):
+            # The result digits disagree with the scores: the digits count (WESPA's rule).
+            raw["results"] = [mine.result / 2, theirs.result / 2]
         # Who went first is known when exactly one of the two lines says so.
         first = {(True, False): 1, (False, True): 2}.get((mine.first, theirs.first), 0)
         out.append(

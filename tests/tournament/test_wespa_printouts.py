@@ -2,11 +2,11 @@
 
 Where they differ, the printout's figure is recomputed with the known faults of WESPA's rating
 program (`tournament.interchange.wespa.flawed_figures`): a missed round dropped from a list and
-the opponents' scores then read by position, a digit in column 21 read as 0, the result digit
-counted where it disagrees with the scores. The test requires the recomputed figure to equal
-the printout and to differ from Spread's, so each difference is shown to have one of these
-causes. Rounds without an opponent count in Spread's standings by the division's settings and
-nowhere in WESPA's, so they are taken out of Spread's figures before comparing.
+the opponents' scores then read by position, a digit in column 21 read as 0. The test requires
+the recomputed figure to equal the printout and to differ from Spread's, and one of the faults
+to touch the player, so each difference is shown to have one of these causes. Rounds without an
+opponent count in Spread's standings by the division's settings and nowhere in WESPA's, so they
+are taken out of Spread's figures before comparing.
 """
 
 from __future__ import annotations
@@ -53,13 +53,6 @@ def _faults(section: tou.TouSection, number: int) -> set[str]:
             found.add("read by position after a missed round")
         if e.column21 or (i < len(other.entries) and other.entries[i].column21):
             found.add("digit in column 21 read as 0")
-    for pairing in tou.section_games(section).pairings:
-        sides = [pairing.a, pairing.b]
-        if pairing.b is None or number - 1 not in (pairing.a[0], pairing.b[0]):
-            continue
-        a, b = (section.rows[p].entries[i] for p, i in sides)
-        if a.result + b.result != 2 or (a.score > b.score) - (a.score < b.score) != a.result - 1:
-            found.add("result digit counted against the scores")
     return found
 
 

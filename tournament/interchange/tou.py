@@ -481,7 +481,7 @@ def section_games(section: TouSection) -> TouGames:
                     notes.append(
                         f"line {row.line}: {row.name} {mine.code} v {rows[other[0]].name} "
                         f"{theirs.code} in round {rnd[p, i]}: the result digits do not agree "
-                        "with the scores; the scores are counted"
+                        "with the scores; the digits are counted"
                     )
             pairings.append(TouPairing(rnd[p, i], (p, i), other))
     lengths = {len(r.entries) for r in rows}
