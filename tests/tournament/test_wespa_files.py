@@ -248,3 +248,23 @@ def test_an_imported_event_has_pages_reports_tsh_files_and_pairs_more_rounds(
     pairs = json.loads(out.getvalue())
     seated = sorted(p[k] for p in pairs for k in ("first", "second") if p[k])
     assert seated == ["Bob Bell", "Cara Cole", "Dan Dunn", "Zoë Müller"]
+
+
+def test_result_digits_that_disagree_with_the_scores_count_as_wespa_counts_them(
+    db: None, tmp_path: Path
+) -> None:
+    # Round 3: Bob 2350 and Cara 2340 both claim the win; 2xxx is a win whatever the scores.
+    lines = list(LINES)
+    lines[5] = b"Cara Cole            1400   4 2450  +1 2340   2"
+    path = tmp_path / "digits.tou"
+    path.write_bytes(event_bytes(lines))
+    imported = import_tou(path, slug="digits")
+    assert any("the result digits do not agree" in n for n in imported.notes)
+    rows = {r.name: r for r in services.division_standings(imported.tournament.divisions.get())}
+    assert (rows["Bob Bell"].wins, rows["Bob Bell"].spread) == (2.0, 70)
+    assert (rows["Cara Cole"].wins, rows["Cara Cole"].losses, rows["Cara Cole"].spread) == (
+        2.5,
+        0.5,
+        140,
+    )
+    assert tou_text(imported.tournament).split("\r\n")[5].endswith("2340   2")
