@@ -45,6 +45,10 @@ def club(db: None, tmp_path: Path) -> Tournament:
     return import_tou(path, slug="club").tournament
 
 
+def test_a_file_without_its_closing_line_is_read_as_far_as_it_goes() -> None:
+    assert tou.read(event_bytes(LINES[:-1], b"\n")) == tou.read(event_bytes())
+
+
 def test_the_reader_takes_latin1_tabs_column_21_and_a_named_high_word() -> None:
     event = tou.read(event_bytes())
     (section,) = event.sections
@@ -157,7 +161,7 @@ def test_an_event_of_wins_and_losses_only_has_no_spread(db: None, tmp_path: Path
             "line 5: Bob Bell: '20²1' is not a score",
         ),
         ({0: b"*M7 March 2015 Club Night"}, "line 1: '7' is not a date"),
-        ({7: b""}, "line 9: the file does not end with"),
+        ({1: b"*"}, "line 2: a section line (*NAME) has no name"),
     ],
 )
 def test_a_line_that_cannot_be_read_is_named_and_nothing_is_imported(
