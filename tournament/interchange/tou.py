@@ -19,6 +19,10 @@ line keeps one column a round.
 
 This follows the only public writer of the format known to us (Woogles' TOU export, whose
 golden file it reproduces); tsh's own AUPAIR code is not public.
+
+`read` takes the files WESPA's archive holds (see "reading" below) and `section_games` matches
+each game of a line with its opponent's line and gives it its round. An imported game keeps
+its entries as written (`TouGame.raw`), so that it is written back unchanged.
 """
 
 from __future__ import annotations
