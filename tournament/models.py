@@ -76,6 +76,9 @@ class Division(models.Model):
         default=list, blank=True, help_text="Pairs of player numbers never to be paired."
     )
     tsh_file = models.CharField(max_length=200, blank=True)  # the .t file it came from
+    # A division imported from a .tou file: what an export needs to write it back as it came
+    # (`results_only`, `high_word`, `compact`) and what the import read past (`notes`).
+    tou = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["tournament", "position", "name"]
@@ -100,6 +103,8 @@ class Player(models.Model):
     withdrawn_from_round = models.PositiveIntegerField(null=True, blank=True)
     # The `; key values` fields of the .t line, in their order: [[key, [values…]], …].
     tsh_extras = models.JSONField(default=list, blank=True)
+    # WESPA's printed rating for the event, as printed: old, change, new, mark, country.
+    wespa = models.JSONField(default=dict, blank=True)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -172,6 +177,9 @@ class Game(models.Model):
     # Who went first: 1 (player1), 2 (player2) or 0 (not known).
     first = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)  # for refusing a stale save
+    # A game imported from a .tou file, as each line wrote it: {"1": [code, opponent, first],
+    # "2": [...], "scores": [score1, score2]}; written back while the scores are unchanged.
+    tou = models.JSONField(null=True, blank=True)
     updated = models.DateTimeField(auto_now=True)
 
     objects = GameQuerySet.as_manager()

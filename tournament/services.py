@@ -91,13 +91,14 @@ class _GameRow:
     score2: int | None
     kind: str
     first: int
+    tou: dict | None
 
     @property
     def has_result(self) -> bool:
         return self.score1 is not None and (self.player2_id is None or self.score2 is not None)
 
 
-_GAME_COLUMNS = ("round", "player1_id", "player2_id", "score1", "score2", "kind", "first")
+_GAME_COLUMNS = ("round", "player1_id", "player2_id", "score1", "score2", "kind", "first", "tou")
 
 
 def engine_game(g: Game | _GameRow, with_scores: bool = True) -> engine.Game:
@@ -109,7 +110,10 @@ def engine_game(g: Game | _GameRow, with_scores: bool = True) -> engine.Game:
     first = {1: True, 2: False}.get(g.first)
     if not with_scores:
         return engine.Game(g.player1_id, g.player2_id, 0, 0, first=first)
-    return engine.Game(g.player1_id, g.player2_id, g.score1, g.score2, first=first)
+    # A .tou game whose result digits disagree with its scores keeps the digits' results.
+    given = (g.tou or {}).get("results") if g.score1 is not None else None
+    results = (float(given[0]), float(given[1])) if given else None
+    return engine.Game(g.player1_id, g.player2_id, g.score1, g.score2, first=first, results=results)
 
 
 def engine_games(games: Sequence[Game | _GameRow], rounds: int) -> list[list[engine.Game]]:
@@ -239,13 +243,15 @@ def _standings(
         spread_cap=division.spread_cap if capped else None,
         rank_withdrawn=show_inactive,
     )
+    # An event imported from a `.tou` file that recorded only wins and losses has no spread.
+    no_spread = bool(division.tou.get("results_only"))
     return [
         Row(
             s.rank,
             by_id[s.player.id],
             s.wins,
             s.losses,
-            s.capped_spread if capped else s.spread,
+            0 if no_spread else s.capped_spread if capped else s.spread,
             s.games,
         )
         for s in table

@@ -75,6 +75,9 @@ class Game:
     opponent_score: int = 0
     kind: GameKind = GameKind.PLAYED
     first: bool | None = None
+    # The player's and the opponent's results (1, ½ or 0) where the record gives them apart
+    # from the scores: a .tou file's result digits that disagree with its scores.
+    results: tuple[float, float] | None = None
 
     @property
     def spread(self) -> int:
@@ -131,8 +134,8 @@ def standings(
     records = {p.id: _Record() for p in players}
     for number, games in enumerate(rounds[:last], 1):
         cap = _cap_for_round(caps, number)
-        for player_id, spread, opposed in _results_of_round(number, games, by_id):
-            _count(records[player_id], spread, opposed, cap)
+        for player_id, spread, opposed, result in _results_of_round(number, games, by_id):
+            _count(records[player_id], spread, opposed, cap, result)
     capped = caps is not None
     ranked: list[Player] = []
     unranked: list[Player] = []
@@ -187,7 +190,9 @@ def _standing(player: Player, rank: int | None, r: _Record) -> Standing:
     return Standing(player, rank, r.wins, r.losses, r.spread, r.capped_spread, r.games)
 
 
-def _count(record: _Record, spread: int, opposed: bool, cap: int | None) -> None:
+def _count(
+    record: _Record, spread: int, opposed: bool, cap: int | None, given: float | None = None
+) -> None:
     capped = spread if cap is None else max(-cap, min(cap, spread))
     record.spread += spread
     record.capped_spread += capped
@@ -197,26 +202,30 @@ def _count(record: _Record, spread: int, opposed: bool, cap: int | None) -> None
     if not opposed and spread == 0:
         return
     result = 1.0 if spread > 0 else 0.0 if spread < 0 else 0.5
+    if given is not None:
+        result = given
     record.wins += result
     record.losses += 1 - result
 
 
 def _results_of_round(
     number: int, games: Iterable[Game], by_id: dict[PlayerId, Player]
-) -> list[tuple[PlayerId, int, bool]]:
-    """(player, spread, opposed) once per player who has a result in the round."""
+) -> list[tuple[PlayerId, int, bool, float | None]]:
+    """(player, spread, opposed, result given apart from the scores or None) once per player
+    who has a result in the round."""
     seen: dict[PlayerId, Game] = {}
-    results: list[tuple[PlayerId, int, bool]] = []
+    results: list[tuple[PlayerId, int, bool, float | None]] = []
     for game in games:
         _check_game(number, game, by_id)
-        sides = [(game.player, game.opponent, game.score, game.opponent_score)]
+        mine, theirs = game.results or (None, None)
+        sides = [(game.player, game.opponent, game.score, game.opponent_score, mine)]
         if game.opponent is not None:
-            sides.append((game.opponent, game.player, game.opponent_score, game.score))
-        for player, opponent, score, opponent_score in sides:
+            sides.append((game.opponent, game.player, game.opponent_score, game.score, theirs))
+        for player, opponent, score, opponent_score, given in sides:
             earlier = seen.get(player)
             if earlier is None:
                 seen[player] = game
-                results.append((player, score - opponent_score, opponent is not None))
+                results.append((player, score - opponent_score, opponent is not None, given))
                 continue
             # The same game given from the other side is welcome if it says the same thing.
             if not mirrors(earlier, game):

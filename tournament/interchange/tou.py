@@ -19,11 +19,16 @@ line keeps one column a round.
 
 This follows the only public writer of the format known to us (Woogles' TOU export, whose
 golden file it reproduces); tsh's own AUPAIR code is not public.
+
+`read` takes the files WESPA's archive holds (see "reading" below) and `section_games` matches
+each game of a line with its opponent's line and gives it its round. An imported game keeps
+its entries as written (`TouGame.raw`), so that it is written back unchanged.
 """
 
 from __future__ import annotations
 
 import datetime
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -64,6 +69,7 @@ class TouGame:
     score: int | None  # None: no result; for a bye or forfeit, its spread
     opponent_score: int | None
     went_first: bool = False
+    raw: TouEntry | None = None  # an imported game as its line wrote it: written back as is
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,7 @@ class TouPlayer:
 class TouDivision:
     name: str
     players: list[TouPlayer]
+    high_word: str = ""  # as read from an imported file; "" writes Spread's own
 
 
 def ascii_text(text: str) -> str:
@@ -89,11 +96,19 @@ def ascii_text(text: str) -> str:
     return "".join(out).strip()
 
 
+def _ascii_line(text: str) -> str:
+    """`ascii_text` keeping the line's leading spaces (a high-word line's columns)."""
+    indent = len(text) - len(text.lstrip())
+    return " " * indent + ascii_text(text.replace("\t", " "))
+
+
 class TouError(ValueError):
     """A result the format cannot hold; the message says which."""
 
 
 def _game(player: int, game: TouGame, wide: bool) -> str:
+    if game.raw is not None:
+        return game.raw.text(wide)
     if game.score is None:
         result, score, opponent = " ", 0, str(player)
     elif game.opponent is None:
@@ -108,12 +123,21 @@ def _game(player: int, game: TouGame, wide: bool) -> str:
     return f"{result}{score:3d} {opponent:>{4 if wide else 3}}"
 
 
-def write(tournament: str, date: datetime.date, divisions: Iterable[TouDivision]) -> str:
+def write(
+    tournament: str,
+    date: datetime.date,
+    divisions: Iterable[TouDivision],
+    results_only: bool = False,
+) -> str:
+    """The file; `results_only` writes `*N` (an event that recorded only wins and losses)."""
     lines = []
+    mark = "N" if results_only else "M"
     for division in divisions:
-        lines.append(f"*M{date:%d.%m.%Y} {ascii_text(tournament)}")
+        lines.append(f"*{mark}{date:%d.%m.%Y} {ascii_text(tournament)}")
         lines.append(f"*{ascii_text(division.name)}")
-        lines.append(" " * 38 + "0")
+        high_word = division.high_word.rstrip()
+        # A high word read from a file keeps its columns; accents go as in names.
+        lines.append(_ascii_line(high_word) if high_word.strip() else " " * 38 + "0")
         wide = len(division.players) > 99
         for number, player in enumerate(division.players, start=1):
             name = ascii_text(player.name)[:NAME_WIDTH] or f"Player {number}"
@@ -121,3 +145,344 @@ def write(tournament: str, date: datetime.date, divisions: Iterable[TouDivision]
             lines.append(f"{name:<{NAME_WIDTH}}{games}")
     lines.append("*** END OF FILE ***")
     return CRLF.join(lines) + CRLF
+
+
+# --------------------------------------------------------------------------- reading
+#
+# Real files (WESPA's archive) differ from what `write` produces: the first line may be
+# `*N…` (only wins and losses recorded, the scores placeholders); the high-word line after a
+# section line is a number alone or `name WORD score`; lines end in LF or CR LF; text is
+# Latin-1; a tab may stand for spaces; a score may start in column 21, right after a name
+# that fills columns 1-20. A player paired with their own number had no opponent that round.
+
+END = "*** END OF FILE ***"
+_REPEATED_HEADER = re.compile(r"^\*[MN]\d\d\.\d\d\.\d{4}(\s|$)")
+
+
+class TouFormatError(ValueError):
+    """A line of a `.tou` file that cannot be read; the message names the line."""
+
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}")
+
+
+@dataclass(frozen=True)
+class TouEntry:
+    """One game of a player line, as written."""
+
+    code: int  # the score with 2000 added for a win, 1000 for a tie
+    opponent: int  # the opponent's number as written; the player's own: no opponent
+    first: bool  # `+` before the number: the player went first
+    column21: bool = False  # the score started in column 21, right after the name
+
+    @property
+    def score(self) -> int:
+        return self.code % 1000
+
+    @property
+    def result(self) -> int:
+        """2 won, 1 tied, 0 lost, as the thousands digit says."""
+        return min(self.code // 1000, 2)
+
+    def text(self, wide: bool = False) -> str:
+        opponent = f"+{self.opponent}" if self.first else str(self.opponent)
+        return f"{self.code:4d} {opponent:>{4 if wide else 3}}"
+
+
+@dataclass(frozen=True)
+class TouRow:
+    line: int
+    name: str
+    entries: tuple[TouEntry, ...]
+
+
+@dataclass(frozen=True)
+class TouSection:
+    name: str
+    line: int
+    high_word: str  # the line after the section line, as written ("" if there was none)
+    rows: tuple[TouRow, ...]
+
+
+@dataclass(frozen=True)
+class TouFile:
+    results_only: bool  # `*N`: only wins and losses were recorded
+    date: datetime.date | None
+    event: str
+    sections: tuple[TouSection, ...]
+
+
+def _digits(token: str) -> bool:
+    # `str.isdigit` accepts characters such as `²`; only ASCII digits make a number here.
+    return bool(token) and token.isascii() and token.isdigit()
+
+
+def decode_text(data: bytes) -> str:
+    """UTF-8 when the bytes are UTF-8, else Latin-1 (which WESPA's files are written in)."""
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _header(text: str) -> tuple[bool, datetime.date | None, str]:
+    if len(text) < 2 or text[0] != "*" or text[1] not in "MN":
+        raise TouFormatError(1, "a .tou file starts with *M<dd.mm.yyyy> <event> (or *N…)")
+    rest = text[2:].strip()
+    stamp, _, event = rest.partition(" ")
+    try:
+        date = datetime.datetime.strptime(stamp, "%d.%m.%Y").date()
+    except ValueError:
+        raise TouFormatError(1, f"{stamp!r} is not a date written dd.mm.yyyy") from None
+    return text[1] == "N", date, event.strip()
+
+
+def _player_line(number: int, text: str) -> TouRow:
+    """A player line: the name in columns 1-20, then score and opponent pairs."""
+    head = text[:NAME_WIDTH]
+    if "\t" in head:  # a tab ends the name early: the games follow it
+        name, _, rest = text.partition("\t")
+        column21 = False
+    else:
+        name, rest = head, text[NAME_WIDTH:]
+        column21 = rest[:1].isascii() and rest[:1].isdigit()
+    tokens = rest.split()
+    name = name.strip()
+    if not name:
+        raise TouFormatError(number, "a player line has no name in columns 1-20")
+    if len(tokens) % 2:
+        raise TouFormatError(number, f"{name}: the games are not score and opponent pairs")
+    entries = []
+    for i in range(0, len(tokens), 2):
+        score, opponent = tokens[i], tokens[i + 1]
+        first = opponent.startswith("+")
+        opponent = opponent[1:] if first else opponent
+        if not _digits(score) or int(score) > 2999:
+            raise TouFormatError(number, f"{name}: {score!r} is not a score (0-2999)")
+        if not _digits(opponent) or int(opponent) == 0:
+            raise TouFormatError(number, f"{name}: {tokens[i + 1]!r} is not a player number")
+        entries.append(TouEntry(int(score), int(opponent), first, column21 and i == 0))
+    return TouRow(number, name, tuple(entries))
+
+
+def _high_word_line(text: str) -> bool:
+    """The line after a section line is its high word: a number alone or `name WORD score`;
+    a line that reads as a player's games is taken as the first player instead."""
+    if not text[:NAME_WIDTH].strip():
+        return True
+    try:
+        _player_line(0, text)
+    except TouFormatError:
+        return True
+    return False
+
+
+def read(data: bytes | str) -> TouFile:
+    """A `.tou` file; TouFormatError names the first line that cannot be read."""
+    text = decode_text(data) if isinstance(data, bytes) else data
+    lines = text.splitlines()
+    if not lines:
+        raise TouFormatError(1, "the file is empty")
+    results_only, date, event = _header(lines[0].strip())
+    sections: list[TouSection] = []
+    current: dict | None = None
+    expect_high_word = False
+    for number, raw in enumerate(lines[1:], start=2):
+        line = raw.rstrip()
+        if line.strip() == END or line.startswith("*** END"):
+            break  # a file cut before this line is read as far as it goes
+        if _REPEATED_HEADER.match(line):
+            continue  # the writer repeats the event line before each section
+        if line.startswith("*"):
+            name = line[1:].strip()
+            if not name:
+                raise TouFormatError(number, "a section line (*NAME) has no name")
+            current = {"name": name, "line": number, "high_word": "", "rows": []}
+            sections.append(current)  # type: ignore[arg-type]
+            expect_high_word = True
+            continue
+        if not line.strip():
+            continue
+        if current is None:
+            raise TouFormatError(number, "a player line before the first *SECTION line")
+        if expect_high_word:
+            expect_high_word = False
+            if _high_word_line(line):
+                current["high_word"] = line
+                continue
+        current["rows"].append(_player_line(number, line))
+    if not sections:
+        raise TouFormatError(2, "the file has no *SECTION line")
+    out = []
+    for s in sections:
+        s = dict(s)  # type: ignore[arg-type]
+        rows = tuple(s["rows"])
+        for row in rows:
+            for e in row.entries:
+                if e.opponent > len(rows):
+                    raise TouFormatError(
+                        row.line,
+                        f"{row.name}: opponent {e.opponent} is not a player of section "
+                        f"{s['name']} ({len(rows)} players)",
+                    )
+        out.append(TouSection(s["name"], s["line"], s["high_word"], rows))
+    return TouFile(results_only, date, event, tuple(out))
+
+
+# --------------------------------------------------------------------------- games of a section
+
+
+@dataclass(frozen=True)
+class TouPairing:
+    """A game of a section: the entries of one or two player lines, with its round.
+
+    `a` and `b` are (player index, entry index), 0-based; `b` is None for a round without an
+    opponent (a self-pairing, or an entry whose opponent's line names nobody for it).
+    """
+
+    round: int
+    a: tuple[int, int]
+    b: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class TouGames:
+    pairings: tuple[TouPairing, ...]
+    rounds: int
+    compact: bool  # some lines list only the rounds played (rows of different lengths)
+    notes: tuple[str, ...]  # what was read past: an opponent misnumbered, a result digit …
+
+
+def _entry_rounds(
+    rows: tuple[TouRow, ...], links: dict[tuple[int, int], tuple[int, int]]
+) -> dict[tuple[int, int], int]:
+    """The earliest round of each entry: after the line's previous entry, and the same round
+    as the entry it is linked with. Lines that hold every round come out as written; a line
+    that left out a missed round gets its later games in their opponents' rounds."""
+    rnd = {(p, i): i + 1 for p, row in enumerate(rows) for i in range(len(row.entries))}
+    limit = sum(len(r.entries) for r in rows) + 1
+    changed = True
+    while changed:
+        changed = False
+        for p, row in enumerate(rows):
+            for i in range(len(row.entries)):
+                want = rnd[p, i]
+                if i:
+                    want = max(want, rnd[p, i - 1] + 1)
+                other = links.get((p, i))
+                if other is not None:
+                    want = max(want, rnd[other])
+                if want != rnd[p, i]:
+                    if want > limit:
+                        raise TouFormatError(
+                            row.line,
+                            f"{row.name}: the games cannot be put in rounds that agree "
+                            "with the opponents' lines",
+                        )
+                    rnd[p, i] = want
+                    changed = True
+    return rnd
+
+
+def section_games(section: TouSection) -> TouGames:
+    """Match each game of a line with the opponent's line, and give each game its round.
+
+    An entry is matched with the opponent's entry naming this player in the same column;
+    failing that (a line that left out a missed round), with the next such entry in order.
+    What is left over: two entries of the same round where one names the other's player are
+    one game whose other line misnumbered the opponent; a lone entry scored 0 (nothing played)
+    is a round without an opponent. Any other entry is a disagreement: TouFormatError.
+    """
+    rows = section.rows
+    links: dict[tuple[int, int], tuple[int, int]] = {}
+    notes: list[str] = []
+    for p, row in enumerate(rows):
+        for i, e in enumerate(row.entries):
+            q = e.opponent - 1
+            if q == p or (p, i) in links:
+                continue
+            other = rows[q].entries
+            if i < len(other) and other[i].opponent - 1 == p and (q, i) not in links:
+                links[p, i] = (q, i)
+                links[q, i] = (p, i)
+    for p, row in enumerate(rows):
+        for i, e in enumerate(row.entries):
+            q = e.opponent - 1
+            if q == p or (p, i) in links:
+                continue
+            later = [
+                j
+                for j, f in enumerate(rows[q].entries)
+                if f.opponent - 1 == p and (q, j) not in links
+            ]
+            mine = [
+                j for j, f in enumerate(row.entries) if f.opponent - 1 == q and (p, j) not in links
+            ]
+            for j, k in zip(mine, later, strict=False):
+                links[p, j] = (q, k)
+                links[q, k] = (p, j)
+    rnd = _entry_rounds(rows, links)
+    orphans = {
+        (p, i)
+        for p, row in enumerate(rows)
+        for i, e in enumerate(row.entries)
+        if e.opponent - 1 != p and (p, i) not in links
+    }
+    lone: set[tuple[int, int]] = set()
+    for p, i in sorted(orphans):
+        if (p, i) in links:
+            continue
+        q = rows[p].entries[i].opponent - 1
+        theirs = [(q, j) for j in range(len(rows[q].entries)) if (q, j) in orphans]
+        theirs = [t for t in theirs if t not in links and rnd[t] == rnd[p, i]]
+        if theirs:
+            links[p, i] = theirs[0]
+            links[theirs[0]] = (p, i)
+            said = rows[q].entries[theirs[0][1]].opponent
+            notes.append(
+                f"line {rows[q].line}: {rows[q].name} in round {rnd[p, i]} names player {said}; "
+                f"read as the game {rows[p].name} (line {rows[p].line}) says they played"
+            )
+        else:
+            lone.add((p, i))
+    for p, i in sorted(lone):
+        if (p, i) in links:
+            continue
+        e = rows[p].entries[i]
+        q = e.opponent - 1
+        if e.code != 0:
+            where = rnd[p, i]
+            said = [f.opponent for j, f in enumerate(rows[q].entries) if rnd[q, j] == where]
+            what = f"names player {said[0]}" if said else "has no game"
+            raise TouFormatError(
+                rows[p].line,
+                f"{rows[p].name} played {rows[q].name} in round {where}, but "
+                f"{rows[q].name}'s line (line {rows[q].line}) {what} in that round",
+            )
+        notes.append(
+            f"line {rows[p].line}: {rows[p].name} scored 0 against player {e.opponent} in "
+            f"round {rnd[p, i]}, whose line does not name them: read as a round without a game"
+        )
+    rounds = max(rnd.values(), default=0)
+    pairings = []
+    seen = set()
+    for p, row in enumerate(rows):
+        for i, e in enumerate(row.entries):
+            if (p, i) in seen:
+                continue
+            other = links.get((p, i))
+            if other is not None:
+                seen.add(other)
+                mine, theirs = e, rows[other[0]].entries[other[1]]
+                if mine.result + theirs.result != 2 or (
+                    (mine.score > theirs.score) - (mine.score < theirs.score) != mine.result - 1
+                ):
+                    notes.append(
+                        f"line {row.line}: {row.name} {mine.code} v {rows[other[0]].name} "
+                        f"{theirs.code} in round {rnd[p, i]}: the result digits do not agree "
+                        "with the scores; the digits are counted"
+                    )
+            pairings.append(TouPairing(rnd[p, i], (p, i), other))
+    lengths = {len(r.entries) for r in rows}
+    return TouGames(tuple(pairings), rounds, len(lengths) > 1, tuple(notes))

@@ -745,33 +745,57 @@ def build(kind: str, division: Division, number: int | None = None, public: bool
 
 def tou_text(tournament: Tournament, date: datetime.date | None = None) -> str:
     """The tournament's results as a `.tou` file: every division, every player in number order,
-    a column a round up to the division's last round with a result."""
+    a column a round up to the division's last round with a result.
+
+    A game imported from a `.tou` file whose scores are unchanged is written as its lines had
+    it (scores, opponents, firsts, self-pairings); a division whose lines listed only the rounds
+    played is written the same way."""
     from tournament.interchange import tou
 
     divisions = []
+    results_only = False
     for division in tournament.divisions.all():
         players = list(division.players.order_by("number"))
         line_of = {p.pk: n for n, p in enumerate(players, start=1)}
         last = last_result_round(division)
         games = list(division.games.filter(round__lte=last).exclude(kind=Game.VOID))
-        rows: dict[int, list[tou.TouGame]] = {
-            p.pk: [tou.TouGame(None, None, None)] * last for p in players
-        }
+        rows: dict[int, list[tou.TouGame | None]] = {p.pk: [None] * last for p in players}
         for g in games:
             if not g.has_result:
                 continue
             i = g.round - 1
+            raw = _tou_entries(g)
             if g.player2_id is None:
-                rows[g.player1_id][i] = tou.TouGame(None, g.score1, None)
+                rows[g.player1_id][i] = tou.TouGame(None, g.score1, None, raw=raw.get("1"))
                 continue
             rows[g.player1_id][i] = tou.TouGame(
-                line_of[g.player2_id], g.score1, g.score2, g.first == 1
+                line_of[g.player2_id], g.score1, g.score2, g.first == 1, raw.get("1")
             )
             rows[g.player2_id][i] = tou.TouGame(
-                line_of[g.player1_id], g.score2, g.score1, g.first == 2
+                line_of[g.player1_id], g.score2, g.score1, g.first == 2, raw.get("2")
             )
-        divisions.append(
-            tou.TouDivision(division.name, [tou.TouPlayer(p.name, rows[p.pk]) for p in players])
-        )
+        compact = bool(division.tou.get("compact"))
+        results_only = results_only or bool(division.tou.get("results_only"))
+        empty = tou.TouGame(None, None, None)
+        lines = [
+            tou.TouPlayer(
+                p.name,
+                [g for g in rows[p.pk] if g is not None]
+                if compact
+                else [g or empty for g in rows[p.pk]],
+            )
+            for p in players
+        ]
+        divisions.append(tou.TouDivision(division.name, lines, division.tou.get("high_word", "")))
     when = date or tournament.start_date or tournament.end_date or datetime.date.today()
-    return tou.write(tournament.name, when, divisions)
+    return tou.write(tournament.name, when, divisions, results_only)
+
+
+def _tou_entries(game: Game) -> dict:
+    """An imported game's entries as its lines wrote them, while its scores are unchanged."""
+    from tournament.interchange import tou
+
+    raw = game.tou or {}
+    if raw.get("scores") != [game.score1, game.score2]:
+        return {}
+    return {side: tou.TouEntry(*raw[side]) for side in ("1", "2") if side in raw}

@@ -152,6 +152,8 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         "after": last if after is None else after,
         "table": table,
         "ratings_note": services.ratings_note(div),
+        # An event imported with WESPA's printout: its ratings as WESPA printed them.
+        "wespa": [p for p in div.players.order_by("number") if p.wespa],
     }
     return render(request, "tournament/ratings.html", ctx)
 

@@ -1,0 +1,110 @@
+"""Spread's standings of every shared WESPA event against WESPA's own printout.
+
+Where they differ, the printout's figure is recomputed with the known faults of WESPA's rating
+program (`tournament.interchange.wespa.flawed_figures`): a missed round dropped from a list and
+the opponents' scores then read by position, a digit in column 21 read as 0. The test requires
+the recomputed figure to equal the printout and to differ from Spread's, and one of the faults
+to touch the player, so each difference is shown to have one of these causes. Rounds without an
+opponent count in Spread's standings by the division's settings and nowhere in WESPA's, so they
+are taken out of Spread's figures before comparing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament import services
+from tournament.interchange import tou, wespa
+from tournament.models import Game
+from tournament.wespa import import_tou
+
+from .wespa_support import event_file, events
+
+EVENTS = events() or ["2014_ISR_isrop14"]
+
+# The one shared event whose printout does not follow from its file by the known faults: 35 of
+# its 88 margins differ by amounts no reading of the lines gives (its file records no firsts,
+# and a line names an opponent who did not play the player; the printout may come from
+# another version of the file).
+UNEXPLAINED = {"2008_THA_kc08rn"}
+
+
+def _played_only(division, row: services.Row) -> tuple[float, int, int]:
+    """Spread's wins, spread and games without the rounds that had no opponent."""
+    wins, spread, games = row.wins, row.spread, row.games
+    for g in Game.objects.filter(division=division, player1=row.player, player2=None):
+        games -= 1
+        spread -= g.score1
+        wins -= 1.0 if g.score1 > 0 else 0.0
+    return wins, spread, games
+
+
+def _faults(section: tou.TouSection, number: int) -> set[str]:
+    """The known faults that touch a player's figures."""
+    row = section.rows[number - 1]
+    found = set()
+    for i, e in enumerate(row.entries):
+        if e.opponent == number:
+            continue
+        other = section.rows[e.opponent - 1]
+        shifted = any(wespa.missed(other, e.opponent, j) for j in range(min(i, len(other.entries))))
+        mine_shifted = any(wespa.missed(row, number, j) for j in range(i))
+        if shifted or mine_shifted or len(other.entries) != len(row.entries):
+            found.add("read by position after a missed round")
+        if e.column21 or (i < len(other.entries) and other.entries[i].column21):
+            found.add("digit in column 21 read as 0")
+    return found
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "stem",
+    [
+        pytest.param(
+            s,
+            marks=pytest.mark.xfail(
+                strict=True, reason="printout not explained by the known faults"
+            ),
+        )
+        if s in UNEXPLAINED
+        else s
+        for s in EVENTS
+    ],
+)
+def test_spread_agrees_with_the_printout_or_the_difference_is_a_known_fault(stem: str) -> None:
+    source = event_file(stem)
+    printout = event_file(stem, ".txt")
+    read = tou.read(source.read_bytes())
+    printed = {
+        (r.section, r.name): r
+        for r in wespa.read_printout(
+            tou.decode_text(printout.read_bytes()), [s.name for s in read.sections]
+        )
+    }
+    tournament = import_tou(source, slug="event").tournament
+    compared = differ = 0
+    problems = []
+    for section, division in zip(read.sections, tournament.divisions.all(), strict=True):
+        rows = {r.player.number: r for r in services.division_standings(division)}
+        flawed = wespa.flawed_figures(section)
+        for number, line in enumerate(section.rows, start=1):
+            p = printed.get((section.name, line.name))
+            if p is None:
+                continue  # a player WESPA did not rate
+            compared += 1
+            ours = _played_only(division, rows[number])
+            theirs = (p.wins, p.margin, p.games)
+            if read.results_only:
+                # Only wins and losses were recorded: there is no margin to compare.
+                ours, theirs = (ours[0], None, ours[2]), (p.wins, None, p.games)
+            if ours == theirs:
+                continue
+            differ += 1
+            f = flawed[number - 1]
+            # WESPA's figure follows from its faults; a margin read past the end of an
+            # opponent's list came from an earlier event and cannot be recomputed.
+            explained = (f.wins, f.games) == (p.wins, p.games) and f.margin in (p.margin, None)
+            if not explained or (f.wins, f.margin, f.games) == ours or not _faults(section, number):
+                problems.append(f"{line.name}: Spread {ours}, printed {theirs}, faults give {f}")
+    assert compared >= len(printed) - 2
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,155 @@
+"""WESPA's "Results and ratings" printout, and the standings WESPA's rating program computes.
+
+The printout gives, per section and grouped by games played, each player's rank, wins, margin
+(spread), country, name, and old rating, change and new rating; `&` (still provisional) and `*`
+(previously unrated) mark provisional players, whose ratings are in parentheses.
+
+WESPA's rating program is not public. Its standings can be worked out from what it prints:
+- a round without an opponent (the player's own number) is counted nowhere (not in wins,
+  margin or games); a missed round (0 against the player's own number) is also dropped from
+  the player's list of games;
+- the opponent's score is read by position: the score at the same place in the opponent's
+  list. After a missed round (or in a line that left it out) it so reads the score of another
+  round, and past the end of the list a score left over from an earlier event;
+- a score that starts in column 21 has that digit read as 0 (2371 is read as 0371: a loss);
+- wins are the thousands digits (2 a win, 1 half), whatever the scores say.
+`flawed_figures` applies these rules, so a test can show each difference from Spread's own
+figures is one of them. Nothing here imports Django.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tournament.interchange.tou import TouRow, TouSection
+
+_ROW = re.compile(
+    r"^\s*(?P<rank>\d+)\s+(?P<wins>\d+(?:\.\d+)?)\s+(?P<margin>[+-]?\d+)(?P<mark>[ &*])"
+    r"\s*(?P<country>[A-Z]{2,3})\s(?P<name>.{1,20})(?P<rest>.*)$"
+)
+_GAMES = re.compile(r"^\s*(\d+) games\s*$")
+_RATING = re.compile(r"\(\s*\d+\)|[+-]\d+|\d+")
+
+
+class PrintoutError(ValueError):
+    """A printout line that cannot be read; the message names the line."""
+
+
+@dataclass(frozen=True)
+class PrintoutRow:
+    line: int
+    section: str
+    games: int | None  # the "N games" group it is printed under
+    rank: int
+    wins: float
+    margin: int
+    mark: str  # "&" still provisional, "*" previously unrated, "" neither
+    country: str
+    name: str
+    old: str  # as printed, "(1128)" when provisional; "" when previously unrated
+    change: str  # "+28", "" when not printed
+    new: str
+
+    def figures(self) -> dict[str, str]:
+        """What Spread keeps of a player's WESPA rating, as printed."""
+        return {
+            "old": self.old,
+            "change": self.change,
+            "new": self.new,
+            "mark": self.mark,
+            "country": self.country,
+        }
+
+
+def read_printout(text: str, sections: list[str]) -> list[PrintoutRow]:
+    """The player rows of a printout. A line naming one of `sections` starts that section;
+    rows before any such line belong to the first section."""
+    rows = []
+    section = sections[0] if sections else ""
+    games = None
+    names = {s.strip(): s for s in sections}
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped in names and not _ROW.match(line):
+            section, games = names[stripped], None
+            continue
+        found = _GAMES.match(line)
+        if found:
+            games = int(found.group(1))
+            continue
+        m = _ROW.match(line)
+        if not m:
+            continue
+        tokens = _RATING.findall(m["rest"])
+        signed = [t for t in tokens if t[0] in "+-"]
+        plain = [t.replace(" ", "") for t in tokens if t[0] not in "+-"]
+        if len(plain) > 2 or len(signed) > 1:
+            raise PrintoutError(f"line {number}: cannot read the ratings {m['rest'].strip()!r}")
+        old, new = (plain[0], plain[1]) if len(plain) == 2 else ("", plain[0] if plain else "")
+        rows.append(
+            PrintoutRow(
+                number,
+                section,
+                games,
+                int(m["rank"]),
+                float(m["wins"]),
+                int(m["margin"]),
+                m["mark"].strip(),
+                m["country"],
+                m["name"].strip(),
+                old,
+                signed[0] if signed else "",
+                new,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class Figures:
+    wins: float
+    margin: int | None  # None: a score read past the end of an opponent's list
+    games: int
+
+
+def _as_read(row: TouRow, index: int) -> int:
+    """An entry's code as WESPA's program reads it: a digit in column 21 read as 0."""
+    e = row.entries[index]
+    if not e.column21:
+        return e.code
+    width = len(str(e.code)) if e.code >= 1000 else 4
+    return e.code % 10 ** (width - 1) if len(str(e.code)) == width else e.code % 100
+
+
+def missed(row: TouRow, number: int, index: int) -> bool:
+    """A round the player missed: written as 0 against their own number."""
+    e = row.entries[index]
+    return e.opponent == number and e.code == 0
+
+
+def flawed_figures(section: TouSection) -> list[Figures]:
+    """Each player's wins, margin and games as WESPA's program computes them (module doc)."""
+    lists = [
+        [i for i in range(len(row.entries)) if not missed(row, p + 1, i)]
+        for p, row in enumerate(section.rows)
+    ]
+    out = []
+    for p, row in enumerate(section.rows):
+        wins = 0.0
+        margin: int | None = 0
+        games = 0
+        for place, i in enumerate(lists[p]):
+            e = row.entries[i]
+            if e.opponent == p + 1:
+                continue  # a bye or a forfeit: counted nowhere
+            games += 1
+            code = _as_read(row, i)
+            wins += min(code // 1000, 2) / 2
+            q = e.opponent - 1
+            if margin is None or place >= len(lists[q]):
+                margin = None  # past the end of the list: a score from an earlier event
+                continue
+            margin += code % 1000 - _as_read(section.rows[q], lists[q][place]) % 1000
+        out.append(Figures(wins, margin, games))
+    return out
