@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run test lint coverage bench clean
+.PHONY: venv run test lint coverage bench clean fuzz
 
 venv: $(VENV)/.installed
 
@@ -41,3 +41,8 @@ bench: venv
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache htmlcov .coverage staticfiles
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
+
+# A long fuzzing run of every reader (FUZZ_SECONDS each); prints crashes with minimal reproducers.
+FUZZ_SECONDS ?= 60
+fuzz: venv
+	$(BIN)/python -m fuzz --seconds $(FUZZ_SECONDS)
