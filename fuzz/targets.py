@@ -94,7 +94,7 @@ def _xlsx_roster() -> bytes:
 
 
 def _run_roster(data: bytes) -> None:
-    from tournament.reports import roster
+    from tournament.interchange import roster
 
     # The same bytes as a CSV and as a workbook: a renamed file reaches either reader.
     for name in ("fuzz.csv", "fuzz.xlsx"):
