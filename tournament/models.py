@@ -5,6 +5,8 @@ Standings are never stored: they are computed from the games by `tournament/engi
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -35,6 +37,11 @@ class Tournament(models.Model):
 
     def is_director(self, user) -> bool:
         return bool(user.is_authenticated and self.directors.filter(pk=user.pk).exists())
+
+
+def new_stamp() -> str:
+    """A value no division's stamp has had before."""
+    return uuid.uuid4().hex
 
 
 class Division(models.Model):
@@ -72,6 +79,9 @@ class Division(models.Model):
         default=list, blank=True, help_text="Pairs of player numbers never to be paired."
     )
     tsh_file = models.CharField(max_length=200, blank=True)  # the .t file it came from
+    # Replaced in the same transaction as any change to the division, its players, rounds,
+    # games or scoresheets (`tournament/stamps.py`): the public pages' cache key.
+    stamp = models.CharField(max_length=32, default=new_stamp, editable=False)
 
     class Meta:
         ordering = ["tournament", "position", "name"]

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max
 from django.utils.text import slugify
 
 from tournament.engine import pairing
@@ -135,8 +134,8 @@ def division_standings(
     """The standings after a round (default: the last with a result), in rank order.
 
     Withdrawn players are ranked too if `show_inactive` (default: as the event's config.tsh
-    says). The standings are cached under a stamp of the division's games and players, so a
-    change to either is seen at once: two small queries find the stamp; computing the
+    says). The standings are cached under the division's stamp, so a change to its games or
+    players is seen at once: one query by primary key reads the stamp; computing the
     standings afresh takes two more whatever the size of the division (its players and its
     games), and one for the tournament's config if a player has withdrawn and the division was
     loaded without its tournament. A caller that has just asked for `standings_key` passes it
@@ -165,10 +164,10 @@ def standings_key(
 
 
 def _stamp(division: Division) -> str:
-    """Changes whenever a game or a player of the division changes: the cache key's heart."""
-    games = Game.objects.filter(division=division).aggregate(n=Count("pk"), at=Max("updated"))
-    players = Player.objects.filter(division=division).aggregate(n=Count("pk"), at=Max("updated"))
-    return f"{games['n']}.{games['at']}.{players['n']}.{players['at']}"
+    """The division's stamp, read afresh (one query by primary key): every change to its games,
+    players, rounds or settings replaces it (`tournament/stamps.py`), and an instance read
+    before the change still holds the old one."""
+    return Division.objects.filter(pk=division.pk).values_list("stamp", flat=True).get()
 
 
 def engine_player(p: Player) -> engine.Player:
