@@ -321,10 +321,10 @@ def test_the_crosstable_and_player_pages_run_the_same_number_of_queries_for_any_
     # the standings: their stamp, then (not yet cached) the players and the games.
     with django_assert_num_queries(7):
         client.get(reverse("crosstable", args=["big", "Division A"]))
-    # The page cache's stamps, the tournament, the division with its games, the player, the
-    # standings' stamp (now cached) and the players, then the player's games and their
-    # scoresheets; the ratings (not yet cached) read the players and the games.
-    with django_assert_num_queries(10):
+    # The page cache's stamps, the tournament, the division, the player, the standings' stamp
+    # (now cached) and the players, then the player's games and their scoresheets; the ratings
+    # (not yet cached) read the players and the games.
+    with django_assert_num_queries(9):
         response = client.get(reverse("player", args=["big", "Division A", 2]))
 
     assert len(body_rows(response)) == rounds

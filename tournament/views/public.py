@@ -136,7 +136,7 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
 
 def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
     tournament = _get_tournament_for_user(request, slug)
-    div = _get_division(tournament, division, with_games=True)
+    div = _get_division(tournament, division)  # the player's own games are read below
     person = _get_player(div, number)
     key = services.standings_key(div)
     standing = next(
