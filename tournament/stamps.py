@@ -25,25 +25,42 @@ from tournament.models import Division, Game, Player, Round, Scoresheet, Tournam
 class _Touched:
     """Marks the divisions already stamped in the current transaction (a no-op at commit).
 
-    Kept in the connection's on-commit list, so a rolled-back savepoint forgets it, together
+    Kept in the connection's on-commit list, so a rolled-back savepoint forgets it together
     with the stamp it rolled back: pairing a round of 250 games stamps the division once.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, key: str) -> None:
+        self.key = key
         self.divisions: set[int] = set()
 
     def __call__(self) -> None:
         pass
 
 
+def _transaction_key(connection: Any) -> str | None:
+    """What identifies the transaction a write belongs to; None if it is a write of its own.
+
+    A test runs inside atomic blocks of its own (`_from_testcase`): there, the outermost block
+    the code opened stands for the transaction, as production commits it.
+    """
+    blocks = connection.atomic_blocks
+    depth = next((i for i, b in enumerate(blocks) if not b._from_testcase), None)
+    if depth is None:
+        return None
+    if depth == 0:
+        return "outermost"
+    return connection.savepoint_ids[depth - 1]  # None for a block without a savepoint
+
+
 def _touched(using: str) -> _Touched | None:
     connection = transaction.get_connection(using)
-    if not connection.in_atomic_block:
+    key = _transaction_key(connection) if connection.in_atomic_block else None
+    if key is None:
         return None
     for _savepoints, func, _robust in connection.run_on_commit:
-        if isinstance(func, _Touched):
+        if isinstance(func, _Touched) and func.key == key:
             return func
-    marker = _Touched()
+    marker = _Touched(key)
     transaction.on_commit(marker, using=using)
     return marker
 
