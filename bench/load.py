@@ -227,34 +227,38 @@ class Director:
         if status != 302 or "sessionid" not in self.cookies:
             raise SystemExit(f"{self.name} cannot log in (HTTP {status})")
 
-    def run(self, seconds: float, seed: int) -> None:
-        rng = random.Random(seed)
+    def enter(self, game: int, p: int, s: int, q: int, t: int) -> bool:
+        """Enter (or correct) game `game` as P S Q T at the desk; whether the desk said saved."""
         path = (
             f"/desk/{self.info['slug']}/division/{self.info['division_id']}/"
             f"round/{self.info['rounds']}/enter"
         )
+        body = {"line": f"{p} {s} {q} {t}"}
+        if game in self.saved:
+            body["reason"] = "load test correction"
+        start = time.perf_counter()
+        try:
+            status, content = self._request("POST", path, body)
+            ok = status == 200 and json.loads(content).get("ok") is True
+        except (OSError, ValueError):
+            ok = False
+        self.times.append(time.perf_counter() - start)
+        if ok:
+            self.saved[game] = [p, s, q, t]
+            self.acked[game] += 1
+        else:
+            self.errors += 1
+        return ok
+
+    def run(self, seconds: float, seed: int) -> None:
+        rng = random.Random(seed)
         stop = time.monotonic() + seconds
         turn = 0
         while time.monotonic() < stop:
             tick = time.monotonic()
             game, p, q = self.games[turn % len(self.games)]
             turn += 1
-            s, t = rng.randint(250, 550), rng.randint(250, 550)
-            body = {"line": f"{p} {s} {q} {t}"}
-            if game in self.saved:
-                body["reason"] = "load test correction"
-            start = time.perf_counter()
-            try:
-                status, content = self._request("POST", path, body)
-                ok = status == 200 and json.loads(content).get("ok") is True
-            except (OSError, ValueError):
-                ok = False
-            self.times.append(time.perf_counter() - start)
-            if ok:
-                self.saved[game] = [p, s, q, t]
-                self.acked[game] += 1
-            else:
-                self.errors += 1
+            self.enter(game, p, rng.randint(250, 550), q, rng.randint(250, 550))
             time.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
 
 
@@ -309,29 +313,45 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as folder:
         info = django_shell(env, SETUP, args.event, folder, PASSWORD)
+    server, stderr_lines = start_server(env, port)
+    try:
+        return measure(port, info, args, stderr_lines)
+    finally:
+        stop_server(server)
+
+
+def start_server(env: dict[str, str], port: int) -> tuple[subprocess.Popen, list[str]]:
+    """`python -m config.serve` (as `make serve`) on `port`, once /healthz answers 200; and the
+    lines of its stderr as they come. RuntimeError if it has not started within a minute."""
     server = subprocess.Popen(
         [sys.executable, "-m", "config.serve"],
-        cwd=ROOT, env=env, start_new_session=True,
+        cwd=ROOT, env={**env, "PORT": str(port)}, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     stderr_lines: list[str] = []
     threading.Thread(target=lambda: stderr_lines.extend(server.stderr), daemon=True).start()
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if get(port, "/healthz") == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                print("".join(stderr_lines[-20:]))
-                raise SystemExit("the server did not start")
-            time.sleep(0.3)
-        return measure(port, info, args, stderr_lines)
-    finally:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if get(port, "/healthz") == 200:
+                return server, stderr_lines
+        except OSError:
+            pass
+        if time.monotonic() > deadline or server.poll() is not None:
+            stop_server(server)
+            raise RuntimeError("the server did not start:\n" + "".join(stderr_lines[-20:]))
+        time.sleep(0.3)
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    """Stop the server and its workers (its own process group)."""
+    if server.poll() is None:
         os.killpg(server.pid, signal.SIGTERM)
+    try:
         server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
 
 
 def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[str]) -> int:

@@ -72,14 +72,11 @@ def test_check_deploy_is_clean_with_the_readme_environment() -> None:
     env = readme_production_environment()
     assert {"SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS", "CSRF_TRUSTED_ORIGINS"} <= set(env)
     env["SECRET_KEY"] = KEY  # the README's is a placeholder to replace
-    code = "import sys; from django.core.management import execute_from_command_line as run; run(sys.argv)"  # noqa: E501
+    code = "from django.core.management import execute_from_command_line as run; run()"
+    check = ("check", "--deploy", "--fail-level", "WARNING")
 
-    clean = run_python(code, env, "manage.py", "check", "--deploy", "--fail-level", "WARNING")
-    bare = run_python(
-        code,
-        {"DEBUG": "False", "SECRET_KEY": KEY},
-        "manage.py", "check", "--deploy", "--fail-level", "WARNING",
-    )  # fmt: skip
+    clean = run_python(code, env, *check)
+    bare = run_python(code, {"DEBUG": "False", "SECRET_KEY": KEY}, *check)
 
     assert clean.returncode == 0, clean.stderr
     assert "System check identified no issues" in clean.stdout
