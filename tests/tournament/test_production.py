@@ -199,21 +199,43 @@ def test_a_login_under_the_limit_still_works(client: Client) -> None:
 # -- headers -----------------------------------------------------------------------------------
 
 
-@pytest.mark.django_db
-def test_pages_carry_a_strict_content_security_policy_and_security_headers(
-    client: Client,
-) -> None:
-    response = client.get(reverse("home"))
+HEADERS = """
+import django
+django.setup()
+from django.test import Client
+from django.test.utils import override_settings
+with override_settings(ALLOWED_HOSTS=["testserver"]):
+    response = Client().get("/accounts/login/")
+for name in ("Content-Security-Policy", "Content-Security-Policy-Report-Only",
+             "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"):
+    print(f"{name}: {response.get(name, '-')}")
+"""
 
-    policy = response["Content-Security-Policy"]
+
+def test_without_debug_pages_enforce_a_strict_content_security_policy(tmp_path: Path) -> None:
+    env = {"DEBUG": "False", "SECRET_KEY": KEY, "DATABASE_URL": f"sqlite:///{tmp_path}/db"}
+
+    done = run_python(HEADERS, env)
+
+    headers = dict(line.split(": ", 1) for line in done.stdout.splitlines())
+    policy = headers["Content-Security-Policy"]
     assert "default-src 'self'" in policy
     assert "script-src 'self'" in policy
     assert "style-src 'self'" in policy
     assert "frame-ancestors 'none'" in policy
     assert "unsafe-inline" not in policy
-    assert response["X-Content-Type-Options"] == "nosniff"
-    assert response["X-Frame-Options"] == "DENY"
-    assert response["Referrer-Policy"] == "same-origin"
+    assert headers["Content-Security-Policy-Report-Only"] == "-"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["Referrer-Policy"] == "same-origin"
+
+
+@pytest.mark.django_db
+def test_with_debug_the_same_policy_is_reported_not_enforced(client: Client) -> None:
+    response = client.get(reverse("home"))
+
+    assert "Content-Security-Policy" not in response
+    assert "script-src 'self'" in response["Content-Security-Policy-Report-Only"]
 
 
 # -- the public pages' cache -------------------------------------------------------------------
