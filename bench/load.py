@@ -151,8 +151,8 @@ class Tally:
                 self.errors[kind] += 1
 
 
-def get(port: int, path: str, headers: dict[str, str] | None = None) -> int:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def get(port: int, path: str, headers: dict[str, str] | None = None, timeout: float = 30) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         conn.request("GET", path, headers=headers or {})
         response = conn.getresponse()
@@ -186,9 +186,10 @@ def viewers(
         t.join()
 
 
-def warm(port: int, paths: list[str], n: int, workers: int) -> None:
+def warm(port: int, paths: list[str], workers: int) -> None:
     """Ask for every page `workers + 1` times, so that each worker (which without Redis keeps
-    its own cache) has most likely rendered it: the measurement is of the steady state."""
+    its own cache) has most likely rendered it: the measurement is of the steady state. As
+    many at a time as there are workers, so that no backlog is left for the measurement."""
     queue = [p for p in paths for _ in range(workers + 1)]
     random.Random(0).shuffle(queue)
     lock = threading.Lock()
@@ -200,9 +201,9 @@ def warm(port: int, paths: list[str], n: int, workers: int) -> None:
                     return
                 path = queue.pop()
             with contextlib.suppress(OSError):
-                get(port, path)
+                get(port, path, timeout=300)
 
-    threads = [threading.Thread(target=viewer) for _ in range(n)]
+    threads = [threading.Thread(target=viewer) for _ in range(workers)]
     for t in threads:
         t.start()
     for t in threads:
@@ -400,7 +401,7 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     rates: dict[str, float] = {}
     errors = 0
     for kind in ("login", *PAGES):
-        warm(port, urls[kind], args.viewers, args.workers)
+        warm(port, urls[kind], args.workers)
         tally = Tally()
         viewers(port, urls, [kind], args.viewers, args.seconds, tally)
         rates[kind] = len(tally.times[kind]) / args.seconds
