@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run test lint coverage bench clean fuzz
+.PHONY: venv run serve hall test lint coverage bench clean fuzz
 
 venv: $(VENV)/.installed
 
@@ -16,6 +16,15 @@ run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py loaddemo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Production on one machine: DEBUG off, SECRET_KEY required, gunicorn on PORT (8000) with
+# WEB_CONCURRENCY workers (2); migrations applied and static files collected at start.
+serve: venv
+	$(BIN)/python -m config.serve
+
+# The venue laptop: the hall's Wi-Fi, the address players open printed with a QR code.
+hall: venv
+	$(BIN)/python -m config.serve --hall
 
 test: venv
 	$(BIN)/python -m pytest
@@ -39,7 +48,7 @@ bench: venv
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache htmlcov .coverage staticfiles
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache htmlcov .coverage staticfiles hall-qr.html
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
 
 # A long fuzzing run of every reader (FUZZ_SECONDS each); prints crashes with minimal reproducers.

@@ -1,15 +1,19 @@
 """Spread's settings, read from the environment.
 
 Every default suits a laptop at the venue: one command, SQLite, DEBUG on.
-Production sets SECRET_KEY, DEBUG=False, ALLOWED_HOSTS and DATABASE_URL.
+Production sets SECRET_KEY, DEBUG=False, ALLOWED_HOSTS and DATABASE_URL (the README's
+production section lists the rest: HTTPS behind a proxy, HSTS, REDIS_URL).
 """
 
 import os
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -41,9 +45,61 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-SECRET_KEY = os.getenv("SECRET_KEY", "django-insecure-spread-development-key-do-not-deploy")
+def secret_key_from_env(env: Mapping[str, str], debug: bool) -> str:
+    """SECRET_KEY; without DEBUG it must be set, and not to the public development key."""
+    key = env.get("SECRET_KEY", "")
+    if debug:
+        return key or DEVELOPMENT_KEY
+    if not key or key == DEVELOPMENT_KEY:
+        raise ImproperlyConfigured(
+            "DEBUG is off and SECRET_KEY is not set (or is the public development key): "
+            "refusing to start. Set SECRET_KEY to a long random string, e.g. from "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
+    return key
+
+
+def caches_from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    """With REDIS_URL, one Redis shared by every worker and server; else each process's memory.
+
+    Either is exact: every cached page or table is keyed by a stamp read from the database.
+    """
+    if env.get("REDIS_URL"):
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": env["REDIS_URL"],
+                "KEY_PREFIX": env.get("CACHE_KEY_PREFIX", "spread"),
+            }
+        }
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 5000},  # a page per player of a big event
+        }
+    }
+
+
+DEVELOPMENT_KEY = "django-insecure-spread-development-key-do-not-deploy"
 DEBUG = envbool("DEBUG", "True")
+SECRET_KEY = secret_key_from_env(os.environ, DEBUG)
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+# HTTPS, as the README's production environment sets it. Behind a proxy that ends TLS, the
+# proxy's X-Forwarded-Proto header says whether the request came in over HTTPS.
+if envbool("SECURE_PROXY_SSL_HEADER", "False"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "False")
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the load balancer asks over plain HTTP
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", "False")
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", "False")
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "0")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "False")
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "False")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -53,18 +109,45 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    "axes",
+    "csp",
     "tournament",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from the worker, before any session or database work.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Every script and style comes from the site itself: no inline code, no other origin.
+_CSP = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Enforced everywhere: no template carries inline script or style (a test checks them all).
+# CSP_ENFORCE=False makes it report-only, for trying out a template change.
+if envbool("CSP_ENFORCE", "True"):
+    CONTENT_SECURITY_POLICY = _CSP
+else:
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -93,6 +176,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes: after AXES_FAILURE_LIMIT failed logins for one username, or from one address,
+# further attempts from it are refused for AXES_COOLOFF_TIME and the lockout page says so.
+AUTHENTICATION_BACKENDS = [
+    "config.auth.LoginThrottle",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15"))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
+if envbool("SECURE_PROXY_SSL_HEADER", "False"):
+    # Behind the proxy every request comes from it: the client is the first forwarded address.
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+    AXES_IPWARE_PROXY_COUNT = envint("PROXY_COUNT", "1")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -105,3 +204,39 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Without DEBUG, static files are collected at start (`make serve`) into hashed, compressed
+    # files that whitenoise serves with far-future cache headers.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# With DEBUG (`make run`, the tests) whitenoise finds files where they are, uncollected.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
+CACHES = caches_from_env(os.environ)
+
+# Errors go to stderr with their traceback, whatever DEBUG says: the operator's log is the
+# process's output (gunicorn, systemd, a container).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        }
+    },
+    "loggers": {
+        "django": {"handlers": ["stderr"], "level": os.getenv("LOG_LEVEL", "ERROR")},
+        "tournament": {"handlers": ["stderr"], "level": os.getenv("LOG_LEVEL", "ERROR")},
+        "axes": {"handlers": ["stderr"], "level": "WARNING"},
+    },
+}

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class TournamentConfig(AppConfig):
     name = "tournament"
     verbose_name = "Tournament"
+
+    def ready(self) -> None:
+        from tournament import stamps
+
+        stamps.connect()

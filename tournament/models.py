@@ -5,6 +5,7 @@ Standings are never stored: they are computed from the games by `tournament/engi
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -39,6 +40,11 @@ class Tournament(models.Model):
 
     def is_director(self, user) -> bool:
         return bool(user.is_authenticated and self.directors.filter(pk=user.pk).exists())
+
+
+def new_stamp() -> str:
+    """A value no division's stamp has had before."""
+    return uuid.uuid4().hex
 
 
 class Division(models.Model):
@@ -79,6 +85,9 @@ class Division(models.Model):
     # A division imported from a .tou file: what an export needs to write it back as it came
     # (`results_only`, `high_word`, `compact`) and what the import read past (`notes`).
     tou = models.JSONField(default=dict, blank=True)
+    # Replaced in the same transaction as any change to the division, its players, rounds,
+    # games or scoresheets (`tournament/stamps.py`): the public pages' cache key.
+    stamp = models.CharField(max_length=32, default=new_stamp, editable=False)
 
     class Meta:
         ordering = ["tournament", "position", "name"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from django.core.cache import cache
 from django.db import DatabaseError, transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import QuerySet
 from django.utils.text import slugify
 
 from tournament.engine import pairing
@@ -159,8 +159,8 @@ def division_standings(
     never a round not yet published.
 
     Withdrawn players are ranked too if `show_inactive` (default: as the event's config.tsh
-    says). The standings are cached under a stamp of the division's games and players, so a
-    change to either is seen at once: two small queries find the stamp; computing the
+    says). The standings are cached under the division's stamp, so a change to its games or
+    players is seen at once: one query by primary key reads the stamp; computing the
     standings afresh takes two more whatever the size of the division (its players and its
     games), and one for the tournament's config if a player has withdrawn and the division was
     loaded without its tournament. A caller that has just asked for `standings_key` passes it
@@ -185,7 +185,7 @@ def standings_key(
     """The cache key of a standings table: it changes with any game or player of the division
     (for the public, any game it may see: publishing a round changes it)."""
     raw = (
-        f"{division.pk}:{_stamp(division, public)}:{after_round}:{capped}:"
+        f"{division.pk}:{_stamp(division)}:{after_round}:{capped}:"
         f"{division.spread_cap}:{show_inactive}:{public}"
     )
     return "standings:" + hashlib.sha256(raw.encode()).hexdigest()
@@ -196,14 +196,11 @@ def _games(division: Division, public: bool) -> GameQuerySet:
     return games.published() if public else games
 
 
-def _stamp(division: Division, public: bool) -> str:
-    """Changes whenever a game or a player of the division changes: the cache key's heart.
-
-    The public's counts only the games it may see: publishing a round adds its games.
-    """
-    games = _games(division, public).aggregate(n=Count("pk"), at=Max("updated"))
-    players = Player.objects.filter(division=division).aggregate(n=Count("pk"), at=Max("updated"))
-    return f"{games['n']}.{games['at']}.{players['n']}.{players['at']}"
+def _stamp(division: Division) -> str:
+    """The division's stamp, read afresh (one query by primary key): every change to its games,
+    players, rounds or settings replaces it (`tournament/stamps.py`), and an instance read
+    before the change still holds the old one."""
+    return Division.objects.filter(pk=division.pk).values_list("stamp", flat=True).get()
 
 
 def engine_player(p: Player) -> engine.Player:

@@ -1,19 +1,20 @@
 from django.urls import include, path
 
 from tournament.views import public, reports
+from tournament.views.cache import cached_public_page as cached
 
 # A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
 division_urls = [
-    path("", public.standings, name="standings"),
-    path("round/<int:number>/", public.pairings, name="pairings"),
-    path("player/<int:number>/", public.player, name="player"),
-    path("crosstable/", public.crosstable, name="crosstable"),
-    path("ratings/", public.ratings, name="ratings"),
+    path("", cached(public.standings), name="standings"),
+    path("round/<int:number>/", cached(public.pairings), name="pairings"),
+    path("player/<int:number>/", cached(public.player), name="player"),
+    path("crosstable/", cached(public.crosstable), name="crosstable"),
+    path("ratings/", cached(public.ratings), name="ratings"),
 ]
 
 tournament_urls = [
-    path("", public.tournament_detail, name="tournament"),
-    path("scoresheet/<int:pk>/", public.scoresheet, name="scoresheet"),
+    path("", cached(public.tournament_detail), name="tournament"),
+    path("scoresheet/<int:pk>/", cached(public.scoresheet), name="scoresheet"),
     path("<str:division>/", include(division_urls)),
 ]
 

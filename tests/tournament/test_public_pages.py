@@ -283,11 +283,12 @@ def test_the_standings_page_runs_the_same_number_of_queries_for_any_size(
     circle_division(tournament, "Division A", players, rounds)
     page = reverse("standings", args=["big", "Division A"])
 
-    # The tournament, the division, the rounds, the two stamps of the standings' cache, and on
-    # the first view the players and the games; later views find the table in the cache.
+    # The divisions' stamps (the page cache's key), the tournament, the division, the rounds,
+    # the standings' stamp, and on the first view the players and the games; later views find
+    # the whole page in the cache under the same stamps.
     with django_assert_num_queries(7):
         response = client.get(page, {"sort": "-spread"})
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(1):
         again = client.get(page, {"sort": "-spread"})
 
     assert response.status_code == 200
@@ -303,14 +304,14 @@ def test_the_crosstable_and_player_pages_run_the_same_number_of_queries_for_any_
     tournament = Tournament.objects.create(name="Big Open", slug="big")
     circle_division(tournament, "Division A", players, rounds)
 
-    # The tournament, the division with its games, the players, and the standings: the two
-    # stamps of their cache, then (not yet cached) the games.
+    # The page cache's stamps, the tournament, the division with its games, the players, and
+    # the standings: their stamp, then (not yet cached) the players and the games.
     with django_assert_num_queries(7):
         client.get(reverse("crosstable", args=["big", "Division A"]))
-    # The tournament, the division with its games, the player, the standings' two stamps (now
-    # cached) and the players, then the player's games and their scoresheets; the ratings (not
-    # yet cached) read the players and the games.
-    with django_assert_num_queries(10):
+    # The page cache's stamps, the tournament, the division, the player, the standings' stamp
+    # (now cached) and the players, then the player's games and their scoresheets; the ratings
+    # (not yet cached) read the players and the games.
+    with django_assert_num_queries(9):
         response = client.get(reverse("player", args=["big", "Division A", 2]))
 
     assert len(body_rows(response)) == rounds

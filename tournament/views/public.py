@@ -113,7 +113,7 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
 
 def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
-    div = get_public_division(tournament, division, with_games=True)
+    div = get_public_division(tournament, division)  # the player's own games are read below
     person = get_public_player(div, number)
     key = services.standings_key(div, public=True)
     standing = next(
