@@ -60,6 +60,7 @@ class Division(models.Model):
     # Per-round caps on the spread of the capped ranking; the last one repeats.
     spread_cap = models.JSONField(null=True, blank=True)
     rating_system = models.CharField(max_length=50, default="nsa2008")
+    check_in_open = models.BooleanField(default=False)  # players may check themselves in
     # Pairing: which system pairs which round ([{"rounds": "1-3", "system": "fontes"}, …], read
     # by `tournament.engine.pairing.parse_schedule`), how often two players may meet again,
     # Gibsonization, the prize bands contention pairing aims at, and pairs never to be made.
@@ -114,6 +115,9 @@ class Player(models.Model):
     tsh_extras = models.JSONField(default=list, blank=True)
     # WESPA's printed rating for the event, as printed: old, change, new, mark, country.
     wespa = models.JSONField(default=dict, blank=True)
+    # Checked in for the event: at the desk's check-in list, or by the player's own link while
+    # the division's check-in is open. Round 1 pairs only the players checked in.
+    checked_in = models.BooleanField(default=False)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
