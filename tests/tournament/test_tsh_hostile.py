@@ -279,3 +279,12 @@ def test_a_round_asked_for_in_other_digits_is_not_found(tmp_path: Path) -> None:
     assert client.get("/t/event/A/ratings/?round=1").status_code == 200
     assert client.get("/t/event/A/ratings/?round=²").status_code == 404
     assert client.get("/t/event/A/report/standings.pdf?round=²").status_code == 404
+
+
+def test_a_number_of_thousands_of_digits_in_a_t_file_is_refused_in_one_short_line() -> None:
+    # Found by the fuzzer: `int()` raised on 5,000 digits before the reader could say so.
+    from tournament.interchange import tsh
+
+    with pytest.raises(tsh.TshFormatError) as refused:
+        tsh.read_t("Able, Ann 1500 2 " + "9" * 5000 + "; 400\n", source="a.t")
+    assert str(refused.value) == "a.t: line 1: opponent '99999999999999999999…' is not a number"

@@ -51,12 +51,14 @@ _PLAYER_LINE = re.compile(
 )
 _EOL = re.compile(r"\r\n|\r|\n")
 _RATING_NUMBER = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
-_WHOLE = re.compile(r"-?[0-9]+")
+# At most 18 digits: `int()` refuses thousands of them, and a column holds far fewer anyway.
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
 
 
 def whole_number(text: str) -> int | None:
     """`text` as a whole number if it is one written in ASCII digits (an optional `-`), else
-    None: `str.isdigit()` and `int()` also take `²` or `٣`, which no tsh file means as numbers."""
+    None: `str.isdigit()` and `int()` also take `²` or `٣`, which no tsh file means as numbers,
+    and a number of more than 18 digits is no number a tsh file holds."""
     return int(text) if _WHOLE.fullmatch(text) else None
 
 
@@ -380,7 +382,8 @@ def _numbers(text: str, line: int, what: str, source: str) -> list[int | None]:
             continue
         number = whole_number(word)
         if number is None:
-            raise TshFormatError(line, f"{what} {word!r} is not a number", source=source)
+            shown = word if len(word) <= 20 else word[:20] + "…"
+            raise TshFormatError(line, f"{what} {shown!r} is not a number", source=source)
         numbers.append(number)
     return numbers
 
