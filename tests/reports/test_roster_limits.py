@@ -135,3 +135,18 @@ def test_the_desk_refuses_a_file_too_large_without_reading_it_all(
     page = client.post(url, {"file": upload}, follow=True).content.decode()
     assert "Nothing imported: roster.csv is larger than 2.0 MiB" in page
     assert not division.players.exists()
+
+
+def test_an_xlsx_of_a_zip_version_python_cannot_read_is_refused_in_a_sentence() -> None:
+    # Found by the fuzzer: zipfile raises NotImplementedError for a "version needed" it lacks.
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    data = bytearray(out.getvalue())
+    directory = data.index(b"PK\x01\x02")
+    data[directory + 6] = 86  # the version needed to extract: 8.6
+    with pytest.raises(RosterError) as refused:
+        roster.read_roster(bytes(data), "roster.xlsx")
+    assert refused.value.problems == [
+        "roster.xlsx is not a readable xlsx file (zip file version 8.6)"
+    ]

@@ -86,7 +86,9 @@ def _check_zip(data: bytes, filename: str) -> None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, ValueError) as error:
+    # zipfile raises NotImplementedError for a zip of a later version than it reads, and
+    # EOFError or OSError for a directory that ends or points past the file.
+    except (zipfile.BadZipFile, ValueError, NotImplementedError, EOFError, OSError) as error:
         raise RosterError([f"{filename} is not a readable xlsx file ({error})"]) from error
     if unpacked > MAX_UNPACKED:
         raise RosterError(
