@@ -204,9 +204,13 @@ def test_a_login_under_the_limit_still_works(client: Client) -> None:
 HEADERS = """
 import django
 django.setup()
+from django.conf import settings
 from django.test import Client
 from django.test.utils import override_settings
-with override_settings(ALLOWED_HOSTS=["testserver"]):
+# The pages link static files, which `make serve` collects at start: here they are not collected.
+plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+storages = {**settings.STORAGES, "staticfiles": plain}
+with override_settings(ALLOWED_HOSTS=["testserver"], STORAGES=storages):
     response = Client().get("/accounts/login/")
 for name in ("Content-Security-Policy", "Content-Security-Policy-Report-Only",
              "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"):
