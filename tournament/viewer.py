@@ -192,7 +192,10 @@ class HighPlay:
     @property
     def move(self) -> str:
         """`8D GARDEN`: the play's position and word from its canonical line."""
-        return " ".join(self.turn.text.split(": ", 1)[-1].split()[:2])
+        tokens = self.turn.text.split(": ", 1)[-1].split()
+        # ">nick: [RACK] POSITION WORD +score total": the two tokens before the score.
+        scored = next((k for k, t in enumerate(tokens) if t[:1] in "+-"), len(tokens))
+        return " ".join(tokens[max(scored - 2, 0) : scored])
 
 
 def high_plays(sheets: Iterable[Scoresheet]) -> list[HighPlay]:
