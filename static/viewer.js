@@ -57,7 +57,7 @@
       g.appendChild(el("rect", { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, rx: 4 }));
       var letter = t.toUpperCase();
       g.appendChild(el("text", {
-        "class": "letter" + (letter.length > 1 ? " multi" : ""), x: x + cell / 2 - 2, y: y + cell / 2 + 1
+        "class": "letter" + (letter.length > 1 ? " multi" : ""), x: x + cell / 2 - 3, y: y + cell / 2 + 1
       }, letter));
       var value = blank ? "" : String(data.values[t] === undefined ? "" : data.values[t]);
       g.appendChild(el("text", { "class": "value", x: x + cell - 5, y: y + cell - 6 }, value));

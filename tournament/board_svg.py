@@ -62,7 +62,7 @@ def tile_svg(row: int, col: int, tile: str, values: dict[str, int], last: bool) 
     return (
         f'<g class="{classes}" data-square="{square_name(row, col)}" data-tile="{escape(tile)}">'
         f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" rx="4"/>'
-        f'<text class="letter{size}" x="{x + CELL / 2 - 2}" y="{y + CELL / 2 + 1}">'
+        f'<text class="letter{size}" x="{x + CELL / 2 - 3}" y="{y + CELL / 2 + 1}">'
         f"{escape(letter)}</text>"
         f'<text class="value" x="{x + CELL - 5}" y="{y + CELL - 6}">{escape(value)}</text></g>'
     )

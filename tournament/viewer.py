@@ -70,13 +70,15 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
     totals, who moves next with their rack and the tiles they cannot see. One pass."""
     turns = report.turns
     totals = {p.nick: [0, 0] for p in report.players}
+    names = {p.nick: p.name or p.nick for p in report.players}
     steps = []
     for step in range(len(turns) + 1):
         shown = turns[step - 1] if step else None
         if shown is not None and shown.nick in totals:
             totals[shown.nick] = [shown.recorded_total or 0, shown.computed_total or 0]
         if step < len(turns):
-            unseen, who, rack = turns[step].unseen, turns[step].nick, turns[step].rack
+            unseen, rack = turns[step].unseen, turns[step].rack
+            who = names.get(turns[step].nick, turns[step].nick)
         else:
             unseen, who, rack = report.unseen, "", ""
         steps.append(
@@ -86,7 +88,7 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
                 if shown
                 else "before the first move",
                 "totals": [
-                    {"nick": nick, "recorded": r, "computed": c} for nick, (r, c) in totals.items()
+                    {"nick": names[nick], "recorded": r, "computed": c} for nick, (r, c) in totals.items()
                 ],
                 "to_move": who,
                 "rack": rack,
