@@ -88,7 +88,8 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
                 if shown
                 else "before the first move",
                 "totals": [
-                    {"nick": names[nick], "recorded": r, "computed": c} for nick, (r, c) in totals.items()
+                    {"nick": names[nick], "recorded": r, "computed": c}
+                    for nick, (r, c) in totals.items()
                 ],
                 "to_move": who,
                 "rack": rack,
