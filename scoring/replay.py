@@ -48,6 +48,14 @@ class Turn:
     words: list[tuple[str, str]] = field(default_factory=list)  # (word formed, validity mark)
     position: str | None = None  # canonical position and word of a play
     word: str | None = None
+    # For drawing the game turn by turn without replaying it: the events replayed up to and
+    # including this one (``verify(upto=number)`` shows the board after it), the tiles it put
+    # down as (row, column, tile), those a withdrawn phony took off as (row, column), and the
+    # tiles its player could not see before moving (not on the board nor on their recorded rack).
+    number: int = 0
+    placed: list[tuple[int, int, str]] = field(default_factory=list)
+    removed: list[tuple[int, int]] = field(default_factory=list)
+    unseen: dict[str, int] = field(default_factory=dict)
 
     @property
     def line(self) -> int:
@@ -94,6 +102,7 @@ class Report:
     ended: str | None  # OUT, SCORELESS, PASSES or None
     conventions: dict[str, str] = field(default_factory=dict)
     canonical: dict[int, tuple[str, str]] = field(default_factory=dict)  # line -> (position, word)
+    unseen: dict[str, int] = field(default_factory=dict)  # tiles not on the board at the end
 
     @property
     def verified(self) -> bool:
@@ -243,6 +252,17 @@ class _Replay:
     def unseen(self) -> Counter[str]:
         """Tiles not on the board: in the bag or on some rack."""
         return Counter({t: c for t, c in self.pool.items() if c > 0})
+
+    def unseen_by(self, ev: gcg.Event) -> dict[str, int]:
+        """The tiles the player of `ev` cannot see before moving (tile tracking): not on the
+        board, nor on the rack the line records. Quiet: the move's handler reports the rack."""
+        left = {t: c for t, c in self.pool.items() if c > 0}
+        if ev.rack and ev.rack != "UNKNOWN":
+            for t in self.split(ev.rack.upper()):
+                t = BLANK if t == "." else t
+                if left.get(t, 0) > 0:
+                    left[t] -= 1
+        return {t: c for t, c in left.items() if c}
 
     def read_rack(self, ev: gcg.Event, text: str, what: str = "rack") -> list[str] | None:
         """The tiles of a rack as written, or None when it is not recorded or cannot be read."""
@@ -444,7 +464,12 @@ class _Replay:
                     recorded=ev.nick,
                 )
                 continue
+            made = len(self.turns)
+            unseen = self.unseen_by(ev)
             handlers[ev.kind](ev, p)
+            if len(self.turns) > made:
+                self.turns[-1].number = count
+                self.turns[-1].unseen = unseen
             self.previous_kind = ev.kind
         if upto is None:
             self.finish()
@@ -558,6 +583,9 @@ class _Replay:
         self.book(p, ev, score)
         self.canonical[ev.line] = (position, word)
         turn = Turn(ev, score, self.computed[p], words, position, word)
+        width = self.board.width
+        board = self.board.squares
+        turn.placed = [(sq // width - 1, sq % width - 1, board[sq] or "") for sq in squares]
         self.turns.append(turn)
         self.last_play = (p, turn, squares, drawn, self.scoreless, self.passes, score_finding)
         self.bag -= drawn
@@ -921,6 +949,8 @@ class _Replay:
                 recorded=ev.rack,
             )
         # Take the play back.
+        width = self.board.width
+        removed = [(sq // width - 1, sq % width - 1) for sq in squares]
         for sq in squares:
             t = self.board.squares[sq]
             key = BLANK if t.islower() else t
@@ -974,6 +1004,7 @@ class _Replay:
         computed = -(computed if computed is not None else recorded)
         self.computed[pp] += computed
         self.turn(ev, p, computed)
+        self.turns[-1].removed = removed
         self.check_scoreless_end(ev)
 
     def _challenge(self, ev: gcg.Event, p: int) -> None:
@@ -1376,6 +1407,7 @@ class _Replay:
             self.ended,
             conventions,
             self.canonical,
+            {t: c for t, c in self.pool.items() if c > 0},
         )
 
 

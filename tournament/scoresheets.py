@@ -116,8 +116,9 @@ def _json_safe(data: Any) -> Any:
 def check_scoresheet(division: Division, data: str | bytes) -> SheetReport:
     """The engine's report on a record, as stored with a scoresheet; never raises.
 
-    `report.as_dict()` plus each turn (recorded and computed score and total), the board after
-    the last move, and how the game ended.
+    `report.as_dict()` plus each turn (recorded and computed score and total, and what the
+    game viewer draws it from: tiles placed and taken back, rack, notes, unseen tiles), the
+    board after the last move, and how the game ended.
     """
     rules, tiles, lexicons, notes = _engine_settings(division)
     try:
@@ -130,6 +131,8 @@ def check_scoresheet(division: Division, data: str | bytes) -> SheetReport:
         )
     result = report.as_dict()
     result["findings"] = notes + result["findings"]
+    rack_size = report.rules.rack_size
+    turns = report.turns
     result["turns"] = [
         {
             "line": t.line,
@@ -140,11 +143,25 @@ def check_scoresheet(division: Division, data: str | bytes) -> SheetReport:
             "computed_score": t.computed_score,
             "recorded_total": t.recorded_total,
             "computed_total": t.computed_total,
+            "number": t.number,
+            "rack": t.event.rack,
+            "notes": list(t.event.notes),
+            "placed": [list(p) for p in t.placed],
+            "removed": [list(r) for r in t.removed],
+            "unseen": t.unseen,
+            "bingo": len(t.placed) >= rack_size,
+            "withdrawn": bool(t.placed)
+            and k + 1 < len(turns)
+            and turns[k + 1].kind == gcg.PHONY
+            and bool(turns[k + 1].removed),
         }
-        for t in report.turns
+        for k, t in enumerate(turns)
     ]
     result["board"] = report.board.render()
     result["ended"] = report.ended
+    result["layout"] = report.board.layout.name
+    result["unseen"] = report.unseen
+    result["values"] = {t: report.tiles.value(t) for t in report.tiles.counts if t != "?"}
     return SheetReport.from_dict(_json_safe(result))
 
 

@@ -12,7 +12,19 @@ from typing import Any
 
 # The keys as the engine's `Report.as_dict` orders them, then the desk's own.
 _KEYS = (
-    "file", "verified", "rules", "tiles", "players", "findings", "turns", "board", "ended", "key"
+    "file",
+    "verified",
+    "rules",
+    "tiles",
+    "players",
+    "findings",
+    "turns",
+    "board",
+    "ended",
+    "layout",
+    "unseen",
+    "values",
+    "key",
 )
 
 
@@ -45,6 +57,16 @@ class SheetTurn:
     computed_score: int | None = None
     recorded_total: int | None = None
     computed_total: int | None = None
+    # What the game viewer draws each turn from, without replaying the record (older rows lack
+    # them and are made again: `scoresheets.current_report`).
+    number: int = 0  # events replayed up to this one: the board after it is `?turn=number`
+    rack: str = ""  # as the record writes it
+    notes: list[str] = field(default_factory=list)  # the #note lines after the move
+    placed: list[list[Any]] = field(default_factory=list)  # [row, column, tile] (0-based)
+    removed: list[list[int]] = field(default_factory=list)  # [row, column]: a withdrawn phony's
+    unseen: dict[str, int] = field(default_factory=dict)  # unseen by its player before moving
+    bingo: bool = False  # the play used a whole rack
+    withdrawn: bool = False  # the play was taken back (a phony)
 
     @property
     def wrong(self) -> bool:
@@ -66,6 +88,9 @@ class SheetReport:
     turns: list[SheetTurn] = field(default_factory=list)
     board: str = ""  # the board after the last move, drawn as text
     ended: str | None = None  # how the game ended, where it did
+    layout: str = ""  # the board's layout (scoring's name), for drawing it
+    unseen: dict[str, int] = field(default_factory=dict)  # tiles not on the board at the end
+    values: dict[str, int] = field(default_factory=dict)  # each tile's points (a blank's: 0)
     rules: str = ""
     tiles: str = ""
     file: str = ""  # the name of the file it was uploaded as, if any
@@ -82,6 +107,9 @@ class SheetReport:
             turns=_typed(SheetTurn, data.get("turns")),
             board=data.get("board") or "",
             ended=data.get("ended"),
+            layout=data.get("layout") or "",
+            unseen=data.get("unseen") or {},
+            values=data.get("values") or {},
             rules=data.get("rules") or "",
             tiles=data.get("tiles") or "",
             file=data.get("file") or "",
@@ -102,6 +130,12 @@ class SheetReport:
             board=self.board,
             ended=self.ended,
         )
+        if self.layout:
+            data["layout"] = self.layout
+        if self.unseen:
+            data["unseen"] = self.unseen
+        if self.values:
+            data["values"] = self.values
         if self.key:
             data["key"] = self.key
         data.update(self.extra)

@@ -61,4 +61,9 @@ urlpatterns += [
         reports.desk_game_record,
         name="desk-game-record",
     ),
+    path(
+        "<slug:slug>/scoresheets/<int:sheet_id>/record.gcg",
+        reports.desk_gcg,
+        name="desk-gcg",
+    ),
 ]

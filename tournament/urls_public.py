@@ -15,6 +15,8 @@ division_urls = [
 tournament_urls = [
     path("", cached(public.tournament_detail), name="tournament"),
     path("scoresheet/<int:pk>/", cached(public.scoresheet), name="scoresheet"),
+    path("scoresheet/<int:pk>/record.gcg", reports.public_gcg, name="public-gcg"),
+    path("high-plays/", cached(public.high_plays), name="high-plays"),
     path("<str:division>/", include(division_urls)),
 ]
 

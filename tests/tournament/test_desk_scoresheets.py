@@ -57,6 +57,20 @@ def test_each_line_is_checked_as_it_is_typed(
             "computed_score": 30,
             "recorded_total": 32,
             "computed_total": 30,
+            # What the game viewer draws: DJINN on row 8 from D, the whole set unseen but the
+            # seven tiles of Ada's rack.
+            "number": 1,
+            "rack": "DJINNRS",
+            "notes": [],
+            "placed": [[7, 3, "D"], [7, 4, "J"], [7, 5, "I"], [7, 6, "N"], [7, 7, "N"]],
+            "removed": [],
+            "unseen": {
+                "?": 2, "A": 9, "B": 2, "C": 2, "D": 3, "E": 12, "F": 2, "G": 3, "H": 2,
+                "I": 8, "K": 1, "L": 4, "M": 2, "N": 4, "O": 8, "P": 2, "Q": 1, "R": 5,
+                "S": 3, "T": 6, "U": 4, "V": 2, "W": 2, "X": 1, "Y": 2, "Z": 1,
+            },  # fmt: skip
+            "bingo": False,
+            "withdrawn": False,
         }
     ]
     assert [(f["code"], f["expected"], f["recorded"]) for f in report["findings_by_line"]["3"]] == [

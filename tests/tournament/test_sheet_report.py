@@ -27,12 +27,15 @@ def test_a_real_games_report_is_typed_and_stored_as_before(division: Division) -
     ]
     assert report.findings == []
     # Line 30: emely goes out; doug's EGOP (7) counts twice for her: 331 + 14 = 345.
+    # It is the 28th event; before it, only doug's EGOP is off the board.
     assert report.turns[-1] == SheetTurn(
-        30, "emely", "end_points", ">emely: (OPEG) +14 345", 14, 14, 345, 345
-    )
+        30, "emely", "end_points", ">emely: (OPEG) +14 345", 14, 14, 345, 345, number=28,
+        unseen={"E": 1, "G": 1, "O": 1, "P": 1},
+    )  # fmt: skip
     stored = report.as_dict()
     assert list(stored) == [
-        "verified", "rules", "tiles", "players", "findings", "turns", "board", "ended"
+        "verified", "rules", "tiles", "players", "findings", "turns", "board", "ended", "layout",
+        "unseen", "values",
     ]  # fmt: skip
     assert stored["players"][0] == {"nick": "doug", "name": "doug", "final": 451, "computed": 451}
     assert SheetReport.from_dict(stored) == report

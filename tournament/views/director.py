@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament import corrections, results, scoresheets
+from tournament import corrections, results, scoresheets, viewer
 from tournament.forms import (
     AssignForm,
     EntryForm,
@@ -418,6 +418,13 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
         "record_findings": report.record_findings,
         "lines": _sheet_lines(sheet.gcg, report),
         "resolve_form": ResolveForm(),
+        "viewer": viewer.viewer_context(
+            report,
+            viewer.turn_param(request.GET.get("turn")),
+            viewer.turn_param(request.GET.get("page")),
+        ),
+        "gcg_url": reverse("desk-gcg", args=[slug, sheet.pk]),
+        "pdf_url": reverse("desk-game-record", args=[slug, sheet.pk]),
     }
     return render(request, "tournament/desk/scoresheet.html", context)
 

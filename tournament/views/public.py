@@ -9,14 +9,14 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
-from tournament import queries, results, scoresheets, services
-from tournament.models import Tournament
+from tournament import queries, results, scoresheets, services, viewer
+from tournament.models import Game, Scoresheet, Tournament
 from tournament.tables import (
     CrosstableTable,
-    MovesTable,
     PairingsByNameTable,
     PairingsByTableTable,
     PlayerGamesTable,
@@ -30,7 +30,7 @@ from tournament.views.access import (
     get_public_tournament,
 )
 
-MOVES_PER_PAGE = 200
+HIGH_PLAYS = 20
 
 
 def _get_after_round(request: HttpRequest, last: int) -> int | None:
@@ -174,17 +174,32 @@ def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     sheet = get_public_scoresheet(tournament, pk)
     game = sheet.game
+    turn = viewer.turn_param(request.GET.get("turn"))
     # The report stored with the sheet: the engine runs again only if it is out of date.
-    view = queries.sheet_view(scoresheets.current_report(sheet))
-    table = MovesTable(view.turns)
-    # A real game has under a hundred turns; a record of thousands is shown a page at a time.
-    RequestConfig(request, paginate={"per_page": MOVES_PER_PAGE}).configure(table)
+    report = scoresheets.current_report(sheet)
     ctx = {
         "tournament": tournament,
         "division": game.division,
         "game": game,
         "sheet": sheet,
-        "replay": view,
-        "table": table,
+        "replay": queries.sheet_view(report),
+        "viewer": viewer.viewer_context(report, turn, viewer.turn_param(request.GET.get("page"))),
+        "gcg_url": reverse("public-gcg", args=[tournament.slug, sheet.pk]),
+        "pdf_url": reverse("public-game-record", args=[tournament.slug, sheet.pk]),
     }
     return render(request, "tournament/scoresheet.html", ctx)
+
+
+def high_plays(request: HttpRequest, slug: str) -> HttpResponse:
+    """The highest-scoring plays and the bingos of the tournament's published scoresheets."""
+    tournament = get_public_tournament(request, slug)
+    sheets = Scoresheet.objects.filter(
+        game__division__tournament=tournament, game__in=Game.objects.published()
+    ).select_related("game__division", "game__player1", "game__player2")
+    plays = viewer.high_plays(sheets)
+    ctx = {
+        "tournament": tournament,
+        "top": plays[:HIGH_PLAYS],
+        "bingos": [p for p in plays if p.turn.bingo],
+    }
+    return render(request, "tournament/high_plays.html", ctx)

@@ -87,6 +87,23 @@ def public_game_record(request: HttpRequest, slug: str, pk: int) -> HttpResponse
     return _game_record(request, slug, sheet)
 
 
+@login_required
+def desk_gcg(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
+    return _gcg(slug, get_desk_scoresheet(request, slug, sheet_id))
+
+
+def public_gcg(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_public_tournament(request, slug)
+    return _gcg(slug, get_public_scoresheet(tournament, pk))
+
+
+def _gcg(slug: str, sheet: Scoresheet) -> HttpResponse:
+    """The record as stored, as a download."""
+    name = f"{slug}-round{sheet.game.round}-game{sheet.game.pk}.gcg"
+    content = sheet.gcg.encode("utf-8", "replace")
+    return _download(reports.Download(content, name, "text/plain; charset=utf-8"))
+
+
 def _game_record(request: HttpRequest, slug: str, sheet: Scoresheet) -> HttpResponse:
     try:
         report = game_record(sheet, _number(request, "move"))

@@ -1,0 +1,58 @@
+"""The game viewer in headless Chromium: stepping without reloading keeps the address in step
+and draws the board the server draws for that turn."""
+
+from __future__ import annotations
+
+# The live server and the browser tab of the director's browser tests (skipped without Chromium).
+from browser.test_director_round import live_url, page, pytestmark  # noqa: F401
+from django.core.management import call_command
+
+
+def _tiles(tab) -> list[tuple[str, str]]:
+    return sorted(
+        (g.get_attribute("data-square"), g.locator("text.letter").text_content())
+        for g in tab.locator("svg.board g.tile").all()
+    )
+
+
+def test_stepping_forward_three_times_shows_turn_3_as_the_server_draws_it(
+    live_url: str,  # noqa: F811
+    page,  # noqa: F811
+) -> None:
+    call_command("loaddemo")
+    from tournament.models import Scoresheet
+
+    sheet = Scoresheet.objects.get(report__file="a2-ada-cora.gcg")
+    url = f"{live_url}/t/demo/scoresheet/{sheet.pk}/"
+    blocked: list[str] = []
+    page.on(
+        "console",
+        lambda msg: blocked.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    page.goto(f"{url}?turn=0")
+    assert _tiles(page) == []
+    page.click("a[data-go=forward]")
+    page.click("a[data-go=forward]")
+    page.keyboard.press("ArrowRight")  # the arrow keys step too
+    assert page.url == f"{url}?turn=3"
+    stepped = _tiles(page)
+    # CHAIRS at 8F, .TEM down from K8, TEA. at 11H: twelve tiles, TEA's highlighted.
+    assert len(stepped) == 12
+    assert page.locator("svg.board g.tile.last").count() == 3
+    assert page.inner_text("#viewer-caption") == "after line 6: >Ada: 11H TEA. +6 38"
+    assert page.locator("#viewer-moves tr.current").get_attribute("data-step") == "3"
+    assert page.input_value("#viewer-slider") == "3"
+    text = page.inner_text("#viewer-text")
+
+    page.goto(f"{url}?turn=3")  # the same turn, drawn by the server
+    assert _tiles(page) == stepped
+    assert page.inner_text("#viewer-text") == text
+
+    page.keyboard.press("Home")
+    assert page.url == f"{url}?turn=0" and _tiles(page) == []
+    # A finding's link jumps to its turn: the wrong total on line 6 (TEA., move 3).
+    page.click("#viewer-moves a.finding")
+    assert page.url == f"{url}?turn=3" and _tiles(page) == stepped
+    page.keyboard.press("End")
+    assert page.url == f"{url}?turn=14"
+    assert blocked == []
