@@ -12,7 +12,7 @@ from .rules import Ruleset, builtin_rulesets, load_rules
 from .tiles import TileSet, builtin_tilesets, detect_tileset, load_tileset
 
 # Raised whenever a change to the engine can change a report: stored reports are checked again.
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
 
 __all__ = [
     "ERROR",
