@@ -36,15 +36,16 @@ def _legacy(report: Any) -> Any:
 
 def forwards(apps, schema_editor) -> None:
     from tournament import scoresheets
-    from tournament.sheet_report import SheetReport
+    from tournament.sheet_report import _KEYS
 
     Scoresheet = apps.get_model("tournament", "Scoresheet")
     for sheet in Scoresheet.objects.select_related("game__division").iterator():
+        # Read without `SheetReport`: an odd old row is still checked again.
         old = sheet.report if isinstance(sheet.report, dict) else {}
+        file = old.get("file") if isinstance(old.get("file"), str) else ""
         try:
-            stored = SheetReport.from_dict(old)
-            report = scoresheets._report(sheet.game.division, sheet.gcg or "", stored.file)
-            report.extra = {**stored.extra, **report.extra}
+            report = scoresheets._report(sheet.game.division, sheet.gcg or "", file)
+            report.extra = {**{k: v for k, v in old.items() if k not in _KEYS}, **report.extra}
             data, verified = report.as_dict(), report.verified
         except Exception:
             logger.exception("scoresheet %s: its findings are kept as sentences", sheet.pk)
