@@ -334,16 +334,16 @@ def parse(text: str | bytes) -> GameRecord:
                 findings.append(Finding(number, ERROR, "malformed_line", {"case": "no_nick"}))
                 continue
             nick, body = m.group(1), m.group(2)
-            result = _parse_body(nick, number, body.split())
-            if not isinstance(result, Event):
+            parsed = _parse_body(nick, number, body.split())
+            if not isinstance(parsed, Event):
                 record.items.append(Unread(number, stripped, nick))
-                findings.append(Finding(number, ERROR, "malformed_line", result, player=nick))
+                findings.append(Finding(number, ERROR, "malformed_line", parsed, player=nick))
                 continue
             if after_last_rack is not None:
                 findings.append(_after_last_rack(number, nick, after_last_rack))
                 after_last_rack = None  # said once
-            record.items.append(result)
-            last_event = result
+            record.items.append(parsed)
+            last_event = parsed
             continue
         if stripped.startswith("#"):
             keyword, _, value = stripped[1:].replace("\t", " ").partition(" ")

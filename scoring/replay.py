@@ -10,7 +10,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from . import gcg
 from .board import (
@@ -572,8 +572,11 @@ class _Replay:
         if self.ended is None and not score:
             self.check_scoreless_end(ev)
 
-    def place(self, ev: gcg.Event):
-        """Put a play on the board: (new squares, score, words, position, canonical word).
+    def place(
+        self, ev: gcg.Event
+    ) -> tuple[list[int], list[str], int, list[tuple[str, str]], str, str] | None:
+        """Put a play on the board: (new squares, tiles from the rack, score, words and their
+        marks, position, canonical word).
 
         None when it cannot be placed; the finding says why.
         """
@@ -595,7 +598,7 @@ class _Replay:
         through: frozenset[int] | set[int] = _NO_CELLS  # cells written in parentheses
         if "(" in word:
             through = set()
-            tiles = []
+            tiles: list[str] = []
             for k, piece in enumerate(_PARENS.split(word)):
                 for t in self.split(piece):
                     if k % 2:
@@ -606,10 +609,12 @@ class _Replay:
         size = self.size
         n = len(tiles)
         if n == 0 or along + n > size:
-            return self.placement_error(ev, pos, tiles, through)
+            self.placement_error(ev, pos, tiles, through)
+            return None
         squares = self.board.squares
         if through and any(squares[start + k * step] is None for k in through):
-            return self.placement_error(ev, pos, tiles, through)
+            self.placement_error(ev, pos, tiles, through)
+            return None
         values = self.values
         lm, wm = self.lm, self.wm
         form = self.rack_form
@@ -632,14 +637,17 @@ class _Replay:
                 else:
                     if t != ".":
                         if t != here and t.upper() != here.upper():
-                            return self.take_back(new, ev, pos, tiles, through)
+                            self.take_back(new, ev, pos, tiles, through)
+                            return None
                         rewritten.append(sq)
                     main += values[here]
                 sq += step
         except KeyError:
-            return self.take_back(new, ev, pos, tiles, through)
+            self.take_back(new, ev, pos, tiles, through)
+            return None
         if not new:
-            return self.placement_error(ev, pos, tiles, through)
+            self.placement_error(ev, pos, tiles, through)
+            return None
         first_move = self.board.count == 0
         ends_touch = squares[start - step] is not None or squares[sq] is not None
         if ends_touch:
@@ -658,7 +666,9 @@ class _Replay:
         self.board.count += len(new)
         # One tile written on its own forms no word that way: only its cross-word counts.
         total = main * mult if n > 1 else 0
-        words = ["".join(squares[start:sq:step])] if n > 1 else []
+        # Every square from the start of a word to its end holds a tile (the walks stop at
+        # the first empty square), so the slices below are of tiles only.
+        words = ["".join(cast("list[str]", squares[start:sq:step]))] if n > 1 else []
         crossed = False
         for q in new:
             if squares[q - cross] is None and squares[q + cross] is None:
@@ -672,11 +682,12 @@ class _Replay:
                 hi += cross
             lo += cross
             crossed = True
-            s = values[squares[q]] * (lm[q] - 1)
-            for r in range(lo, hi, cross):
-                s += values[squares[r]]
+            cross_word = cast("list[str]", squares[lo:hi:cross])
+            s = values[cast(str, squares[q])] * (lm[q] - 1)
+            for t in cross_word:
+                s += values[t]
             total += s * wm[q]
-            words.append("".join(squares[lo:hi:cross]))
+            words.append("".join(cross_word))
         if len(new) == self.rules.rack_size:
             total += self.rules.bingo_bonus
         if first_move:
@@ -727,7 +738,8 @@ class _Replay:
     ) -> None:
         for q in new:
             self.board.squares[q] = None
-        return self.placement_error(ev, pos, tiles, through)
+        self.placement_error(ev, pos, tiles, through)
+        return None
 
     def placement_error(
         self, ev: gcg.Event, pos: Position, tiles: list[str], through: frozenset[int] | set[int]
@@ -923,6 +935,7 @@ class _Replay:
         # Take the play back.
         for sq in squares:
             t = self.board.squares[sq]
+            assert t is not None  # the withdrawn play's own tiles are on the board
             key = BLANK if t.islower() else t
             self.pool[key] += 1
             if self.pool[key] > 0:
