@@ -8,8 +8,8 @@ The ``legacy`` case keeps a sentence written before findings carried parameters,
 ``text``.
 
 A template field may name how its value is written (after the colon): ``#noun`` "3 noun(s)";
-``list`` items joined by commas; ``names`` the same, or "none named"; ``counts`` an object of
-tiles and counts, "2 E, 1 Z"; ``op`` a signed number as the operator and its size, "+ 5" or
+``list`` items joined by commas; ``names`` the same, or "none named"; ``counts`` [tile, count]
+pairs, "2 E, 1 Z"; ``op`` a signed number as the operator and its size, "+ 5" or
 "- 5"; otherwise a Python format spec. (The engine never imports the tournament app, so the
 counted noun is written here the way ``tournament.engine.text.counted`` writes it.)
 """
@@ -184,7 +184,7 @@ def _op(n: int) -> str:
 _SPECS: dict[str, Callable[[Any], str]] = {
     "list": lambda items: ", ".join(str(i) for i in items),
     "names": lambda items: ", ".join(str(i) for i in items) or "none named",
-    "counts": lambda counts: ", ".join(f"{c} {t}" for t, c in counts.items()),
+    "counts": lambda pairs: ", ".join(f"{c} {t}" for t, c in pairs),
     "op": _op,
 }
 

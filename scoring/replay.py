@@ -310,9 +310,10 @@ class _Replay:
             pool = self.unseen()
             if extra:
                 pool.subtract(extra)
-            needs = {t: wanted[t] for t in sorted(short)}
-            unseen = {t: pool.get(t, 0) for t in sorted(short)}
-            params = {"needs": needs, "unseen": unseen, "tiles": self.tiles.name}
+            # [tile, count] pairs, not an object: PostgreSQL's jsonb does not keep keys' order.
+            needs = [[t, wanted[t]] for t in sorted(short)]
+            unseen = [[t, pool.get(t, 0)] for t in sorted(short)]
+            params: dict[str, Any] = {"needs": needs, "unseen": unseen, "tiles": self.tiles.name}
             if what == "rack left":
                 params["case"] = "left"
             self.error(
@@ -320,8 +321,8 @@ class _Replay:
                 "rack_not_drawable",
                 params,
                 nick,
-                expected=", ".join(f"{c} {t}" for t, c in unseen.items()),
-                recorded=", ".join(f"{c} {t}" for t, c in needs.items()),
+                expected=", ".join(f"{c} {t}" for t, c in unseen),
+                recorded=", ".join(f"{c} {t}" for t, c in needs),
             )
             return False
         return True

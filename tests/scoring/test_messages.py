@@ -574,3 +574,18 @@ def test_stored_findings_this_version_cannot_write_are_shown_as_they_are() -> No
 
 if __name__ == "__main__":
     _write_golden()
+
+
+def test_tile_counts_are_pairs_so_a_database_cannot_reorder_them() -> None:
+    # PostgreSQL's jsonb sorts an object's keys (shorter first): [CH] would move after Z.
+    (text, settings) = next((t, s) for k, t, s, *_ in SENTENCES if k == "rack_not_drawable.left")
+    report = scoring.verify(text.replace("(ZZ)", "(ZZQQ)"), **settings)
+
+    (short,) = [f for f in report.findings if f.code == "rack_not_drawable"]
+
+    assert short.params["needs"] == [["Q", 2], ["Z", 2]]
+    assert short.params["unseen"] == [["Q", 0], ["Z", 1]]
+    assert short.message == (
+        "the rack left needs 2 Q, 2 Z but only 0 Q, 1 Z can be unseen "
+        "(the english set and the tiles on the board)"
+    )
