@@ -31,7 +31,9 @@ test: venv
 
 # The packages mypy checks (strict, see pyproject.toml): one a line, to add more.
 TYPED := \
-	tournament/engine
+	tournament/engine \
+	tournament/interchange \
+	scoring
 
 lint: venv
 	$(BIN)/ruff check .

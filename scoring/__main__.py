@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn, TextIO
 
 from . import gcg
 from .lexicon import LexiconError, Lexicons, load_lexicon
@@ -18,7 +19,7 @@ USAGE_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse exits with 2 as well; say it plainly
+    def error(self, message: str) -> NoReturn:  # argparse exits with 2 as well; say it plainly
         self.print_usage(sys.stderr)
         print(f"{self.prog}: {message}", file=sys.stderr)
         raise SystemExit(USAGE_ERROR)
@@ -63,7 +64,7 @@ def _read(path: str) -> bytes:
     return Path(path).read_bytes()
 
 
-def _print_report(path: str, report: Report, out) -> None:
+def _print_report(path: str, report: Report, out: TextIO) -> None:
     scores = ", ".join(f"{p.nick} {p.final}" for p in report.players)
     if report.verified:
         print(f"{path}: VERIFIED ({scores})", file=out)
@@ -73,7 +74,7 @@ def _print_report(path: str, report: Report, out) -> None:
         print(f"  {finding.text()}", file=out)
 
 
-def _verify(args: argparse.Namespace, out) -> int:
+def _verify(args: argparse.Namespace, out: TextIO) -> int:
     rules, tiles, lexicons = _settings(args)
     results = []
     failed = 0
@@ -98,7 +99,7 @@ def _verify(args: argparse.Namespace, out) -> int:
     return 1 if failed else 0
 
 
-def _show(args: argparse.Namespace, out) -> int:
+def _show(args: argparse.Namespace, out: TextIO) -> int:
     rules, tiles, lexicons = _settings(args)
     record = gcg.parse(_read(args.file))
     report = verify(record, rules=rules, tiles=tiles, lexicons=lexicons, upto=args.turn)
@@ -112,13 +113,13 @@ def _show(args: argparse.Namespace, out) -> int:
     return 0
 
 
-def _format(args: argparse.Namespace, out) -> int:
+def _format(args: argparse.Namespace, out: TextIO) -> int:
     rules, tiles, lexicons = _settings(args)
     out.write(canonical_gcg(_read(args.file), rules=rules, tiles=tiles, lexicons=lexicons))
     return 0
 
 
-def main(argv: Sequence[str] | None = None, out=None) -> int:
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     args = _parser().parse_args(argv)
     try:

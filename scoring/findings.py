@@ -1,9 +1,14 @@
-"""What a check found: line, player, short code, plain sentence, expected and recorded values."""
+"""What a check found: line, player, stable code and its parameters, expected and recorded values.
+
+The sentence is made from the code and parameters (``scoring.messages``), never stored.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from .messages import render
 
 ERROR = "error"
 WARNING = "warning"
@@ -14,7 +19,7 @@ class Finding:
     line: int  # 1-based line of the record; 0 for the record as a whole
     severity: str  # ERROR or WARNING
     code: str
-    message: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False)  # plain JSON values
     player: str | None = None
     expected: Any = None
     recorded: Any = None
@@ -23,8 +28,23 @@ class Finding:
     def is_error(self) -> bool:
         return self.severity == ERROR
 
+    @property
+    def message(self) -> str:
+        """The finding in English, made from its code and parameters."""
+        return render(self.code, self.params)
+
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """As JSON: the sentence as well as the code and parameters it is made from."""
+        return {
+            "line": self.line,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "params": self.params,
+            "player": self.player,
+            "expected": self.expected,
+            "recorded": self.recorded,
+        }
 
     def text(self) -> str:
         where = f"line {self.line}" if self.line else "record"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .findings import ERROR, WARNING, Finding
 from .text import decode_with_encoding, sniff
@@ -171,40 +172,63 @@ def _is_total(token: str) -> bool:
     return _digits(token) or _is_score(token)
 
 
-def _not_a_number(token: str, what: str) -> str | None:
-    """Why a token that looks like a number is not one, or None when it does not look like one."""
+# Why a line is not a move: the case of its ``malformed_line`` finding and the parameters.
+Why = dict[str, Any]
+
+
+def _not_a_number(token: str, what: str) -> Why | None:
+    """Why a token that looks like a number is not one, or None when it does not look like one.
+
+    ``what`` is ``score``, ``total`` or ``tiles``."""
     digits = token.lstrip("+-")
     if digits and all(c.isdigit() or c.isnumeric() for c in digits):
-        shown = repr(token) if len(token) <= 20 else repr(token[:12] + "…")
+        shown = token if len(token) <= 20 else token[:12] + "…"
         if not (digits.isascii() and digits.isdigit()):
-            return f"{shown} is not a number: {what} is written with the digits 0 to 9 only"
+            return {"case": f"{what}_digits", "token": shown}
         if len(digits) > MAX_DIGITS:
-            return f"{shown} is not a number a game can have ({len(digits)} digits)"
+            return {"case": "too_long", "token": shown, "digits": len(digits)}
     return None
 
 
 def _tail(
-    toks: list[str], i: int, nick: str, line: int, kind: str, rack: str = "", **kw: object
-) -> Event | str:
+    toks: list[str],
+    i: int,
+    nick: str,
+    line: int,
+    kind: str,
+    rack: str = "",
+    tiles: str = "",
+    count: int | None = None,
+) -> Event | Why:
     """The event once its score (``toks[i]``) and total (``toks[i + 1]``) are read."""
     if len(toks) < i + 2:
-        return "the line needs a score and a running total"
+        return {"case": "no_score"}
     score, total = toks[i], toks[i + 1]
     if not _is_score(score) and not (kind in (PASS, EXCHANGE) and score == "0"):
-        return _not_a_number(score, "a score") or f"{score!r} is not a score (write it as +N or -N)"
+        return _not_a_number(score, "score") or {"case": "not_score", "token": score}
     if not _is_total(total):
-        return _not_a_number(total, "a total") or f"{total!r} is not a running total"
+        return _not_a_number(total, "total") or {"case": "not_total", "token": total}
     extra = " ".join(toks[i + 2 :]) if len(toks) > i + 2 else ""
     if extra and kind != PLAY:
-        return f"unexpected {extra!r} after the running total"
-    return Event(line, nick, kind, rack, score=int(score), total=int(total), extra=extra, **kw)
+        return {"case": "after_total", "extra": extra}
+    return Event(
+        line,
+        nick,
+        kind,
+        rack,
+        tiles=tiles,
+        count=count,
+        score=int(score),
+        total=int(total),
+        extra=extra,
+    )
 
 
-def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
-    """An event from the tokens after ``>nick:``, or the reason it cannot be read."""
+def _parse_body(nick: str, line: int, toks: list[str]) -> Event | Why:
+    """An event from the tokens after ``>nick:``, or why it cannot be read."""
     n = len(toks)
     if n == 0:
-        return "the line has no move"
+        return {"case": "no_move"}
     # The rack, when recorded, comes first: letters only, so never a position, "-…" or "(…)".
     first = toks[0]
     if first[0] in "-(" or (n > 1 and _POSITION.match(first) and not _POSITION.match(toks[1])):
@@ -212,7 +236,7 @@ def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
     else:
         i, rack = 1, first
     if i >= n:
-        return "the line has a rack but no move"
+        return {"case": "rack_no_move"}
     action = toks[i]
     head = action[0]
     if head == "(":
@@ -221,7 +245,7 @@ def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
         if action == "(time)":
             return _tail(toks, i + 1, nick, line, TIME, rack)
         if not (action.endswith(")") and len(action) >= 2):
-            return f"{action!r} is not a rack in parentheses"
+            return {"case": "not_rack", "token": action}
         event = _tail(toks, i + 1, nick, line, END_POINTS, rack, tiles=action[1:-1])
         # "-0" is the penalty for a rack of blanks, worth nothing: the sign says which line.
         if isinstance(event, Event) and toks[i + 1].startswith("-"):
@@ -233,27 +257,20 @@ def _parse_body(nick: str, line: int, toks: list[str]) -> Event | str:
         if action in ("-", "-0"):
             return _tail(toks, i + 1, nick, line, PASS, rack)
         tiles = action[1:]
-        wrong = _not_a_number(tiles, "a number of tiles")
+        wrong = _not_a_number(tiles, "tiles")
         if wrong:
             return wrong
         if _digits(tiles):
             return _tail(toks, i + 1, nick, line, EXCHANGE, rack, count=int(tiles))
         return _tail(toks, i + 1, nick, line, EXCHANGE, rack, tiles=tiles)
     if not _POSITION.match(action) or n < i + 2:
-        return "the line is not a move: expected RACK POSITION WORD +SCORE TOTAL"
+        return {"case": "not_move"}
     word = toks[i + 1]
     stripped = word.rstrip(MARKS)
-    return _tail(
-        toks,
-        i + 2,
-        nick,
-        line,
-        PLAY,
-        rack,
-        position=action,
-        word=stripped,
-        marks=word[len(stripped) :],
-    )
+    event = _tail(toks, i + 2, nick, line, PLAY, rack)
+    if isinstance(event, Event):
+        event.position, event.word, event.marks = action, stripped, word[len(stripped) :]
+    return event
 
 
 def _after_last_rack(line: int, nick: str, rack_line: int) -> Finding:
@@ -261,7 +278,7 @@ def _after_last_rack(line: int, nick: str, rack_line: int) -> Finding:
         line,
         ERROR,
         "event_after_last_rack",
-        f"an event follows the final racks given on line {rack_line}",
+        {"rack_line": rack_line},
         player=nick,
     )
 
@@ -274,7 +291,7 @@ def parse(text: str | bytes) -> GameRecord:
         text, record.encoding, found = decode(text)
         findings.extend(found)
     if not text.strip():
-        findings.append(Finding(0, ERROR, "empty", "the record is empty"))
+        findings.append(Finding(0, ERROR, "empty"))
         return record
     seen: dict[str, int] = {}
     last_event: Event | None = None
@@ -314,21 +331,19 @@ def parse(text: str | bytes) -> GameRecord:
             m = _EVENT.match(stripped)
             if not m:
                 record.items.append(Unread(number, stripped))
-                findings.append(
-                    Finding(number, ERROR, "malformed_line", "an event line must start >nick:")
-                )
+                findings.append(Finding(number, ERROR, "malformed_line", {"case": "no_nick"}))
                 continue
             nick, body = m.group(1), m.group(2)
-            result = _parse_body(nick, number, body.split())
-            if isinstance(result, str):
+            parsed = _parse_body(nick, number, body.split())
+            if not isinstance(parsed, Event):
                 record.items.append(Unread(number, stripped, nick))
-                findings.append(Finding(number, ERROR, "malformed_line", result, player=nick))
+                findings.append(Finding(number, ERROR, "malformed_line", parsed, player=nick))
                 continue
             if after_last_rack is not None:
                 findings.append(_after_last_rack(number, nick, after_last_rack))
                 after_last_rack = None  # said once
-            record.items.append(result)
-            last_event = result
+            record.items.append(parsed)
+            last_event = parsed
             continue
         if stripped.startswith("#"):
             keyword, _, value = stripped[1:].replace("\t", " ").partition(" ")
@@ -336,9 +351,7 @@ def parse(text: str | bytes) -> GameRecord:
             if keyword == "note" or keyword == "-":
                 if last_event is None:
                     findings.append(
-                        Finding(
-                            number, WARNING, "note_before_events", "a #note before the first move"
-                        )
+                        Finding(number, WARNING, "note_before_events")
                     )
                     record.items.append(Pragma(number, keyword, value))
                 else:
@@ -357,9 +370,7 @@ def parse(text: str | bytes) -> GameRecord:
             record.items[-1].value += "\n" + stripped  # a note before the first move
             continue
         record.items.append(Unread(number, stripped))
-        findings.append(
-            Finding(number, ERROR, "malformed_line", "the line is neither a #pragma nor a >move")
-        )
+        findings.append(Finding(number, ERROR, "malformed_line"))
     return record
 
 
@@ -373,11 +384,11 @@ def _read_pragma(
         nick, _, name = value.partition(" ")
         index = int(m.group(1))
         if not nick:
-            findings.append(Finding(number, ERROR, "malformed_pragma", "#player needs a nickname"))
+            findings.append(Finding(number, ERROR, "malformed_pragma"))
             return
         if not 1 <= index <= 4:
             findings.append(
-                Finding(number, ERROR, "malformed_pragma", f"player number {index} is not 1 to 4")
+                Finding(number, ERROR, "malformed_pragma", {"case": "number", "number": index})
             )
             return
         if any(p.number == index for p in record.players):
@@ -386,7 +397,7 @@ def _read_pragma(
                     number,
                     ERROR,
                     "duplicate_player_number",
-                    f"#player{index} is given twice",
+                    {"number": index},
                     player=nick,
                 )
             )
@@ -397,18 +408,20 @@ def _read_pragma(
                     number,
                     ERROR,
                     "duplicate_nick",
-                    f"two players share the nickname {nick!r}, so their moves cannot be told apart",
+                    {"nick": nick},
                     player=nick,
                 )
             )
             return
         if name and any(p.name == name.strip() for p in record.players):
             findings.append(
-                Finding(number, WARNING, "duplicate_name", f"two players are both named {name!r}")
+                Finding(number, WARNING, "duplicate_name", {"name": name})
             )
         if started:
             findings.append(
-                Finding(number, WARNING, "pragma_after_events", f"#player{index} after the moves")
+                Finding(
+                    number, WARNING, "pragma_after_events", {"case": "player", "number": index}
+                )
             )
         record.players.append(Player(index, nick, name.strip() or nick, number))
         record.players.sort(key=lambda p: p.number)
@@ -420,7 +433,7 @@ def _read_pragma(
                     number,
                     ERROR,
                     "unsupported_encoding",
-                    f"the character encoding {value!r} is not supported (use UTF-8 or ISO-8859-1)",
+                    {"value": value},
                     recorded=value,
                 )
             )
@@ -430,13 +443,12 @@ def _read_pragma(
                     number,
                     WARNING,
                     "misplaced_encoding",
-                    "#character-encoding must be the first line",
                 )
             )
         return
     if _LAST_RACK.match(keyword):
         if keyword in seen:
-            findings.append(Finding(number, ERROR, "repeated_pragma", f"#{keyword} is given twice"))
+            findings.append(Finding(number, ERROR, "repeated_pragma", {"keyword": keyword}))
         seen[keyword] = number
         return
     if keyword not in HEADER_PRAGMAS:
@@ -448,13 +460,13 @@ def _read_pragma(
                 number,
                 WARNING,
                 "repeated_pragma",
-                f"#{keyword} is given twice (first on line {seen[keyword]})",
+                {"case": "header", "keyword": keyword, "first": seen[keyword]},
             )
         )
     seen.setdefault(keyword, number)
     if started and keyword not in ("incomplete",):
         findings.append(
-            Finding(number, WARNING, "pragma_after_events", f"#{keyword} belongs before the moves")
+            Finding(number, WARNING, "pragma_after_events", {"keyword": keyword})
         )
     if keyword == "game-type" and value.lower() not in KNOWN_GAME_TYPES:
         findings.append(
@@ -462,7 +474,7 @@ def _read_pragma(
                 number,
                 WARNING,
                 "unknown_game_type",
-                f"unknown game type {value!r}: the record is checked as a classic game",
+                {"value": value},
                 recorded=value,
             )
         )

@@ -10,7 +10,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from . import gcg
 from .board import (
@@ -173,9 +173,7 @@ class _Replay:
                 self.error(
                     declared.line,
                     "unknown_layout",
-                    f"#board-layout {declared.value!r} is not a built-in board layout "
-                    f"({', '.join(sorted(builtin_layouts()))}); a record cannot name a file, "
-                    f"so the standard board is used",
+                    {"value": declared.value, "layouts": sorted(builtin_layouts())},
                     recorded=declared.value,
                 )
             else:
@@ -227,25 +225,27 @@ class _Replay:
         self,
         line: int,
         code: str,
-        message: str,
+        params: dict[str, Any] | None = None,
         player: str | None = None,
         expected: Any = None,
         recorded: Any = None,
     ) -> None:
-        if not _contradicts_itself(message, expected, recorded):
-            self.findings.append(Finding(line, ERROR, code, message, player, expected, recorded))
+        self.add(Finding(line, ERROR, code, params or {}, player, expected, recorded))
 
     def warn(
         self,
         line: int,
         code: str,
-        message: str,
+        params: dict[str, Any] | None = None,
         player: str | None = None,
         expected: Any = None,
         recorded: Any = None,
     ) -> None:
-        if not _contradicts_itself(message, expected, recorded):
-            self.findings.append(Finding(line, WARNING, code, message, player, expected, recorded))
+        self.add(Finding(line, WARNING, code, params or {}, player, expected, recorded))
+
+    def add(self, finding: Finding) -> None:
+        if not _contradicts_itself(finding.message, finding.expected, finding.recorded):
+            self.findings.append(finding)
 
     # -- tiles ----------------------------------------------------------------------------------
 
@@ -264,8 +264,11 @@ class _Replay:
                     left[t] -= 1
         return {t: c for t, c in left.items() if c}
 
-    def read_rack(self, ev: gcg.Event, text: str, what: str = "rack") -> list[str] | None:
-        """The tiles of a rack as written, or None when it is not recorded or cannot be read."""
+    def read_rack(self, ev: gcg.Event, text: str, what: str = "") -> list[str] | None:
+        """The tiles of a rack as written, or None when it is not recorded or cannot be read.
+
+        ``what`` is the case of a ``malformed_rack`` finding: "" (a rack), ``exchange`` or
+        ``shown`` (the rack in parentheses on an end line)."""
         if not text or text == "UNKNOWN":
             return None
         rack = self.split(text.upper())
@@ -282,8 +285,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "malformed_rack",
-                    f"the {what} {text!r} holds {t!r}, which is not a tile of the "
-                    f"{self.tiles.name} set",
+                    {"case": what, "text": text, "tile": t, "tiles": self.tiles.name},
                     ev.nick,
                     recorded=text,
                 )
@@ -297,7 +299,7 @@ class _Replay:
             self.error(
                 line,
                 "rack_too_big",
-                f"the rack has {len(tiles)} tiles; a rack holds at most {self.rules.rack_size}",
+                {"count": len(tiles), "size": self.rules.rack_size},
                 nick,
                 expected=self.rules.rack_size,
                 recorded=len(tiles),
@@ -328,16 +330,19 @@ class _Replay:
             pool = self.unseen()
             if extra:
                 pool.subtract(extra)
-            detail = ", ".join(f"{c} {t}" for t, c in ((t, wanted[t]) for t in sorted(short)))
-            left = ", ".join(f"{pool.get(t, 0)} {t}" for t in sorted(short))
+            # [tile, count] pairs, not an object: PostgreSQL's jsonb does not keep keys' order.
+            needs = [[t, wanted[t]] for t in sorted(short)]
+            unseen = [[t, pool.get(t, 0)] for t in sorted(short)]
+            params: dict[str, Any] = {"needs": needs, "unseen": unseen, "tiles": self.tiles.name}
+            if what == "rack left":
+                params["case"] = "left"
             self.error(
                 line,
                 "rack_not_drawable",
-                f"the {what} needs {detail} but only {left} can be unseen "
-                f"(the {self.tiles.name} set and the tiles on the board)",
+                params,
                 nick,
-                expected=left,
-                recorded=detail,
+                expected=", ".join(f"{c} {t}" for t, c in unseen),
+                recorded=", ".join(f"{c} {t}" for t, c in needs),
             )
             return False
         return True
@@ -357,7 +362,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "tiles_not_in_rack",
-                f"the {what} uses {''.join(lacking)}, which the rack {ev.rack} does not hold",
+                {"case": what, "tiles": "".join(lacking), "rack": ev.rack},
                 ev.nick,
                 expected=ev.rack,
                 recorded="".join(used),
@@ -372,9 +377,12 @@ class _Replay:
             self.error(
                 ev.line,
                 "wrong_total",
-                f"the running total should be {self.recorded[p]} "
-                f"{'+' if ev.score >= 0 else '-'} {abs(ev.score)} = {expected}, "
-                f"not {ev.total}",
+                {
+                    "before": self.recorded[p],
+                    "score": ev.score,
+                    "expected": expected,
+                    "total": ev.total,
+                },
                 ev.nick,
                 expected=expected,
                 recorded=ev.total,
@@ -404,15 +412,13 @@ class _Replay:
             self.error(
                 0,
                 "too_few_players",
-                f"the record names {n} player(s); the {self.rules.name} rules need at "
-                f"least {self.rules.min_players}",
+                {"count": n, "rules": self.rules.name, "least": self.rules.min_players},
             )
         if n > self.rules.max_players:
             self.error(
                 0,
                 "too_many_players",
-                f"the record names {n} players; the {self.rules.name} rules allow at most "
-                f"{self.rules.max_players}",
+                {"count": n, "rules": self.rules.name, "most": self.rules.max_players},
             )
         last_player_line = max((pl.line for pl in self.players), default=0)
         early_reported = False
@@ -450,16 +456,14 @@ class _Replay:
                 self.error(
                     ev.line,
                     "event_before_players",
-                    "a move comes before every player has been named",
-                    ev.nick,
+                    player=ev.nick,
                 )
             p = self.index.get(ev.nick)
             if p is None:
                 self.error(
                     ev.line,
                     "unknown_player",
-                    f"{ev.nick!r} is not one of the players "
-                    f"({', '.join(pl.nick for pl in self.players) or 'none named'})",
+                    {"nick": ev.nick, "players": [pl.nick for pl in self.players]},
                     ev.nick,
                     recorded=ev.nick,
                 )
@@ -491,14 +495,14 @@ class _Replay:
                 # Under double challenge the opponent may challenge the last play and lose the turn.
                 self.post_out_pass = True
                 return False
-            self.error(ev.line, "event_after_end", "a move after the game has ended", ev.nick)
+            self.error(ev.line, "event_after_end", player=ev.nick)
             return False
         if p != self.to_move:
             expected = self.players[self.to_move].nick
             self.error(
                 ev.line,
                 "out_of_turn",
-                f"it is {expected}'s turn, not {ev.nick}'s",
+                {"expected": expected, "nick": ev.nick},
                 ev.nick,
                 expected=expected,
                 recorded=ev.nick,
@@ -523,9 +527,7 @@ class _Replay:
                 self.warn(
                     ev.line,
                     "board_unknown",
-                    "this play could not be placed, so the plays after it are checked for "
-                    "turn order and running totals only",
-                    ev.nick,
+                    player=ev.nick,
                 )
             self.book(p, ev, None)
             self.turn(ev, p, None)
@@ -533,7 +535,7 @@ class _Replay:
             self.scoreless = 0 if ev.score else self.scoreless + 1
             return
         squares, used, score, words, position, word = placed
-        self.rack_holds(ev, rack, used, "play")
+        self.rack_holds(ev, rack, used, "")
         if rack is None:
             # Without a rack, at least the tiles just placed must exist in the set.
             over = sorted(t for t in set(used) if self.pool.get(t, 0) < 0)
@@ -541,8 +543,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "too_many_tiles",
-                    f"the play puts more {', '.join(over)} on the board than the "
-                    f"{self.tiles.name} set has",
+                    {"over": over, "tiles": self.tiles.name},
                     ev.nick,
                     recorded=ev.word,
                 )
@@ -552,7 +553,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "wrong_score",
-                f"{ev.word} at {position} scores {score}, not {ev.score}",
+                {"word": ev.word, "position": position, "score": score, "recorded": ev.score},
                 ev.nick,
                 expected=score,
                 recorded=ev.score,
@@ -563,8 +564,9 @@ class _Replay:
                 self.warn(
                     ev.line,
                     "mark_differs",
-                    f"the record marks {ev.word} {ev.marks!r}; the word lists give "
-                    f"{mark or 'no mark'!r}",
+                    {"word": ev.word, "marks": ev.marks, "mark": mark}
+                    if mark
+                    else {"case": "unmarked", "word": ev.word, "marks": ev.marks},
                     ev.nick,
                     expected=mark,
                     recorded=ev.marks,
@@ -574,8 +576,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "too_many_tiles",
-                f"the play uses {len(squares)} tiles but the player holds only "
-                f"{self.rack_sizes[p]}",
+                {"case": "held", "count": len(squares), "held": self.rack_sizes[p]},
                 ev.nick,
                 expected=self.rack_sizes[p],
                 recorded=len(squares),
@@ -600,8 +601,11 @@ class _Replay:
         if self.ended is None and not score:
             self.check_scoreless_end(ev)
 
-    def place(self, ev: gcg.Event):
-        """Put a play on the board: (new squares, score, words, position, canonical word).
+    def place(
+        self, ev: gcg.Event
+    ) -> tuple[list[int], list[str], int, list[tuple[str, str]], str, str] | None:
+        """Put a play on the board: (new squares, tiles from the rack, score, words and their
+        marks, position, canonical word).
 
         None when it cannot be placed; the finding says why.
         """
@@ -612,7 +616,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "bad_position",
-                    f"{ev.position!r} is not a square of the board (write 8H across or H8 down)",
+                    {"position": ev.position},
                     ev.nick,
                     recorded=ev.position,
                 )
@@ -623,7 +627,7 @@ class _Replay:
         through: frozenset[int] | set[int] = _NO_CELLS  # cells written in parentheses
         if "(" in word:
             through = set()
-            tiles = []
+            tiles: list[str] = []
             for k, piece in enumerate(_PARENS.split(word)):
                 for t in self.split(piece):
                     if k % 2:
@@ -634,10 +638,12 @@ class _Replay:
         size = self.size
         n = len(tiles)
         if n == 0 or along + n > size:
-            return self.placement_error(ev, pos, tiles, through)
+            self.placement_error(ev, pos, tiles, through)
+            return None
         squares = self.board.squares
         if through and any(squares[start + k * step] is None for k in through):
-            return self.placement_error(ev, pos, tiles, through)
+            self.placement_error(ev, pos, tiles, through)
+            return None
         values = self.values
         lm, wm = self.lm, self.wm
         form = self.rack_form
@@ -660,22 +666,24 @@ class _Replay:
                 else:
                     if t != ".":
                         if t != here and t.upper() != here.upper():
-                            return self.take_back(new, ev, pos, tiles, through)
+                            self.take_back(new, ev, pos, tiles, through)
+                            return None
                         rewritten.append(sq)
                     main += values[here]
                 sq += step
         except KeyError:
-            return self.take_back(new, ev, pos, tiles, through)
+            self.take_back(new, ev, pos, tiles, through)
+            return None
         if not new:
-            return self.placement_error(ev, pos, tiles, through)
+            self.placement_error(ev, pos, tiles, through)
+            return None
         first_move = self.board.count == 0
         ends_touch = squares[start - step] is not None or squares[sq] is not None
         if ends_touch:
             self.error(
                 ev.line,
                 "not_whole_word",
-                f"{ev.word} at {label} is not the whole word: the tiles next to it "
-                f"on the board belong to it",
+                {"word": ev.word, "position": label},
                 ev.nick,
                 recorded=ev.word,
             )
@@ -687,7 +695,9 @@ class _Replay:
         self.board.count += len(new)
         # One tile written on its own forms no word that way: only its cross-word counts.
         total = main * mult if n > 1 else 0
-        words = ["".join(squares[start:sq:step])] if n > 1 else []
+        # Every square from the start of a word to its end holds a tile (the walks stop at
+        # the first empty square), so the slices below are of tiles only.
+        words = ["".join(cast("list[str]", squares[start:sq:step]))] if n > 1 else []
         crossed = False
         for q in new:
             if squares[q - cross] is None and squares[q + cross] is None:
@@ -701,11 +711,12 @@ class _Replay:
                 hi += cross
             lo += cross
             crossed = True
-            s = values[squares[q]] * (lm[q] - 1)
-            for r in range(lo, hi, cross):
-                s += values[squares[r]]
+            cross_word = cast("list[str]", squares[lo:hi:cross])
+            s = values[cast(str, squares[q])] * (lm[q] - 1)
+            for t in cross_word:
+                s += values[t]
             total += s * wm[q]
-            words.append("".join(squares[lo:hi:cross]))
+            words.append("".join(cross_word))
         if len(new) == self.rules.rack_size:
             total += self.rules.bingo_bonus
         if first_move:
@@ -715,8 +726,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "first_move_off_centre",
-                    f"the first play must cover the centre square "
-                    f"{layout.square_name(layout.centre)}",
+                    {"square": layout.square_name(layout.centre)},
                     ev.nick,
                     recorded=f"{ev.position} {ev.word}",
                 )
@@ -724,14 +734,13 @@ class _Replay:
                 self.error(
                     ev.line,
                     "first_move_one_tile",
-                    "the first play must use at least two tiles",
-                    ev.nick,
+                    player=ev.nick,
                 )
         elif len(new) == n and not crossed and not ends_touch:
             self.error(
                 ev.line,
                 "not_connected",
-                f"{ev.word} at {label} does not touch any tile on the board",
+                {"word": ev.word, "position": label},
                 ev.nick,
                 recorded=f"{ev.position} {ev.word}",
             )
@@ -758,7 +767,8 @@ class _Replay:
     ) -> None:
         for q in new:
             self.board.squares[q] = None
-        return self.placement_error(ev, pos, tiles, through)
+        self.placement_error(ev, pos, tiles, through)
+        return None
 
     def placement_error(
         self, ev: gcg.Event, pos: Position, tiles: list[str], through: frozenset[int] | set[int]
@@ -768,13 +778,13 @@ class _Replay:
         size = self.size
         step, along = (1, pos.col) if pos.across else (size + 2, pos.row)
         if not tiles:
-            self.error(ev.line, "malformed_move", "the play has no tiles", ev.nick)
+            self.error(ev.line, "malformed_move", player=ev.nick)
             return None
         if along + len(tiles) > size:
             self.error(
                 ev.line,
                 "off_board",
-                f"{ev.word} at {label} runs off the board",
+                {"word": ev.word, "position": label},
                 ev.nick,
                 recorded=f"{ev.position} {ev.word}",
             )
@@ -788,8 +798,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "playthrough_empty",
-                    f"{ev.word} at {label} marks {where(sq)} as a tile on the board, "
-                    f"but it is empty",
+                    {"word": ev.word, "position": label, "square": where(sq)},
                     ev.nick,
                     recorded=ev.word,
                 )
@@ -798,7 +807,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "unknown_tile",
-                    f"{t!r} in {ev.word} is not a tile of the {self.tiles.name} set",
+                    {"tile": t, "word": ev.word, "tiles": self.tiles.name},
                     ev.nick,
                     recorded=ev.word,
                 )
@@ -807,7 +816,13 @@ class _Replay:
                 self.error(
                     ev.line,
                     "square_occupied",
-                    f"{ev.word} at {label} puts {t} on {where(sq)}, which already holds {here}",
+                    {
+                        "word": ev.word,
+                        "position": label,
+                        "tile": t,
+                        "square": where(sq),
+                        "here": here,
+                    },
                     ev.nick,
                     expected=here,
                     recorded=t,
@@ -817,7 +832,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "playthrough_empty",
-                    f"{ev.word} marks {t} at {where(sq)} as on the board, but it is empty",
+                    {"case": "parens", "word": ev.word, "tile": t, "square": where(sq)},
                     ev.nick,
                     recorded=ev.word,
                 )
@@ -826,7 +841,7 @@ class _Replay:
         self.error(
             ev.line,
             "no_new_tiles",
-            f"{ev.word} at {label} places no tile",
+            {"word": ev.word, "position": label},
             ev.nick,
             recorded=ev.word,
         )
@@ -846,7 +861,7 @@ class _Replay:
         self.last_play = None
         if ev.score != 0:
             self.error(
-                ev.line, "wrong_score", "a pass scores 0", ev.nick, expected=0, recorded=ev.score
+                ev.line, "wrong_score", {"case": "pass"}, ev.nick, expected=0, recorded=ev.score
             )
         if ev.rack:
             rack = self.read_rack(ev, ev.rack)
@@ -871,7 +886,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "tiles_not_in_rack",
-                    f"the exchange of {count} tiles is more than the rack {ev.rack} holds",
+                    {"case": "count", "count": count, "rack": ev.rack},
                     ev.nick,
                     expected=len(rack),
                     recorded=count,
@@ -885,7 +900,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "malformed_exchange",
-                f"an exchange is of 1 to {self.rules.rack_size} tiles, not {count}",
+                {"size": self.rules.rack_size, "count": count},
                 ev.nick,
                 recorded=count,
             )
@@ -893,8 +908,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "exchange_bag_too_small",
-                f"an exchange needs at least {self.rules.exchange_min_bag} tiles in the bag; "
-                f"{self.bag} are left",
+                {"least": self.rules.exchange_min_bag, "left": self.bag},
                 ev.nick,
                 expected=self.rules.exchange_min_bag,
                 recorded=self.bag,
@@ -903,7 +917,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "wrong_score",
-                "an exchange scores 0",
+                {"case": "exchange"},
                 ev.nick,
                 expected=0,
                 recorded=ev.score,
@@ -922,8 +936,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "phony_without_play",
-                "a phony is withdrawn, but the line before is not a play",
-                ev.nick,
+                player=ev.nick,
             )
             self.book(p, ev, None)
             self.turn(ev, p, None)
@@ -933,7 +946,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "phony_wrong_player",
-                f"only {self.players[pp].nick}, who made the play, can withdraw it",
+                {"player": self.players[pp].nick},
                 ev.nick,
                 expected=self.players[pp].nick,
                 recorded=ev.nick,
@@ -943,7 +956,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "phony_rack_mismatch",
-                f"the rack {ev.rack} is not the rack {rack} of the withdrawn play",
+                {"rack": ev.rack, "play_rack": rack},
                 ev.nick,
                 expected=rack,
                 recorded=ev.rack,
@@ -953,6 +966,7 @@ class _Replay:
         removed = [(sq // width - 1, sq % width - 1) for sq in squares]
         for sq in squares:
             t = self.board.squares[sq]
+            assert t is not None  # the withdrawn play's own tiles are on the board
             key = BLANK if t.islower() else t
             self.pool[key] += 1
             if self.pool[key] > 0:
@@ -971,7 +985,7 @@ class _Replay:
                 f.line,
                 WARNING,
                 f.code,
-                f.message + " (the play was withdrawn)",
+                {**f.params, "case": "withdrawn"},
                 f.player,
                 f.expected,
                 f.recorded,
@@ -984,7 +998,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "wrong_withdrawal",
-                f"withdrawing the play takes off its {recorded} points, not {-ev.score}",
+                {"points": recorded, "taken": -ev.score},
                 ev.nick,
                 expected=-recorded,
                 recorded=ev.score,
@@ -994,7 +1008,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "wrong_total",
-                f"after the withdrawal the total goes back to {expected_total}, not {ev.total}",
+                {"case": "withdrawal", "expected": expected_total, "total": ev.total},
                 ev.nick,
                 expected=expected_total,
                 recorded=ev.total,
@@ -1013,15 +1027,14 @@ class _Replay:
             self.error(
                 ev.line,
                 "challenge_without_play",
-                "a challenge bonus, but the line before is not a play",
-                ev.nick,
+                player=ev.nick,
             )
         elif play[0] != p:
             player = self.players[play[0]].nick
             self.error(
                 ev.line,
                 "challenge_wrong_player",
-                f"the bonus goes to {player}, whose play was challenged",
+                {"player": player},
                 ev.nick,
                 expected=player,
                 recorded=ev.nick,
@@ -1036,8 +1049,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "challenge_bonus_not_in_rules",
-                f"the {self.rules.name} rules give no points for a wrong challenge "
-                f"(double challenge)",
+                {"rules": self.rules.name},
                 ev.nick,
                 expected=0,
                 recorded=ev.score,
@@ -1046,16 +1058,14 @@ class _Replay:
             self.error(
                 ev.line,
                 "wrong_challenge_bonus",
-                "a challenge bonus is more than 0 points",
-                ev.nick,
+                player=ev.nick,
                 recorded=ev.score,
             )
         elif rule == "penalty" and ev.score % self.rules.challenge_points:
             self.error(
                 ev.line,
                 "wrong_challenge_bonus",
-                f"a challenge bonus is {self.rules.challenge_points} points a word "
-                f"challenged, not {ev.score}",
+                {"case": "per_word", "points": self.rules.challenge_points, "score": ev.score},
                 ev.nick,
                 expected=self.rules.challenge_points,
                 recorded=ev.score,
@@ -1074,7 +1084,7 @@ class _Replay:
 
     def _end_points(self, ev: gcg.Event, p: int) -> None:
         self.last_play = None
-        shown = self.read_rack(ev, ev.tiles, "rack in parentheses")
+        shown = self.read_rack(ev, ev.tiles, "shown")
         if ev.tiles == "":
             shown = []
         if self.blind is not None:
@@ -1084,8 +1094,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "end_before_end",
-                "points for the opponent's rack, but the game has not ended",
-                ev.nick,
+                player=ev.nick,
             )
             self.book(p, ev, None)
             self.turn(ev, p, None)
@@ -1094,30 +1103,31 @@ class _Replay:
             self.error(
                 ev.line,
                 "unexpected_end_points",
-                "nobody went out: each player loses their own rack instead",
-                ev.nick,
+                player=ev.nick,
             )
             self.book(p, ev, None)
             self.turn(ev, p, None)
             return
         if p != self.out_player:
+            assert self.out_player is not None  # the game ended with a player going out
+            out = self.players[self.out_player].nick
             self.error(
                 ev.line,
                 "end_points_wrong_player",
-                f"the rack points go to {self.players[self.out_player].nick}, who went out",
+                {"player": out},
                 ev.nick,
-                expected=self.players[self.out_player].nick,
+                expected=out,
                 recorded=ev.nick,
             )
         if p in self.end_lines:
-            self.error(ev.line, "repeated_end_points", "the rack points are given twice", ev.nick)
+            self.error(ev.line, "repeated_end_points", player=ev.nick)
         self.end_lines[p] = gcg.END_POINTS
         truth = self.out_unseen
         if shown is not None and self.n == 2 and sorted(shown) != truth:
             self.error(
                 ev.line,
                 "end_rack_mismatch",
-                f"the opponent was left with {''.join(truth)}, not {ev.tiles}",
+                {"left": "".join(truth), "tiles": ev.tiles},
                 ev.nick,
                 expected="".join(truth),
                 recorded=ev.tiles,
@@ -1141,12 +1151,18 @@ class _Replay:
         self.turn(ev, p, expected)
 
     def wrong_end_points(self, ev: gcg.Event, convention: str, value: int, expected: int) -> None:
-        how = "twice" if convention == "double" else "the value of"
+        params: dict[str, Any] = {
+            "rack": "".join(self.out_unseen),
+            "value": value,
+            "expected": expected,
+            "score": ev.score,
+        }
+        if convention != "double":
+            params["case"] = "transfer"
         self.error(
             ev.line,
             "wrong_end_points",
-            f"going out earns {how} the opponents' rack {''.join(self.out_unseen)} "
-            f"({value}) = {expected}, not {ev.score}",
+            params,
             ev.nick,
             expected=expected,
             recorded=ev.score,
@@ -1154,13 +1170,13 @@ class _Replay:
 
     def _rack_penalty(self, ev: gcg.Event, p: int) -> None:
         self.last_play = None
-        shown = self.read_rack(ev, ev.tiles, "rack in parentheses")
+        shown = self.read_rack(ev, ev.tiles, "shown")
         rack = self.read_rack(ev, ev.rack)
         if shown is not None and rack is not None and sorted(shown) != sorted(rack):
             self.error(
                 ev.line,
                 "penalty_rack_mismatch",
-                f"the rack {ev.rack} and the rack in parentheses ({ev.tiles}) differ",
+                {"rack": ev.rack, "tiles": ev.tiles},
                 ev.nick,
                 expected=ev.rack,
                 recorded=ev.tiles,
@@ -1170,16 +1186,12 @@ class _Replay:
             self.accept_blind_end(ev, p)
             return
         if not self.ended:
-            self.error(
-                ev.line, "end_before_end", "a rack penalty, but the game has not ended", ev.nick
-            )
+            self.error(ev.line, "end_before_end", {"case": "rack_penalty"}, ev.nick)
             self.book(p, ev, None)
             self.turn(ev, p, None)
             return
         if p in self.end_lines:
-            self.error(
-                ev.line, "repeated_end_points", "this player's rack is counted twice", ev.nick
-            )
+            self.error(ev.line, "repeated_end_points", {"case": "rack_penalty"}, ev.nick)
         self.end_lines[p] = gcg.RACK_PENALTY
         allowed = True
         if self.ended == OUT:
@@ -1188,8 +1200,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "unexpected_rack_penalty",
-                    "the player who went out has no rack to lose",
-                    ev.nick,
+                    player=ev.nick,
                 )
             convention = self.end_convention()
             if convention == "double":
@@ -1197,7 +1208,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "unexpected_rack_penalty",
-                    "with 2x rack for going out the opponent loses nothing",
+                    {"case": "double"},
                     ev.nick,
                     expected=0,
                     recorded=ev.score,
@@ -1208,7 +1219,7 @@ class _Replay:
                 self.error(
                     ev.line,
                     "end_rack_mismatch",
-                    f"the player was left with {''.join(self.out_unseen)}, not {ev.tiles}",
+                    {"case": "rack_penalty", "left": "".join(self.out_unseen), "tiles": ev.tiles},
                     ev.nick,
                     expected="".join(self.out_unseen),
                     recorded=ev.tiles,
@@ -1222,8 +1233,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "wrong_end_penalty",
-                f"the rack left, {ev.tiles}, is worth {value}: the penalty is -{value}, "
-                f"not {ev.score}",
+                {"tiles": ev.tiles, "value": value, "score": ev.score},
                 ev.nick,
                 expected=-value,
                 recorded=ev.score,
@@ -1248,22 +1258,20 @@ class _Replay:
             self.error(
                 ev.line,
                 "end_before_end",
-                "a time penalty belongs after the end of the game",
+                {"case": "time"},
                 ev.nick,
             )
         elif self.pending_end_lines():
             self.warn(
                 ev.line,
                 "time_before_end_points",
-                "a time penalty is recorded before the end-of-game rack points",
-                ev.nick,
+                player=ev.nick,
             )
         if p in self.timed:
             self.error(
                 ev.line,
                 "repeated_time_penalty",
-                "a player has one time penalty, for all the time over",
-                ev.nick,
+                player=ev.nick,
             )
         if self.ended:  # one misplaced in mid-game does not stand for the real one
             self.timed.add(p)
@@ -1273,7 +1281,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "time_penalty_not_in_rules",
-                f"the {self.rules.name} rules have no clock, so no time penalty",
+                {"rules": self.rules.name},
                 ev.nick,
                 expected=0,
                 recorded=ev.score,
@@ -1282,8 +1290,7 @@ class _Replay:
             self.error(
                 ev.line,
                 "wrong_time_penalty",
-                f"a time penalty is {per_minute} points for each minute or part of a "
-                f"minute over: a negative multiple of {per_minute}, not {ev.score}",
+                {"per_minute": per_minute, "score": ev.score},
                 ev.nick,
                 recorded=ev.score,
             )
@@ -1310,7 +1317,7 @@ class _Replay:
             self.error(
                 item.line,
                 "unknown_player",
-                f"#{item.keyword}: there is no player {number}",
+                {"case": "rack", "keyword": item.keyword, "number": number},
                 recorded=item.keyword,
             )
             return
@@ -1323,26 +1330,22 @@ class _Replay:
         last_line = last.line if last else 0
         if last is None:
             if not self.findings:
-                self.warn(0, "no_moves", "the record has no moves")
+                self.warn(0, "no_moves")
             return
         if not self.ended:
             if self.record.incomplete:
                 self.warn(
                     last_line,
                     "not_finished",
-                    "the record stops before the end of the game (it says it is incomplete)",
+                    {"case": "incomplete"},
                 )
             elif any(isinstance(i, gcg.Event) and i.kind in _END_KINDS for i in self.record.items):
                 # The recorder ended the game where the rules say it goes on.
-                self.error(last_line, "not_finished", "the record stops before the end of the game")
+                self.error(last_line, "not_finished", {"case": "ended"})
             else:
                 # Online services write a resigned or timed-out game this way: every move up to
                 # here was checked, and the totals on the last lines are the result.
-                self.warn(
-                    last_line,
-                    "not_finished",
-                    "the record stops before the game ended; the last totals recorded stand",
-                )
+                self.warn(last_line, "not_finished")
             return
         if self.tentative_end and self.conventions.get("end") != "transfer":
             ev, value = self.tentative_end
@@ -1364,7 +1367,7 @@ class _Replay:
                 self.error(
                     last_line,
                     "missing_end_points",
-                    f"the game ended after scoreless turns; {nick}'s rack penalty is not recorded",
+                    {"case": "scoreless", "player": nick},
                     nick,
                 )
             elif i == self.out_player:
@@ -1373,22 +1376,19 @@ class _Replay:
                 self.error(
                     last_line,
                     "missing_end_points",
-                    f"{nick} went out, but the points for the rack left ({unseen}), "
-                    f"+{expected}, are not recorded",
+                    {"case": "out", "player": nick, "rack": unseen, "points": expected},
                     nick,
                     expected=expected,
                 )
             else:
+                assert self.out_player is not None  # the game ended OUT: someone went out
                 out = self.players[self.out_player].nick
-                expected = -self.tiles.rack_value(self.out_unseen) if self.n == 2 else None
+                params: dict[str, Any] = {"out": out, "player": nick}
+                if self.n == 2:
+                    penalty = -self.tiles.rack_value(self.out_unseen)
+                    params.update(case="penalty", penalty=penalty, rack=unseen)
                 self.error(
-                    last_line,
-                    "missing_end_points",
-                    f"{out} went out, but {nick}'s rack penalty"
-                    + (f" ({expected} for {unseen})" if expected is not None else "")
-                    + " is not recorded",
-                    nick,
-                    expected=expected,
+                    last_line, "missing_end_points", params, nick, expected=params.get("penalty")
                 )
 
     def report(self) -> Report:
@@ -1484,9 +1484,7 @@ def choose_tiles(
             declared.line,
             ERROR,
             "unknown_tile_set",
-            f"#tile-distribution {declared.value!r} is not a built-in tile set "
-            f"({', '.join(builtin_tilesets())}); a record cannot name a file, so the set is "
-            f"told from the letters the record uses",
+            {"value": declared.value, "sets": list(builtin_tilesets())},
             recorded=declared.value,
         )
         return detect_tileset(_record_letters(record)), [finding]

@@ -6,6 +6,7 @@ import dataclasses
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .text import decode
 
@@ -56,7 +57,7 @@ class Ruleset:
         return f"{self.name}: {challenge}, {end}"
 
 
-def _from_mapping(name: str, data: dict, base: Ruleset | None = None) -> Ruleset:
+def _from_mapping(name: str, data: dict[str, Any], base: Ruleset | None = None) -> Ruleset:
     fields = {f.name for f in dataclasses.fields(Ruleset)} - {"name"}
     unknown = set(data) - fields - {"base"}
     if unknown:

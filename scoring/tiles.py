@@ -517,8 +517,6 @@ def _detect(letters: frozenset[str]) -> TileSet:
     # Records use few distinct letter sets (most are plain A-Z), so the answer is cached.
     wanted: set[str] = set()
     for item in letters:
-        if not isinstance(item, str):
-            continue
         item = _nfc(item.strip())
         if len(item) > 2 and item[0] == "[" and item[-1] == "]":
             item = item[1:-1]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q
 
@@ -17,7 +17,11 @@ from tournament import services
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
-from tournament.sheet_report import SheetPlayer, SheetReport, SheetTurn
+from tournament.sheet_report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
+
+# A finding as the engine gives it, or as a scoresheet's stored report keeps it: both have the
+# same fields and make their `message` from their code and parameters.
+AnyFinding = scoring.Finding | SheetFinding
 
 
 def games_with_players() -> Prefetch:
@@ -269,7 +273,7 @@ class TurnLine:
     """One turn of a scoresheet, with what the engine found on its line."""
 
     turn: scoring.Turn | SheetTurn
-    findings: list[scoring.Finding]
+    findings: list[AnyFinding]
 
     @property
     def score_differs(self) -> bool:
@@ -284,16 +288,16 @@ class TurnLine:
 class Replay:
     report: scoring.Report
     turns: list[TurnLine]
-    other_findings: list[scoring.Finding]  # on the record as a whole, or on no turn's line
+    other_findings: list[AnyFinding]  # on the record as a whole, or on no turn's line
 
 
 def _on_lines(
-    turns: list, findings: list[scoring.Finding]
-) -> tuple[list[TurnLine], list[scoring.Finding]]:
+    turns: list, findings: Iterable[AnyFinding]
+) -> tuple[list[TurnLine], list[AnyFinding]]:
     """Each turn with the findings on its line, and the findings on no turn's line."""
     lines = {turn.line for turn in turns}
-    on_line: dict[int, list[scoring.Finding]] = defaultdict(list)
-    other: list[scoring.Finding] = []
+    on_line: dict[int, list[AnyFinding]] = defaultdict(list)
+    other: list[AnyFinding] = []
     for finding in findings:
         (on_line[finding.line] if finding.line in lines else other).append(finding)
     return [TurnLine(turn, on_line.get(turn.line, [])) for turn in turns], other
@@ -307,17 +311,13 @@ class SheetView:
     errors: int
     players: list[SheetPlayer]
     turns: list[TurnLine]
-    other_findings: list[scoring.Finding]
+    other_findings: list[AnyFinding]
     board: str  # the board after the last move, as text
 
 
 def sheet_view(report: SheetReport) -> SheetView:
     """The page of a stored report (`scoresheets.current_report`)."""
-    fields = set(scoring.Finding.__dataclass_fields__)
-    findings = [
-        scoring.Finding(**{k: v for k, v in asdict(f).items() if k in fields})
-        for f in report.findings
-    ]
+    findings = report.findings
     lines, other = _on_lines(report.turns, findings)
     return SheetView(
         verified=report.verified,

@@ -10,6 +10,7 @@ import json
 import logging
 import re
 import unicodedata
+from dataclasses import asdict
 from typing import Any
 
 from django.db import transaction
@@ -20,7 +21,7 @@ from scoring.lexicon import LexiconError
 from tournament import audit
 from tournament.models import Change, Division, Game, Player, Scoresheet
 from tournament.results import CORRECT, RESOLVE, UPLOAD, EntryError
-from tournament.sheet_report import SheetPlayer, SheetReport
+from tournament.sheet_report import SheetFinding, SheetPlayer, SheetReport
 
 logger = logging.getLogger(__name__)
 
@@ -86,18 +87,18 @@ def _engine_settings(
     """The division's ruleset, tile set and word lists; a note for each that cannot be loaded."""
     notes = []
 
-    def note(message: str) -> None:
-        notes.append(scoring.Finding(0, scoring.WARNING, "desk_settings", message).as_dict())
+    def note(**params: str) -> None:
+        notes.append(asdict(SheetFinding(0, scoring.WARNING, "desk_settings", params)))
 
     try:
         rules: scoring.Ruleset | str = scoring.load_rules(division.ruleset)
     except (ValueError, OSError):
-        note(f"the division's ruleset {division.ruleset!r} is unknown: checked under auto")
+        note(case="ruleset", ruleset=division.ruleset)
         rules = "auto"
     try:
         tiles: scoring.TileSet | str = scoring.load_tileset(division.tile_set)
     except (ValueError, OSError):
-        note(f"the division's tile set {division.tile_set!r} is unknown: guessed from the record")
+        note(case="tiles", tiles=division.tile_set)
         tiles = "auto"
     lexicons = []
     for spec in division.lexicons.splitlines():
@@ -105,7 +106,7 @@ def _engine_settings(
             try:
                 lexicons.append(_load_lexicon(spec.strip()))
             except LexiconError as error:
-                note(f"{error}: its words are not checked")
+                note(case="lexicon", error=str(error))
     return rules, tiles, scoring.Lexicons(lexicons), notes
 
 
@@ -125,9 +126,9 @@ def check_scoresheet(division: Division, data: str | bytes) -> SheetReport:
         report = scoring.verify(data, rules=rules, tiles=tiles, lexicons=lexicons)
     except Exception as error:  # the engine promises never to raise; if it does, keep the sheet
         logger.exception("the rules engine failed on a scoresheet")
-        failure = scoring.Finding(0, scoring.ERROR, "engine_failure", f"not checked: {error}")
+        failure = SheetFinding(0, scoring.ERROR, "engine_failure", {"error": str(error)})
         return SheetReport.from_dict(
-            _json_safe({"verified": False, "findings": notes + [failure.as_dict()]})
+            _json_safe({"verified": False, "findings": notes + [asdict(failure)]})
         )
     result = report.as_dict()
     result["findings"] = notes + result["findings"]

@@ -3,12 +3,19 @@
 `SheetReport.from_dict` reads what is stored, old rows too: a key an older row does not have
 takes its default, and a key this module does not know is kept in `extra` and written back by
 `as_dict`, so that reading and writing a row never loses anything.
+
+A finding is stored as its code and parameters (`scoring.messages`), never as a sentence: pages
+make the sentence (`SheetFinding.message`). A finding stored as a sentence, before findings
+carried parameters, is read as the `legacy` case that keeps the sentence.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+
+from scoring.messages import MESSAGES, legacy, render
 
 # The keys as the engine's `Report.as_dict` orders them, then the desk's own.
 _KEYS = (
@@ -36,15 +43,41 @@ class SheetPlayer:
     computed: int | None = None  # the engine's
 
 
+# The engine's sentences, and the desk's own about checking a scoresheet.
+SHEET_MESSAGES: Mapping[str, str] = {
+    **MESSAGES,
+    "desk_settings.ruleset": "the division's ruleset {ruleset!r} is unknown: checked under auto",
+    "desk_settings.tiles": "the division's tile set {tiles!r} is unknown: guessed from the record",
+    "desk_settings.lexicon": "{error}: its words are not checked",
+    "engine_failure": "not checked: {error}",
+}
+
+
 @dataclass(frozen=True)
 class SheetFinding:
     line: int  # 0: the record as a whole
     severity: str  # "error" or "warning"
     code: str
-    message: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False)  # plain JSON values
     player: str | None = None
     expected: Any = None
     recorded: Any = None
+
+    @property
+    def message(self) -> str:
+        """The finding in English, made from its code and parameters."""
+        return render(self.code, self.params, SHEET_MESSAGES)
+
+    def as_json(self) -> dict[str, Any]:
+        """As stored, with the sentence: for a page's script."""
+        return {**asdict(self), "message": self.message}
+
+
+def _finding(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored finding's fields; one stored as a sentence keeps it as a `legacy` one."""
+    if "params" not in item and "message" in item:
+        return {**item, "params": legacy(str(item["message"]))}
+    return dict(item)
 
 
 @dataclass(frozen=True)
@@ -103,7 +136,7 @@ class SheetReport:
         return cls(
             verified=bool(data.get("verified", False)),
             players=_typed(SheetPlayer, data.get("players")),
-            findings=_typed(SheetFinding, data.get("findings")),
+            findings=_typed(SheetFinding, [_finding(f) for f in data.get("findings") or []]),
             turns=_typed(SheetTurn, data.get("turns")),
             board=data.get("board") or "",
             ended=data.get("ended"),

@@ -87,6 +87,7 @@ def test_verify_json_has_one_object_per_file(files) -> None:
         "severity": "error",
         "code": "wrong_score",
         "message": "GALE at 7C scores 16, not 18",
+        "params": {"word": "GALE", "position": "7C", "score": 16, "recorded": 18},
         "player": "emely",
         "expected": 16,
         "recorded": 18,

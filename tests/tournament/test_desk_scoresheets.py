@@ -261,7 +261,17 @@ def test_an_unknown_ruleset_is_said_and_the_record_still_checked(
 
     sheet = scoresheets.attach_scoresheet(ada_ben, record(), None)
 
-    assert sheet.report["findings"][0]["message"] == (
+    # Stored as a code and its parameters; the page makes the sentence.
+    assert sheet.report["findings"][0] == {
+        "line": 0,
+        "severity": "warning",
+        "code": "desk_settings",
+        "params": {"case": "ruleset", "ruleset": "no-such-rules"},
+        "player": None,
+        "expected": None,
+        "recorded": None,
+    }
+    assert sheet.engine_report.findings[0].message == (
         "the division's ruleset 'no-such-rules' is unknown: checked under auto"
     )
     assert sheet.verified is True  # a warning only

@@ -82,7 +82,11 @@ def test_an_older_row_without_turns_board_or_a_players_name_still_reads(
 
     assert (report.turns, report.board, report.ended, report.rules) == ([], "", None, "")
     assert report.players[0] == SheetPlayer("Ada", "", 20, None)
-    assert report.record_findings == [SheetFinding(0, "error", "end_missing", "no end")]
+    # A finding stored as a sentence, before findings carried parameters, keeps its sentence.
+    assert report.record_findings == [
+        SheetFinding(0, "error", "end_missing", {"case": "legacy", "text": "no end"})
+    ]
+    assert report.record_findings[0].message == "no end"
     assert report.as_dict()["checked_by"] == "spread 0.1"  # a key not known here is kept
     assert scoresheets.sheet_scores(game_of(1), report) == (20, 24)
     assert scoresheets.differs(game_of(1), report) is True

@@ -123,7 +123,7 @@ def _rows_of(data: bytes, filename: str) -> list[list[object]]:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     try:
         rows = csv.reader(io.StringIO(text), dialect)
-        return [row[:MAX_COLUMNS] for row in itertools.islice(rows, most)]
+        return [list(row[:MAX_COLUMNS]) for row in itertools.islice(rows, most)]
     except csv.Error as error:
         raise RosterError([f"{filename} is not a readable CSV file ({error})"]) from error
 

@@ -32,6 +32,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 # Letters NFKD cannot take apart into a Latin letter and accents.
 _LATIN = {
@@ -285,8 +286,9 @@ def read(data: bytes | str) -> TouFile:
     if not lines:
         raise TouFormatError(1, "the file is empty")
     results_only, date, event = _header(lines[0].strip())
-    sections: list[TouSection] = []
-    current: dict | None = None
+    # Each section as read so far: name, line, high_word and its rows.
+    sections: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
     expect_high_word = False
     for number, raw in enumerate(lines[1:], start=2):
         line = raw.rstrip()
@@ -299,7 +301,7 @@ def read(data: bytes | str) -> TouFile:
             if not name:
                 raise TouFormatError(number, "a section line (*NAME) has no name")
             current = {"name": name, "line": number, "high_word": "", "rows": []}
-            sections.append(current)  # type: ignore[arg-type]
+            sections.append(current)
             expect_high_word = True
             continue
         if not line.strip():
@@ -316,7 +318,6 @@ def read(data: bytes | str) -> TouFile:
         raise TouFormatError(2, "the file has no *SECTION line")
     out = []
     for s in sections:
-        s = dict(s)  # type: ignore[arg-type]
         rows = tuple(s["rows"])
         for row in rows:
             for e in row.entries:
@@ -402,8 +403,8 @@ def section_games(section: TouSection) -> TouGames:
             q = e.opponent - 1
             if q == p or (p, i) in links:
                 continue
-            other = rows[q].entries
-            if i < len(other) and other[i].opponent - 1 == p and (q, i) not in links:
+            entries = rows[q].entries
+            if i < len(entries) and entries[i].opponent - 1 == p and (q, i) not in links:
                 links[p, i] = (q, i)
                 links[q, i] = (p, i)
     for p, row in enumerate(rows):
@@ -453,8 +454,8 @@ def section_games(section: TouSection) -> TouGames:
         q = e.opponent - 1
         if e.code != 0:
             where = rnd[p, i]
-            said = [f.opponent for j, f in enumerate(rows[q].entries) if rnd[q, j] == where]
-            what = f"names player {said[0]}" if said else "has no game"
+            named = [f.opponent for j, f in enumerate(rows[q].entries) if rnd[q, j] == where]
+            what = f"names player {named[0]}" if named else "has no game"
             raise TouFormatError(
                 rows[p].line,
                 f"{rows[p].name} played {rows[q].name} in round {where}, but "
@@ -474,13 +475,13 @@ def section_games(section: TouSection) -> TouGames:
             other = links.get((p, i))
             if other is not None:
                 seen.add(other)
-                mine, theirs = e, rows[other[0]].entries[other[1]]
-                if mine.result + theirs.result != 2 or (
-                    (mine.score > theirs.score) - (mine.score < theirs.score) != mine.result - 1
+                opposite = rows[other[0]].entries[other[1]]
+                if e.result + opposite.result != 2 or (
+                    (e.score > opposite.score) - (e.score < opposite.score) != e.result - 1
                 ):
                     notes.append(
-                        f"line {row.line}: {row.name} {mine.code} v {rows[other[0]].name} "
-                        f"{theirs.code} in round {rnd[p, i]}: the result digits do not agree "
+                        f"line {row.line}: {row.name} {e.code} v {rows[other[0]].name} "
+                        f"{opposite.code} in round {rnd[p, i]}: the result digits do not agree "
                         "with the scores; the digits are counted"
                     )
             pairings.append(TouPairing(rnd[p, i], (p, i), other))

@@ -27,9 +27,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from scoring.text import decode_with_encoding
+
+# The kinds of value a checked `config` setting has.
+_Setting = TypeVar("_Setting", str, int)
 
 NO_VALUE = "00"  # tsh's mark for "nothing recorded here" in a list of numbers
 BYE = 0  # the opponent number of a bye or a forfeit
@@ -673,7 +676,7 @@ class ConfigFile:
     def gibson_spread(self) -> int | list[int] | None:
         return self._caps("gibson_spread")
 
-    def _checked(self, key: str, kind: type) -> Any:
+    def _checked(self, key: str, kind: type[_Setting]) -> _Setting | None:
         line = self.setting(key)
         if line is None:
             return None

@@ -8,7 +8,6 @@ and show what they say.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from django.contrib import messages
@@ -364,8 +363,11 @@ def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonRespo
     text = request.POST.get("gcg", "")[: scoresheets.MAX_SCORESHEET_BYTES]
     report = scoresheets.check_scoresheet(game.division, text)
     data = report.as_dict()
+    # The script shows each finding's sentence: made here from its code and parameters.
+    data["findings"] = [f.as_json() for f in report.findings]
     data["findings_by_line"] = {
-        str(line): [asdict(f) for f in found] for line, found in report.findings_by_line().items()
+        str(line): [f.as_json() for f in found]
+        for line, found in report.findings_by_line().items()
     }
     data["differs"] = scoresheets.differs(game, report)
     return JsonResponse(data)
