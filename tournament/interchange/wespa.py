@@ -6,8 +6,10 @@ The printout gives, per section and grouped by games played, each player's rank,
 
 WESPA's rating program is not public. Its standings can be worked out from what it prints:
 - a round without an opponent (the player's own number) is counted nowhere (not in wins,
-  margin or games); a missed round (0 against the player's own number) is also dropped from
-  the player's list of games;
+  margin or games); a game scored 0 is a missed round and is also dropped from the player's
+  list of games, whatever opponent it names: the program looks at the score, not at the
+  opponent (in the 2008 Kings Cup, Thailand, lines score 0 against players who did not play
+  them, and the printout counts none of those games);
 - the opponent's score is read by position: the score at the same place in the opponent's
   list. After a missed round (or in a line that left it out) it so reads the score of another
   round, and past the end of the list a score left over from an earlier event;
@@ -122,16 +124,16 @@ def _as_read(row: TouRow, index: int) -> int:
     return e.code % 10 ** (width - 1) if len(str(e.code)) == width else e.code % 100
 
 
-def missed(row: TouRow, number: int, index: int) -> bool:
-    """A round the player missed: written as 0 against their own number."""
-    e = row.entries[index]
-    return e.opponent == number and e.code == 0
+def missed(row: TouRow, index: int) -> bool:
+    """A round WESPA's program takes as missed: a score of 0, against the player's own number
+    (an absence) or against anyone else (read the same way, by its score alone)."""
+    return row.entries[index].code == 0
 
 
 def flawed_figures(section: TouSection) -> list[Figures]:
     """Each player's wins, margin and games as WESPA's program computes them (module doc)."""
     lists = [
-        [i for i in range(len(row.entries)) if not missed(row, p + 1, i)]
+        [i for i in range(len(row.entries)) if not missed(row, i)]
         for p, row in enumerate(section.rows)
     ]
     out = []
