@@ -23,6 +23,7 @@ from .wespa_support import event_file, events
 
 EVENTS = events() or ["2014_ISR_isrop14"]
 
+
 def _played_only(division, row: services.Row) -> tuple[float, int, int]:
     """Spread's wins, spread and games without the rounds that had no opponent."""
     wins, spread, games = row.wins, row.spread, row.games
@@ -91,3 +92,28 @@ def test_spread_agrees_with_the_printout_or_the_difference_is_a_known_fault(stem
                 problems.append(f"{line.name}: Spread {ours}, printed {theirs}, faults give {f}")
     assert compared >= len(printed) - 2
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.django_db
+def test_spreads_own_kings_cup_standings_count_each_game_from_its_own_round() -> None:
+    # The 2008 Kings Cup file's inconsistent lines, counted by Spread's rules (wins from the
+    # 2xxx/1xxx digits, spread = own score minus the opponent's score in the same round):
+    # - Pichai scored 0 against Alex Tan (round 11) and Mohammed Zafar (round 12), who both
+    #   wrote 2100 against him: two games lost 0-100 (WESPA drops them from Pichai's list);
+    # - Sujit's 0 against Adele Tan in round 5, who played Warodom: Sujit's absence;
+    # - Carol's round 11 names Charnrit, who played someone else, while Ying Yong names Carol:
+    #   Carol beat Ying 426-313.
+    tournament = import_tou(event_file("2008_THA_kc08rn"), slug="kc08").tournament
+    rows = {
+        r.player.name: (r.wins, r.losses, r.spread, r.games)
+        for r in services.division_standings(tournament.divisions.get())
+    }
+    assert rows["Pichai Limprasert"] == (13.0, 14.0, 938, 27)
+    assert rows["Alex Tan"] == (13.0, 14.0, -639, 27)  # with his round-1 bye: +100
+    assert rows["Sujit Ungpakorn"] == (9.0, 6.0, 342, 27)  # 12 absences, 2 byes
+    assert rows["Adele Tan"] == (13.0, 14.0, -468, 27)
+    assert rows["Carol Johnsen"] == (12.0, 15.0, -266, 27)
+    game = Game.objects.get(
+        division__tournament=tournament, round=11, player1__name="Carol Johnsen"
+    )
+    assert (game.player2.name, game.score1, game.score2) == ("Ying Yong", 426, 313)
