@@ -294,6 +294,10 @@ def test_wespa_drops_a_game_scored_0_whatever_opponent_it_names() -> None:
     # Bo's 0 is dropped from his list (not counted as a lost game against Di), so his round-2
     # score sits first and is set against Ann's first score, her round 1: 410 - 400.
     assert figures[1] == wespa.Figures(1.0, 10, 1)
-    # Ann's second game reads past the end of Bo's one-game list.
+    # Ann's second game reads past the end of Bo's one-game list: her 380 less a score of
+    # 0-999 left from an earlier event.
     assert figures[0] == wespa.Figures(1.0, None, 2)
+    assert (figures[0].known, figures[0].unread) == (400 - 350 + 380, 1)
+    assert figures[0].could_print(430 - 410) and figures[0].could_print(430 - 999)
+    assert not figures[0].could_print(431) and not figures[0].could_print(430 - 1000)
     assert figures[2] == wespa.Figures(1.0, (350 - 400) + (390 - 370), 2)

@@ -22,7 +22,7 @@ figures is one of them. Nothing here imports Django.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tournament.interchange.tou import TouRow, TouSection
 
@@ -113,6 +113,17 @@ class Figures:
     wins: float
     margin: int | None  # None: a score read past the end of an opponent's list
     games: int
+    # With `margin` None: the margin without the scores read past the end, and how many
+    # such scores were read (each 0-999), so a printed margin can still be bounded.
+    known: int = field(default=0, compare=False)
+    unread: int = field(default=0, compare=False)
+
+    def could_print(self, margin: int) -> bool:
+        """Whether WESPA's program could print this margin: exactly, or with any score
+        from 0 to 999 read past the end of a list."""
+        if self.margin is not None:
+            return margin == self.margin
+        return 0 <= self.known - margin <= 999 * self.unread
 
 
 def _as_read(row: TouRow, index: int) -> int:
@@ -139,8 +150,7 @@ def flawed_figures(section: TouSection) -> list[Figures]:
     out = []
     for p, row in enumerate(section.rows):
         wins = 0.0
-        margin: int | None = 0
-        games = 0
+        known = unread = games = 0
         for place, i in enumerate(lists[p]):
             e = row.entries[i]
             if e.opponent == p + 1:
@@ -149,9 +159,10 @@ def flawed_figures(section: TouSection) -> list[Figures]:
             code = _as_read(row, i)
             wins += min(code // 1000, 2) / 2
             q = e.opponent - 1
-            if margin is None or place >= len(lists[q]):
-                margin = None  # past the end of the list: a score from an earlier event
+            known += code % 1000
+            if place >= len(lists[q]):
+                unread += 1  # past the end of the list: a score from an earlier event
                 continue
-            margin += code % 1000 - _as_read(section.rows[q], lists[q][place]) % 1000
-        out.append(Figures(wins, margin, games))
+            known -= _as_read(section.rows[q], lists[q][place]) % 1000
+        out.append(Figures(wins, None if unread else known, games, known, unread))
     return out
