@@ -12,7 +12,8 @@ WESPA's rating program is not public. Its standings can be worked out from what 
   them, and the printout counts none of those games);
 - the opponent's score is read by position: the score at the same place in the opponent's
   list. After a missed round (or in a line that left it out) it so reads the score of another
-  round, and past the end of the list a score left over from an earlier event;
+  round, and past the end of the list a score left over from an earlier event (unknown here:
+  any of 0-999);
 - a score that starts in column 21 has that digit read as 0 (2371 is read as 0371: a loss);
 - wins are the thousands digits (2 a win, 1 half), whatever the scores say.
 `flawed_figures` applies these rules, so a test can show each difference from Spread's own
