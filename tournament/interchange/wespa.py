@@ -8,8 +8,9 @@ WESPA's rating program is not public. Its standings can be worked out from what 
 - a round without an opponent (the player's own number) is counted nowhere (not in wins,
   margin or games); a game scored 0 is a missed round and is also dropped from the player's
   list of games, whatever opponent it names: the program looks at the score, not at the
-  opponent (in the 2008 Kings Cup, Thailand, lines score 0 against players who did not play
-  them, and the printout counts none of those games);
+  opponent (in the 2008 Kings Cup, Thailand, forfeits are written 2100 for the winner and 0
+  against the winner for the loser, and a 0 names a player who played someone else; the
+  printout counts none of those 0 games);
 - the opponent's score is read by position: the score at the same place in the opponent's
   list. After a missed round (or in a line that left it out) it so reads the score of another
   round, and past the end of the list a score left over from an earlier event (unknown here:
