@@ -272,3 +272,32 @@ def test_result_digits_that_disagree_with_the_scores_count_as_wespa_counts_them(
         140,
     )
     assert tou_text(imported.tournament).split("\r\n")[5].endswith("2340   2")
+
+
+def test_wespa_drops_a_game_scored_0_whatever_opponent_it_names() -> None:
+    # Round 1: Ann beats Cy 400-350; Bo scores 0 against Di, who has a bye (2100 against her
+    # own number) and does not name Bo back. Round 2: Bo beats Ann 410-380; Cy beats Di.
+    text = "\r\n".join(
+        [
+            "*M07.03.2015 Club Night",
+            "*A",
+            "                                      0",
+            f"{'Ann':20} 2400   3  380   2",
+            f"{'Bo':20}    0   4 2410   1",
+            f"{'Cy':20}  350   1 2390   4",
+            f"{'Di':20} 2100   4  370   3",
+            "*** END OF FILE ***",
+        ]
+    )
+    (section,) = tou.read(text).sections
+    figures = wespa.flawed_figures(section)
+    # Bo's 0 is dropped from his list (not counted as a lost game against Di), so his round-2
+    # score sits first and is set against Ann's first score, her round 1: 410 - 400.
+    assert figures[1] == wespa.Figures(1.0, 10, 1)
+    # Ann's second game reads past the end of Bo's one-game list: her 380 less a score of
+    # 0-999 left from an earlier event.
+    assert figures[0] == wespa.Figures(1.0, None, 2)
+    assert (figures[0].known, figures[0].unread) == (400 - 350 + 380, 1)
+    assert figures[0].could_print(430 - 410) and figures[0].could_print(430 - 999)
+    assert not figures[0].could_print(431) and not figures[0].could_print(430 - 1000)
+    assert figures[2] == wespa.Figures(1.0, (350 - 400) + (390 - 370), 2)

@@ -6,11 +6,15 @@ The printout gives, per section and grouped by games played, each player's rank,
 
 WESPA's rating program is not public. Its standings can be worked out from what it prints:
 - a round without an opponent (the player's own number) is counted nowhere (not in wins,
-  margin or games); a missed round (0 against the player's own number) is also dropped from
-  the player's list of games;
+  margin or games); a game scored 0 is a missed round and is also dropped from the player's
+  list of games, whatever opponent it names: the program looks at the score, not at the
+  opponent (in the 2008 Kings Cup, Thailand, forfeits are written 2100 for the winner and 0
+  against the winner for the loser, and a 0 names a player who played someone else; the
+  printout counts none of those 0 games);
 - the opponent's score is read by position: the score at the same place in the opponent's
   list. After a missed round (or in a line that left it out) it so reads the score of another
-  round, and past the end of the list a score left over from an earlier event;
+  round, and past the end of the list a score left over from an earlier event (unknown here:
+  any of 0-999);
 - a score that starts in column 21 has that digit read as 0 (2371 is read as 0371: a loss);
 - wins are the thousands digits (2 a win, 1 half), whatever the scores say.
 `flawed_figures` applies these rules, so a test can show each difference from Spread's own
@@ -20,7 +24,7 @@ figures is one of them. Nothing here imports Django.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tournament.interchange.tou import TouRow, TouSection
 
@@ -111,6 +115,17 @@ class Figures:
     wins: float
     margin: int | None  # None: a score read past the end of an opponent's list
     games: int
+    # With `margin` None: the margin without the scores read past the end, and how many
+    # such scores were read (each 0-999), so a printed margin can still be bounded.
+    known: int = field(default=0, compare=False)
+    unread: int = field(default=0, compare=False)
+
+    def could_print(self, margin: int) -> bool:
+        """Whether WESPA's program could print this margin: exactly, or with any score
+        from 0 to 999 read past the end of a list."""
+        if self.margin is not None:
+            return margin == self.margin
+        return 0 <= self.known - margin <= 999 * self.unread
 
 
 def _as_read(row: TouRow, index: int) -> int:
@@ -122,23 +137,22 @@ def _as_read(row: TouRow, index: int) -> int:
     return e.code % 10 ** (width - 1) if len(str(e.code)) == width else e.code % 100
 
 
-def missed(row: TouRow, number: int, index: int) -> bool:
-    """A round the player missed: written as 0 against their own number."""
-    e = row.entries[index]
-    return e.opponent == number and e.code == 0
+def missed(row: TouRow, index: int) -> bool:
+    """A round WESPA's program takes as missed: a score of 0, against the player's own number
+    (an absence) or against anyone else (read the same way, by its score alone)."""
+    return row.entries[index].code == 0
 
 
 def flawed_figures(section: TouSection) -> list[Figures]:
     """Each player's wins, margin and games as WESPA's program computes them (module doc)."""
     lists = [
-        [i for i in range(len(row.entries)) if not missed(row, p + 1, i)]
+        [i for i in range(len(row.entries)) if not missed(row, i)]
         for p, row in enumerate(section.rows)
     ]
     out = []
     for p, row in enumerate(section.rows):
         wins = 0.0
-        margin: int | None = 0
-        games = 0
+        known = unread = games = 0
         for place, i in enumerate(lists[p]):
             e = row.entries[i]
             if e.opponent == p + 1:
@@ -147,9 +161,10 @@ def flawed_figures(section: TouSection) -> list[Figures]:
             code = _as_read(row, i)
             wins += min(code // 1000, 2) / 2
             q = e.opponent - 1
-            if margin is None or place >= len(lists[q]):
-                margin = None  # past the end of the list: a score from an earlier event
+            known += code % 1000
+            if place >= len(lists[q]):
+                unread += 1  # past the end of the list: a score from an earlier event
                 continue
-            margin += code % 1000 - _as_read(section.rows[q], lists[q][place]) % 1000
-        out.append(Figures(wins, margin, games))
+            known -= _as_read(section.rows[q], lists[q][place]) % 1000
+        out.append(Figures(wins, None if unread else known, games, known, unread))
     return out
