@@ -454,6 +454,153 @@ def _cross_cell(side: queries.Side | None) -> str:
     return f"{mark} {side.opponent.number}\n{side.score}-{side.opponent_score}"
 
 
+# -- statistics ------------------------------------------------------------------------------
+
+
+def _one_place(x: float | None) -> float | None:
+    return None if x is None else round(x, 1)
+
+
+def _score_table(title: str, scores: list, combined: bool = False) -> Table:
+    columns = [Column("Rd", numeric=True)]
+    if combined:
+        columns.append(Column("Total", numeric=True))
+    columns += [
+        Column("Player", flexible=True),
+        Column("Score", numeric=True),
+        Column("Opponent", flexible=True),
+        Column("Score", numeric=True),
+    ]
+    rows: list[list[Cell]] = []
+    for s in scores:
+        line: list[Cell] = [s.round]
+        if combined:
+            line.append(s.combined)
+        rows.append(line + [s.player.name, s.score, s.opponent.name, s.opponent_score])
+    return Table(title, columns, rows)
+
+
+def stats(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """The division's statistics (`engine/statistics.py`): averages, high and low scores,
+    upsets, the first player's wins, winning streaks, and the scoresheets' plays and bingos."""
+    from tournament.statistics import division_statistics
+
+    after = _after_round(division, number, public)
+    if not after:
+        raise ReportError(f"division {division.name} has no results yet")
+    st = division_statistics(division, public, after)
+    rate = st.first_win_rate
+    summary: list[list[Cell]] = [
+        ["Games played", st.games],
+        ["Average score", _one_place(st.average_score)],
+        ["Average winning score", _one_place(st.average_winning)],
+        ["Average losing score", _one_place(st.average_losing)],
+        ["Games whose first player is known", st.first_games],
+        ["Won by the player going first", _half(st.first_wins)],
+        ["First player's win rate (%)", None if rate is None else round(100 * rate, 1)],
+        ["Games with a scoresheet", st.sheets],
+    ]
+    tables = [
+        Table("Summary", [Column("Figure", flexible=True), Column("Value", numeric=True)], summary),
+        Table(
+            "Averages",
+            [
+                Column("Player", flexible=True),
+                Column("Games", numeric=True),
+                Column("Avg for", numeric=True),
+                Column("Avg against", numeric=True),
+                Column("For", numeric=True),
+                Column("Against", numeric=True),
+            ],
+            [
+                [
+                    a.player.name,
+                    a.games,
+                    round(a.average_for, 1),
+                    round(a.average_against, 1),
+                    a.points_for,
+                    a.points_against,
+                ]
+                for a in st.averages
+            ],
+        ),
+        _score_table("High games", st.high_games),
+        _score_table("High losses", st.high_losses),
+        _score_table("Low wins", st.low_wins),
+        _score_table("High combined", st.high_combined, combined=True),
+        Table(
+            "Upsets",
+            [
+                Column("Rd", numeric=True),
+                Column("Diff.", numeric=True),
+                Column("Winner", flexible=True),
+                Column("Rtg", numeric=True),
+                Column("Loser", flexible=True),
+                Column("Rtg", numeric=True),
+                Column("Score"),
+            ],
+            [
+                [
+                    u.game.round,
+                    u.difference,
+                    u.game.player.name,
+                    u.game.player.rating,
+                    u.game.opponent.name,
+                    u.game.opponent.rating,
+                    f"{u.game.score}-{u.game.opponent_score}",
+                ]
+                for u in st.upsets
+            ],
+            note="By the difference of the players' ratings before the event.",
+        ),
+        Table(
+            "Winning streaks",
+            [
+                Column("Player", flexible=True),
+                Column("Wins", numeric=True),
+                Column("From rd", numeric=True),
+                Column("To rd", numeric=True),
+                Column("Note"),
+            ],
+            [
+                [s.player.name, s.length, s.start, s.end, "running" if s.running else ""]
+                for s in st.streaks
+            ],
+        ),
+    ]
+    if st.sheets:
+        play_columns = [
+            Column("Rd", numeric=True),
+            Column("Player", flexible=True),
+            Column("Score", numeric=True),
+            Column("Play"),
+            Column("Opponent", flexible=True),
+        ]
+        for title, plays in (("High plays", st.high_plays), ("Bingos", st.bingos)):
+            rows = [[h.round, h.player.name, h.score, h.text, h.opponent.name] for h in plays]
+            tables.append(Table(title, play_columns, rows))
+        tables.append(
+            Table(
+                "Bingos by player",
+                [
+                    Column("Player", flexible=True),
+                    Column("Bingos", numeric=True),
+                    Column("Sheets", numeric=True),
+                ],
+                [[c.player.name, c.bingos, c.games] for c in st.bingo_counts],
+                note="Plays and bingos from the scoresheets given, scored by the rules engine.",
+            )
+        )
+    return Report(
+        "stats",
+        division.tournament.name,
+        division.name,
+        f"Statistics after round {after}",
+        after,
+        tables,
+    )
+
+
 # -- prizes ----------------------------------------------------------------------------------
 
 _HIGH = {
@@ -726,10 +873,11 @@ BUILDERS = {
     "ratings": ratings,
     "prizes": prizes,
     "results": results,
+    "stats": stats,
 }
-PUBLIC_KINDS = ("pairings", "standings")
+PUBLIC_KINDS = ("pairings", "standings", "stats")
 # A spreadsheet of scorecards or prizes would be a picture of paper: those are PDF only.
-XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results")
+XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results", "stats")
 
 
 def build(kind: str, division: Division, number: int | None = None, public: bool = False) -> Report:
