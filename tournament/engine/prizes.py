@@ -172,7 +172,8 @@ def _place(
     won.update(winners)
     where = f"rank {first.rank}" + (f" in class {prize.player_class}" if prize.player_class else "")
     if len(level) == 1:
-        return [Award(prize, winners, where)]
+        # A place prize's winner is that place's player: only a class prize says more.
+        return [Award(prize, winners, where if prize.player_class else "")]
     names = ", ".join(str(ordered[k].place) for k in run)
     detail = f"tied at {where}: {len(level)} share the prizes of places {names}"
     shared = [Award(ordered[k], winners, detail, len(level)) for k in run]

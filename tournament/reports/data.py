@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from tournament import queries, services
+from tournament.engine.prizes import SCORE_PRIZES
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 
@@ -603,23 +604,17 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
 
 # -- prizes ----------------------------------------------------------------------------------
 
-_HIGH = {
-    "highwin": ("the highest winning score", lambda s: s.result == "win", max),
-    "highloss": ("the highest losing score", lambda s: s.result == "loss", max),
-    "lowwin": ("the lowest winning score", lambda s: s.result == "win", min),
-    "highgame": ("the highest score", lambda s: True, max),
-}
-
-
 def prizes(division: Division, number: int | None = None, public: bool = False) -> Report:
-    """The division's prizes and who takes them after the round: rank prizes from the standings,
-    grouped by the division's prize bands; high-game prizes from the games."""
+    """The division's prizes in the order they are awarded and who takes each after the round
+    (`engine/prizes.py`): place prizes from the standings, grouped by the division's prize
+    bands, class prizes, and score prizes from the games; one prize a player unless the
+    division allows more."""
+    from tournament import prizes as prize_service
+
+    if not division.prizes:
+        raise ReportError(f"division {division.name} has no prizes set")
     after = _after_round(division, number, public)
-    standing = services.division_standings(division, after, public=public)
-    by_rank: dict[int, list[services.Row]] = defaultdict(list)
-    ordered = [row for row in standing if row.rank is not None]
-    for position, row in enumerate(ordered, start=1):
-        by_rank[position].append(row)
+    found, rows_by_player = prize_service.awards(division, after, public)
     bands = sorted(division.prize_bands or [])
     columns = [
         Column("Prize"),
@@ -632,77 +627,45 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
         Column("Note", flexible=True),
     ]
     rows: list[list[Cell]] = []
-    sides: list[queries.Side] | None = None
-    for prize in division.prizes or []:
-        kind = str(prize.get("kind", "rank"))
-        place = prize.get("place")
-        value = str(prize.get("value", ""))
-        note = str(prize.get("note", ""))
-        if kind == "rank" and isinstance(place, int):
+    for a in found:
+        prize = a.prize
+        place = prize.place
+        if prize.kind == "rank" and isinstance(place, int):
             label = f"{ordinal(place)} place"
-            band = next((b for b in bands if place <= b), None)
-            if band is not None:
-                first = max([b for b in bands if b < place], default=0) + 1
-                label += f" (band {first}–{band})" if band > first else ""
-            for row in by_rank.get(place, []):
-                tied = [r for r in ordered if r.rank == row.rank]
-                tie_note = (
-                    f"tied for rank {row.rank} with {len(tied) - 1} more" if len(tied) > 1 else ""
-                )
-                rows.append(
-                    [
-                        label,
-                        value,
-                        row.player.number,
-                        row.name,
-                        _half(row.wins),
-                        _half(row.losses),
-                        row.spread,
-                        "; ".join(x for x in (note, tie_note) if x),
-                    ]
-                )
-            if not by_rank.get(place):
-                rows.append([label, value, None, "", None, None, None, note])
-            continue
-        if kind in _HIGH:
-            if sides is None:
-                games = [g for g in _games(division, public).select_related("player1", "player2")]
-                games = [g for g in games if g.round <= after and g.player2_id]
-                everyone = queries._players_of(games)
-                sides = [s for g in games for s in queries.sides_of(g, everyone) if s.has_result]
-            what, keep, pick = _HIGH[kind]
-            candidates = [s for s in sides if keep(s)]
-            label = f"{ordinal(place)} {kind}" if isinstance(place, int) else kind
-            if candidates:
-                best = pick(s.score for s in candidates)
-                for s in sorted(
-                    (s for s in candidates if s.score == best), key=lambda s: s.player.number
-                ):
-                    detail = (
-                        f"{what}: {s.score}-{s.opponent_score} v {s.opponent_text}, round {s.round}"
-                    )
-                    rows.append(
-                        [
-                            label,
-                            value,
-                            s.player.number,
-                            s.player.name,
-                            None,
-                            None,
-                            None,
-                            "; ".join(x for x in (note, detail) if x),
-                        ]
-                    )
+            if prize.player_class:
+                label += f", class {prize.player_class}"
             else:
-                rows.append([label, value, None, "", None, None, None, note])
-            continue
-        label = f"{kind} {place}" if place not in (None, "") else kind
-        rows.append([label, value, None, "", None, None, None, note or "awarded by the director"])
-    if not division.prizes:
-        raise ReportError(f"division {division.name} has no prizes set")
+                band = next((b for b in bands if place <= b), None)
+                if band is not None:
+                    first = max([b for b in bands if b < place], default=0) + 1
+                    label += f" (band {first}–{band})" if band > first else ""
+        elif prize.kind in SCORE_PRIZES:
+            label = f"{ordinal(place)} {prize.kind}" if isinstance(place, int) else prize.kind
+        else:
+            label = f"{prize.kind} {place}" if place not in (None, "") else prize.kind
+        note = "; ".join(x for x in (prize.note, a.detail) if x)
+        if not a.winners:
+            rows.append([label, prize.value, None, "", None, None, None, note])
+        for pk in a.winners:
+            row = rows_by_player[pk]
+            rank_prize = prize.kind == "rank"
+            rows.append(
+                [
+                    label,
+                    prize.value,
+                    row.player.number,
+                    row.name,
+                    _half(row.wins) if rank_prize else None,
+                    _half(row.losses) if rank_prize else None,
+                    row.spread if rank_prize else None,
+                    note,
+                ]
+            )
     heading = f"Prizes after round {after}"
     if bands:
         heading += " · bands end at ranks " + ", ".join(str(b) for b in bands)
+    if not division.prizes_more_than_one:
+        heading += " · one prize a player"
     return Report(
         "prizes",
         division.tournament.name,
