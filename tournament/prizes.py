@@ -8,6 +8,7 @@ from typing import Any
 
 from tournament import services
 from tournament.engine import prizes as engine
+from tournament.engine.text import ordinal, plural
 from tournament.models import Division, Game, Player
 
 
@@ -43,10 +44,15 @@ class ClassRow:
 
 
 def class_standings(
-    division: Division, after: int | None = None, public: bool = False
+    division: Division,
+    after: int | None = None,
+    public: bool = False,
+    rows: list[services.Row] | None = None,
 ) -> list[ClassRow]:
-    """The standings with each player's class and rank within it, in the standings' order."""
-    rows = services.division_standings(division, after, public=public)
+    """The standings (`rows` if the caller has them) with each player's class and rank within
+    it, in the standings' order."""
+    if rows is None:
+        rows = services.division_standings(division, after, public=public)
     contenders = _contenders(division, rows)
     ranks = engine.class_ranks(contenders)
     classes = {c.id: c.player_class for c in contenders}
@@ -104,3 +110,44 @@ def awards(
         division.prizes_more_than_one,
     )
     return found, {r.player.pk: r for r in rows}
+
+
+@dataclass(frozen=True)
+class Gibson:
+    player: Player
+    place: int
+    rule: str  # why, as a director reads it
+
+
+def gibsonized(division: Division, after: int | None = None, public: bool = False) -> list[Gibson]:
+    """The players whose place within the prizes is settled after the round, as the pairing
+    engine Gibsonizes them (`engine/pairing/contention.py`), each with the rule that made it so;
+    none when the division does not Gibsonize or has no rounds left."""
+    from tournament import rounds
+    from tournament.engine.pairing.contention import gibsons, swing
+    from tournament.engine.pairing.history import build_field
+
+    planned = division.planned_rounds
+    if not division.gibson or not planned or (after is not None and after >= planned):
+        return []  # known without a query: no page pays for what cannot apply
+    players, results = services._players_and_results(division, public)
+    done = len(results) if after is None else min(after, len(results))
+    if done == 0 or done >= planned:
+        return []
+    rules = rounds.rules(division, players=players)
+    fld = build_field([services.engine_player(p) for p in players], results[:done], done + 1, rules)
+    settled = gibsons(fld, fld.active)
+    if not settled:
+        return []
+    by_id = {p.pk: p for p in players}
+    left = planned - done
+    allowance = swing(fld)
+    found = []
+    for place, pid in enumerate(settled, start=1):
+        rule = (
+            f"Gibsonized after round {done}: no one below can catch them for {ordinal(place)} "
+            f"place with {plural(left, 'round')} left, even gaining the {allowance} spread the "
+            f"Gibson spread allows"
+        )
+        found.append(Gibson(by_id[pid], place, rule))
+    return found

@@ -234,6 +234,18 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
     if rated:
         new = f"New ({_not_asked(division)})" if note else "New"
         columns += [Column(new, numeric=True), Column("Change", numeric=True, style="signed")]
+    from tournament import prizes as prize_service
+
+    classes = (
+        {c.row.player.pk: c for c in prize_service.class_standings(division, after, public)}
+        if prize_service.has_classes(division)
+        else {}
+    )
+    if classes:
+        columns += [Column("Class"), Column("Cl. rank", numeric=True)]
+    gibsons = {g.player.pk: g for g in prize_service.gibsonized(division, after, public)}
+    if gibsons:
+        columns.append(Column("Gibson"))
     table = []
     for row in rows:
         line: list[Cell] = [
@@ -248,15 +260,21 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
         if rated:
             r = rated[row.player.pk]
             line += [r.after, r.change]
+        if classes:
+            line += [classes[row.player.pk].player_class, classes[row.player.pk].class_rank]
+        if gibsons:
+            g = gibsons.get(row.player.pk)
+            line.append(f"{ordinal(g.place)} settled" if g else None)
         table.append(line)
     heading = f"Standings after round {after}" if after else "Standings before round 1"
+    notes = [note or ""] + [f"{g.player.name}: {g.rule}." for g in gibsons.values()]
     return Report(
         "standings",
         division.tournament.name,
         division.name,
         heading,
         after,
-        [Table("Standings", columns, table, note=note or "")],
+        [Table("Standings", columns, table, note=" ".join(n for n in notes if n))],
     )
 
 

@@ -1,19 +1,39 @@
-"""Pages beyond the standings: a division's statistics."""
+"""Pages beyond the standings: a division's statistics; and what the standings page adds, the
+rating classes' standings and the Gibsonized players."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournament import queries
+from tournament import prizes, queries, services
+from tournament.models import Division
 from tournament.reports import data
 from tournament.views.access import get_public_division, get_public_tournament
-from tournament.views.public import _get_after_round
+
+
+def standings_extras(division: Division, after: int | None, key: str) -> dict[str, Any]:
+    """The public standings page's class standings (grouped by class, in the standings' order)
+    and Gibsonized players with the rule that made them so; the standings are read from the
+    cache under the page's own `key`."""
+    rows = services.division_standings(division, after, key=key, public=True)
+    groups: dict[str, list[prizes.ClassRow]] = {}
+    if prizes.has_classes(division, [r.player for r in rows]):
+        for row in prizes.class_standings(division, after, public=True, rows=rows):
+            groups.setdefault(row.player_class, []).append(row)
+    return {
+        "classes": sorted(groups.items()),
+        "gibsons": prizes.gibsonized(division, after, public=True),
+    }
 
 
 def statistics(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     """The statistics of the published rounds, drawn from the same tables as the `stats`
     report, so that the page and the download never disagree."""
+    from tournament.views.public import _get_after_round  # public imports this module
+
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
     played = [r.number for r in queries.division_rounds(div) if r.has_results]
