@@ -90,7 +90,7 @@ def test_a_class_prize_goes_to_the_best_of_the_class_without_a_prize() -> None:
         ("rank", 1, "A", ["dan"]),
         ("rank", 1, "B", ["cal"]),
     ]
-    assert awards[1].detail == "rank 4 in class A"
+    assert awards[1].detail == "rank 4 overall, class A"
 
 
 def test_score_prizes_high_loss_low_win_and_a_tie_for_one() -> None:

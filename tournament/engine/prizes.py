@@ -170,7 +170,9 @@ def _place(
         j += 1
     winners = [c.id for c in level]
     won.update(winners)
-    where = f"rank {first.rank}" + (f" in class {prize.player_class}" if prize.player_class else "")
+    where = f"rank {first.rank}" + (
+        f" overall, class {prize.player_class}" if prize.player_class else ""
+    )
     if len(level) == 1:
         # A place prize's winner is that place's player: only a class prize says more.
         return [Award(prize, winners, where if prize.player_class else "")]
