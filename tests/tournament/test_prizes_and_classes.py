@@ -158,3 +158,34 @@ def test_a_gibsonized_leader_is_marked_with_the_rule(director: User) -> None:
     assert "Ann</strong> (G): Gibsonized after round 2" in page
     table = data.build("standings", division).tables[0]
     assert table.columns[-1].header == "Gibson" and table.rows[0][-1] == "1st settled"
+
+
+def test_the_desk_edits_prizes_and_classes_and_lists_them_in_award_order(
+    played: Division, desk: Client, client_for, stranger: User
+) -> None:
+    url = reverse("desk-prizes", args=[played.tournament.slug, played.pk])
+    form = {
+        "prizes": "highgame 1 $20\nrank 1 $100 class=B\nrank 1 '$300'\n",
+        "class_bands": "A 1800\nB 1400\nC 0\n",
+    }
+    assert desk.post(url, form).status_code == 302
+    played.refresh_from_db()
+    assert played.prizes == [
+        {"kind": "highgame", "place": 1, "note": "", "value": "$20"},
+        {"kind": "rank", "place": 1, "note": "", "class": "B", "value": "$100"},
+        {"kind": "rank", "place": 1, "note": "", "value": "$300"},
+    ]
+    assert played.prizes_more_than_one is False
+    page = desk.get(url).content.decode()
+    # Award order: 1st place (Eli), class B (Fay: Eli has a prize), then the high game (Ada).
+    assert page.index("Moss, Eli") < page.index("North, Fay") < page.index("Quill, Ada")
+    assert "rank 1 $100 class=B" in page
+
+    bad = desk.post(url, {"prizes": "rank 1 $300\nrank one $5\n", "class_bands": ""})
+    assert bad.status_code == 400
+    assert "line 2: the place &#x27;one&#x27; is not a number from 1" in bad.content.decode()
+    bad = desk.post(url, {"prizes": "", "class_bands": "A 1800\nA 1500"})
+    assert "line 2: class A is given twice" in bad.content.decode()
+    played.refresh_from_db()
+    assert len(played.prizes) == 3  # nothing saved from a refused form
+    assert client_for(stranger).post(url, form).status_code == 403
