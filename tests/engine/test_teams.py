@@ -76,3 +76,25 @@ def test_an_odd_number_of_teams_gives_a_team_a_bye_and_uneven_teams_are_refused(
     assert sum(1 for _, b in pairs if b is None) == 2
     with pytest.raises(TeamError, match="as many players"):
         team_round_robin({"A": ["a1", "a2"], "B": ["b1"]}, 1)
+
+
+def test_the_team_round_robin_is_a_pairing_system_of_the_registry() -> None:
+    from engine.pairing_support import field, games_of
+
+    from tournament.engine.pairing import PairingError, PairingRules, pair_round
+
+    names = [p for ps in TEAMS.values() for p in ps]
+    players = field(*names)
+    rules = PairingRules(groups=TEAM_OF)
+    played: list = []
+    seen: set[frozenset[str]] = set()
+    for n in range(1, 10):
+        result = pair_round(players, played, n, "teamrr", rules)
+        games = {frozenset(p.players) for p in result.pairings}
+        assert all(TEAM_OF[a] != TEAM_OF[b] for a, b in map(tuple, games))
+        assert not games & seen  # no rematch in nine rounds
+        seen |= games
+        played.append(games_of(result))
+    assert len(seen) == 54
+    with pytest.raises(PairingError, match="needs the players' teams"):
+        pair_round(players, [], 1, "teamrr", PairingRules())

@@ -20,8 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tournament.engine.pairing.roundrobin import berger_round
+if TYPE_CHECKING:  # the pairing registry imports this module: its modules are read when used
+    from tournament.engine.pairing.draft import Draft
+    from tournament.engine.pairing.history import Field
 
 PlayerId = Hashable
 ORDERS = ("wins", "spread")
@@ -120,6 +123,8 @@ def _round(
     interleave: bool,
 ) -> list[tuple[PlayerId, PlayerId | None]]:
     """Round n + 1's pairs, sides not yet ordered."""
+    from tournament.engine.pairing.roundrobin import berger_round
+
     if interleave:
         table_round, cycle = n % team_rounds, n // team_rounds
     else:
@@ -136,3 +141,36 @@ def _round(
             q = teams[two][(i + cycle) % k]
             pairs.append((p, q) if i % 2 == 0 else (q, p))
     return pairs
+
+
+def pair_team_round_robin(fld: Field) -> Draft:
+    """The pairing registry's `teamrr`: the players' teams are the division's `groups` (its
+    same-team avoidance), each team's players by seed, the teams by name; the table starts in
+    the schedule entry's first round (`start`)."""
+    from tournament.engine.pairing.draft import Draft, Table
+    from tournament.engine.pairing.model import PairingError
+    from tournament.engine.pairing.roundrobin import rr_roster
+
+    start = int(fld.rules.options.get("start", 1))
+    groups = fld.rules.groups
+    if not groups:
+        raise PairingError("a team round robin needs the players' teams: avoid the same team")
+    teams: dict[str, list[PlayerId]] = {}
+    for pid in rr_roster(fld, start):
+        team = groups.get(pid) or ""
+        if not team:
+            raise PairingError(f"{fld.name(pid)} has no team: a team round robin needs one")
+        teams.setdefault(team, []).append(pid)
+    interleave = str(fld.rules.options.get("interleave", "yes")).lower() not in ("no", "0")
+    try:
+        pairs = team_round_robin(
+            dict(sorted(teams.items())), fld.round_number - start + 1, interleave
+        )
+    except TeamError as error:
+        raise PairingError(str(error)) from None
+    draft = Draft()
+    active = set(fld.active)
+    for a, b in pairs:
+        if a in active and (b is None or b in active):
+            draft.tables.append(Table(a, b, [], first_fixed=b is not None))
+    return draft
