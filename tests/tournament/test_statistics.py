@@ -188,6 +188,10 @@ def played(division: Division, director: User) -> Division:
 def test_a_divisions_figures_worked_out_by_hand(played: Division) -> None:
     st = division_statistics(played)
     assert st.games == 3  # the bye has no score and is left out
+    # Every player is in the averages: Hal, with a bye only, last and without an average.
+    assert [(a.player.name, a.games, a.average_for) for a in st.averages][::6] == [
+        ("Quill, Ada", 1, 451), ("Reed, Hal", 0, None)
+    ]  # fmt: skip
     assert [(s.player.name, s.score) for s in st.high_games[:2]] == [
         ("Quill, Ada", 451), ("Moss, Eli", 420)
     ]  # fmt: skip

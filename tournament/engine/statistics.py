@@ -92,12 +92,12 @@ class Average:
     points_against: int
 
     @property
-    def average_for(self) -> float:
-        return self.points_for / self.games
+    def average_for(self) -> float | None:
+        return self.points_for / self.games if self.games else None
 
     @property
-    def average_against(self) -> float:
-        return self.points_against / self.games
+    def average_against(self) -> float | None:
+        return self.points_against / self.games if self.games else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,9 +206,15 @@ def statistics(
         t[0] += 1
         t[1] += s.score
         t[2] += s.opponent_score
+    # Every player is listed, one without a played game (byes only) last, with no average.
     stats.averages = sorted(
-        (Average(people[pid], *t) for pid, t in totals.items()),
-        key=lambda a: (-a.average_for, a.average_against, a.player.name),
+        (Average(e, *totals.get(e.id, [0, 0, 0])) for e in people.values()),
+        key=lambda a: (
+            a.games == 0,
+            -(a.average_for or 0),
+            a.average_against or 0,
+            a.player.name,
+        ),
     )
     stats.average_score = _mean([s.score for s in sides])
     stats.average_winning = _mean([w.score for w in winners])

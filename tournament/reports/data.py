@@ -535,8 +535,8 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
                 [
                     a.player.name,
                     a.games,
-                    round(a.average_for, 1),
-                    round(a.average_against, 1),
+                    _one_place(a.average_for),
+                    _one_place(a.average_against),
                     a.points_for,
                     a.points_against,
                 ]
