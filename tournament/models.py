@@ -84,6 +84,10 @@ class Division(models.Model):
     # Rating classes: [["A", 1800], ["B", 1400], ["C", 0]], a class and its lowest rating; when
     # empty, a player's class is their own `class` field (.t files).
     class_bands = models.JSONField(default=list, blank=True)
+    # Team standings: "wins" (wins, then spread) or "spread" (spread, then wins).
+    team_order = models.CharField(
+        max_length=10, choices=[("wins", "wins first"), ("spread", "spread first")], default="wins"
+    )
     AVOID_CHOICES = [("", "no one"), ("club", "same club"), ("team", "same team")]
     avoid_same = models.CharField(max_length=10, choices=AVOID_CHOICES, blank=True)
     forbidden_pairs = models.JSONField(

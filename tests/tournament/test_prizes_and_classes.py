@@ -167,6 +167,7 @@ def test_the_desk_edits_prizes_and_classes_and_lists_them_in_award_order(
     form = {
         "prizes": "highgame 1 $20\nrank 1 $100 class=B\nrank 1 '$300'\n",
         "class_bands": "A 1800\nB 1400\nC 0\n",
+        "team_order": "spread",
     }
     assert desk.post(url, form).status_code == 302
     played.refresh_from_db()
@@ -175,17 +176,61 @@ def test_the_desk_edits_prizes_and_classes_and_lists_them_in_award_order(
         {"kind": "rank", "place": 1, "note": "", "class": "B", "value": "$100"},
         {"kind": "rank", "place": 1, "note": "", "value": "$300"},
     ]
-    assert played.prizes_more_than_one is False
+    assert (played.prizes_more_than_one, played.team_order) == (False, "spread")
     page = desk.get(url).content.decode()
     # Award order: 1st place (Eli), class B (Fay: Eli has a prize), then the high game (Ada).
     assert page.index("Moss, Eli") < page.index("North, Fay") < page.index("Quill, Ada")
     assert "rank 1 $100 class=B" in page
 
-    bad = desk.post(url, {"prizes": "rank 1 $300\nrank one $5\n", "class_bands": ""})
+    bad = desk.post(
+        url, {"prizes": "rank 1 $300\nrank one $5\n", "class_bands": "", "team_order": "wins"}
+    )
     assert bad.status_code == 400
     assert "line 2: the place &#x27;one&#x27; is not a number from 1" in bad.content.decode()
-    bad = desk.post(url, {"prizes": "", "class_bands": "A 1800\nA 1500"})
+    bad = desk.post(url, {"prizes": "", "class_bands": "A 1800\nA 1500", "team_order": "wins"})
     assert "line 2: class A is given twice" in bad.content.decode()
     played.refresh_from_db()
     assert len(played.prizes) == 3  # nothing saved from a refused form
     assert client_for(stranger).post(url, form).status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_4_team_round_robin_is_paired_and_its_team_standings_are_shown() -> None:
+    from tournament import rounds
+
+    tournament = Tournament.objects.create(name="Team Cup", slug="team-cup")
+    division = Division.objects.create(
+        tournament=tournament,
+        name="A",
+        planned_rounds=6,
+        avoid_same="team",
+        pairing_schedule=[{"rounds": "1-6", "system": "teamrr"}],
+    )
+    teams = ["Lions", "Owls", "Foxes", "Crows"]
+    for n in range(1, 9):
+        Player.objects.create(
+            division=division, number=n, name=f"P{n}", rating=2000 - n, team=teams[(n - 1) % 4]
+        )
+    plan = rounds.plan(division, 1)
+    by_id = {p.pk: p for p in division.players.all()}
+    met = set()
+    for pairing in plan.result.pairings:
+        one, two = by_id[pairing.first], by_id[pairing.second]
+        assert one.team != two.team
+        met.add(frozenset((one.team, two.team)))
+        # The Lions win every game by 100, the Owls theirs by 50; Foxes beat Crows by 10.
+        order = {"Lions": 0, "Owls": 1, "Foxes": 2, "Crows": 3}
+        winner, loser = sorted((one, two), key=lambda p: order[p.team])
+        margin = {"Lions": 100, "Owls": 50, "Foxes": 10}[winner.team]
+        Game.objects.create(
+            division=division, round=1, player1=winner, player2=loser,
+            score1=400 + margin, score2=400,
+        )  # fmt: skip
+    assert len(met) == 2  # two team matches, each team's players against one other team
+    page = Client().get(reverse("standings", args=["team-cup", "A"])).content.decode()
+    assert "Team standings" in page
+    text = re.sub(r"<[^>]+>", " ", page[page.index('id="teams"') :])
+    rows = re.findall(r"(\d) \s*(Lions|Owls|Foxes|Crows) \s*2 \s*(\d) \s*(\d) \s*(-?\d+)", text)
+    # The Lions won both their games by 100: first on wins, 2-0 +200; every team is listed.
+    assert rows[0] == ("1", "Lions", "2", "0", "200")
+    assert sorted(r[1] for r in rows) == sorted(teams)

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 
 from tournament import prizes, queries, results, services
 from tournament.engine.prizes import SCORE_PRIZES
+from tournament.engine.teams import Record, team_standings
 from tournament.models import Division
 from tournament.reports import data
 from tournament.views.access import (
@@ -33,9 +34,11 @@ def standings_extras(division: Division, after: int | None, key: str) -> dict[st
     if prizes.has_classes(division, [r.player for r in rows]):
         for row in prizes.class_standings(division, after, public=True, rows=rows):
             groups.setdefault(row.player_class, []).append(row)
+    records = [Record(r.player.pk, r.player.team, r.wins, r.losses, r.spread) for r in rows]
     return {
         "classes": sorted(groups.items()),
         "gibsons": prizes.gibsonized(division, after, public=True),
+        "teams": team_standings(records, division.team_order or "wins"),
     }
 
 
@@ -149,6 +152,12 @@ class PrizesForm(forms.Form):
         "player's own class (the .t file's class field).",
     )
 
+    team_order = forms.ChoiceField(
+        choices=[("wins", "wins first"), ("spread", "spread first")],
+        label="Team standings",
+        help_text="How teams are ordered: by their players' wins, or by their spread.",
+    )
+
     def clean_prizes(self) -> list[dict[str, Any]]:
         try:
             return parse_prizes(self.cleaned_data["prizes"])
@@ -173,8 +182,11 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
             division.prizes = form.cleaned_data["prizes"]
             division.prizes_more_than_one = form.cleaned_data["more_than_one"]
             division.class_bands = form.cleaned_data["class_bands"]
+            division.team_order = form.cleaned_data["team_order"]
             with transaction.atomic():
-                division.save(update_fields=["prizes", "prizes_more_than_one", "class_bands"])
+                division.save(
+                    update_fields=["prizes", "prizes_more_than_one", "class_bands", "team_order"]
+                )
             messages.success(request, f"Division {division.name}'s prizes are saved.")
             return redirect("desk-prizes", slug, division.pk)
         status = 400
@@ -184,6 +196,7 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
                 "prizes": prize_text(division.prizes or []),
                 "more_than_one": division.prizes_more_than_one,
                 "class_bands": "\n".join(f"{n} {r}" for n, r in division.class_bands or []),
+                "team_order": division.team_order,
             }
         )
     awarded = None
