@@ -75,8 +75,19 @@ class Division(models.Model):
     prize_bands = models.JSONField(
         null=True, blank=True, help_text="The last rank of each prize band, e.g. [1, 2, 3, 6]."
     )
-    # The prizes, in order: [{"kind": "rank", "place": 1, "value": "$500", "note": ""}, …].
+    # The prizes, in order: [{"kind": "rank", "place": 1, "value": "$500", "note": ""}, …]; a
+    # class prize has "class": "B" (`engine/prizes.py` awards them).
     prizes = models.JSONField(default=list, blank=True)
+    prizes_more_than_one = models.BooleanField(
+        default=False, help_text="A player may take more than one prize."
+    )
+    # Rating classes: [["A", 1800], ["B", 1400], ["C", 0]], a class and its lowest rating; when
+    # empty, a player's class is their own `class` field (.t files).
+    class_bands = models.JSONField(default=list, blank=True)
+    # Team standings: "wins" (wins, then spread) or "spread" (spread, then wins).
+    team_order = models.CharField(
+        max_length=10, choices=[("wins", "wins first"), ("spread", "spread first")], default="wins"
+    )
     AVOID_CHOICES = [("", "no one"), ("club", "same club"), ("team", "same team")]
     avoid_same = models.CharField(max_length=10, choices=AVOID_CHOICES, blank=True)
     forbidden_pairs = models.JSONField(

@@ -166,8 +166,8 @@ def check_scoresheet(division: Division, data: str | bytes) -> SheetReport:
     return SheetReport.from_dict(_json_safe(result))
 
 
-def sheet_scores(game: Game, report: SheetReport) -> tuple[int, int] | None:
-    """The scoresheet's final scores in the game's order (player1, player2), where known.
+def sheet_players(game: Game, report: SheetReport) -> tuple[SheetPlayer, SheetPlayer] | None:
+    """The scoresheet's players in the game's order (player1, player2), where known.
 
     By the players' names; else by who went first (the record's first player); else None.
     """
@@ -180,14 +180,20 @@ def sheet_scores(game: Game, report: SheetReport) -> tuple[int, int] | None:
 
     one, two = game.player1, game.player2
     if matches(a, one) and matches(b, two) and not (matches(a, two) and matches(b, one)):
-        return a.final, b.final
+        return a, b
     if matches(a, two) and matches(b, one) and not (matches(a, one) and matches(b, two)):
-        return b.final, a.final
+        return b, a
     if game.first == 1:
-        return a.final, b.final
+        return a, b
     if game.first == 2:
-        return b.final, a.final
+        return b, a
     return None
+
+
+def sheet_scores(game: Game, report: SheetReport) -> tuple[int, int] | None:
+    """The scoresheet's final scores in the game's order (player1, player2), where known."""
+    found = sheet_players(game, report)
+    return None if found is None else (found[0].final, found[1].final)
 
 
 def differs(game: Game, report: SheetReport) -> bool:

@@ -728,6 +728,21 @@ def _inside(file: str) -> Path:
     return Path(path.name) if path.is_absolute() or ".." in path.parts else path
 
 
+def _prizes_as_set(config_text: str, divisions: list[Division]) -> str:
+    """config.tsh with the `prize` lines of each division whose prizes were changed at the desk
+    written afresh; a file whose prizes are as imported is written back as it was."""
+    try:
+        config = tsh.read_config(config_text)
+    except tsh.TshFormatError:
+        config = None
+    changed = {
+        d.name: d.prizes or []
+        for d in divisions
+        if config is None or config.prizes(d.name) != (d.prizes or [])
+    }
+    return tsh.with_prizes(config_text, changed) if changed else config_text
+
+
 def export_tsh(
     tournament: Tournament, folder: str | Path, renamed: list[str] | None = None
 ) -> list[Path]:
@@ -747,6 +762,7 @@ def export_tsh(
     config_text = tournament.tsh_config or "".join(
         f"division {d.name} {(d.tsh_file or slugify(d.name) + '.t')}\n" for d in divisions
     )
+    config_text = _prizes_as_set(config_text, divisions)
     config_path = folder / "config.tsh"
     _write_atomically(config_path, config_text.encode("utf-8"))
     written.append(config_path)

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournament.views import public, reports
+from tournament.views import extras, public, reports
 from tournament.views.cache import cached_public_page as cached
 
 # A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
@@ -10,6 +10,7 @@ division_urls = [
     path("player/<int:number>/", cached(public.player), name="player"),
     path("crosstable/", cached(public.crosstable), name="crosstable"),
     path("ratings/", cached(public.ratings), name="ratings"),
+    path("statistics/", cached(extras.statistics), name="statistics"),
 ]
 
 tournament_urls = [

@@ -184,6 +184,7 @@ def test_every_system_is_described() -> None:
         "factor",
         "cp",
         "australian",
+        "teamrr",
         "manual",
     }
 

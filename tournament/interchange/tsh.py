@@ -517,6 +517,44 @@ _AUTOPAIR = re.compile(
     r"^autopair\s+(\w+)\s*([0-9]+)\s+([0-9]+)\s+(\w+)(?:\s+(.*))?$", re.IGNORECASE
 )
 _CLASSES = re.compile(r"^classes\s+(\S+)\s+(\S+)$", re.IGNORECASE)
+_PRIZE_CLASS = re.compile(r"\s+class=(\S+)\s*$", re.IGNORECASE)
+
+
+def prize_line(division: str, prize: dict[str, Any]) -> str:
+    """A prize as config.tsh writes it: `prize rank 1 A '$500' class=B`."""
+    value = str(prize.get("value", "")).replace("'", "")
+    line = f"prize {prize.get('kind', 'rank')} {prize.get('place', 1)} {division} '{value}'"
+    if prize.get("class"):
+        line += f" class={prize['class']}"
+    return line
+
+
+def with_prizes(config: str, prizes: dict[str, list[dict[str, Any]]]) -> str:
+    """`config` with each named division's `prize` lines replaced by its prizes as they stand:
+    the other lines are kept as they are, the new prize lines written where the first old one
+    stood, else at the end."""
+    wanted = {canonical_division(name): name for name in prizes}
+    out: list[str] = []
+    placed: set[str] = set()
+    for raw in config.splitlines(keepends=True):
+        parts = raw.split(None, 4)
+        if len(parts) >= 4 and parts[0].lower() == "prize":
+            key = canonical_division(parts[3])
+            if key in wanted:
+                if key not in placed:
+                    placed.add(key)
+                    name = wanted[key]
+                    out += [prize_line(name, p) + "\n" for p in prizes[name]]
+                continue
+        out.append(raw)
+    if out and not out[-1].endswith("\n"):
+        out[-1] += "\n"
+    for key, name in wanted.items():
+        if key not in placed:
+            out += [prize_line(name, p) + "\n" for p in prizes[name]]
+    return "".join(out)
+
+
 _KEYWORD = re.compile(r"^(prize|begin|perl|encoding)\s", re.IGNORECASE)
 _BEGIN_FILE = re.compile(r"^#begin_file\s+name=(\S+)\s*$")
 _SUBKEY = re.compile(r"^[\[{]\s*(?:'([^']*)'|\"([^\"]*)\"|([^\]}]*?))\s*[\]}]$")
@@ -632,14 +670,19 @@ class ConfigFile:
             place: int | str = subtype
             if (number := whole_number(subtype)) is not None and number > 0:
                 place = number
-            found.append(
-                {
-                    "kind": kind.lower(),
-                    "place": place,
-                    "value": value.strip().strip("'\""),
-                    "note": "",
-                }
-            )
+            # A class prize ends in `class=B` (tsh's key=value options follow the value).
+            option = _PRIZE_CLASS.search(value)
+            if option:
+                value = value[: option.start()]
+            prize: dict[str, Any] = {
+                "kind": kind.lower(),
+                "place": place,
+                "value": value.strip().strip("'\""),
+                "note": "",
+            }
+            if option:
+                prize["class"] = option.group(1)
+            found.append(prize)
         return found
 
     @property

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from tournament import queries, services
+from tournament.engine.prizes import SCORE_PRIZES
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 
@@ -233,6 +234,18 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
     if rated:
         new = f"New ({_not_asked(division)})" if note else "New"
         columns += [Column(new, numeric=True), Column("Change", numeric=True, style="signed")]
+    from tournament import prizes as prize_service
+
+    classes = (
+        {c.row.player.pk: c for c in prize_service.class_standings(division, after, public)}
+        if prize_service.has_classes(division)
+        else {}
+    )
+    if classes:
+        columns += [Column("Class"), Column("Cl. rank", numeric=True)]
+    gibsons = {g.player.pk: g for g in prize_service.gibsonized(division, after, public)}
+    if gibsons:
+        columns.append(Column("Gibson"))
     table = []
     for row in rows:
         line: list[Cell] = [
@@ -247,15 +260,21 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
         if rated:
             r = rated[row.player.pk]
             line += [r.after, r.change]
+        if classes:
+            line += [classes[row.player.pk].player_class, classes[row.player.pk].class_rank]
+        if gibsons:
+            g = gibsons.get(row.player.pk)
+            line.append(f"{ordinal(g.place)} settled" if g else None)
         table.append(line)
     heading = f"Standings after round {after}" if after else "Standings before round 1"
+    notes = [note or ""] + [f"{g.player.name}: {g.rule}." for g in gibsons.values()]
     return Report(
         "standings",
         division.tournament.name,
         division.name,
         heading,
         after,
-        [Table("Standings", columns, table, note=note or "")],
+        [Table("Standings", columns, table, note=" ".join(n for n in notes if n))],
     )
 
 
@@ -454,25 +473,166 @@ def _cross_cell(side: queries.Side | None) -> str:
     return f"{mark} {side.opponent.number}\n{side.score}-{side.opponent_score}"
 
 
+# -- statistics ------------------------------------------------------------------------------
+
+
+def _one_place(x: float | None) -> float | None:
+    return None if x is None else round(x, 1)
+
+
+def _score_table(title: str, scores: list, combined: bool = False) -> Table:
+    columns = [Column("Rd", numeric=True)]
+    if combined:
+        columns.append(Column("Total", numeric=True))
+    columns += [
+        Column("Player", flexible=True),
+        Column("Score", numeric=True),
+        Column("Opponent", flexible=True),
+        Column("Score", numeric=True),
+    ]
+    rows: list[list[Cell]] = []
+    for s in scores:
+        line: list[Cell] = [s.round]
+        if combined:
+            line.append(s.combined)
+        rows.append(line + [s.player.name, s.score, s.opponent.name, s.opponent_score])
+    return Table(title, columns, rows)
+
+
+def stats(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """The division's statistics (`engine/statistics.py`): averages, high and low scores,
+    upsets, the first player's wins, winning streaks, and the scoresheets' plays and bingos."""
+    from tournament.statistics import division_statistics
+
+    after = _after_round(division, number, public)
+    if not after:
+        raise ReportError(f"division {division.name} has no results yet")
+    st = division_statistics(division, public, after)
+    rate = st.first_win_rate
+    summary: list[list[Cell]] = [
+        ["Games played", st.games],
+        ["Average score", _one_place(st.average_score)],
+        ["Average winning score", _one_place(st.average_winning)],
+        ["Average losing score", _one_place(st.average_losing)],
+        ["Games whose first player is known", st.first_games],
+        ["Won by the player going first", _half(st.first_wins)],
+        ["First player's win rate (%)", None if rate is None else round(100 * rate, 1)],
+        ["Games with a scoresheet", st.sheets],
+    ]
+    tables = [
+        Table("Summary", [Column("Figure", flexible=True), Column("Value", numeric=True)], summary),
+        Table(
+            "Averages",
+            [
+                Column("Player", flexible=True),
+                Column("Games", numeric=True),
+                Column("Avg for", numeric=True),
+                Column("Avg against", numeric=True),
+                Column("For", numeric=True),
+                Column("Against", numeric=True),
+            ],
+            [
+                [
+                    a.player.name,
+                    a.games,
+                    _one_place(a.average_for),
+                    _one_place(a.average_against),
+                    a.points_for,
+                    a.points_against,
+                ]
+                for a in st.averages
+            ],
+        ),
+        _score_table("High games", st.high_games),
+        _score_table("High losses", st.high_losses),
+        _score_table("Low wins", st.low_wins),
+        _score_table("High combined", st.high_combined, combined=True),
+        Table(
+            "Upsets",
+            [
+                Column("Rd", numeric=True),
+                Column("Diff.", numeric=True),
+                Column("Winner", flexible=True),
+                Column("Rtg", numeric=True),
+                Column("Loser", flexible=True),
+                Column("Rtg", numeric=True),
+                Column("Score"),
+            ],
+            [
+                [
+                    u.game.round,
+                    u.difference,
+                    u.game.player.name,
+                    u.game.player.rating,
+                    u.game.opponent.name,
+                    u.game.opponent.rating,
+                    f"{u.game.score}-{u.game.opponent_score}",
+                ]
+                for u in st.upsets
+            ],
+            note="By the difference of the players' ratings before the event.",
+        ),
+        Table(
+            "Winning streaks",
+            [
+                Column("Player", flexible=True),
+                Column("Wins", numeric=True),
+                Column("From rd", numeric=True),
+                Column("To rd", numeric=True),
+                Column("Note"),
+            ],
+            [
+                [s.player.name, s.length, s.start, s.end, "running" if s.running else ""]
+                for s in st.streaks
+            ],
+        ),
+    ]
+    if st.sheets:
+        play_columns = [
+            Column("Rd", numeric=True),
+            Column("Player", flexible=True),
+            Column("Score", numeric=True),
+            Column("Play"),
+            Column("Opponent", flexible=True),
+        ]
+        for title, plays in (("High plays", st.high_plays), ("Bingos", st.bingos)):
+            rows = [[h.round, h.player.name, h.score, h.text, h.opponent.name] for h in plays]
+            tables.append(Table(title, play_columns, rows))
+        tables.append(
+            Table(
+                "Bingos by player",
+                [
+                    Column("Player", flexible=True),
+                    Column("Bingos", numeric=True),
+                    Column("Sheets", numeric=True),
+                ],
+                [[c.player.name, c.bingos, c.games] for c in st.bingo_counts],
+                note="Plays and bingos from the scoresheets given, scored by the rules engine.",
+            )
+        )
+    return Report(
+        "stats",
+        division.tournament.name,
+        division.name,
+        f"Statistics after round {after}",
+        after,
+        tables,
+    )
+
+
 # -- prizes ----------------------------------------------------------------------------------
 
-_HIGH = {
-    "highwin": ("the highest winning score", lambda s: s.result == "win", max),
-    "highloss": ("the highest losing score", lambda s: s.result == "loss", max),
-    "lowwin": ("the lowest winning score", lambda s: s.result == "win", min),
-    "highgame": ("the highest score", lambda s: True, max),
-}
-
-
 def prizes(division: Division, number: int | None = None, public: bool = False) -> Report:
-    """The division's prizes and who takes them after the round: rank prizes from the standings,
-    grouped by the division's prize bands; high-game prizes from the games."""
+    """The division's prizes in the order they are awarded and who takes each after the round
+    (`engine/prizes.py`): place prizes from the standings, grouped by the division's prize
+    bands, class prizes, and score prizes from the games; one prize a player unless the
+    division allows more."""
+    from tournament import prizes as prize_service
+
+    if not division.prizes:
+        raise ReportError(f"division {division.name} has no prizes set")
     after = _after_round(division, number, public)
-    standing = services.division_standings(division, after, public=public)
-    by_rank: dict[int, list[services.Row]] = defaultdict(list)
-    ordered = [row for row in standing if row.rank is not None]
-    for position, row in enumerate(ordered, start=1):
-        by_rank[position].append(row)
+    found, rows_by_player = prize_service.awards(division, after, public)
     bands = sorted(division.prize_bands or [])
     columns = [
         Column("Prize"),
@@ -485,77 +645,45 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
         Column("Note", flexible=True),
     ]
     rows: list[list[Cell]] = []
-    sides: list[queries.Side] | None = None
-    for prize in division.prizes or []:
-        kind = str(prize.get("kind", "rank"))
-        place = prize.get("place")
-        value = str(prize.get("value", ""))
-        note = str(prize.get("note", ""))
-        if kind == "rank" and isinstance(place, int):
+    for a in found:
+        prize = a.prize
+        place = prize.place
+        if prize.kind == "rank" and isinstance(place, int):
             label = f"{ordinal(place)} place"
-            band = next((b for b in bands if place <= b), None)
-            if band is not None:
-                first = max([b for b in bands if b < place], default=0) + 1
-                label += f" (band {first}–{band})" if band > first else ""
-            for row in by_rank.get(place, []):
-                tied = [r for r in ordered if r.rank == row.rank]
-                tie_note = (
-                    f"tied for rank {row.rank} with {len(tied) - 1} more" if len(tied) > 1 else ""
-                )
-                rows.append(
-                    [
-                        label,
-                        value,
-                        row.player.number,
-                        row.name,
-                        _half(row.wins),
-                        _half(row.losses),
-                        row.spread,
-                        "; ".join(x for x in (note, tie_note) if x),
-                    ]
-                )
-            if not by_rank.get(place):
-                rows.append([label, value, None, "", None, None, None, note])
-            continue
-        if kind in _HIGH:
-            if sides is None:
-                games = [g for g in _games(division, public).select_related("player1", "player2")]
-                games = [g for g in games if g.round <= after and g.player2_id]
-                everyone = queries._players_of(games)
-                sides = [s for g in games for s in queries.sides_of(g, everyone) if s.has_result]
-            what, keep, pick = _HIGH[kind]
-            candidates = [s for s in sides if keep(s)]
-            label = f"{ordinal(place)} {kind}" if isinstance(place, int) else kind
-            if candidates:
-                best = pick(s.score for s in candidates)
-                for s in sorted(
-                    (s for s in candidates if s.score == best), key=lambda s: s.player.number
-                ):
-                    detail = (
-                        f"{what}: {s.score}-{s.opponent_score} v {s.opponent_text}, round {s.round}"
-                    )
-                    rows.append(
-                        [
-                            label,
-                            value,
-                            s.player.number,
-                            s.player.name,
-                            None,
-                            None,
-                            None,
-                            "; ".join(x for x in (note, detail) if x),
-                        ]
-                    )
+            if prize.player_class:
+                label += f", class {prize.player_class}"
             else:
-                rows.append([label, value, None, "", None, None, None, note])
-            continue
-        label = f"{kind} {place}" if place not in (None, "") else kind
-        rows.append([label, value, None, "", None, None, None, note or "awarded by the director"])
-    if not division.prizes:
-        raise ReportError(f"division {division.name} has no prizes set")
+                band = next((b for b in bands if place <= b), None)
+                if band is not None:
+                    first = max([b for b in bands if b < place], default=0) + 1
+                    label += f" (band {first}–{band})" if band > first else ""
+        elif prize.kind in SCORE_PRIZES:
+            label = f"{ordinal(place)} {prize.kind}" if isinstance(place, int) else prize.kind
+        else:
+            label = f"{prize.kind} {place}" if place not in (None, "") else prize.kind
+        note = "; ".join(x for x in (prize.note, a.detail) if x)
+        if not a.winners:
+            rows.append([label, prize.value, None, "", None, None, None, note])
+        for pk in a.winners:
+            row = rows_by_player[pk]
+            rank_prize = prize.kind == "rank"
+            rows.append(
+                [
+                    label,
+                    prize.value,
+                    row.player.number,
+                    row.name,
+                    _half(row.wins) if rank_prize else None,
+                    _half(row.losses) if rank_prize else None,
+                    row.spread if rank_prize else None,
+                    note,
+                ]
+            )
     heading = f"Prizes after round {after}"
     if bands:
         heading += " · bands end at ranks " + ", ".join(str(b) for b in bands)
+    if not division.prizes_more_than_one:
+        heading += " · one prize a player"
     return Report(
         "prizes",
         division.tournament.name,
@@ -726,10 +854,11 @@ BUILDERS = {
     "ratings": ratings,
     "prizes": prizes,
     "results": results,
+    "stats": stats,
 }
-PUBLIC_KINDS = ("pairings", "standings")
+PUBLIC_KINDS = ("pairings", "standings", "stats")
 # A spreadsheet of scorecards or prizes would be a picture of paper: those are PDF only.
-XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results")
+XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results", "stats")
 
 
 def build(kind: str, division: Division, number: int | None = None, public: bool = False) -> Report:

@@ -23,6 +23,7 @@ from tournament.tables import (
     RatingsTable,
     StandingsTable,
 )
+from tournament.views import extras
 from tournament.views.access import (
     get_public_division,
     get_public_player,
@@ -89,6 +90,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         "after": last if after is None else after,
         "capped": capped,
         "table": table,
+        **extras.standings_extras(div, after, standings_key),
     }
     return render(request, "tournament/standings.html", ctx)
 

@@ -25,6 +25,7 @@ from tournament.engine.pairing.systems import (
     pair_koth,
     pair_swiss,
 )
+from tournament.engine.teams import pair_team_round_robin
 
 # Options every system takes: they tune the shared steps (matching, repeats, the checks).
 COMMON_OPTIONS: Mapping[str, str] = MappingProxyType(
@@ -187,6 +188,15 @@ REGISTRY: Mapping[str, System] = MappingProxyType(
                 "meets the highest-placed player they have not met",
                 pair_australian,
                 {"reset_round": "meetings before this round do not count as repeats (1)"},
+            ),
+            System(
+                "teamrr",
+                "Team round robin: each team's players meet every player of every other team, "
+                "the opposing teams interleaved (Woogles' option); teams from same-team "
+                "avoidance",
+                pair_team_round_robin,
+                {**_START, "interleave": "'yes' (default) or 'no': a team met k rounds running"},
+                from_standings=False,
             ),
             System(
                 "manual",

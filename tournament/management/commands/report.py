@@ -10,7 +10,10 @@ from tournament.management.base import DivisionCommand
 
 
 class Command(DivisionCommand):
-    help = "Write a division's pairings, standings, scorecards, crosstable, ratings or prizes."
+    help = (
+        "Write a division's pairings, standings, scorecards, crosstable, ratings, prizes "
+        "or statistics."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         super().add_arguments(parser)

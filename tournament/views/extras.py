@@ -1,0 +1,214 @@
+"""Pages beyond the standings: a division's statistics; and what the standings page adds, the
+rating classes' standings and the Gibsonized players."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from tournament import prizes, queries, results, services
+from tournament.engine.prizes import SCORE_PRIZES
+from tournament.engine.teams import Record, team_standings
+from tournament.models import Division
+from tournament.reports import data
+from tournament.views.access import (
+    get_desk_division,
+    get_public_division,
+    get_public_tournament,
+)
+
+
+def standings_extras(division: Division, after: int | None, key: str) -> dict[str, Any]:
+    """The public standings page's class standings (grouped by class, in the standings' order)
+    and Gibsonized players with the rule that made them so; the standings are read from the
+    cache under the page's own `key`."""
+    rows = services.division_standings(division, after, key=key, public=True)
+    groups: dict[str, list[prizes.ClassRow]] = {}
+    if prizes.has_classes(division, [r.player for r in rows]):
+        for row in prizes.class_standings(division, after, public=True, rows=rows):
+            groups.setdefault(row.player_class, []).append(row)
+    records = [Record(r.player.pk, r.player.team, r.wins, r.losses, r.spread) for r in rows]
+    return {
+        "classes": sorted(groups.items()),
+        "gibsons": prizes.gibsonized(division, after, public=True),
+        "teams": team_standings(records, division.team_order or "wins"),
+    }
+
+
+def statistics(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    """The statistics of the published rounds, drawn from the same tables as the `stats`
+    report, so that the page and the download never disagree."""
+    from tournament.views.public import _get_after_round  # public imports this module
+
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
+    played = [r.number for r in queries.division_rounds(div) if r.has_results]
+    after = _get_after_round(request, data.last_result_round(div, public=True))
+    tables = []
+    report = None
+    if data.last_result_round(div, public=True):
+        report = data.stats(div, after, public=True)
+        for table in report.tables:
+            rows = [
+                [
+                    (data.display(cell, column.style), column.numeric)
+                    for cell, column in zip(row, table.columns, strict=True)
+                ]
+                for row in table.rows
+            ]
+            tables.append({"table": table, "rows": rows})
+    ctx = {
+        "tournament": tournament,
+        "division": div,
+        "played": played,
+        "after": report.round if report else None,
+        "tables": tables,
+    }
+    return render(request, "tournament/statistics.html", ctx)
+
+
+# -- the desk: prizes and rating classes ---------------------------------------------------------
+
+PRIZE_KINDS = ("rank", *SCORE_PRIZES)
+
+
+def parse_prizes(text: str) -> list[dict[str, Any]]:
+    """The prizes typed at the desk, one a line as config.tsh has them without `prize` and the
+    division: `rank 1 $500`, `rank 1 $100 class=B`, `highgame 1 $20`, `lowwin 1 'a mug'`."""
+    found: list[dict[str, Any]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        parts = line.split(None, 2)
+        if len(parts) < 3:
+            raise ValueError(f"line {number}: a prize is KIND PLACE VALUE, e.g. rank 1 $500")
+        kind, place_text, value = parts[0].lower(), parts[1], parts[2]
+        place = results.plain_number(place_text)
+        if kind not in PRIZE_KINDS:
+            raise ValueError(f"line {number}: {kind!r} is not a prize: {', '.join(PRIZE_KINDS)}")
+        if place is None or place < 1:
+            raise ValueError(f"line {number}: the place {place_text!r} is not a number from 1")
+        prize: dict[str, Any] = {"kind": kind, "place": place, "note": ""}
+        option = re.search(r"\s+class=(\S+)\s*$", " " + value, re.IGNORECASE)
+        if option:
+            value = (" " + value)[: option.start()].strip()
+            prize["class"] = option.group(1)
+        prize["value"] = value.strip().strip("'\"")
+        found.append(prize)
+    return found
+
+
+def prize_text(prizes_list: list[dict[str, Any]]) -> str:
+    lines = []
+    for p in prizes_list:
+        line = f"{p.get('kind', 'rank')} {p.get('place', '')} {p.get('value', '')}".rstrip()
+        if p.get("class"):
+            line += f" class={p['class']}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def parse_bands(text: str) -> list[list[Any]]:
+    """Rating classes, one a line: the class and its lowest rating (`A 1800`)."""
+    found: list[list[Any]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        parts = raw.split()
+        if not parts:
+            continue
+        lowest = results.plain_number(parts[1]) if len(parts) == 2 else None
+        if lowest is None:
+            raise ValueError(f"line {number}: a class is NAME LOWEST-RATING, e.g. A 1800")
+        if any(name == parts[0] for name, _ in found):
+            raise ValueError(f"line {number}: class {parts[0]} is given twice")
+        found.append([parts[0], lowest])
+    return found
+
+
+class PrizesForm(forms.Form):
+    prizes = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 10, "cols": 50}),
+        required=False,
+        max_length=20_000,
+        help_text="One a line: rank 1 $500 · rank 1 $100 class=B · highgame 1 $20 · highwin, "
+        "highloss, lowwin.",
+    )
+    more_than_one = forms.BooleanField(
+        required=False, label="A player may take more than one prize"
+    )
+    class_bands = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 30}),
+        required=False,
+        max_length=2_000,
+        label="Rating classes",
+        help_text="One a line, the class and its lowest rating: A 1800. Leave empty to use each "
+        "player's own class (the .t file's class field).",
+    )
+
+    team_order = forms.ChoiceField(
+        choices=[("wins", "wins first"), ("spread", "spread first")],
+        label="Team standings",
+        help_text="How teams are ordered: by their players' wins, or by their spread.",
+    )
+
+    def clean_prizes(self) -> list[dict[str, Any]]:
+        try:
+            return parse_prizes(self.cleaned_data["prizes"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean_class_bands(self) -> list[list[Any]]:
+        try:
+            return parse_bands(self.cleaned_data["class_bands"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+
+@login_required
+def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """The division's prizes and rating classes, and who takes each prize as things stand."""
+    division = get_desk_division(request, slug, division_id)
+    status = 200
+    if request.method == "POST":
+        form = PrizesForm(request.POST)
+        if form.is_valid():
+            division.prizes = form.cleaned_data["prizes"]
+            division.prizes_more_than_one = form.cleaned_data["more_than_one"]
+            division.class_bands = form.cleaned_data["class_bands"]
+            division.team_order = form.cleaned_data["team_order"]
+            with transaction.atomic():
+                division.save(
+                    update_fields=["prizes", "prizes_more_than_one", "class_bands", "team_order"]
+                )
+            messages.success(request, f"Division {division.name}'s prizes are saved.")
+            return redirect("desk-prizes", slug, division.pk)
+        status = 400
+    else:
+        form = PrizesForm(
+            initial={
+                "prizes": prize_text(division.prizes or []),
+                "more_than_one": division.prizes_more_than_one,
+                "class_bands": "\n".join(f"{n} {r}" for n, r in division.class_bands or []),
+                "team_order": division.team_order,
+            }
+        )
+    awarded = None
+    if division.prizes:
+        try:
+            awarded = data.prizes(division)
+        except data.ReportError:
+            awarded = None  # no results yet: nothing is awarded
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "form": form,
+        "awarded": awarded.tables[0] if awarded else None,
+    }
+    return render(request, "tournament/desk/prizes.html", context, status=status)
