@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0008_check_in'),
+        ('tournament', '0009_codes'),
     ]
 
     operations = [
