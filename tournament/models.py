@@ -24,7 +24,13 @@ class Tournament(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed", blank=True
     )
+    # Scorekeepers enter results and scoresheets; they do not pair, publish or change settings.
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="scorekeeping", blank=True
+    )
     public = models.BooleanField(default=True)
+    # A locked tournament takes no change at the desk until a director unlocks it (logged).
+    locked = models.BooleanField(default=False)
     # config.tsh lines Spread does not use, kept so that exporting gives them back.
     tsh_config = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
@@ -40,6 +46,9 @@ class Tournament(models.Model):
 
     def is_director(self, user) -> bool:
         return bool(user.is_authenticated and self.directors.filter(pk=user.pk).exists())
+
+    def is_scorekeeper(self, user) -> bool:
+        return bool(user.is_authenticated and self.scorekeepers.filter(pk=user.pk).exists())
 
 
 def new_stamp() -> str:
@@ -257,6 +266,10 @@ class Change(models.Model):
         WITHDRAW = "withdraw"
         REINSTATE = "reinstate"
         LATE_ENTRY = "late entry"
+        CHECK_IN = "check in"
+        PEOPLE = "people"
+        LOCK = "lock"
+        UNLOCK = "unlock"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)

@@ -52,10 +52,27 @@ class History:
     paired: list[list[engine.Game]]  # rounds based_on+1 .. round-1, pairings only
     round: int
     based_on: int
+    absent: frozenset[int] = frozenset()  # players (pks) left out of this round: not checked in
 
     @property
     def engine_players(self) -> list[engine.Player]:
-        return [services.engine_player(p) for p in self.players]
+        return [
+            replace(services.engine_player(p), withdrawn_from_round=self.round)
+            if p.pk in self.absent
+            else services.engine_player(p)
+            for p in self.players
+        ]
+
+
+def not_checked_in(players: Sequence[Player]) -> list[Player]:
+    """The players round 1 leaves out: once anyone is checked in, those who are not.
+
+    A division where nobody is checked in (an event imported, or run without a check-in) pairs
+    everyone, as before.
+    """
+    if not any(p.checked_in for p in players):
+        return []
+    return [p for p in players if not p.checked_in and p.withdrawn_from_round is None]
 
 
 def history(division: Division, round_number: int, based_on: int | None = None) -> History:
@@ -88,7 +105,8 @@ def history(division: Division, round_number: int, based_on: int | None = None) 
             f"Round {round_number} is to be paired from the results of round {based_on}, "
             f"but some games have no result yet ({late}). Enter them first."
         )
-    return History(players, results, paired, round_number, based_on)
+    absent = frozenset(p.pk for p in not_checked_in(players)) if round_number == 1 else frozenset()
+    return History(players, results, paired, round_number, based_on, absent)
 
 
 def rules(

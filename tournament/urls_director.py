@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tournament.views import director, pairing, reports
+from tournament.views import director, events, pairing, reports
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),
@@ -24,6 +24,8 @@ division_urls = [
     path("players/<int:number>/reinstate", pairing.reinstate, name="desk-reinstate"),
     path("players/add", pairing.late_entry, name="desk-late-entry"),
     path("players/roster", pairing.roster, name="desk-roster"),
+    path("players/paste", events.paste_players, name="desk-paste-players"),
+    path("check-in/", events.check_in, name="desk-check-in"),
 ]
 
 game_urls = [
@@ -41,6 +43,12 @@ scoresheet_urls = [
 
 urlpatterns = [
     path("", director.index, name="desk"),
+    path("new/", events.new_tournament, name="desk-new-tournament"),
+    path("<slug:slug>/people/", events.people, name="desk-people"),
+    path(
+        "<slug:slug>/people/<int:user_id>/remove", events.remove_person, name="desk-remove-person"
+    ),
+    path("<slug:slug>/lock", events.lock, name="desk-lock"),
     path("<slug:slug>/", director.dashboard, name="desk-dashboard"),
     path("<slug:slug>/changes/", director.changes, name="desk-changes"),
     path("<slug:slug>/division/<int:division_id>/", include(division_urls)),

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament import corrections, results, scoresheets
+from tournament import corrections, events, results, scoresheets
 from tournament.forms import (
     AssignForm,
     EntryForm,
@@ -69,13 +69,17 @@ def _changes(tournament: Tournament) -> Any:
 
 @login_required
 def index(request: HttpRequest) -> HttpResponse:
-    tournaments = request.user.directed.all()
-    return render(request, "tournament/desk/index.html", {"tournaments": tournaments})
+    context = {
+        "tournaments": request.user.directed.all(),
+        "scorekeeping": request.user.scorekeeping.all(),
+        "may_create": events.may_create(request.user),
+    }
+    return render(request, "tournament/desk/index.html", context)
 
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_desk_tournament(request, slug)
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
     divisions = [(d, results.round_summaries(d)) for d in tournament.divisions.all()]
     sheets = (
         Scoresheet.objects.filter(game__division__tournament=tournament)
@@ -85,6 +89,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     sheets = list(sheets)
     context = {
         "tournament": tournament,
+        "is_director": tournament.is_director(request.user),
         "divisions": divisions,
         "flagged": [s for s in sheets if s.flagged and not s.resolved],
         "with_findings": [s for s in sheets if s.engine_report.findings],
@@ -95,7 +100,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def changes(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_desk_tournament(request, slug)
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
     context = {"tournament": tournament, "changes": _change_rows(_changes(tournament))}
     return render(request, "tournament/desk/changes.html", context)
 
@@ -154,7 +159,7 @@ def _round_html(request: HttpRequest, division: Division, round_number: int) -> 
 
 @login_required
 def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     return _entry_page(request, division, round_number, EntryForm())
 
 
@@ -162,7 +167,7 @@ def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 def entry_check(
     request: HttpRequest, slug: str, division_id: int, round_number: int
 ) -> JsonResponse:
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     check = results.check_line(division, round_number, request.GET.get("line", ""))
     return JsonResponse(check.as_dict())
 
@@ -170,7 +175,7 @@ def entry_check(
 @login_required
 @require_POST
 def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     form = EntryForm(request.POST)
     status = 400
     if not form.is_valid():
@@ -200,7 +205,7 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 @login_required
 @require_POST
 def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     round_text = request.POST.get("round", "")
     round_number = results.plain_number(round_text)
     try:
@@ -232,7 +237,7 @@ def _game_changes(game: Game) -> list[dict[str, Any]]:
 
 @login_required
 def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = get_desk_game(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
     error, status = "", 200
     if request.method == "POST":
         form = GameResultForm(request.POST, game=game)
@@ -320,7 +325,7 @@ def _scoresheet_form_page(
 
 @login_required
 def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = get_desk_game(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
@@ -338,7 +343,7 @@ def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
 
 @login_required
 def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = get_desk_scoresheet(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id, scorekeeper=True)
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
@@ -360,7 +365,7 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
 @login_required
 @require_POST
 def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
-    game = get_desk_game(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
     text = request.POST.get("gcg", "")[: scoresheets.MAX_SCORESHEET_BYTES]
     report = scoresheets.check_scoresheet(game.division, text)
     data = report.as_dict()
@@ -387,7 +392,7 @@ def _read_upload(upload: Any) -> bytes | None:
 @login_required
 @require_POST
 def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = get_desk_game(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
     form = SingleUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, form_error(form))
@@ -404,7 +409,7 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
 
 @login_required
 def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = get_desk_scoresheet(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id, scorekeeper=True)
     game = sheet.game
     report = scoresheets.current_report(sheet)
     context = {
@@ -425,7 +430,7 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = get_desk_scoresheet(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id, scorekeeper=True)
     form = ResolveForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
@@ -441,7 +446,7 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
 def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     """Many GCG files at once: each goes to the game its players' names point to; the director
     picks the game for the others, whose text comes back with the form (nothing is half saved)."""
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     attached: list[Scoresheet] = []
     pending: list[dict[str, Any]] = []
     errors: list[str] = []

@@ -22,6 +22,7 @@ from tournament.forms import (
     LateEntryForm,
     ManualPairingsForm,
     PairForm,
+    PasteForm,
     RosterForm,
     SwapForm,
     WithdrawForm,
@@ -111,6 +112,13 @@ def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     messages.success(
         request, f"Round {state.number} paired by {state.system}: check it, then publish."
     )
+    if state.number == 1:
+        left_out = rounds.not_checked_in(list(division.players.all()))
+        if left_out:
+            messages.warning(
+                request,
+                f"Not checked in, so left out of round 1: {', '.join(p.name for p in left_out)}.",
+            )
     return redirect("desk-round-pairings", slug, division.pk, state.number)
 
 
@@ -270,6 +278,8 @@ def _players_page(
         "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
         "late": late or LateEntryForm(),
         "roster": RosterForm(),
+        # A refused list comes back to be corrected rather than typed again.
+        "paste": PasteForm(initial={"players": request.session.pop("pasted_players", "")}),
     }
     return render(request, "tournament/desk/players.html", context, status=status)
 

@@ -1,0 +1,257 @@
+"""A tournament's life at the desk: its creation, its people, its lock, players pasted in and
+checked in. Every change is logged through `audit.record`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.text import slugify
+
+from tournament import audit, results, rounds
+from tournament.models import Change, Division, Player, Tournament
+from tournament.players import NewPlayer, late_entry
+
+# The permission that lets a signed-in user create events (given by an admin, or by
+# `manage.py createdirector USER`): Django's own "add" permission on tournaments.
+CREATE_PERMISSION = "tournament.add_tournament"
+
+
+def may_create(user: Any) -> bool:
+    return bool(user.is_authenticated and user.has_perm(CREATE_PERMISSION))
+
+
+def unique_slug(name: str) -> str:
+    base = slugify(name)[:90] or "event"
+    if base == "new":  # /desk/new/ is the form for a new tournament
+        base = "new-event"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@dataclass
+class NewDivision:
+    name: str
+    planned_rounds: int | None = None
+    ruleset: str = "naspa"
+    tile_set: str = "english"
+    spread_cap: list[int] | None = None
+    bye_spread: int = 50
+    rating_system: str = "nsa2008"
+
+
+def create_tournament(
+    user: Any, name: str, divisions: list[NewDivision], **fields: Any
+) -> Tournament:
+    """A new tournament directed by `user`, with its divisions, in one transaction."""
+    with transaction.atomic():
+        tournament = Tournament.objects.create(name=name, slug=unique_slug(name), **fields)
+        tournament.directors.add(user)
+        for position, d in enumerate(divisions):
+            division = Division.objects.create(
+                tournament=tournament,
+                position=position,
+                name=d.name,
+                planned_rounds=d.planned_rounds,
+                ruleset=d.ruleset,
+                tile_set=d.tile_set,
+                spread_cap=d.spread_cap or None,
+                bye_spread=d.bye_spread,
+                rating_system=d.rating_system,
+            )
+            audit.record(
+                division,
+                Change.Action.CREATE,
+                actor=user,
+                after={"division": d.name},
+                reason=f"Division {d.name} created with the tournament",
+            )
+        audit.record(
+            tournament,
+            Change.Action.CREATE,
+            actor=user,
+            after={"tournament": name},
+            reason=f"{name} created by {user.get_username()}",
+        )
+    return tournament
+
+
+class PeopleRefused(ValueError):
+    """A co-director or scorekeeper who cannot be added or removed; the message says why."""
+
+
+ROLES = {"director": "co-director", "scorekeeper": "scorekeeper"}
+
+
+def add_person(tournament: Tournament, username: str, role: str, by: Any) -> Any:
+    """Make the user `username` a co-director or a scorekeeper (one role at a time)."""
+    if role not in ROLES:
+        raise PeopleRefused(f"{role!r} is not a role: co-director or scorekeeper.")
+    User = get_user_model()
+    username = username.strip()
+    try:
+        user = User.objects.get(**{User.USERNAME_FIELD + "__iexact": username})
+    except User.DoesNotExist:
+        raise PeopleRefused(
+            f"No user is called “{username}”: they need an account on this site first."
+        ) from None
+    with transaction.atomic():
+        if role == "director":
+            tournament.scorekeepers.remove(user)
+            tournament.directors.add(user)
+        else:
+            if tournament.is_director(user):
+                raise PeopleRefused(
+                    f"{user.get_username()} directs {tournament.name}; remove them as a "
+                    "co-director first."
+                )
+            tournament.scorekeepers.add(user)
+        audit.record(
+            tournament,
+            Change.Action.PEOPLE,
+            actor=by,
+            after={"user": user.get_username(), "role": role},
+            reason=f"{user.get_username()} added as {ROLES[role]}",
+        )
+    return user
+
+
+def remove_person(tournament: Tournament, user_id: int, by: Any) -> str:
+    with transaction.atomic():
+        user = tournament.directors.filter(pk=user_id).first()
+        if user is not None:
+            if tournament.directors.count() == 1:
+                raise PeopleRefused("A tournament keeps at least one director.")
+            tournament.directors.remove(user)
+            role = "director"
+        else:
+            user = tournament.scorekeepers.filter(pk=user_id).first()
+            if user is None:
+                raise PeopleRefused("That user has no role in this tournament.")
+            tournament.scorekeepers.remove(user)
+            role = "scorekeeper"
+        audit.record(
+            tournament,
+            Change.Action.PEOPLE,
+            actor=by,
+            before={"user": user.get_username(), "role": role},
+            reason=f"{user.get_username()} is no longer {ROLES[role]}",
+        )
+    return str(user.get_username())
+
+
+def set_lock(tournament: Tournament, locked: bool, by: Any, reason: str = "") -> None:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.locked == locked:
+            return
+        tournament.locked = locked
+        tournament.save(update_fields=["locked"])
+        audit.record(
+            tournament,
+            Change.Action.LOCK if locked else Change.Action.UNLOCK,
+            actor=by,
+            before={"locked": not locked},
+            after={"locked": locked},
+            reason=reason or ("Tournament locked" if locked else "Tournament unlocked"),
+        )
+
+
+# -- players ------------------------------------------------------------------------------------
+
+
+class PasteError(ValueError):
+    """Lines of a pasted list that cannot be read: one message a line, with its number."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def _fields(line: str) -> list[str]:
+    if "\t" in line:
+        return [f.strip() for f in line.split("\t")]
+    if "," in line:
+        return [f.strip() for f in line.split(",")]
+    return line.split()
+
+
+def read_player_list(text: str) -> list[NewPlayer]:
+    """Players pasted one a line: name, rating, optional club.
+
+    Fields are split by tabs (a spreadsheet's copy), else commas, else spaces. The rating is the
+    first whole number after the name, so a name written “Last, First” keeps its comma; what
+    follows the rating is the club. A line without a rating is refused.
+    """
+    players: list[NewPlayer] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        fields = [f for f in _fields(line) if f]
+        at = next(
+            (i for i, f in enumerate(fields) if i > 0 and results.plain_number(f) is not None),
+            None,
+        )
+        if at is None:
+            problems.append(f"line {number}: a name, then a rating (e.g. “Quill, Ada, 1650”)")
+            continue
+        separator = ", " if "," in line and "\t" not in line else " "
+        name = " ".join(separator.join(fields[:at]).split())
+        rating = results.plain_number(fields[at])
+        assert rating is not None
+        if rating > 3000:
+            problems.append(f"line {number}: a rating of at most 3000, not {rating}")
+            continue
+        club = " ".join(" ".join(fields[at + 1 :]).split())
+        if len(name) > 200 or len(club) > 100:
+            problems.append(f"line {number}: a name of at most 200 characters, a club of 100")
+            continue
+        if name.lower() in seen:
+            problems.append(f"line {number}: {name} is listed twice")
+            continue
+        seen.add(name.lower())
+        players.append(NewPlayer(name=name, rating=rating, club=club))
+    if problems:
+        raise PasteError(problems)
+    if not players:
+        raise PasteError(["the list is empty: one player a line, name then rating"])
+    return players
+
+
+def add_players(division: Division, text: str, user: Any) -> list[Player]:
+    """The pasted players added to the division, all or (on any bad line) none."""
+    new = read_player_list(text)
+    with transaction.atomic():
+        added = []
+        for number, player in enumerate(new, 1):
+            try:
+                added.append(late_entry(division, player, user))
+            except rounds.PairingRefused as refused:
+                raise PasteError([f"player {number}: {refused}"]) from refused
+    return added
+
+
+def set_checked_in(player: Player, checked_in: bool, user: Any) -> Player:
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.checked_in == checked_in:
+            return player
+        player.checked_in = checked_in
+        player.save(update_fields=["checked_in", "updated"])
+        audit.record(
+            player.division,
+            Change.Action.CHECK_IN,
+            actor=user,
+            before={"player": player.number, "checked_in": not checked_in},
+            after={"player": player.number, "checked_in": checked_in},
+            reason=f"{player.name} {'checked in' if checked_in else 'not checked in'}",
+        )
+    return player
