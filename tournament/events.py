@@ -255,3 +255,19 @@ def set_checked_in(player: Player, checked_in: bool, user: Any) -> Player:
             reason=f"{player.name} {'checked in' if checked_in else 'not checked in'}",
         )
     return player
+
+
+def unplayed_rounds(tournament: Tournament) -> list[str]:
+    """What a .tou file would leave out: a line a division with rounds planned or paired that
+    have no result yet (or none at all), e.g. “Division A: rounds 2, 3 not played (of 3)”."""
+    lines = []
+    for division in tournament.divisions.all():
+        summaries = results.round_summaries(division)
+        unplayed = [s.number for s in summaries if not s.games or s.missing]
+        if unplayed:
+            word = "round" if len(unplayed) == 1 else "rounds"
+            numbers = ", ".join(map(str, unplayed))
+            lines.append(
+                f"Division {division.name}: {word} {numbers} not played (of {len(summaries)})"
+            )
+    return lines

@@ -383,8 +383,11 @@ def _check(
 ) -> list[pairing.PairingWarning]:
     """The engine's warnings for the round's pairings as they stand."""
     past = history(division, round_number, _checked_from(division, round_number))
-    pairs = [(g.player1_id, g.player2_id) for g in games if g.kind != Game.VOID]
-    return pairing.check_pairings(
+    # A forfeit is a paired game lost (and won) by absence, not a bye: its two one-player
+    # rows are left out of the pairs, and so of the count of byes.
+    forfeits = {g.player1_id for g in games if g.kind == Game.FORFEIT}
+    pairs = [(g.player1_id, g.player2_id) for g in games if g.kind not in (Game.VOID, Game.FORFEIT)]
+    warnings = pairing.check_pairings(
         past.engine_players,
         past.results,
         round_number,
@@ -392,6 +395,7 @@ def _check(
         rules(division, schedule_entry(division, round_number), past.players),
         paired=past.paired,
     )
+    return [w for w in warnings if not (w.code == "unpaired" and set(w.players) <= forfeits)]
 
 
 def _checked_from(division: Division, round_number: int) -> int:

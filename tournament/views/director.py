@@ -90,6 +90,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "tournament": tournament,
         "is_director": tournament.is_director(request.user),
+        "unplayed": events.unplayed_rounds(tournament),
         "divisions": divisions,
         "flagged": [s for s in sheets if s.flagged and not s.resolved],
         "with_findings": [s for s in sheets if s.engine_report.findings],
@@ -402,7 +403,14 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
     if data is None:
         messages.error(request, f"{upload.name} is too large to be a scoresheet.")
         return redirect("desk-game", slug, game.pk)
-    sheet = scoresheets.attach_scoresheet(game, data, request.user, upload.name)
+    try:
+        sheet = scoresheets.attach_scoresheet(game, data, request.user, upload.name)
+    except scoresheets.DuplicateScoresheet as duplicate:
+        messages.warning(request, str(duplicate))
+        return redirect("desk-scoresheet", slug, duplicate.sheet.pk)
+    except results.EntryError as refused:
+        messages.error(request, str(refused))
+        return redirect("desk-game", slug, game.pk)
     messages.success(request, _sheet_message(sheet))
     return redirect("desk-scoresheet", slug, sheet.pk)
 
@@ -478,7 +486,13 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
                     continue
                 found, candidates = scoresheets.match_game(division, data, round_number)
                 if found is not None:
-                    sheet = scoresheets.attach_scoresheet(found, data, request.user, upload.name)
+                    try:
+                        sheet = scoresheets.attach_scoresheet(
+                            found, data, request.user, upload.name
+                        )
+                    except results.EntryError as refused:
+                        errors.append(f"{upload.name}: {refused}")
+                        continue
                     attached.append(sheet)
                 else:
                     pending.append(

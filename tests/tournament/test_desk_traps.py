@@ -1,0 +1,93 @@
+"""Traps found at the desk in a trial: a forfeit counted as a bye and recorded without naming
+the player, a scoresheet saved twice, a .tou file downloaded with rounds unplayed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from io import StringIO
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.test import Client
+
+from tournament import results, rounds, scoresheets
+from tournament.models import Division, Game, Scoresheet
+
+
+def test_a_forfeit_is_not_counted_as_a_bye(division: Division, director: User) -> None:
+    results.enter_line(division, 1, "1 forfeit", director)
+
+    codes = [w.code for w in rounds.current_warnings(division, 1)]
+
+    # 1 v 2 became Ada's forfeit loss and Ben's forfeit win; Hal's bye is the field's one bye.
+    assert "extra_bye" not in codes
+    assert "unpaired" not in codes
+    assert division.games.filter(round=1, kind=Game.FORFEIT).count() == 2
+    assert division.games.filter(round=1, kind=Game.BYE).count() == 1
+
+
+def test_two_real_byes_in_an_odd_field_are_still_one_too_many(
+    division: Division, director: User
+) -> None:
+    p = {pl.number: pl for pl in division.players.all()}
+    # 5 and 6 each given a bye by hand: three byes where an odd field of 7 needs one.
+    pairs = [(p[1], p[2]), (p[3], p[4]), (p[5], None), (p[6], None), (p[7], None)]
+    rounds.save_pairings(division, 1, pairs, director)
+
+    extra = [w for w in rounds.current_warnings(division, 1) if w.code == "extra_bye"]
+    assert [dict(w.params) for w in extra] == [{"count": 3, "field": 7}]
+
+
+def test_the_forfeit_asks_for_confirmation_naming_the_player(
+    desk: Client, division: Division
+) -> None:
+    page = desk.get(f"/desk/spring-open/division/{division.pk}/round/1/pairings/").content.decode()
+
+    assert (
+        'data-confirm="Quill, Ada forfeits round 1: a forfeit loss (−50) for Quill, Ada and a '
+        'forfeit win for Crane, Ben. Record it?"' in page
+    )
+    assert "Crane, Ben forfeits</button>" in page
+    assert '<select name="player"' not in page  # no player chosen in advance
+
+
+def test_the_same_scoresheet_uploaded_twice_is_saved_once(
+    desk: Client,
+    division: Division,
+    director: User,
+    game_of: Callable[..., Game],
+    record: Callable[..., str],
+) -> None:
+    results.enter_line(division, 1, "1 20 2 24", director)
+    game = game_of(1)
+    text = record()
+    first = scoresheets.attach_scoresheet(game, text, director)
+    with pytest.raises(scoresheets.DuplicateScoresheet) as refused:
+        scoresheets.attach_scoresheet(game, text.replace("\n", "\r\n") + "\n", director)
+    assert refused.value.sheet == first
+
+    upload = SimpleUploadedFile("again.gcg", text.encode())
+    response = desk.post(f"/desk/spring-open/games/{game.pk}/upload", {"file": upload}, follow=True)
+    assert f"This scoresheet is already saved with {game} (scoresheet {first.pk})" in (
+        response.content.decode()
+    )
+    assert Scoresheet.objects.filter(game=game).count() == 1
+    assert game.division.tournament.changes.filter(action="upload").count() == 1
+
+
+def test_the_tou_export_warns_when_rounds_are_unplayed(
+    desk: Client, division: Division, director: User
+) -> None:
+    page = desk.get("/desk/spring-open/").content.decode()
+    assert "The .tou file is not complete:" in page
+    assert "Division A: rounds 1, 2, 3 not played (of 3)" in page
+
+    for line in ("1 400 2 300", "3 400 4 300", "5 400 6 300", "7 bye"):
+        results.enter_line(division, 1, line, director)
+    err = StringIO()
+    call_command("exporttou", "spring-open", output="/dev/null", stdout=StringIO(), stderr=err)
+    assert err.getvalue() == (
+        "warning: Division A: rounds 2, 3 not played (of 3): the file has no results for them\n"
+    )
