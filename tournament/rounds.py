@@ -443,8 +443,27 @@ def swap(division: Division, round_number: int, a: Player, b: Player, user: Any)
             g.version += 1
             g.save()
         state = _refresh_round(division, round_number)
+        _drop_stale_reasons(state, games)
         _log(division, user, SWAP, before, [snapshot(game_a), snapshot(game_b)], "")
         return state
+
+
+def _drop_stale_reasons(state: Round, games: Sequence[Game]) -> None:
+    """After a swap, the engine's reasons for a table are true only of a pair still playing:
+    the others are dropped, so that "why these pairings" never explains pairs that no longer
+    exist. The engine's notes about the whole round stand."""
+    pairs = {
+        frozenset((g.player1.name, g.player2.name)) for g in games if g.player2_id is not None
+    }
+    kept = [
+        note
+        for note in state.notes
+        if note.get("code") != "table"
+        or frozenset((note["params"].get("first"), note["params"].get("second"))) in pairs
+    ]
+    if len(kept) != len(state.notes):
+        state.notes = kept
+        state.save(update_fields=["notes"])
 
 
 def _refresh_round(division: Division, round_number: int) -> Round:

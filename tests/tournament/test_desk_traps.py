@@ -91,3 +91,28 @@ def test_the_tou_export_warns_when_rounds_are_unplayed(
     assert err.getvalue() == (
         "warning: Division A: rounds 2, 3 not played (of 3): the file has no results for them\n"
     )
+
+
+def test_why_these_pairings_drops_the_reasons_of_pairs_a_swap_undid(
+    desk: Client, division: Division, director: User
+) -> None:
+    for line in ("1 400 2 300", "3 400 4 300", "5 400 6 300", "7 bye"):
+        results.enter_line(division, 1, line, director)
+    state = rounds.pair(division, 2, director, system="swiss")
+    tables = [n for n in state.notes if n["code"] == "table"]
+    assert tables, "swiss gives each table its reasons"
+    games = list(division.games.filter(round=2, player2__isnull=False).order_by("table"))
+    a, b = games[0].player1, games[1].player1
+
+    rounds.swap(division, 2, a, b, director)
+
+    state.refresh_from_db()
+    now = {
+        frozenset((g.player1.name, g.player2.name))
+        for g in division.games.filter(round=2, player2__isnull=False)
+    }
+    left = [n for n in state.notes if n["code"] == "table"]
+    assert all(frozenset((n["params"]["first"], n["params"]["second"])) in now for n in left)
+    assert len(left) == len(tables) - 2
+    page = desk.get(f"/desk/spring-open/division/{division.pk}/round/2/pairings/")
+    assert f"{games[0].player1.name} v {games[0].player2.name}:" not in page.content.decode()
