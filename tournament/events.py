@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from tournament import audit, results, rounds
-from tournament.models import Change, Division, Player, Tournament
+from tournament.models import Change, Division, Game, Player, Tournament
 from tournament.players import NewPlayer, late_entry
 
 # The permission that lets a signed-in user create events (given by an admin, or by
@@ -271,3 +271,62 @@ def unplayed_rounds(tournament: Tournament) -> list[str]:
                 f"Division {division.name}: {word} {numbers} not played (of {len(summaries)})"
             )
     return lines
+
+
+def _before_round_1(player: Player, what: str) -> None:
+    if Game.objects.filter(division_id=player.division_id).exists():
+        raise rounds.PairingRefused(
+            f"Round 1 of division {player.division.name} is paired: players can no longer be "
+            f"{what} (withdraw them instead, or unpair round 1 first)."
+        )
+
+
+def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
+    """A player's name, rating and club corrected before round 1 is paired."""
+    name = " ".join(new.name.split())
+    if not name:
+        raise rounds.PairingRefused("A player needs a name.")
+    with transaction.atomic():
+        division = rounds.locked_division(player.division)
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        _before_round_1(player, "edited")
+        if division.players.exclude(pk=player.pk).filter(name__iexact=name).exists():
+            raise rounds.PairingRefused(f"{name} is already in division {division.name}.")
+        before = {
+            "player": player.number,
+            "name": player.name,
+            "rating": player.rating,
+            "club": player.club,
+        }
+        player.name, player.rating, player.club = name, new.rating, new.club
+        player.rating_text = str(new.rating)
+        player.save()
+        after = {"player": player.number, "name": name, "rating": new.rating, "club": new.club}
+        audit.record(
+            division,
+            Change.Action.EDIT_PLAYER,
+            actor=user,
+            before=before,
+            after=after,
+            reason=f"Player {player.number} edited: {before['name']} became {name}"
+            if before["name"] != name
+            else f"Player {player.number} ({name}) edited",
+        )
+    return player
+
+
+def remove_player(player: Player, user: Any) -> None:
+    """A player taken off the roster before round 1 is paired; the others keep their numbers."""
+    with transaction.atomic():
+        division = rounds.locked_division(player.division)
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        _before_round_1(player, "removed")
+        before = {"player": player.number, "name": player.name, "rating": player.rating}
+        player.delete()
+        audit.record(
+            division,
+            Change.Action.REMOVE_PLAYER,
+            actor=user,
+            before=before,
+            reason=f"Player {before['player']} ({before['name']}) removed before round 1",
+        )

@@ -449,3 +449,9 @@ class PasteForm(forms.Form):
         help_text="One player a line: name, rating, optional club — e.g. “Quill, Ada, 1650, "
         "Leeds” or, copied from a spreadsheet, columns separated by tabs.",
     )
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    rating = forms.IntegerField(min_value=0, max_value=3000)
+    club = forms.CharField(max_length=100, required=False)

@@ -267,6 +267,8 @@ class Change(models.Model):
         REINSTATE = "reinstate"
         LATE_ENTRY = "late entry"
         CHECK_IN = "check in"
+        EDIT_PLAYER = "edit player"
+        REMOVE_PLAYER = "remove player"
         PEOPLE = "people"
         LOCK = "lock"
         UNLOCK = "unlock"

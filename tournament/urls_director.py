@@ -25,6 +25,7 @@ division_urls = [
     path("players/add", pairing.late_entry, name="desk-late-entry"),
     path("players/roster", pairing.roster, name="desk-roster"),
     path("players/paste", events.paste_players, name="desk-paste-players"),
+    path("players/<int:number>/edit/", events.edit_player, name="desk-edit-player"),
     path("check-in/", events.check_in, name="desk-check-in"),
 ]
 

@@ -321,3 +321,35 @@ def test_round_1_pairs_only_the_players_checked_in(
     assert paired == {1, 2, 3, 4, 5}
     assert games.filter(kind=Game.BYE).count() == 1
     assert not rounds.not_checked_in([]) and Player.objects.count() == 6
+
+
+def test_players_are_edited_and_removed_before_round_1_only(
+    desk: Client, empty_division: Division, director: User, division: Division
+) -> None:
+    events.add_players(empty_division, PASTED, director)
+    base = f"/desk/club-night/division/{empty_division.pk}/players"
+    assert f'href="{base}/2/edit/"' in desk.get(f"{base}/").content.decode()
+
+    saved = desk.post(
+        f"{base}/2/edit/", {"name": "Ben  Crane-Smith", "rating": "1730", "club": "Hull"}
+    )
+    assert saved.status_code == 302
+    ben = empty_division.players.get(number=2)
+    assert (ben.name, ben.rating, ben.club) == ("Ben Crane-Smith", 1730, "Hull")
+    clash = desk.post(f"{base}/2/edit/", {"name": "quill, ada", "rating": "1", "club": ""})
+    assert clash.status_code == 409
+    assert "quill, ada is already in division A." in clash.content.decode()
+    assert desk.post(f"{base}/4/edit/", {"action": "remove"}).status_code == 302
+    assert list(empty_division.players.values_list("number", flat=True)) == [1, 2, 3]
+    removed = Change.objects.get(action="remove player")
+    assert removed.reason == "Player 4 (Dev Patel) removed before round 1"
+
+    # Once round 1 is paired: no edit link, and edits are refused.
+    started = f"/desk/spring-open/division/{division.pk}/players"
+    assert "/1/edit/" not in desk.get(f"{started}/").content.decode()
+    refused = desk.post(f"{started}/1/edit/", {"action": "remove"})
+    assert refused.status_code == 409
+    assert "Round 1 of division A is paired: players can no longer be removed" in (
+        refused.content.decode()
+    )
+    assert division.players.filter(number=1).exists()

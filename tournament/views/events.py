@@ -12,15 +12,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournament import events
+from tournament import events, rounds
 from tournament.engine.text import plural
 from tournament.forms import (
     NewDivisionFormSet,
     NewTournamentForm,
     PasteForm,
     PersonForm,
+    PlayerForm,
     form_error,
 )
+from tournament.players import NewPlayer
 from tournament.views.access import get_desk_division, get_desk_tournament
 
 
@@ -155,3 +157,37 @@ def check_in(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         "checked": sum(p.checked_in for p in players),
     }
     return render(request, "tournament/desk/check_in.html", context)
+
+
+@login_required
+def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
+    """A player's name, rating and club, corrected (or the player removed) before round 1."""
+    division = get_desk_division(request, slug, division_id)
+    player = get_object_or_404(division.players, number=number)
+    form = PlayerForm(
+        request.POST or None,
+        initial={"name": player.name, "rating": player.rating, "club": player.club},
+    )
+    status = 200
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "remove":
+                events.remove_player(player, request.user)
+                messages.success(request, f"{player.name} removed from division {division.name}.")
+                return redirect("desk-players", slug, division.pk)
+            if form.is_valid():
+                new = NewPlayer(**form.cleaned_data)
+                events.edit_player(player, new, request.user)
+                messages.success(request, f"Player {player.number} saved: {new.name}.")
+                return redirect("desk-players", slug, division.pk)
+            status = 400
+        except rounds.PairingRefused as refused:
+            messages.error(request, str(refused))
+            status = 409
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "player": player,
+        "form": form,
+    }
+    return render(request, "tournament/desk/player_edit.html", context, status=status)

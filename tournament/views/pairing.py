@@ -275,6 +275,7 @@ def _players_page(
         "tournament": division.tournament,
         "division": division,
         "players": division.players.all(),
+        "started": division.games.exists(),  # players are edited and removed before round 1
         "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
         "late": late or LateEntryForm(),
         "roster": RosterForm(),
