@@ -33,6 +33,8 @@
 
   function check(text) {
     var url = form.dataset.checkUrl + "?line=" + encodeURIComponent(text);
+    var asTyped = form.querySelector("[name=first_as_typed]");
+    if (asTyped && asTyped.checked) { url += "&first_as_typed=1"; }
     return fetch(url, {headers: JSON_HEADERS, credentials: "same-origin"})
       .then(function (r) { return r.json(); })
       .then(function (result) {

@@ -23,6 +23,8 @@ class EntryForm(forms.Form):
         ),
     )
     reason = forms.CharField(max_length=500, required=False)
+    # Unticked, the pairing's first player stays first whoever is typed first.
+    first_as_typed = forms.BooleanField(required=False, label="first as typed")
     # The game's version the check showed: a save against an older one is refused.
     version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 

@@ -169,7 +169,8 @@ def entry_check(
     request: HttpRequest, slug: str, division_id: int, round_number: int
 ) -> JsonResponse:
     division = get_desk_division(request, slug, division_id, scorekeeper=True)
-    check = results.check_line(division, round_number, request.GET.get("line", ""))
+    first_as_typed = request.GET.get("first_as_typed") in ("1", "on")
+    check = results.check_line(division, round_number, request.GET.get("line", ""), first_as_typed)
     return JsonResponse(check.as_dict())
 
 
@@ -185,7 +186,13 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
         data = form.cleaned_data
         try:
             change = results.enter_line(
-                division, round_number, data["line"], request.user, data["version"], data["reason"]
+                division,
+                round_number,
+                data["line"],
+                request.user,
+                data["version"],
+                data["reason"],
+                first_as_typed=data["first_as_typed"],
             )
         except results.StaleResult as stale:
             error, status = str(stale), 409
