@@ -92,7 +92,8 @@
       body.set("version", result.version === null ? "" : String(result.version));
       return post(form, body).then(function (data) {
         if (data.ok) {
-          note("success", data.message);
+          // Both players' record and spread now: a score put to the wrong player stands out.
+          note("success", data.records ? data.message + ". " + data.records : data.message);
           clearEntry();
           roundBox.innerHTML = data.html;
           line.focus();

@@ -205,3 +205,14 @@ def test_the_entry_page_lists_the_round_and_the_entry_line(
     assert "Quill, Ada" in page and "Moss, Eli" in page
     assert ">455<" in page
     assert "Undo my last entry" in page
+
+
+def test_after_an_entry_both_players_new_record_and_spread_are_shown(
+    desk: Client, division: Division
+) -> None:
+    data = desk.post(url(division, "enter"), {"line": "3 300 4 410"}, **JSON).json()
+
+    # In the game's order: Cora (3) lost by 110 to Eli (4).
+    assert data["records"] == "Now: Vale, Cora 0–1 -110; Moss, Eli 1–0 +110."
+    page = desk.post(url(division, "enter"), {"line": "5 420 6 400"}, follow=True)
+    assert "Now: North, Fay 1–0 +20; Stone, Gus 0–1 -20." in page.content.decode()

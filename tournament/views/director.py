@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament import corrections, events, results, scoresheets
+from tournament import corrections, events, results, scoresheets, services
 from tournament.forms import (
     AssignForm,
     EntryForm,
@@ -174,6 +174,17 @@ def entry_check(
     return JsonResponse(check.as_dict())
 
 
+def _records_now(division: Division, change: Change) -> str:
+    """Both players' record and cumulative spread after an entry, so that a wrong slip (a
+    score put to the wrong player) stands out at once: "Now: Quill, Ada 2–0 +155; …"."""
+    numbers = []
+    for g in (change.after or {}).get("games", []):
+        numbers += [n for n in (g["player1"], g["player2"]) if n is not None]
+    rows = {r.player.number: r for r in services.division_standings(division, public=False)}
+    shown = [f"{rows[n].name} {rows[n].record} {rows[n].spread:+d}" for n in numbers if n in rows]
+    return f"Now: {'; '.join(shown)}." if shown else ""
+
+
 @login_required
 @require_POST
 def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
@@ -200,10 +211,13 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
             error = str(refused)
         else:
             message = f"Saved: {results.change_text(change.after)}"
+            records = _records_now(division, change)
             if _wants_json(request):
                 html = _round_html(request, division, round_number)
-                return JsonResponse({"ok": True, "message": message, "html": html})
-            messages.success(request, message)
+                return JsonResponse(
+                    {"ok": True, "message": message, "records": records, "html": html}
+                )
+            messages.success(request, f"{message}. {records}")
             return redirect("desk-entry", division.tournament.slug, division.pk, round_number)
     if _wants_json(request):
         return JsonResponse({"ok": False, "error": error, "stale": status == 409}, status=status)
