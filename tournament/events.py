@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from tournament import audit, results, rounds
-from tournament.models import Change, Division, Game, Player, Tournament
+from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.players import NewPlayer, late_entry
 
 # The permission that lets a signed-in user create events (given by an admin, or by
@@ -330,3 +330,82 @@ def remove_player(player: Player, user: Any) -> None:
             before=before,
             reason=f"Player {before['player']} ({before['name']}) removed before round 1",
         )
+
+
+@dataclass
+class RoundState:
+    """A round as the dashboard shows it: paired, published, results complete, verified (every
+    game played has a scoresheet, and none is flagged and unresolved)."""
+
+    number: int
+    games: int
+    missing: list[Game]
+    published: bool
+    verified: bool
+
+    @property
+    def paired(self) -> bool:
+        return self.games > 0
+
+    @property
+    def complete(self) -> bool:
+        return self.paired and not self.missing
+
+    @property
+    def entered(self) -> int:
+        return self.games - len(self.missing)
+
+
+def round_states(division: Division) -> list[RoundState]:
+    published = dict(division.rounds.values_list("number", "published"))
+    played: dict[int, list[int]] = {}
+    for game_id, rnd in division.games.filter(kind=Game.PLAYED).values_list("pk", "round"):
+        played.setdefault(rnd, []).append(game_id)
+    with_sheet: set[int] = set()
+    flagged_rounds: set[int] = set()
+    sheets = Scoresheet.objects.filter(game__division=division, game__kind=Game.PLAYED)
+    for game_id, rnd, flagged, resolved in sheets.values_list(
+        "game_id", "game__round", "flagged", "resolved"
+    ):
+        with_sheet.add(game_id)
+        if flagged and not resolved:
+            flagged_rounds.add(rnd)
+    states = []
+    for s in results.round_summaries(division):
+        games = played.get(s.number, [])
+        verified = bool(games) and s.number not in flagged_rounds and set(games) <= with_sheet
+        states.append(
+            RoundState(
+                number=s.number,
+                games=s.games,
+                missing=s.missing,
+                # A round without a record of its pairing (imported) was published with them.
+                published=s.games > 0 and published.get(s.number, True),
+                verified=verified and not s.missing,
+            )
+        )
+    return states
+
+
+def next_step(division: Division, states: list[RoundState]) -> str:
+    """What the director does next in this division, in one sentence."""
+    players = division.players.count()
+    if players == 0:
+        return "Add players: type or paste them on the players page."
+    for s in states:
+        if not s.paired:
+            if s.number == 1:
+                checked = division.players.filter(checked_in=True).count()
+                if checked == 0:
+                    return "Check players in, then pair round 1."
+                return f"Pair round 1 ({checked} of {players} players checked in)."
+            return f"Pair round {s.number}."
+        if not s.published:
+            return f"Check round {s.number}'s pairings and publish them."
+        if s.missing:
+            return f"Enter round {s.number}'s results ({len(s.missing)} missing)."
+    if not states:
+        return "Pair round 1."
+    if division.planned_rounds and states[-1].number < division.planned_rounds:
+        return f"Pair round {states[-1].number + 1}."
+    return "Every round is played: check the scoresheets, lock the event, download the .tou file."

@@ -353,3 +353,39 @@ def test_players_are_edited_and_removed_before_round_1_only(
         refused.content.decode()
     )
     assert division.players.filter(number=1).exists()
+
+
+def test_each_rounds_state_and_what_to_do_next(
+    desk: Client, division: Division, director: User, record
+) -> None:
+    def states() -> list[tuple]:
+        return [
+            (s.number, s.paired, s.published, s.complete, s.verified)
+            for s in events.round_states(division)
+        ]
+
+    # Round 1 was paired (in the fixture, without a record of its pairing: as imported).
+    assert states() == [
+        (1, True, True, False, False),
+        (2, False, False, False, False),
+        (3, False, False, False, False),
+    ]
+    assert events.next_step(division, events.round_states(division)) == (
+        "Enter round 1's results (4 missing)."
+    )
+    for line in ("1 20 2 24", "3 400 4 300", "5 400 6 300", "7 bye"):
+        results_line(division, line, director)
+    assert states()[0] == (1, True, True, True, False)  # no scoresheets yet
+    assert events.next_step(division, events.round_states(division)) == "Pair round 2."
+
+    rounds.pair(division, 2, director, system="koth")
+    assert states()[1] == (2, True, False, False, False)
+    page = desk.get("/desk/spring-open/").content.decode()
+    assert "<strong>Next:</strong> Check round 2&#x27;s pairings and publish them." in page
+    assert '<span class="badge bad">not published</span>' in page
+
+
+def results_line(division: Division, line: str, director: User) -> None:
+    from tournament import results
+
+    results.enter_line(division, 1, line, director)

@@ -80,7 +80,10 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_desk_tournament(request, slug, scorekeeper=True)
-    divisions = [(d, results.round_summaries(d)) for d in tournament.divisions.all()]
+    divisions = []
+    for d in tournament.divisions.all():
+        states = events.round_states(d)
+        divisions.append((d, states, events.next_step(d, states)))
     sheets = (
         Scoresheet.objects.filter(game__division__tournament=tournament)
         .select_related("game__division", "game__player1", "game__player2")
