@@ -409,3 +409,60 @@ def next_step(division: Division, states: list[RoundState]) -> str:
     if division.planned_rounds and states[-1].number < division.planned_rounds:
         return f"Pair round {states[-1].number + 1}."
     return "Every round is played: check the scoresheets, lock the event, download the .tou file."
+
+
+# Division and player fields a copy leaves behind: identity, and what belongs to one event.
+_DIVISION_SKIP = {"id", "tournament", "stamp", "tou", "tsh_file", "check_in_open"}
+_PLAYER_SKIP = {
+    "id",
+    "division",
+    "withdrawn_from_round",
+    "checked_in",
+    "updated",
+    "wespa",
+    "lifetime_games",
+    "tsh_extras",
+}
+
+
+def copy_tournament(tournament: Tournament, user: Any, name: str) -> Tournament:
+    """The start of next year's event: the settings, divisions and roster, no results; the
+    copier and the directors are its directors."""
+    name = " ".join(name.split())
+    if not name:
+        raise PeopleRefused("The copy needs a name.")
+    with transaction.atomic():
+        copy = Tournament.objects.create(
+            name=name,
+            slug=unique_slug(name),
+            venue=tournament.venue,
+            public=tournament.public,
+            tsh_config=tournament.tsh_config,
+        )
+        copy.directors.add(user, *tournament.directors.all())
+        for division in tournament.divisions.all():
+            fields = {
+                f.name: getattr(division, f.name)
+                for f in Division._meta.concrete_fields
+                if f.name not in _DIVISION_SKIP
+            }
+            new = Division.objects.create(tournament=copy, **fields)
+            Player.objects.bulk_create(
+                Player(
+                    division=new,
+                    **{
+                        f.name: getattr(p, f.name)
+                        for f in Player._meta.concrete_fields
+                        if f.name not in _PLAYER_SKIP
+                    },
+                )
+                for p in division.players.all()
+            )
+            audit.record(
+                new,
+                Change.Action.CREATE,
+                actor=user,
+                after={"division": new.name, "players": new.players.count()},
+                reason=f"Copied from {tournament.name}",
+            )
+    return copy

@@ -50,6 +50,7 @@ urlpatterns = [
         "<slug:slug>/people/<int:user_id>/remove", events.remove_person, name="desk-remove-person"
     ),
     path("<slug:slug>/lock", events.lock, name="desk-lock"),
+    path("<slug:slug>/copy", events.copy_tournament, name="desk-copy"),
     path("<slug:slug>/", director.dashboard, name="desk-dashboard"),
     path("<slug:slug>/changes/", director.changes, name="desk-changes"),
     path("<slug:slug>/division/<int:division_id>/", include(division_urls)),

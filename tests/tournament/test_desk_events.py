@@ -389,3 +389,29 @@ def results_line(division: Division, line: str, director: User) -> None:
     from tournament import results
 
     results.enter_line(division, 1, line, director)
+
+
+def test_an_event_is_copied_as_next_years_without_results(
+    division: Division, director: User, client_for
+) -> None:
+    from tournament import results
+
+    director.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    division.spread_cap = [300]
+    division.save()
+    results.enter_line(division, 1, "1 400 2 300", director)
+    events.set_checked_in(division.players.get(number=1), True, director)
+    events.set_lock(division.tournament, True, director)
+
+    response = client_for(director).post("/desk/spring-open/copy", {"name": "Spring Open 2028"})
+
+    assert response["Location"] == "/desk/spring-open-2028/"
+    copy = Tournament.objects.get(slug="spring-open-2028")
+    new = copy.divisions.get()
+    assert (new.name, new.planned_rounds, new.spread_cap, new.bye_spread) == ("A", 3, [300], 50)
+    assert list(new.players.values_list("number", "name", "checked_in")) == [
+        (n, p.name, False) for n, p in enumerate(division.players.order_by("number"), 1)
+    ]
+    assert not new.games.exists() and not copy.locked
+    assert set(copy.directors.values_list("username", flat=True)) == {"alice", "bob"}
+    assert division.games.filter(score1=400).exists()  # the original is untouched

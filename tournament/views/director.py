@@ -94,6 +94,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "is_director": tournament.is_director(request.user),
         "unplayed": events.unplayed_rounds(tournament),
+        "may_create": events.may_create(request.user),
         "divisions": divisions,
         "flagged": [s for s in sheets if s.flagged and not s.resolved],
         "with_findings": [s for s in sheets if s.engine_report.findings],

@@ -191,3 +191,22 @@ def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) 
         "form": form,
     }
     return render(request, "tournament/desk/player_edit.html", context, status=status)
+
+
+@login_required
+@require_POST
+def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    """The start of next year's event: settings and roster, no results."""
+    tournament = get_desk_tournament(request, slug, unlocking=True)  # a locked event is copied
+    if not events.may_create(request.user):
+        raise PermissionDenied(
+            "Copying a tournament creates one: an administrator of this site gives the "
+            "permission to create events."
+        )
+    try:
+        copy = events.copy_tournament(tournament, request.user, request.POST.get("name", ""))
+    except events.PeopleRefused as refused:
+        messages.error(request, str(refused))
+        return redirect("desk-dashboard", slug)
+    messages.success(request, f"{copy.name} created from {tournament.name}: settings and roster.")
+    return redirect("desk-dashboard", copy.slug)
