@@ -51,6 +51,7 @@ urlpatterns = [
     ),
     path("<slug:slug>/lock", events.lock, name="desk-lock"),
     path("<slug:slug>/copy", events.copy_tournament, name="desk-copy"),
+    path("<slug:slug>/delete-demo", events.delete_demo, name="desk-delete-demo"),
     path("<slug:slug>/", director.dashboard, name="desk-dashboard"),
     path("<slug:slug>/changes/", director.changes, name="desk-changes"),
     path("<slug:slug>/division/<int:division_id>/", include(division_urls)),

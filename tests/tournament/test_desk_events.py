@@ -415,3 +415,22 @@ def test_an_event_is_copied_as_next_years_without_results(
     assert not new.games.exists() and not copy.locked
     assert set(copy.directors.values_list("username", flat=True)) == {"alice", "bob"}
     assert division.games.filter(score1=400).exists()  # the original is untouched
+
+
+def test_a_director_deletes_the_demo_and_no_other_event(
+    desk: Client, tournament: Tournament
+) -> None:
+    from io import StringIO
+
+    call_command("loaddemo", stdout=StringIO())
+    demo_director = User.objects.get(username="director")
+    assert events.may_create(demo_director)
+    client = Client()
+    client.force_login(demo_director)
+    assert "Delete the demo" in client.get("/desk/demo/").content.decode()
+
+    assert client.post("/desk/demo/delete-demo").status_code == 302
+    assert not Tournament.objects.filter(slug="demo").exists()
+    refused = desk.post("/desk/spring-open/delete-demo")
+    assert refused.status_code == 403
+    assert Tournament.objects.filter(slug="spring-open").exists()

@@ -210,3 +210,19 @@ def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("desk-dashboard", slug)
     messages.success(request, f"{copy.name} created from {tournament.name}: settings and roster.")
     return redirect("desk-dashboard", copy.slug)
+
+
+@login_required
+@require_POST
+def delete_demo(request: HttpRequest, slug: str) -> HttpResponse:
+    """The demo tournament deleted by one of its directors; no other tournament is deleted
+    from the desk."""
+    from tournament.management.commands.loaddemo import SLUG as DEMO
+
+    tournament = get_desk_tournament(request, slug, unlocking=True)
+    if tournament.slug != DEMO:
+        raise PermissionDenied("Only the demo tournament can be deleted from the desk.")
+    name = tournament.name
+    tournament.delete()
+    messages.success(request, f"The demo tournament, {name}, is deleted.")
+    return redirect("desk")
