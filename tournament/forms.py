@@ -191,11 +191,43 @@ class RosterForm(forms.Form):
 
 
 class LateEntryForm(forms.Form):
-    name = forms.CharField(max_length=200, help_text="As on the rating list: Last, First.")
+    name = forms.CharField(max_length=200)
     rating = forms.IntegerField(min_value=0, max_value=3000, initial=0)
     club = forms.CharField(max_length=100, required=False)
     team = forms.CharField(max_length=100, required=False)
     membership_id = forms.CharField(max_length=40, required=False)
+    missed = forms.ChoiceField(
+        label="For the rounds already under way",
+        choices=[("forfeits", "forfeit losses"), ("byes", "byes"), ("nothing", "nothing")],
+        initial="forfeits",
+        required=False,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, last_first: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The name is written as the roster writes its names.
+        self.last_first = last_first
+        self.fields["name"].help_text = (
+            "As the roster writes names: Last, First."
+            if last_first
+            else "As the roster writes names: First Last."
+        )
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if self.last_first and "," not in name:
+            raise forms.ValidationError(
+                f"The roster writes names “Last, First”: write {name!r} that way."
+            )
+        if not self.last_first and "," in name:
+            raise forms.ValidationError(
+                f"The roster writes names “First Last”, without a comma, not {name!r}."
+            )
+        return name
+
+    def clean_missed(self) -> str:
+        return self.cleaned_data.get("missed") or "forfeits"
 
 
 def _numbers(text: str, what: str) -> list[int]:

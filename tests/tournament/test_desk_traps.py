@@ -116,3 +116,30 @@ def test_why_these_pairings_drops_the_reasons_of_pairs_a_swap_undid(
     assert len(left) == len(tables) - 2
     page = desk.get(f"/desk/spring-open/division/{division.pk}/round/2/pairings/")
     assert f"{games[0].player1.name} v {games[0].player2.name}:" not in page.content.decode()
+
+
+def test_a_late_entry_writes_the_name_as_the_roster_does_and_chooses_the_missed_rounds(
+    desk: Client, division: Division, director: User
+) -> None:
+    results.enter_line(division, 1, "1 400 2 300", director)  # round 1 under way
+    url = f"/desk/spring-open/division/{division.pk}/players/add"
+    page = desk.get(f"/desk/spring-open/division/{division.pk}/players/").content.decode()
+    assert "As the roster writes names: Last, First." in page
+
+    wrong = desk.post(url, {"name": "Zed Young", "rating": "1500", "missed": "byes"})
+    assert wrong.status_code == 400
+    assert "The roster writes names “Last, First”: write &#x27;Zed Young&#x27; that way." in (
+        wrong.content.decode()
+    )
+
+    byes = desk.post(url, {"name": "Young, Zed", "rating": "1500", "missed": "byes"}, follow=True)
+    assert "Young, Zed added as player 8, with byes in 1 round." in byes.content.decode()
+    zed = division.players.get(number=8)
+    assert list(zed.games_as_1.values_list("round", "kind", "score1")) == [(1, Game.BYE, 50)]
+
+    desk.post(url, {"name": "Ash, Ivy", "rating": "1400", "missed": "nothing"})
+    ivy = division.players.get(number=9)
+    assert not ivy.games_as_1.exists()
+    assert division.tournament.changes.filter(action="late entry").first().reason == (
+        "Ash, Ivy added as player 9, nothing for rounds 1"
+    )
