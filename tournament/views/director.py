@@ -83,7 +83,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     divisions = []
     for d in tournament.divisions.all():
         states = events.round_states(d)
-        divisions.append((d, states, events.next_step(d, states)))
+        d.next_step = events.next_step(d, states)  # for the page: what to do next here
+        divisions.append((d, states))
     sheets = (
         Scoresheet.objects.filter(game__division__tournament=tournament)
         .select_related("game__division", "game__player1", "game__player2")
