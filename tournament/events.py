@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from tournament import audit, results, rounds
-from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
+from tournament.models import Change, Division, Game, Player, Round, Scoresheet, Tournament
 from tournament.players import NewPlayer, late_entry
 
 # The permission that lets a signed-in user create events (given by an admin, or by
@@ -44,6 +44,7 @@ class NewDivision:
     spread_cap: list[int] | None = None
     bye_spread: int = 50
     rating_system: str = "nsa2008"
+    auto_pair: bool = True  # a division made at the desk pairs its next round by itself
 
 
 def create_tournament(
@@ -64,6 +65,7 @@ def create_tournament(
                 spread_cap=d.spread_cap or None,
                 bye_spread=d.bye_spread,
                 rating_system=d.rating_system,
+                auto_pair=d.auto_pair,
             )
             audit.record(
                 division,
@@ -466,3 +468,20 @@ def copy_tournament(tournament: Tournament, user: Any, name: str) -> Tournament:
                 reason=f"Copied from {tournament.name}",
             )
     return copy
+
+
+def auto_pair(division: Division, round_number: int, user: Any) -> Round | None:
+    """Pair the round after `round_number` by the schedule, unpublished, if the division pairs
+    by itself, `round_number`'s results are complete and the next round is planned and not
+    paired yet. PairingRefused says why the engine could not."""
+    division.refresh_from_db(fields=["auto_pair", "planned_rounds"])
+    if not division.auto_pair:
+        return None
+    if division.planned_rounds and round_number >= division.planned_rounds:
+        return None
+    games = division.games.filter(round=round_number).exclude(kind=Game.VOID)
+    if not games.exists() or games.filter(score1=None).exists():
+        return None
+    if division.games.filter(round=round_number + 1).exists():
+        return None
+    return rounds.pair(division, round_number + 1, user)

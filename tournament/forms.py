@@ -289,7 +289,13 @@ class DivisionSettingsForm(forms.ModelForm):
             "bye_spread",
             "forfeit_spread",
             "rating_system",
+            "auto_pair",
         ]
+        labels = {"auto_pair": "Pair the next round by itself"}
+        help_texts = {
+            "auto_pair": "When a round's results are complete, the next round is paired by the "
+            "schedule and left unpublished for you to check."
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

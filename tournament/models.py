@@ -70,6 +70,8 @@ class Division(models.Model):
     spread_cap = models.JSONField(null=True, blank=True)
     rating_system = models.CharField(max_length=50, default="nsa2008")
     check_in_open = models.BooleanField(default=False)  # players may check themselves in
+    # The next round is paired by the schedule (unpublished) once a round's results are complete.
+    auto_pair = models.BooleanField(default=False)
     # Pairing: which system pairs which round ([{"rounds": "1-3", "system": "fontes"}, …], read
     # by `tournament.engine.pairing.parse_schedule`), how often two players may meet again,
     # Gibsonization, the prize bands contention pairing aims at, and pairs never to be made.

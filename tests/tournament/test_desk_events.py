@@ -434,3 +434,42 @@ def test_a_director_deletes_the_demo_and_no_other_event(
     refused = desk.post("/desk/spring-open/delete-demo")
     assert refused.status_code == 403
     assert Tournament.objects.filter(slug="spring-open").exists()
+
+
+def test_the_next_round_is_paired_by_itself_when_results_are_complete(
+    desk: Client, division: Division, director: User
+) -> None:
+    url = f"/desk/spring-open/division/{division.pk}/round/1/enter"
+    json = {"HTTP_ACCEPT": "application/json"}
+    for line in ("1 400 2 300", "3 400 4 300", "5 400 6 300"):
+        desk.post(url, {"line": line}, **json)
+    assert not division.games.filter(round=2).exists()  # off: as imported divisions are
+
+    division.auto_pair = True
+    division.save()
+    data = desk.post(url, {"line": "7 bye"}, **json).json()
+
+    assert data["records"].endswith(
+        "Round 1's results are complete: round 2 is paired by swiss, not published yet — "
+        "check it on the pairing page."
+    )
+    assert division.games.filter(round=2).count() == 4
+    state = division.rounds.get(number=2)
+    assert (state.system, state.published) == ("swiss", False)
+    # A correction of round 1 afterwards does not pair round 2 again.
+    before = division.games.filter(round=2).count(), Change.objects.filter(action="pair").count()
+    desk.post(url, {"line": "1 410 2 300", "reason": "slip"}, **json)
+    assert (
+        division.games.filter(round=2).count(),
+        Change.objects.filter(action="pair").count(),
+    ) == before
+
+
+def test_a_division_made_at_the_desk_pairs_by_itself_and_can_be_turned_off(
+    director: User, desk: Client
+) -> None:
+    t = events.create_tournament(director, "Auto Cup", [events.NewDivision(name="A")])
+    division = t.divisions.get()
+    assert division.auto_pair
+    page = desk.get(f"/desk/auto-cup/division/{division.pk}/settings/").content.decode()
+    assert "Pair the next round by itself" in page

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament import corrections, events, results, scoresheets, services
+from tournament import corrections, events, results, rounds, scoresheets, services
 from tournament.forms import (
     AssignForm,
     EntryForm,
@@ -190,6 +190,20 @@ def _records_now(division: Division, change: Change) -> str:
     return f"Now: {'; '.join(shown)}." if shown else ""
 
 
+def _auto_pair(request: HttpRequest, division: Division, round_number: int) -> str:
+    """The next round paired by itself once this one is complete, said in a sentence."""
+    try:
+        state = events.auto_pair(division, round_number, request.user)
+    except rounds.PairingRefused as refused:
+        return f"Round {round_number + 1} could not be paired by itself: {refused}"
+    if state is None:
+        return ""
+    return (
+        f"Round {round_number}'s results are complete: round {state.number} is paired by "
+        f"{state.system}, not published yet — check it on the pairing page."
+    )
+
+
 @login_required
 @require_POST
 def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
@@ -217,6 +231,9 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
         else:
             message = f"Saved: {results.change_text(change.after)}"
             records = _records_now(division, change)
+            paired = _auto_pair(request, division, round_number)
+            if paired:
+                records = f"{records} {paired}".strip()
             if _wants_json(request):
                 html = _round_html(request, division, round_number)
                 return JsonResponse(
