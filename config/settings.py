@@ -193,7 +193,7 @@ if envbool("SECURE_PROXY_SSL_HEADER", "False"):
     AXES_IPWARE_PROXY_COUNT = envint("PROXY_COUNT", "1")
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "desk"  # a director signs in to work at the desk
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-us"

@@ -33,6 +33,8 @@
 
   function check(text) {
     var url = form.dataset.checkUrl + "?line=" + encodeURIComponent(text);
+    var asTyped = form.querySelector("[name=first_as_typed]");
+    if (asTyped && asTyped.checked) { url += "&first_as_typed=1"; }
     return fetch(url, {headers: JSON_HEADERS, credentials: "same-origin"})
       .then(function (r) { return r.json(); })
       .then(function (result) {
@@ -90,7 +92,8 @@
       body.set("version", result.version === null ? "" : String(result.version));
       return post(form, body).then(function (data) {
         if (data.ok) {
-          note("success", data.message);
+          // Both players' record and spread now: a score put to the wrong player stands out.
+          note("success", data.records ? data.message + ". " + data.records : data.message);
           clearEntry();
           roundBox.innerHTML = data.html;
           line.focus();

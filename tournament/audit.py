@@ -12,13 +12,13 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from tournament.models import Change, Division, Game, Player, Scoresheet
+from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 
 Action = Change.Action
 
 
 def record(
-    division: Division,
+    division: Division | Tournament,
     action: str,
     *,
     actor: Any,
@@ -28,7 +28,8 @@ def record(
     game: Game | None = None,
     scoresheet: Scoresheet | None = None,
 ) -> Change:
-    """Log a change to `division`'s tournament and return it.
+    """Log a change to `division`'s tournament (or to a whole tournament, for a change to it
+    such as its lock or its people) and return it.
 
     `actor` is a signed-in user, a player of the division, or None (the command line; an
     anonymous user counts as none). An action not in `Change.Action` is refused with
@@ -39,7 +40,7 @@ def record(
     user: AbstractBaseUser | None = None
     player: Player | None = None
     if isinstance(actor, Player):
-        if actor.division_id != division.pk:
+        if isinstance(division, Tournament) or actor.division_id != division.pk:
             raise ValueError(f"{actor.name} does not play in division {division.name}.")
         player = actor
     elif isinstance(actor, AbstractBaseUser):
@@ -47,7 +48,7 @@ def record(
     elif actor is not None and getattr(actor, "is_authenticated", None) is not False:
         raise ValueError(f"A change is made by a user or a player, not by {actor!r}.")
     return Change.objects.create(
-        tournament_id=division.tournament_id,
+        tournament_id=division.pk if isinstance(division, Tournament) else division.tournament_id,
         game=game,
         scoresheet=scoresheet,
         user=user,

@@ -6,7 +6,9 @@ from typing import Any
 
 from django import forms
 
-from tournament import results, scoresheets
+from scoring.rules import builtin_rulesets
+from scoring.tiles import builtin_tilesets
+from tournament import results, scoresheets, services
 from tournament.engine.pairing import parse_schedule
 from tournament.engine.pairing.registry import REGISTRY, automatic
 from tournament.engine.ratings import rating_system_names
@@ -21,6 +23,8 @@ class EntryForm(forms.Form):
         ),
     )
     reason = forms.CharField(max_length=500, required=False)
+    # Unticked, the pairing's first player stays first whoever is typed first.
+    first_as_typed = forms.BooleanField(required=False, label="first as typed")
     # The game's version the check showed: a save against an older one is refused.
     version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
@@ -187,11 +191,43 @@ class RosterForm(forms.Form):
 
 
 class LateEntryForm(forms.Form):
-    name = forms.CharField(max_length=200, help_text="As on the rating list: Last, First.")
+    name = forms.CharField(max_length=200)
     rating = forms.IntegerField(min_value=0, max_value=3000, initial=0)
     club = forms.CharField(max_length=100, required=False)
     team = forms.CharField(max_length=100, required=False)
     membership_id = forms.CharField(max_length=40, required=False)
+    missed = forms.ChoiceField(
+        label="For the rounds already under way",
+        choices=[("forfeits", "forfeit losses"), ("byes", "byes"), ("nothing", "nothing")],
+        initial="forfeits",
+        required=False,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, last_first: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The name is written as the roster writes its names.
+        self.last_first = last_first
+        self.fields["name"].help_text = (
+            "As the roster writes names: Last, First."
+            if last_first
+            else "As the roster writes names: First Last."
+        )
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if self.last_first and "," not in name:
+            raise forms.ValidationError(
+                f"The roster writes names “Last, First”: write {name!r} that way."
+            )
+        if not self.last_first and "," in name:
+            raise forms.ValidationError(
+                f"The roster writes names “First Last”, without a comma, not {name!r}."
+            )
+        return name
+
+    def clean_missed(self) -> str:
+        return self.cleaned_data.get("missed") or "forfeits"
 
 
 def _numbers(text: str, what: str) -> list[int]:
@@ -253,7 +289,13 @@ class DivisionSettingsForm(forms.ModelForm):
             "bye_spread",
             "forfeit_spread",
             "rating_system",
+            "auto_pair",
         ]
+        labels = {"auto_pair": "Pair the next round by itself"}
+        help_texts = {
+            "auto_pair": "When a round's results are complete, the next round is paired by the "
+            "schedule and left unpublished for you to check."
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -344,3 +386,112 @@ def form_error(form: forms.BaseForm) -> str:
         f"{'' if name == '__all__' else name + ': '}{' '.join(errors)}"
         for name, errors in form.errors.items()
     )
+
+
+# -- a tournament's life: creation, people, players pasted in ------------------------------------
+
+
+class NewTournamentForm(forms.Form):
+    """A new tournament: a name alone is enough; divisions and players can come later."""
+
+    name = forms.CharField(max_length=200)
+    start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(max_length=200, required=False, label="Place")
+    public = forms.BooleanField(
+        required=False, initial=True, help_text="Its pages are listed and open to everyone."
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            raise forms.ValidationError("The last day comes before the first.")
+        return data
+
+
+class NewDivisionForm(forms.Form):
+    """One division of a new tournament; a row left without a name is no division."""
+
+    name = forms.CharField(max_length=50, required=False)
+    planned_rounds = forms.IntegerField(min_value=1, max_value=99, required=False, label="Rounds")
+    ruleset = forms.ChoiceField(choices=(), initial="naspa")
+    tile_set = forms.ChoiceField(choices=(), initial="english")
+    spread_cap = forms.CharField(
+        required=False,
+        help_text="e.g. “300”, or one a round; empty: none.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
+    bye_spread = forms.IntegerField(min_value=0, max_value=1000, initial=50)
+    rating_system = forms.ChoiceField(choices=(), initial="nsa2008")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [(n, n) for n in builtin_rulesets() if n != "auto"]
+        self.fields["tile_set"].choices = [(n, n) for n in builtin_tilesets()]
+        self.fields["rating_system"].choices = [(n, n) for n in rating_system_names()]
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        problem = services.check_division_name(name) if name else None
+        if problem:
+            raise forms.ValidationError(problem)
+        return name
+
+    def clean_spread_cap(self) -> list[int] | None:
+        caps = _numbers(self.cleaned_data["spread_cap"], "Spread cap")
+        if any(c < 1 for c in caps):
+            raise forms.ValidationError("Spread cap: whole numbers above 0.")
+        return caps or None
+
+
+class BaseDivisionFormSet(forms.BaseFormSet):
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        names = [f.cleaned_data.get("name", "").lower() for f in self.forms]
+        names = [n for n in names if n]
+        if len(names) != len(set(names)):
+            raise forms.ValidationError("Two divisions have the same name.")
+
+    def divisions(self) -> list[Any]:
+        from tournament.events import NewDivision
+
+        return [
+            NewDivision(
+                name=f.cleaned_data["name"],
+                planned_rounds=f.cleaned_data.get("planned_rounds"),
+                ruleset=f.cleaned_data["ruleset"],
+                tile_set=f.cleaned_data["tile_set"],
+                spread_cap=f.cleaned_data.get("spread_cap"),
+                bye_spread=f.cleaned_data["bye_spread"],
+                rating_system=f.cleaned_data["rating_system"],
+            )
+            for f in self.forms
+            if f.cleaned_data.get("name")
+        ]
+
+
+NewDivisionFormSet = forms.formset_factory(
+    NewDivisionForm, formset=BaseDivisionFormSet, extra=2, max_num=20, absolute_max=20
+)
+
+
+class PersonForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=[("director", "co-director"), ("scorekeeper", "scorekeeper")])
+
+
+class PasteForm(forms.Form):
+    players = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        max_length=200_000,
+        help_text="One player a line: name, rating, optional club — e.g. “Quill, Ada, 1650, "
+        "Leeds” or, copied from a spreadsheet, columns separated by tabs.",
+    )
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    rating = forms.IntegerField(min_value=0, max_value=3000)
+    club = forms.CharField(max_length=100, required=False)

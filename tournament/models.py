@@ -24,7 +24,13 @@ class Tournament(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed", blank=True
     )
+    # Scorekeepers enter results and scoresheets; they do not pair, publish or change settings.
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="scorekeeping", blank=True
+    )
     public = models.BooleanField(default=True)
+    # A locked tournament takes no change at the desk until a director unlocks it (logged).
+    locked = models.BooleanField(default=False)
     # config.tsh lines Spread does not use, kept so that exporting gives them back.
     tsh_config = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
@@ -40,6 +46,9 @@ class Tournament(models.Model):
 
     def is_director(self, user) -> bool:
         return bool(user.is_authenticated and self.directors.filter(pk=user.pk).exists())
+
+    def is_scorekeeper(self, user) -> bool:
+        return bool(user.is_authenticated and self.scorekeepers.filter(pk=user.pk).exists())
 
 
 def new_stamp() -> str:
@@ -61,6 +70,8 @@ class Division(models.Model):
     spread_cap = models.JSONField(null=True, blank=True)
     rating_system = models.CharField(max_length=50, default="nsa2008")
     check_in_open = models.BooleanField(default=False)  # players may check themselves in
+    # The next round is paired by the schedule (unpublished) once a round's results are complete.
+    auto_pair = models.BooleanField(default=False)
     # Pairing: which system pairs which round ([{"rounds": "1-3", "system": "fontes"}, …], read
     # by `tournament.engine.pairing.parse_schedule`), how often two players may meet again,
     # Gibsonization, the prize bands contention pairing aims at, and pairs never to be made.
@@ -268,6 +279,12 @@ class Change(models.Model):
         WITHDRAW = "withdraw"
         REINSTATE = "reinstate"
         LATE_ENTRY = "late entry"
+        CHECK_IN = "check in"
+        EDIT_PLAYER = "edit player"
+        REMOVE_PLAYER = "remove player"
+        PEOPLE = "people"
+        LOCK = "lock"
+        UNLOCK = "unlock"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)

@@ -74,12 +74,29 @@ class NewPlayer:
     membership_id: str = ""
 
 
-def late_entry(division: Division, new: NewPlayer, user: Any) -> Player:
-    """Add a player after the start: a forfeit loss for every round already under way.
+# What a late entry gets for the rounds already under way: the director's choice.
+MISSED = {
+    "forfeits": "a forfeit loss",
+    "byes": "a bye",
+    "nothing": "nothing (the rounds count as not played)",
+}
+
+
+def names_last_first(division: Division) -> bool:
+    """Whether the roster writes names “Last, First”: most of its names have a comma."""
+    names = list(division.players.values_list("name", flat=True))
+    return bool(names) and sum("," in n for n in names) * 2 > len(names)
+
+
+def late_entry(division: Division, new: NewPlayer, user: Any, missed: str = "forfeits") -> Player:
+    """Add a player after the start: for every round already under way, a forfeit loss, a
+    bye, or nothing, as `missed` says.
 
     A round is under way when it has a result or its pairings are published; a round paired
     but neither published nor played can be paired again to include the newcomer.
     """
+    if missed not in MISSED:
+        raise rounds.PairingRefused(f"{missed!r} is not a choice: {', '.join(MISSED)}.")
     name = " ".join(new.name.split())
     if not name:
         raise rounds.PairingRefused("A new player needs a name.")
@@ -98,7 +115,7 @@ def late_entry(division: Division, new: NewPlayer, user: Any) -> Player:
             team=new.team,
             membership_id=new.membership_id,
         )
-        _enter_late(division, player, user)
+        _enter_late(division, player, user, missed)
         return player
 
 
@@ -143,25 +160,30 @@ def import_roster(division: Division, data: bytes, filename: str, user: Any) -> 
         return added
 
 
-def _enter_late(division: Division, player: Player, user: Any) -> list[Game]:
-    """A new player's forfeit losses for the rounds under way, logged as their entry."""
+def _enter_late(
+    division: Division, player: Player, user: Any, missed: str = "forfeits"
+) -> list[Game]:
+    """A new player's forfeit losses (or byes, or nothing) for the rounds under way, logged as
+    their entry."""
     under_way = set(division.games.exclude(score1=None).values_list("round", flat=True))
     under_way |= set(division.rounds.filter(published=True).values_list("number", flat=True))
     under_way -= set(player.games_as_1.values_list("round", flat=True))
-    missed = [
+    kind, score = {
+        "forfeits": (Game.FORFEIT, -division.forfeit_spread),
+        "byes": (Game.BYE, division.bye_spread),
+    }.get(missed, (None, 0))
+    made = [
         Game.objects.create(
-            division=division,
-            round=r,
-            player1=player,
-            score1=-division.forfeit_spread,
-            kind=Game.FORFEIT,
-            version=1,
+            division=division, round=r, player1=player, score1=score, kind=kind, version=1
         )
-        for r in sorted(under_way)
+        for r in (sorted(under_way) if kind is not None else [])
     ]
     reason = f"{player.name} added as player {player.number}"
-    if missed:
-        reason += f", forfeit losses in rounds {', '.join(str(g.round) for g in missed)}"
-    after = {"player": player.number, "name": player.name, "games": [snapshot(g) for g in missed]}
+    if made:
+        what = "forfeit losses" if kind == Game.FORFEIT else "byes"
+        reason += f", {what} in rounds {', '.join(str(g.round) for g in made)}"
+    elif under_way:
+        reason += f", nothing for rounds {', '.join(map(str, sorted(under_way)))}"
+    after = {"player": player.number, "name": player.name, "games": [snapshot(g) for g in made]}
     rounds.log_change(division, user, LATE_ENTRY, None, after, reason)
-    return missed
+    return made

@@ -312,9 +312,18 @@ def _where(player: Player, games: list[Game], players: dict[int, Player]) -> str
 
 
 def _plan(
-    division: Division, round_number: int, entry: Entry, games: list[Game], players: list[Player]
+    division: Division,
+    round_number: int,
+    entry: Entry,
+    games: list[Game],
+    players: list[Player],
+    first_as_typed: bool = False,
 ) -> _Plan:
-    """What an entry would write; `EntryError` if it cannot be entered in this round."""
+    """What an entry would write; `EntryError` if it cannot be entered in this round.
+
+    Who went first is the pairing's when it says so, whichever player is typed first: typing
+    the second player first records them as first only with `first_as_typed`, the director's
+    explicit choice."""
     by_number = {p.number: p for p in players}
     by_id = {p.pk: p for p in players}
     for g in games:  # no query per name below
@@ -349,9 +358,17 @@ def _plan(
         warnings = plausibility(entry)
         if game.first in (1, 2) and game.first != first:
             due = game.player1 if game.first == 1 else game.player2
-            warnings.append(
-                f"{due.name} was to go first; this entry records {player.name} as going first."
-            )
+            if first_as_typed:
+                warnings.append(
+                    f"{due.name} was to go first; this entry records {player.name} as going "
+                    "first, as you chose."
+                )
+            else:
+                warnings.append(
+                    f"{due.name} was to go first, as paired, and stays first; tick “first as "
+                    f"typed” to record {player.name} as going first."
+                )
+                first = game.first
         values = {"score1": score1, "score2": score2, "first": first, "kind": Game.PLAYED}
         return _Plan(game, values, None, warnings)
 
@@ -410,12 +427,15 @@ def _already(game: Game) -> str:
     return f"Already entered: {result_text(snapshot(game))}. Nothing to change."
 
 
-def check_line(division: Division, round_number: int, text: str) -> Check:
+def check_line(
+    division: Division, round_number: int, text: str, first_as_typed: bool = False
+) -> Check:
     """Check a line against the round without writing anything."""
     try:
         entry = parse_line(text)
         games = list(division.games.filter(round=round_number))
-        plan = _plan(division, round_number, entry, games, list(division.players.all()))
+        players = list(division.players.all())
+        plan = _plan(division, round_number, entry, games, players, first_as_typed)
     except EntryError as error:
         return Check(ok=False, errors=[str(error)])
     check = Check(
@@ -529,16 +549,19 @@ def enter_line(
     user: Any,
     version: int | None = None,
     reason: str = "",
+    first_as_typed: bool = False,
 ) -> Change:
     """Save a line: a new result, or a correction (which needs a reason).
 
     `version` is the game's version the check showed: a save against an older one is refused.
+    `first_as_typed`: the player typed first went first, even against the pairing's first.
     """
     entry = parse_line(text)
     reason = reason.strip()
     with transaction.atomic():
         games = _locked_round(division, round_number)
-        plan = _plan(division, round_number, entry, games, list(division.players.all()))
+        players = list(division.players.all())
+        plan = _plan(division, round_number, entry, games, players, first_as_typed)
         if version is not None and plan.game.version != version:
             raise StaleResult(_stale_message(plan.game, version, REFUSED))
         if plan.unchanged:

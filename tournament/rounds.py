@@ -52,10 +52,27 @@ class History:
     paired: list[list[engine.Game]]  # rounds based_on+1 .. round-1, pairings only
     round: int
     based_on: int
+    absent: frozenset[int] = frozenset()  # players (pks) left out of this round: not checked in
 
     @property
     def engine_players(self) -> list[engine.Player]:
-        return [services.engine_player(p) for p in self.players]
+        return [
+            replace(services.engine_player(p), withdrawn_from_round=self.round)
+            if p.pk in self.absent
+            else services.engine_player(p)
+            for p in self.players
+        ]
+
+
+def not_checked_in(players: Sequence[Player]) -> list[Player]:
+    """The players round 1 leaves out: once anyone is checked in, those who are not.
+
+    A division where nobody is checked in (an event imported, or run without a check-in) pairs
+    everyone, as before.
+    """
+    if not any(p.checked_in for p in players):
+        return []
+    return [p for p in players if not p.checked_in and p.withdrawn_from_round is None]
 
 
 def history(division: Division, round_number: int, based_on: int | None = None) -> History:
@@ -88,7 +105,8 @@ def history(division: Division, round_number: int, based_on: int | None = None) 
             f"Round {round_number} is to be paired from the results of round {based_on}, "
             f"but some games have no result yet ({late}). Enter them first."
         )
-    return History(players, results, paired, round_number, based_on)
+    absent = frozenset(p.pk for p in not_checked_in(players)) if round_number == 1 else frozenset()
+    return History(players, results, paired, round_number, based_on, absent)
 
 
 def rules(
@@ -365,8 +383,11 @@ def _check(
 ) -> list[pairing.PairingWarning]:
     """The engine's warnings for the round's pairings as they stand."""
     past = history(division, round_number, _checked_from(division, round_number))
-    pairs = [(g.player1_id, g.player2_id) for g in games if g.kind != Game.VOID]
-    return pairing.check_pairings(
+    # A forfeit is a paired game lost (and won) by absence, not a bye: its two one-player
+    # rows are left out of the pairs, and so of the count of byes.
+    forfeits = {g.player1_id for g in games if g.kind == Game.FORFEIT}
+    pairs = [(g.player1_id, g.player2_id) for g in games if g.kind not in (Game.VOID, Game.FORFEIT)]
+    warnings = pairing.check_pairings(
         past.engine_players,
         past.results,
         round_number,
@@ -374,6 +395,7 @@ def _check(
         rules(division, schedule_entry(division, round_number), past.players),
         paired=past.paired,
     )
+    return [w for w in warnings if not (w.code == "unpaired" and set(w.players) <= forfeits)]
 
 
 def _checked_from(division: Division, round_number: int) -> int:
@@ -421,8 +443,27 @@ def swap(division: Division, round_number: int, a: Player, b: Player, user: Any)
             g.version += 1
             g.save()
         state = _refresh_round(division, round_number)
+        _drop_stale_reasons(state, games)
         _log(division, user, SWAP, before, [snapshot(game_a), snapshot(game_b)], "")
         return state
+
+
+def _drop_stale_reasons(state: Round, games: Sequence[Game]) -> None:
+    """After a swap, the engine's reasons for a table are true only of a pair still playing:
+    the others are dropped, so that "why these pairings" never explains pairs that no longer
+    exist. The engine's notes about the whole round stand."""
+    pairs = {
+        frozenset((g.player1.name, g.player2.name)) for g in games if g.player2_id is not None
+    }
+    kept = [
+        note
+        for note in state.notes
+        if note.get("code") != "table"
+        or frozenset((note["params"].get("first"), note["params"].get("second"))) in pairs
+    ]
+    if len(kept) != len(state.notes):
+        state.notes = kept
+        state.save(update_fields=["notes"])
 
 
 def _refresh_round(division: Division, round_number: int) -> Round:

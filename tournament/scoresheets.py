@@ -254,11 +254,32 @@ def current_report(sheet: Scoresheet) -> SheetReport:
     return report
 
 
+class DuplicateScoresheet(EntryError):
+    """The same record is already saved with the game: `sheet` is that scoresheet."""
+
+    def __init__(self, sheet: Scoresheet) -> None:
+        super().__init__(
+            f"This scoresheet is already saved with {sheet.game} (scoresheet {sheet.pk}): "
+            "not saved again."
+        )
+        self.sheet = sheet
+
+
+def _same_record(a: str, b: str) -> bool:
+    """Two records are the same upload if they differ only in line endings or trailing space."""
+
+    def lines(text: str) -> list[str]:
+        return [line.rstrip() for line in text.strip().splitlines()]
+
+    return lines(a) == lines(b)
+
+
 def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") -> Scoresheet:
     """Save a record with the game, checked under its division's rules; logged as an upload.
 
     A malformed record is saved too, with its findings; one over MAX_SCORESHEET_BYTES is
-    refused (`EntryError`).
+    refused (`EntryError`), and so is the same record uploaded again to the same game
+    (`DuplicateScoresheet`).
     """
     text = _checked_text(data)
     report = _report(game.division, text, file)
@@ -269,6 +290,9 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
             .select_related("player1", "player2")
             .get(pk=game.pk)
         )
+        for earlier in game.scoresheets.all():
+            if _same_record(earlier.gcg, text):
+                raise DuplicateScoresheet(earlier)
         sheet = Scoresheet.objects.create(
             game=game,
             gcg=text,

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tournament.views import director, extras, pairing, reports
+from tournament.views import director, events, extras, pairing, reports
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),
@@ -25,6 +25,9 @@ division_urls = [
     path("players/add", pairing.late_entry, name="desk-late-entry"),
     path("players/roster", pairing.roster, name="desk-roster"),
     path("prizes/", extras.desk_prizes, name="desk-prizes"),
+    path("players/paste", events.paste_players, name="desk-paste-players"),
+    path("players/<int:number>/edit/", events.edit_player, name="desk-edit-player"),
+    path("check-in/", events.check_in, name="desk-check-in"),
 ]
 
 game_urls = [
@@ -42,6 +45,14 @@ scoresheet_urls = [
 
 urlpatterns = [
     path("", director.index, name="desk"),
+    path("new/", events.new_tournament, name="desk-new-tournament"),
+    path("<slug:slug>/people/", events.people, name="desk-people"),
+    path(
+        "<slug:slug>/people/<int:user_id>/remove", events.remove_person, name="desk-remove-person"
+    ),
+    path("<slug:slug>/lock", events.lock, name="desk-lock"),
+    path("<slug:slug>/copy", events.copy_tournament, name="desk-copy"),
+    path("<slug:slug>/delete-demo", events.delete_demo, name="desk-delete-demo"),
     path("<slug:slug>/", director.dashboard, name="desk-dashboard"),
     path("<slug:slug>/changes/", director.changes, name="desk-changes"),
     path("<slug:slug>/division/<int:division_id>/", include(division_urls)),

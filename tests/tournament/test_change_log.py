@@ -10,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from tournament import audit, corrections, players, results, rounds, scoresheets
+from tournament import audit, corrections, events, players, results, rounds, scoresheets
 from tournament.models import Change, Division, Game, Player
 
 
@@ -40,6 +40,16 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     players.withdraw(hal, 3, director)
     players.reinstate(hal, director)
     players.late_entry(division, players.NewPlayer(name="Young, Zed", rating=1500), director)
+    fresh = events.create_tournament(director, "Fresh", [events.NewDivision(name="F")])
+    events.add_players(fresh.divisions.get(), "Ann Ash, 1500\nBo Birch, 1400", director)
+    ann, bo = fresh.divisions.get().players.order_by("number")
+    events.edit_player(ann, players.NewPlayer(name="Ann Ashe", rating=1510), director)
+    events.remove_player(bo, director)
+    events.set_checked_in(hal, True, director)
+    User.objects.create_user("sam")
+    events.add_person(division.tournament, "sam", "scorekeeper", director)
+    events.set_lock(division.tournament, True, director)
+    events.set_lock(division.tournament, False, director)
 
     logged = list(Change.objects.order_by("pk").values_list("action", "user", "player"))
 
@@ -61,6 +71,16 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
         "withdraw",
         "reinstate",
         "late entry",
+        "create",
+        "create",
+        "late entry",
+        "late entry",
+        "edit player",
+        "remove player",
+        "check in",
+        "people",
+        "lock",
+        "unlock",
     ]
     assert {(user, player) for _, user, player in logged} == {(director.pk, None)}
     assert {a for a, _, _ in logged} | {"swap", "unpair"} == set(Change.Action.values)

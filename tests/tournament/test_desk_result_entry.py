@@ -45,11 +45,32 @@ def test_the_check_warns_when_the_other_player_was_to_go_first(
 ) -> None:
     result = check(desk, division, "2 389 1 455")
 
+    # Typing Ben first no longer makes him first: the pairing's first stays, and the check says so.
     assert result["ok"]
-    assert result["after"] == "1 Quill, Ada 455 – 2 Crane, Ben 389, Crane, Ben first"
+    assert result["after"] == "1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
     assert result["warnings"] == [
-        "Quill, Ada was to go first; this entry records Crane, Ben as going first."
+        "Quill, Ada was to go first, as paired, and stays first; tick “first as typed” to "
+        "record Crane, Ben as going first."
     ]
+
+
+def test_the_second_player_typed_first_is_first_only_when_the_director_says_so(
+    desk: Client, division: Division
+) -> None:
+    url = f"/desk/spring-open/division/{division.pk}/round/1/"
+    desk.post(url + "enter", {"line": "2 389 1 455"})
+    game = division.games.get(round=1, player1__number=1)
+    assert (game.score1, game.score2, game.first) == (455, 389, 1)
+
+    # Gus (6) was to go first against Fay (5); the director says Fay went first.
+    checked = desk.get(url + "check", {"line": "5 400 6 300", "first_as_typed": "1"}).json()
+    assert checked["after"] == "5 North, Fay 400 – 6 Stone, Gus 300, North, Fay first"
+    assert checked["warnings"] == [
+        "Stone, Gus was to go first; this entry records North, Fay as going first, as you chose."
+    ]
+    desk.post(url + "enter", {"line": "5 400 6 300", "first_as_typed": "on"})
+    game = division.games.get(round=1, player1__number=5)
+    assert (game.score1, game.score2, game.first) == (400, 300, 1)
 
 
 def test_the_check_warns_of_implausible_scores(desk: Client, division: Division) -> None:
@@ -184,3 +205,14 @@ def test_the_entry_page_lists_the_round_and_the_entry_line(
     assert "Quill, Ada" in page and "Moss, Eli" in page
     assert ">455<" in page
     assert "Undo my last entry" in page
+
+
+def test_after_an_entry_both_players_new_record_and_spread_are_shown(
+    desk: Client, division: Division
+) -> None:
+    data = desk.post(url(division, "enter"), {"line": "3 300 4 410"}, **JSON).json()
+
+    # In the game's order: Cora (3) lost by 110 to Eli (4).
+    assert data["records"] == "Now: Vale, Cora 0–1 -110; Moss, Eli 1–0 +110."
+    page = desk.post(url(division, "enter"), {"line": "5 420 6 400"}, follow=True)
+    assert "Now: North, Fay 1–0 +20; Stone, Gus 0–1 -20." in page.content.decode()

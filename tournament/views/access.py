@@ -1,6 +1,8 @@
 """Who may see what: the lookups every view starts with.
 
-The desk's (`get_desk_*`) answer 403 to anyone who is not one of the tournament's directors;
+The desk's (`get_desk_*`) answer 403 to anyone who is not one of the tournament's directors
+(or, where `scorekeeper=True`, its scorekeepers: results and scoresheets only), and to every
+change (a POST) while the tournament is locked, but its unlocking (`unlocking=True`);
 the public pages' (`get_public_*`) answer 404 for a tournament that is not public (except to its
 directors) and for a scoresheet of a round not published yet, so that neither exists for them.
 """
@@ -17,22 +19,55 @@ from tournament.models import Division, Game, Player, Scoresheet, Tournament
 # -- the director's desk ------------------------------------------------------------------------
 
 
-def get_desk_tournament(request: HttpRequest, slug: str) -> Tournament:
+def _who_gives_access(tournament: Tournament) -> str:
+    names = sorted(u.get_username() for u in tournament.directors.all())
+    if not names:
+        return "an administrator of this site"
+    return "its director" + ("s " if len(names) > 1 else " ") + ", ".join(names)
+
+
+def get_desk_tournament(
+    request: HttpRequest, slug: str, *, scorekeeper: bool = False, unlocking: bool = False
+) -> Tournament:
+    """The tournament, if the user may do this at its desk; PermissionDenied says why not and
+    who can give access (the 403 page shows it)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    if not tournament.is_director(request.user):
-        raise PermissionDenied("Only the tournament's directors may use its desk.")
+    user = request.user
+    if not tournament.is_director(user):
+        if scorekeeper and tournament.is_scorekeeper(user):
+            pass
+        elif tournament.is_scorekeeper(user):
+            raise PermissionDenied(
+                f"You keep score at {tournament.name}: you may enter results and scoresheets. "
+                "Pairing, publishing, players and settings are for its directors; "
+                f"{_who_gives_access(tournament)} can make you a co-director."
+            )
+        else:
+            raise PermissionDenied(
+                f"Only the directors and scorekeepers of {tournament.name} may use its desk. "
+                f"Ask {_who_gives_access(tournament)} to add you by your username."
+            )
+    if tournament.locked and request.method == "POST" and not unlocking:
+        raise PermissionDenied(
+            f"{tournament.name} is locked: nothing can be changed until one of its directors "
+            "unlocks it on its desk dashboard."
+        )
     return tournament
 
 
-def get_desk_division(request: HttpRequest, slug: str, division_id: int) -> Division:
-    tournament = get_desk_tournament(request, slug)
+def get_desk_division(
+    request: HttpRequest, slug: str, division_id: int, *, scorekeeper: bool = False
+) -> Division:
+    tournament = get_desk_tournament(request, slug, scorekeeper=scorekeeper)
     return get_object_or_404(
         Division.objects.select_related("tournament"), pk=division_id, tournament=tournament
     )
 
 
-def get_desk_game(request: HttpRequest, slug: str, game_id: int) -> Game:
-    tournament = get_desk_tournament(request, slug)
+def get_desk_game(
+    request: HttpRequest, slug: str, game_id: int, *, scorekeeper: bool = False
+) -> Game:
+    tournament = get_desk_tournament(request, slug, scorekeeper=scorekeeper)
     return get_object_or_404(
         Game.objects.select_related("division__tournament", "player1", "player2"),
         pk=game_id,
@@ -40,8 +75,10 @@ def get_desk_game(request: HttpRequest, slug: str, game_id: int) -> Game:
     )
 
 
-def get_desk_scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> Scoresheet:
-    tournament = get_desk_tournament(request, slug)
+def get_desk_scoresheet(
+    request: HttpRequest, slug: str, sheet_id: int, *, scorekeeper: bool = False
+) -> Scoresheet:
+    tournament = get_desk_tournament(request, slug, scorekeeper=scorekeeper)
     return get_object_or_404(
         Scoresheet.objects.select_related(
             "game__division__tournament", "game__player1", "game__player2", "uploaded_by"

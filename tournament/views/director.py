@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament import corrections, results, scoresheets, viewer
+from tournament import corrections, events, results, rounds, scoresheets, services, viewer
 from tournament.forms import (
     AssignForm,
     EntryForm,
@@ -68,14 +68,22 @@ def _changes(tournament: Tournament) -> Any:
 
 @login_required
 def index(request: HttpRequest) -> HttpResponse:
-    tournaments = request.user.directed.all()
-    return render(request, "tournament/desk/index.html", {"tournaments": tournaments})
+    context = {
+        "tournaments": request.user.directed.all(),
+        "scorekeeping": request.user.scorekeeping.all(),
+        "may_create": events.may_create(request.user),
+    }
+    return render(request, "tournament/desk/index.html", context)
 
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_desk_tournament(request, slug)
-    divisions = [(d, results.round_summaries(d)) for d in tournament.divisions.all()]
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
+    divisions = []
+    for d in tournament.divisions.all():
+        states = events.round_states(d)
+        d.next_step = events.next_step(d, states)  # for the page: what to do next here
+        divisions.append((d, states))
     sheets = (
         Scoresheet.objects.filter(game__division__tournament=tournament)
         .select_related("game__division", "game__player1", "game__player2")
@@ -84,6 +92,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     sheets = list(sheets)
     context = {
         "tournament": tournament,
+        "is_director": tournament.is_director(request.user),
+        "unplayed": events.unplayed_rounds(tournament),
+        "may_create": events.may_create(request.user),
         "divisions": divisions,
         "flagged": [s for s in sheets if s.flagged and not s.resolved],
         "with_findings": [s for s in sheets if s.engine_report.findings],
@@ -94,7 +105,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def changes(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_desk_tournament(request, slug)
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
     context = {"tournament": tournament, "changes": _change_rows(_changes(tournament))}
     return render(request, "tournament/desk/changes.html", context)
 
@@ -153,7 +164,7 @@ def _round_html(request: HttpRequest, division: Division, round_number: int) -> 
 
 @login_required
 def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     return _entry_page(request, division, round_number, EntryForm())
 
 
@@ -161,15 +172,41 @@ def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 def entry_check(
     request: HttpRequest, slug: str, division_id: int, round_number: int
 ) -> JsonResponse:
-    division = get_desk_division(request, slug, division_id)
-    check = results.check_line(division, round_number, request.GET.get("line", ""))
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
+    first_as_typed = request.GET.get("first_as_typed") in ("1", "on")
+    check = results.check_line(division, round_number, request.GET.get("line", ""), first_as_typed)
     return JsonResponse(check.as_dict())
+
+
+def _records_now(division: Division, change: Change) -> str:
+    """Both players' record and cumulative spread after an entry, so that a wrong slip (a
+    score put to the wrong player) stands out at once: "Now: Quill, Ada 2–0 +155; …"."""
+    numbers = []
+    for g in (change.after or {}).get("games", []):
+        numbers += [n for n in (g["player1"], g["player2"]) if n is not None]
+    rows = {r.player.number: r for r in services.division_standings(division, public=False)}
+    shown = [f"{rows[n].name} {rows[n].record} {rows[n].spread:+d}" for n in numbers if n in rows]
+    return f"Now: {'; '.join(shown)}." if shown else ""
+
+
+def _auto_pair(request: HttpRequest, division: Division, round_number: int) -> str:
+    """The next round paired by itself once this one is complete, said in a sentence."""
+    try:
+        state = events.auto_pair(division, round_number, request.user)
+    except rounds.PairingRefused as refused:
+        return f"Round {round_number + 1} could not be paired by itself: {refused}"
+    if state is None:
+        return ""
+    return (
+        f"Round {round_number}'s results are complete: round {state.number} is paired by "
+        f"{state.system}, not published yet — check it on the pairing page."
+    )
 
 
 @login_required
 @require_POST
 def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     form = EntryForm(request.POST)
     status = 400
     if not form.is_valid():
@@ -178,7 +215,13 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
         data = form.cleaned_data
         try:
             change = results.enter_line(
-                division, round_number, data["line"], request.user, data["version"], data["reason"]
+                division,
+                round_number,
+                data["line"],
+                request.user,
+                data["version"],
+                data["reason"],
+                first_as_typed=data["first_as_typed"],
             )
         except results.StaleResult as stale:
             error, status = str(stale), 409
@@ -186,10 +229,16 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
             error = str(refused)
         else:
             message = f"Saved: {results.change_text(change.after)}"
+            records = _records_now(division, change)
+            paired = _auto_pair(request, division, round_number)
+            if paired:
+                records = f"{records} {paired}".strip()
             if _wants_json(request):
                 html = _round_html(request, division, round_number)
-                return JsonResponse({"ok": True, "message": message, "html": html})
-            messages.success(request, message)
+                return JsonResponse(
+                    {"ok": True, "message": message, "records": records, "html": html}
+                )
+            messages.success(request, f"{message}. {records}")
             return redirect("desk-entry", division.tournament.slug, division.pk, round_number)
     if _wants_json(request):
         return JsonResponse({"ok": False, "error": error, "stale": status == 409}, status=status)
@@ -199,7 +248,7 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 @login_required
 @require_POST
 def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     round_text = request.POST.get("round", "")
     round_number = results.plain_number(round_text)
     try:
@@ -231,7 +280,7 @@ def _game_changes(game: Game) -> list[dict[str, Any]]:
 
 @login_required
 def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = get_desk_game(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
     error, status = "", 200
     if request.method == "POST":
         form = GameResultForm(request.POST, game=game)
@@ -319,7 +368,7 @@ def _scoresheet_form_page(
 
 @login_required
 def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = get_desk_game(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
@@ -337,7 +386,7 @@ def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
 
 @login_required
 def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = get_desk_scoresheet(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id, scorekeeper=True)
     if request.method == "POST":
         form = ScoresheetTextForm(request.POST)
         if form.is_valid():
@@ -359,7 +408,7 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
 @login_required
 @require_POST
 def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
-    game = get_desk_game(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
     text = request.POST.get("gcg", "")[: scoresheets.MAX_SCORESHEET_BYTES]
     report = scoresheets.check_scoresheet(game.division, text)
     data = report.as_dict()
@@ -389,7 +438,7 @@ def _read_upload(upload: Any) -> bytes | None:
 @login_required
 @require_POST
 def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = get_desk_game(request, slug, game_id)
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
     form = SingleUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, form_error(form))
@@ -399,14 +448,21 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
     if data is None:
         messages.error(request, f"{upload.name} is too large to be a scoresheet.")
         return redirect("desk-game", slug, game.pk)
-    sheet = scoresheets.attach_scoresheet(game, data, request.user, upload.name)
+    try:
+        sheet = scoresheets.attach_scoresheet(game, data, request.user, upload.name)
+    except scoresheets.DuplicateScoresheet as duplicate:
+        messages.warning(request, str(duplicate))
+        return redirect("desk-scoresheet", slug, duplicate.sheet.pk)
+    except results.EntryError as refused:
+        messages.error(request, str(refused))
+        return redirect("desk-game", slug, game.pk)
     messages.success(request, _sheet_message(sheet))
     return redirect("desk-scoresheet", slug, sheet.pk)
 
 
 @login_required
 def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = get_desk_scoresheet(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id, scorekeeper=True)
     game = sheet.game
     report = scoresheets.current_report(sheet)
     context = {
@@ -434,7 +490,7 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    sheet = get_desk_scoresheet(request, slug, sheet_id)
+    sheet = get_desk_scoresheet(request, slug, sheet_id, scorekeeper=True)
     form = ResolveForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
@@ -450,7 +506,7 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
 def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     """Many GCG files at once: each goes to the game its players' names point to; the director
     picks the game for the others, whose text comes back with the form (nothing is half saved)."""
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     attached: list[Scoresheet] = []
     pending: list[dict[str, Any]] = []
     errors: list[str] = []
@@ -482,7 +538,13 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
                     continue
                 found, candidates = scoresheets.match_game(division, data, round_number)
                 if found is not None:
-                    sheet = scoresheets.attach_scoresheet(found, data, request.user, upload.name)
+                    try:
+                        sheet = scoresheets.attach_scoresheet(
+                            found, data, request.user, upload.name
+                        )
+                    except results.EntryError as refused:
+                        errors.append(f"{upload.name}: {refused}")
+                        continue
                     attached.append(sheet)
                 else:
                     pending.append(

@@ -22,6 +22,7 @@ from tournament.forms import (
     LateEntryForm,
     ManualPairingsForm,
     PairForm,
+    PasteForm,
     RosterForm,
     SwapForm,
     WithdrawForm,
@@ -111,6 +112,13 @@ def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     messages.success(
         request, f"Round {state.number} paired by {state.system}: check it, then publish."
     )
+    if state.number == 1:
+        left_out = rounds.not_checked_in(list(division.players.all()))
+        if left_out:
+            messages.warning(
+                request,
+                f"Not checked in, so left out of round 1: {', '.join(p.name for p in left_out)}.",
+            )
     return redirect("desk-round-pairings", slug, division.pk, state.number)
 
 
@@ -267,9 +275,12 @@ def _players_page(
         "tournament": division.tournament,
         "division": division,
         "players": division.players.all(),
+        "started": division.games.exists(),  # players are edited and removed before round 1
         "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
-        "late": late or LateEntryForm(),
+        "late": late or LateEntryForm(last_first=player_changes.names_last_first(division)),
         "roster": RosterForm(),
+        # A refused list comes back to be corrected rather than typed again.
+        "paste": PasteForm(initial={"players": request.session.pop("pasted_players", "")}),
     }
     return render(request, "tournament/desk/players.html", context, status=status)
 
@@ -339,24 +350,23 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 @require_POST
 def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id)
-    form = LateEntryForm(request.POST)
+    form = LateEntryForm(request.POST, last_first=player_changes.names_last_first(division))
     if not form.is_valid():
         messages.error(request, form_error(form))
         return _players_page(request, division, form, status=400)
     try:
-        new = player_changes.NewPlayer(**form.cleaned_data)
-        player = player_changes.late_entry(division, new, request.user)
+        data = dict(form.cleaned_data)
+        missed = data.pop("missed")
+        new = player_changes.NewPlayer(**data)
+        player = player_changes.late_entry(division, new, request.user, missed)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
         return _players_page(request, division, form, status=409)
-    missed = player.games_as_1.filter(kind=Game.FORFEIT).count()
+    given = player.games_as_1.filter(kind__in=(Game.FORFEIT, Game.BYE)).count()
+    what = {"forfeits": "forfeit losses", "byes": "byes"}.get(missed, "")
     messages.success(
         request,
         f"{player.name} added as player {player.number}"
-        + (
-            f", with forfeit losses in {plural(missed, 'round')}."
-            if missed
-            else "."
-        ),
+        + (f", with {what} in {plural(given, 'round')}." if given else "."),
     )
     return redirect("desk-players", slug, division.pk)

@@ -60,13 +60,13 @@ def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> 
 def desk_report(
     request: HttpRequest, slug: str, division_id: int, kind: str, fmt: str
 ) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
     return _make(request, division, kind, fmt, public=False)
 
 
 @login_required
 def desk_tou(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_desk_tournament(request, slug)
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
     try:
         text = tou_text(tournament)
     except TouError as error:
@@ -78,7 +78,8 @@ def desk_tou(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def desk_game_record(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
-    return _game_record(request, slug, get_desk_scoresheet(request, slug, sheet_id))
+    sheet = get_desk_scoresheet(request, slug, sheet_id, scorekeeper=True)
+    return _game_record(request, slug, sheet)
 
 
 def public_game_record(request: HttpRequest, slug: str, pk: int) -> HttpResponse:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournament.events import unplayed_rounds
 from tournament.interchange.tou import TouError
 from tournament.models import Tournament
 from tournament.reports.data import tou_text
@@ -38,3 +39,5 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"cannot write {path}: {error.strerror}") from error
         self.stdout.write(f"{path}: {tournament.divisions.count()} division(s)")
+        for line in unplayed_rounds(tournament):
+            self.stderr.write(f"warning: {line}: the file has no results for them")

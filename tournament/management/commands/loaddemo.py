@@ -12,6 +12,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -81,6 +82,12 @@ class Command(BaseCommand):
         if created:
             user.set_password(PASSWORD)
             user.save()
+            # The demo's director may also create tournaments of their own at the desk.
+            user.user_permissions.add(
+                Permission.objects.get(
+                    content_type__app_label="tournament", codename="add_tournament"
+                )
+            )
         return user
 
     @transaction.atomic

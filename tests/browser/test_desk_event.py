@@ -1,0 +1,160 @@
+"""A new director runs a whole small event from the desk, without the admin: creates it, pastes
+8 players, checks in 7, pairs round 1 (one bye, the eighth left out), enters the results,
+publishes, pairs round 2, locks the event and downloads the .tou file. Every desk and public
+page it visits fits a 390-pixel phone without sideways scrolling."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+PLAYERS = [
+    ("Ada Quill", 1850),
+    ("Ben Crane", 1720),
+    ("Cora Vale", 1640),
+    ("Dev Patel", 1580),
+    ("Eli Moss", 1490),
+    ("Fay North", 1400),
+    ("Gus Hale", 1350),
+    ("Hal Reed", 1300),
+]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+]
+# Screenshots to look at by hand, when SPREAD_SHOTS names a folder.
+SHOTS = os.environ.get("SPREAD_SHOTS")
+
+
+def _phone_width(page, url: str) -> int:
+    """The page's width on a 390-pixel phone (screenshots at 390 and 1280 with SPREAD_SHOTS)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if SHOTS:
+        name = url.split("//", 1)[1].split("/", 1)[1].strip("/").replace("/", "_") or "home"
+        page.screenshot(path=str(Path(SHOTS) / f"{name}-390.png"), full_page=True)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.goto(url)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}-1280.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    return int(width)
+
+
+def test_a_new_director_runs_an_event_from_the_desk(live_url: str, page, tmp_path) -> None:
+    call_command("createdirector", "dora", password="dora-pass-2027")
+    base = live_url
+    page.on("dialog", lambda dialog: dialog.accept())
+
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "dora")
+    page.fill("input[name=password]", "dora-pass-2027")
+    page.click("button[type=submit], input[type=submit]")
+    page.wait_for_url(f"{base}/desk/")
+
+    page.click("text=New tournament")
+    page.fill("#id_name", "Club Night")
+    page.fill("#id_div-0-name", "A")
+    page.fill("#id_div-0-planned_rounds", "3")
+    page.click("form.new-tournament button[type=submit]")
+    page.wait_for_url(f"{base}/desk/club-night/")
+    assert "Club Night created: you are its director." in page.inner_text("body")
+
+    page.click("a:text-is('players')")
+    page.fill("#id_players", "\n".join(f"{name}, {rating}" for name, rating in PLAYERS))
+    page.click("#paste-form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert "8 players added to division A." in page.inner_text("body")
+
+    from tournament.models import Division, Game, Round
+
+    division = Division.objects.get(tournament__slug="club-night")
+    check_in = f"{base}/desk/club-night/division/{division.pk}/check-in/"
+    page.goto(check_in)
+    for name, _ in PLAYERS[:7]:
+        page.click(f"ul.check-in button:has-text('{name}')")
+        page.wait_for_load_state("networkidle")
+        assert f"{name} checked in." in page.inner_text("body")
+    assert "7 of 8 checked in" in page.inner_text("body")
+
+    page.goto(f"{base}/desk/club-night/division/{division.pk}/pairing/")
+    page.fill("#id_round", "1")
+    page.click("#pair-form button[type=submit]")
+    page.wait_for_url(f"**/division/{division.pk}/round/1/pairings/")
+    assert "Not checked in, so left out of round 1: Hal Reed." in page.inner_text("body")
+    games = list(
+        Game.objects.filter(division=division, round=1).select_related("player1", "player2")
+    )
+    byes = [g for g in games if g.kind == Game.BYE]
+    assert len(games) == 4 and len(byes) == 1
+    assert "Hal Reed" not in {g.player1.name for g in games} | {
+        g.player2.name for g in games if g.player2
+    }
+
+    page.goto(f"{base}/desk/club-night/division/{division.pk}/round/1/")
+    lines = [
+        f"{g.player1.number} {400 + 7 * i} {g.player2.number} {350 + 11 * i}"
+        for i, g in enumerate(g for g in games if g.player2)
+    ] + [f"{byes[0].player1.number} bye"]
+    for line in lines:
+        page.fill("#id_line", line)
+        page.press("#id_line", "Enter")
+        page.wait_for_function(
+            "n => document.querySelector('#log').innerText.includes(n)",
+            arg=line.split(" ")[1],
+        )
+    page.wait_for_load_state("networkidle")
+    assert all(g.score1 is not None for g in Game.objects.filter(division=division, round=1))
+
+    page.goto(f"{base}/desk/club-night/division/{division.pk}/round/1/pairings/")
+    page.click("#publish-form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert "Round 1 published" in page.inner_text("body")
+
+    page.goto(f"{base}/desk/club-night/division/{division.pk}/pairing/")
+    page.fill("#id_round", "2")
+    page.click("#pair-form button[type=submit]")
+    page.wait_for_url(f"**/division/{division.pk}/round/2/pairings/")
+    assert Game.objects.filter(division=division, round=2).count() == 4  # all eight now
+    assert not Round.objects.get(division=division, number=2).published
+
+    page.goto(f"{base}/desk/club-night/")
+    page.click("text=Lock the tournament")
+    page.wait_for_load_state("networkidle")
+    assert "Club Night is locked" in page.inner_text("body")
+
+    with page.expect_download() as download:
+        page.click("a:text-is('.tou file')")
+    tou = Path(download.value.path()).read_text(encoding="latin-1")
+    assert "Club Night" in tou
+    assert all(name in tou for name, _ in PLAYERS)
+
+    # Every page of the event, desk and public, on a phone.
+    d = division.pk
+    game = Game.objects.filter(division=division, round=1, player2__isnull=False).first()
+    urls = [
+        "/desk/",
+        "/desk/new/",
+        "/desk/club-night/",
+        "/desk/club-night/people/",
+        "/desk/club-night/changes/",
+        f"/desk/club-night/division/{d}/players/",
+        f"/desk/club-night/division/{d}/check-in/",
+        f"/desk/club-night/division/{d}/pairing/",
+        f"/desk/club-night/division/{d}/settings/",
+        f"/desk/club-night/division/{d}/round/1/",
+        f"/desk/club-night/division/{d}/round/2/pairings/",
+        f"/desk/club-night/division/{d}/upload/",
+        f"/desk/club-night/games/{game.pk}/",
+        f"/desk/club-night/games/{game.pk}/scoresheet/",
+        "/",
+        "/t/club-night/",
+        "/t/club-night/A/",
+        "/t/club-night/A/round/1/",
+    ]
+    widths = {url: _phone_width(page, base + url) for url in urls}
+    assert {url: w for url, w in widths.items() if w > 390} == {}

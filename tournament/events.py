@@ -1,0 +1,487 @@
+"""A tournament's life at the desk: its creation, its people, its lock, players pasted in and
+checked in. Every change is logged through `audit.record`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.text import slugify
+
+from tournament import audit, results, rounds
+from tournament.models import Change, Division, Game, Player, Round, Scoresheet, Tournament
+from tournament.players import NewPlayer, late_entry
+
+# The permission that lets a signed-in user create events (given by an admin, or by
+# `manage.py createdirector USER`): Django's own "add" permission on tournaments.
+CREATE_PERMISSION = "tournament.add_tournament"
+
+
+def may_create(user: Any) -> bool:
+    return bool(user.is_authenticated and user.has_perm(CREATE_PERMISSION))
+
+
+def unique_slug(name: str) -> str:
+    base = slugify(name)[:90] or "event"
+    if base == "new":  # /desk/new/ is the form for a new tournament
+        base = "new-event"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@dataclass
+class NewDivision:
+    name: str
+    planned_rounds: int | None = None
+    ruleset: str = "naspa"
+    tile_set: str = "english"
+    spread_cap: list[int] | None = None
+    bye_spread: int = 50
+    rating_system: str = "nsa2008"
+    auto_pair: bool = True  # a division made at the desk pairs its next round by itself
+
+
+def create_tournament(
+    user: Any, name: str, divisions: list[NewDivision], **fields: Any
+) -> Tournament:
+    """A new tournament directed by `user`, with its divisions, in one transaction."""
+    with transaction.atomic():
+        tournament = Tournament.objects.create(name=name, slug=unique_slug(name), **fields)
+        tournament.directors.add(user)
+        for position, d in enumerate(divisions):
+            division = Division.objects.create(
+                tournament=tournament,
+                position=position,
+                name=d.name,
+                planned_rounds=d.planned_rounds,
+                ruleset=d.ruleset,
+                tile_set=d.tile_set,
+                spread_cap=d.spread_cap or None,
+                bye_spread=d.bye_spread,
+                rating_system=d.rating_system,
+                auto_pair=d.auto_pair,
+            )
+            audit.record(
+                division,
+                Change.Action.CREATE,
+                actor=user,
+                after={"division": d.name},
+                reason=f"Division {d.name} created with the tournament",
+            )
+        audit.record(
+            tournament,
+            Change.Action.CREATE,
+            actor=user,
+            after={"tournament": name},
+            reason=f"{name} created by {user.get_username()}",
+        )
+    return tournament
+
+
+class PeopleRefused(ValueError):
+    """A co-director or scorekeeper who cannot be added or removed; the message says why."""
+
+
+ROLES = {"director": "co-director", "scorekeeper": "scorekeeper"}
+
+
+def add_person(tournament: Tournament, username: str, role: str, by: Any) -> Any:
+    """Make the user `username` a co-director or a scorekeeper (one role at a time)."""
+    if role not in ROLES:
+        raise PeopleRefused(f"{role!r} is not a role: co-director or scorekeeper.")
+    User = get_user_model()
+    username = username.strip()
+    try:
+        user = User.objects.get(**{User.USERNAME_FIELD + "__iexact": username})
+    except User.DoesNotExist:
+        raise PeopleRefused(
+            f"No user is called “{username}”: they need an account on this site first."
+        ) from None
+    with transaction.atomic():
+        if role == "director":
+            tournament.scorekeepers.remove(user)
+            tournament.directors.add(user)
+        else:
+            if tournament.is_director(user):
+                raise PeopleRefused(
+                    f"{user.get_username()} directs {tournament.name}; remove them as a "
+                    "co-director first."
+                )
+            tournament.scorekeepers.add(user)
+        audit.record(
+            tournament,
+            Change.Action.PEOPLE,
+            actor=by,
+            after={"user": user.get_username(), "role": role},
+            reason=f"{user.get_username()} added as {ROLES[role]}",
+        )
+    return user
+
+
+def remove_person(tournament: Tournament, user_id: int, by: Any) -> str:
+    with transaction.atomic():
+        user = tournament.directors.filter(pk=user_id).first()
+        if user is not None:
+            if tournament.directors.count() == 1:
+                raise PeopleRefused("A tournament keeps at least one director.")
+            tournament.directors.remove(user)
+            role = "director"
+        else:
+            user = tournament.scorekeepers.filter(pk=user_id).first()
+            if user is None:
+                raise PeopleRefused("That user has no role in this tournament.")
+            tournament.scorekeepers.remove(user)
+            role = "scorekeeper"
+        audit.record(
+            tournament,
+            Change.Action.PEOPLE,
+            actor=by,
+            before={"user": user.get_username(), "role": role},
+            reason=f"{user.get_username()} is no longer {ROLES[role]}",
+        )
+    return str(user.get_username())
+
+
+def set_lock(tournament: Tournament, locked: bool, by: Any, reason: str = "") -> None:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.locked == locked:
+            return
+        tournament.locked = locked
+        tournament.save(update_fields=["locked"])
+        audit.record(
+            tournament,
+            Change.Action.LOCK if locked else Change.Action.UNLOCK,
+            actor=by,
+            before={"locked": not locked},
+            after={"locked": locked},
+            reason=reason or ("Tournament locked" if locked else "Tournament unlocked"),
+        )
+
+
+# -- players ------------------------------------------------------------------------------------
+
+
+class PasteError(ValueError):
+    """Lines of a pasted list that cannot be read: one message a line, with its number."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def _fields(line: str) -> list[str]:
+    if "\t" in line:
+        return [f.strip() for f in line.split("\t")]
+    if "," in line:
+        return [f.strip() for f in line.split(",")]
+    return line.split()
+
+
+def read_player_list(text: str) -> list[NewPlayer]:
+    """Players pasted one a line: name, rating, optional club.
+
+    Fields are split by tabs (a spreadsheet's copy), else commas, else spaces. The rating is the
+    first whole number after the name, so a name written “Last, First” keeps its comma; what
+    follows the rating is the club. A line without a rating is refused.
+    """
+    players: list[NewPlayer] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        fields = [f for f in _fields(line) if f]
+        at = next(
+            (i for i, f in enumerate(fields) if i > 0 and results.plain_number(f) is not None),
+            None,
+        )
+        if at is None:
+            problems.append(f"line {number}: a name, then a rating (e.g. “Quill, Ada, 1650”)")
+            continue
+        separator = ", " if "," in line and "\t" not in line else " "
+        name = " ".join(separator.join(fields[:at]).split())
+        rating = results.plain_number(fields[at])
+        assert rating is not None
+        if rating > 3000:
+            problems.append(f"line {number}: a rating of at most 3000, not {rating}")
+            continue
+        club = " ".join(" ".join(fields[at + 1 :]).split())
+        if len(name) > 200 or len(club) > 100:
+            problems.append(f"line {number}: a name of at most 200 characters, a club of 100")
+            continue
+        if name.lower() in seen:
+            problems.append(f"line {number}: {name} is listed twice")
+            continue
+        seen.add(name.lower())
+        players.append(NewPlayer(name=name, rating=rating, club=club))
+    if problems:
+        raise PasteError(problems)
+    if not players:
+        raise PasteError(["the list is empty: one player a line, name then rating"])
+    return players
+
+
+def add_players(division: Division, text: str, user: Any) -> list[Player]:
+    """The pasted players added to the division, all or (on any bad line) none."""
+    new = read_player_list(text)
+    with transaction.atomic():
+        added = []
+        for number, player in enumerate(new, 1):
+            try:
+                added.append(late_entry(division, player, user))
+            except rounds.PairingRefused as refused:
+                raise PasteError([f"player {number}: {refused}"]) from refused
+    return added
+
+
+def set_checked_in(player: Player, checked_in: bool, user: Any) -> Player:
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.checked_in == checked_in:
+            return player
+        player.checked_in = checked_in
+        player.save(update_fields=["checked_in", "updated"])
+        audit.record(
+            player.division,
+            Change.Action.CHECK_IN,
+            actor=user,
+            before={"player": player.number, "checked_in": not checked_in},
+            after={"player": player.number, "checked_in": checked_in},
+            reason=f"{player.name} {'checked in' if checked_in else 'not checked in'}",
+        )
+    return player
+
+
+def unplayed_rounds(tournament: Tournament) -> list[str]:
+    """What a .tou file would leave out: a line a division with rounds planned or paired that
+    have no result yet (or none at all), e.g. “Division A: rounds 2, 3 not played (of 3)”."""
+    lines = []
+    for division in tournament.divisions.all():
+        summaries = results.round_summaries(division)
+        unplayed = [s.number for s in summaries if not s.games or s.missing]
+        if unplayed:
+            word = "round" if len(unplayed) == 1 else "rounds"
+            numbers = ", ".join(map(str, unplayed))
+            lines.append(
+                f"Division {division.name}: {word} {numbers} not played (of {len(summaries)})"
+            )
+    return lines
+
+
+def _before_round_1(player: Player, what: str) -> None:
+    if Game.objects.filter(division_id=player.division_id).exists():
+        raise rounds.PairingRefused(
+            f"Round 1 of division {player.division.name} is paired: players can no longer be "
+            f"{what} (withdraw them instead, or unpair round 1 first)."
+        )
+
+
+def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
+    """A player's name, rating and club corrected before round 1 is paired."""
+    name = " ".join(new.name.split())
+    if not name:
+        raise rounds.PairingRefused("A player needs a name.")
+    with transaction.atomic():
+        division = rounds.locked_division(player.division)
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        _before_round_1(player, "edited")
+        if division.players.exclude(pk=player.pk).filter(name__iexact=name).exists():
+            raise rounds.PairingRefused(f"{name} is already in division {division.name}.")
+        before = {
+            "player": player.number,
+            "name": player.name,
+            "rating": player.rating,
+            "club": player.club,
+        }
+        player.name, player.rating, player.club = name, new.rating, new.club
+        player.rating_text = str(new.rating)
+        player.save()
+        after = {"player": player.number, "name": name, "rating": new.rating, "club": new.club}
+        audit.record(
+            division,
+            Change.Action.EDIT_PLAYER,
+            actor=user,
+            before=before,
+            after=after,
+            reason=f"Player {player.number} edited: {before['name']} became {name}"
+            if before["name"] != name
+            else f"Player {player.number} ({name}) edited",
+        )
+    return player
+
+
+def remove_player(player: Player, user: Any) -> None:
+    """A player taken off the roster before round 1 is paired; the others keep their numbers."""
+    with transaction.atomic():
+        division = rounds.locked_division(player.division)
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        _before_round_1(player, "removed")
+        before = {"player": player.number, "name": player.name, "rating": player.rating}
+        player.delete()
+        audit.record(
+            division,
+            Change.Action.REMOVE_PLAYER,
+            actor=user,
+            before=before,
+            reason=f"Player {before['player']} ({before['name']}) removed before round 1",
+        )
+
+
+@dataclass
+class RoundState:
+    """A round as the dashboard shows it: paired, published, results complete, verified (every
+    game played has a scoresheet, and none is flagged and unresolved)."""
+
+    number: int
+    games: int
+    missing: list[Game]
+    published: bool
+    verified: bool
+
+    @property
+    def paired(self) -> bool:
+        return self.games > 0
+
+    @property
+    def complete(self) -> bool:
+        return self.paired and not self.missing
+
+    @property
+    def entered(self) -> int:
+        return self.games - len(self.missing)
+
+
+def round_states(division: Division) -> list[RoundState]:
+    published = dict(division.rounds.values_list("number", "published"))
+    played: dict[int, list[int]] = {}
+    for game_id, rnd in division.games.filter(kind=Game.PLAYED).values_list("pk", "round"):
+        played.setdefault(rnd, []).append(game_id)
+    with_sheet: set[int] = set()
+    flagged_rounds: set[int] = set()
+    sheets = Scoresheet.objects.filter(game__division=division, game__kind=Game.PLAYED)
+    for game_id, rnd, flagged, resolved in sheets.values_list(
+        "game_id", "game__round", "flagged", "resolved"
+    ):
+        with_sheet.add(game_id)
+        if flagged and not resolved:
+            flagged_rounds.add(rnd)
+    states = []
+    for s in results.round_summaries(division):
+        games = played.get(s.number, [])
+        verified = bool(games) and s.number not in flagged_rounds and set(games) <= with_sheet
+        states.append(
+            RoundState(
+                number=s.number,
+                games=s.games,
+                missing=s.missing,
+                # A round without a record of its pairing (imported) was published with them.
+                published=s.games > 0 and published.get(s.number, True),
+                verified=verified and not s.missing,
+            )
+        )
+    return states
+
+
+def next_step(division: Division, states: list[RoundState]) -> str:
+    """What the director does next in this division, in one sentence."""
+    players = division.players.count()
+    if players == 0:
+        return "Add players: type or paste them on the players page."
+    for s in states:
+        if not s.paired:
+            if s.number == 1:
+                checked = division.players.filter(checked_in=True).count()
+                if checked == 0:
+                    return "Check players in, then pair round 1."
+                return f"Pair round 1 ({checked} of {players} players checked in)."
+            return f"Pair round {s.number}."
+        if not s.published:
+            return f"Check round {s.number}'s pairings and publish them."
+        if s.missing:
+            return f"Enter round {s.number}'s results ({len(s.missing)} missing)."
+    if not states:
+        return "Pair round 1."
+    if division.planned_rounds and states[-1].number < division.planned_rounds:
+        return f"Pair round {states[-1].number + 1}."
+    return "Every round is played: check the scoresheets, lock the event, download the .tou file."
+
+
+# Division and player fields a copy leaves behind: identity, and what belongs to one event.
+_DIVISION_SKIP = {"id", "tournament", "stamp", "tou", "tsh_file", "check_in_open"}
+_PLAYER_SKIP = {
+    "id",
+    "division",
+    "withdrawn_from_round",
+    "checked_in",
+    "updated",
+    "wespa",
+    "lifetime_games",
+    "tsh_extras",
+}
+
+
+def copy_tournament(tournament: Tournament, user: Any, name: str) -> Tournament:
+    """The start of next year's event: the settings, divisions and roster, no results; the
+    copier and the directors are its directors."""
+    name = " ".join(name.split())
+    if not name:
+        raise PeopleRefused("The copy needs a name.")
+    with transaction.atomic():
+        copy = Tournament.objects.create(
+            name=name,
+            slug=unique_slug(name),
+            venue=tournament.venue,
+            public=tournament.public,
+            tsh_config=tournament.tsh_config,
+        )
+        copy.directors.add(user, *tournament.directors.all())
+        for division in tournament.divisions.all():
+            fields = {
+                f.name: getattr(division, f.name)
+                for f in Division._meta.concrete_fields
+                if f.name not in _DIVISION_SKIP
+            }
+            new = Division.objects.create(tournament=copy, **fields)
+            Player.objects.bulk_create(
+                Player(
+                    division=new,
+                    **{
+                        f.name: getattr(p, f.name)
+                        for f in Player._meta.concrete_fields
+                        if f.name not in _PLAYER_SKIP
+                    },
+                )
+                for p in division.players.all()
+            )
+            audit.record(
+                new,
+                Change.Action.CREATE,
+                actor=user,
+                after={"division": new.name, "players": new.players.count()},
+                reason=f"Copied from {tournament.name}",
+            )
+    return copy
+
+
+def auto_pair(division: Division, round_number: int, user: Any) -> Round | None:
+    """Pair the round after `round_number` by the schedule, unpublished, if the division pairs
+    by itself, `round_number`'s results are complete and the next round is planned and not
+    paired yet. PairingRefused says why the engine could not."""
+    division.refresh_from_db(fields=["auto_pair", "planned_rounds"])
+    if not division.auto_pair:
+        return None
+    if division.planned_rounds and round_number >= division.planned_rounds:
+        return None
+    games = division.games.filter(round=round_number).exclude(kind=Game.VOID)
+    if not games.exists() or games.filter(score1=None).exists():
+        return None
+    if division.games.filter(round=round_number + 1).exists():
+        return None
+    return rounds.pair(division, round_number + 1, user)

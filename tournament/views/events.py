@@ -1,0 +1,228 @@
+"""A tournament's life at the desk: a new tournament, its people (co-directors and
+scorekeepers), its lock, players pasted in and checked in. The work is done in
+`tournament/events.py`; these views read forms, call it and say what happened.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournament import events, rounds
+from tournament.engine.text import plural
+from tournament.forms import (
+    NewDivisionFormSet,
+    NewTournamentForm,
+    PasteForm,
+    PersonForm,
+    PlayerForm,
+    form_error,
+)
+from tournament.players import NewPlayer
+from tournament.views.access import get_desk_division, get_desk_tournament
+
+
+@login_required
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    if not events.may_create(request.user):
+        raise PermissionDenied(
+            "Creating tournaments needs the permission to create events. An administrator of "
+            "this site gives it (in the admin, or with “manage.py createdirector "
+            f"{request.user.get_username()}”)."
+        )
+    form = NewTournamentForm(request.POST or None)
+    divisions = NewDivisionFormSet(request.POST or None, prefix="div")
+    status = 200
+    if request.method == "POST":
+        if form.is_valid() and divisions.is_valid():
+            data = form.cleaned_data
+            tournament = events.create_tournament(
+                request.user,
+                data["name"],
+                divisions.divisions(),
+                start_date=data["start_date"],
+                end_date=data["end_date"],
+                venue=data["venue"],
+                public=data["public"],
+            )
+            messages.success(request, f"{tournament.name} created: you are its director.")
+            return redirect("desk-dashboard", tournament.slug)
+        status = 400
+    context = {"form": form, "divisions": divisions}
+    return render(request, "tournament/desk/new_tournament.html", context, status=status)
+
+
+def _people_page(request: HttpRequest, tournament, form: PersonForm | None = None, status=200):
+    context = {
+        "tournament": tournament,
+        "directors": tournament.directors.order_by("username"),
+        "scorekeepers": tournament.scorekeepers.order_by("username"),
+        "form": form or PersonForm(),
+    }
+    return render(request, "tournament/desk/people.html", context, status=status)
+
+
+@login_required
+def people(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_desk_tournament(request, slug)
+    if request.method != "POST":
+        return _people_page(request, tournament)
+    form = PersonForm(request.POST)
+    if not form.is_valid():
+        return _people_page(request, tournament, form, status=400)
+    try:
+        user = events.add_person(
+            tournament, form.cleaned_data["username"], form.cleaned_data["role"], request.user
+        )
+    except events.PeopleRefused as refused:
+        messages.error(request, str(refused))
+        return _people_page(request, tournament, form, status=400)
+    role = events.ROLES[form.cleaned_data["role"]]
+    messages.success(request, f"{user.get_username()} is now a {role} of {tournament.name}.")
+    return redirect("desk-people", slug)
+
+
+@login_required
+@require_POST
+def remove_person(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    tournament = get_desk_tournament(request, slug)
+    try:
+        name = events.remove_person(tournament, user_id, request.user)
+    except events.PeopleRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"{name} no longer has a role in {tournament.name}.")
+    return redirect("desk-people", slug)
+
+
+@login_required
+@require_POST
+def lock(request: HttpRequest, slug: str) -> HttpResponse:
+    unlocking = request.POST.get("locked") != "1"
+    tournament = get_desk_tournament(request, slug, unlocking=unlocking)
+    reason = request.POST.get("reason", "").strip()[:500]
+    events.set_lock(tournament, not unlocking, request.user, reason)
+    messages.success(
+        request,
+        f"{tournament.name} is unlocked: changes are possible again."
+        if unlocking
+        else f"{tournament.name} is locked: no change until a director unlocks it.",
+    )
+    return redirect("desk-dashboard", slug)
+
+
+# -- players pasted in, checked in ---------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def paste_players(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = get_desk_division(request, slug, division_id)
+    form = PasteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error(form))
+        return redirect("desk-players", slug, division.pk)
+    try:
+        added = events.add_players(division, form.cleaned_data["players"], request.user)
+    except events.PasteError as error:
+        messages.error(request, "Nobody added: " + "; ".join(error.problems) + ".")
+        request.session["pasted_players"] = form.cleaned_data["players"]
+    else:
+        messages.success(
+            request, f"{plural(len(added), 'player')} added to division {division.name}."
+        )
+    return redirect("desk-players", slug, division.pk)
+
+
+@login_required
+def check_in(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = get_desk_division(request, slug, division_id)
+    if request.method == "POST":
+        player = get_object_or_404(division.players, number=request.POST.get("player") or 0)
+        checked_in = request.POST.get("checked_in") == "1"
+        events.set_checked_in(player, checked_in, request.user)
+        messages.success(
+            request, f"{player.name} {'checked in' if checked_in else 'is not checked in'}."
+        )
+        return redirect("desk-check-in", slug, division.pk)
+    players = list(division.players.filter(withdrawn_from_round=None))
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "players": players,
+        "checked": sum(p.checked_in for p in players),
+    }
+    return render(request, "tournament/desk/check_in.html", context)
+
+
+@login_required
+def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
+    """A player's name, rating and club, corrected (or the player removed) before round 1."""
+    division = get_desk_division(request, slug, division_id)
+    player = get_object_or_404(division.players, number=number)
+    form = PlayerForm(
+        request.POST or None,
+        initial={"name": player.name, "rating": player.rating, "club": player.club},
+    )
+    status = 200
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "remove":
+                events.remove_player(player, request.user)
+                messages.success(request, f"{player.name} removed from division {division.name}.")
+                return redirect("desk-players", slug, division.pk)
+            if form.is_valid():
+                new = NewPlayer(**form.cleaned_data)
+                events.edit_player(player, new, request.user)
+                messages.success(request, f"Player {player.number} saved: {new.name}.")
+                return redirect("desk-players", slug, division.pk)
+            status = 400
+        except rounds.PairingRefused as refused:
+            messages.error(request, str(refused))
+            status = 409
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "player": player,
+        "form": form,
+    }
+    return render(request, "tournament/desk/player_edit.html", context, status=status)
+
+
+@login_required
+@require_POST
+def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    """The start of next year's event: settings and roster, no results."""
+    tournament = get_desk_tournament(request, slug, unlocking=True)  # a locked event is copied
+    if not events.may_create(request.user):
+        raise PermissionDenied(
+            "Copying a tournament creates one: an administrator of this site gives the "
+            "permission to create events."
+        )
+    try:
+        copy = events.copy_tournament(tournament, request.user, request.POST.get("name", ""))
+    except events.PeopleRefused as refused:
+        messages.error(request, str(refused))
+        return redirect("desk-dashboard", slug)
+    messages.success(request, f"{copy.name} created from {tournament.name}: settings and roster.")
+    return redirect("desk-dashboard", copy.slug)
+
+
+@login_required
+@require_POST
+def delete_demo(request: HttpRequest, slug: str) -> HttpResponse:
+    """The demo tournament deleted by one of its directors; no other tournament is deleted
+    from the desk."""
+    from tournament.management.commands.loaddemo import SLUG as DEMO
+
+    tournament = get_desk_tournament(request, slug, unlocking=True)
+    if tournament.slug != DEMO:
+        raise PermissionDenied("Only the demo tournament can be deleted from the desk.")
+    name = tournament.name
+    tournament.delete()
+    messages.success(request, f"The demo tournament, {name}, is deleted.")
+    return redirect("desk")
