@@ -12,7 +12,14 @@ from django.urls import reverse
 
 from tournament import queries, results
 from tournament.models import Division, Player
-from tournament.tables import CrosstableTable, crosstable_html
+from tournament.tables import (
+    CrosstableTable,
+    PairingsByNameTable,
+    PairingsByTableTable,
+    crosstable_html,
+    pairings_by_name_html,
+    pairings_by_table_html,
+)
 
 
 def _same_markup(html: str) -> str:
@@ -63,3 +70,26 @@ def test_the_crosstable_page_shows_a_result_entered_on_the_next_request(
 
     assert "400–350" not in before.text
     assert "W #2<br><small>400–350</small>" in after.text
+
+
+@pytest.mark.django_db
+def test_a_round_s_pairings_are_the_tables_django_tables2_renders(
+    division: Division, director: User
+) -> None:
+    hostile = Player.objects.get(division=division, number=2)
+    hostile.name = '<i>"Bo" & Co</i>'
+    hostile.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    found = queries.round_pairings(division, 1)
+    request = RequestFactory().get("/")
+
+    by_table = PairingsByTableTable(found.by_table, division)
+    by_name = PairingsByNameTable(found.by_name, division)
+    written_by_table = _same_markup(pairings_by_table_html(by_table, request))
+    written_by_name = _same_markup(pairings_by_name_html(by_name, request))
+
+    assert written_by_table == _same_markup(by_table.as_html(request))
+    assert written_by_name == _same_markup(by_name.as_html(request))
+    assert "&lt;i&gt;&quot;Bo&quot; &amp; Co&lt;/i&gt;" in written_by_name
+    assert "<td >400–350</td>" in written_by_table
+    assert "<td >Bye</td>" in written_by_table
