@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
 
+from tournament.cache_once import get_or_compute
 from tournament.engine import pairing
 from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
@@ -167,10 +167,10 @@ def division_standings(
     as `key`.
     """
     key = key or standings_key(division, after_round, capped, show_inactive, public=public)
-    rows = cache.get(key)
-    if rows is None:
-        rows = _standings(division, after_round, capped, show_inactive, public)
-        cache.set(key, rows, timeout=24 * 3600)
+    rows = get_or_compute(
+        key, lambda: _standings(division, after_round, capped, show_inactive, public), 24 * 3600
+    )
+    assert rows is not None  # noqa: S101 - computed, never None
     return rows
 
 
@@ -297,10 +297,9 @@ def division_ratings(
     """
     system = f"{division.rating_system}:{division.planned_rounds}"
     key = f"ratings:{system}:" + (key or standings_key(division, public=public))
-    rows = cache.get(key)
-    if rows is None:
-        rows = _ratings(division, public)
-        cache.set(key, rows, timeout=24 * 3600)
+    # Computed once per stamp for every page and worker (the player's page needs them all).
+    rows = get_or_compute(key, lambda: _ratings(division, public), 24 * 3600)
+    assert rows is not None  # noqa: S101 - computed, never None
     if after_round is not None:
         rows = [replace(r, after_round=max(0, min(after_round, len(r.by_round)))) for r in rows]
     return sorted(rows, key=lambda r: (-r.after, r.player.number))

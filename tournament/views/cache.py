@@ -14,10 +14,10 @@ import hashlib
 from collections.abc import Callable
 from functools import wraps
 
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_cache_control
 
+from tournament.cache_once import get_or_compute
 from tournament.models import Division
 
 # Long enough to outlive a day's play; a stamp replaced leaves its pages to expire unread.
@@ -60,12 +60,23 @@ def cached_public_page(view: View) -> View:
         if _etag_matches(request, etag):
             response: HttpResponseBase = HttpResponseNotModified()
         else:
-            kept = cache.get(key)
-            if kept is None:
-                response = view(request, slug, *args, **kwargs)
-                if response.status_code != 200 or not isinstance(response, HttpResponse):
+            rendered: list[HttpResponseBase] = []
+
+            def render() -> tuple[bytes, str] | None:
+                rendered.append(view(request, slug, *args, **kwargs))
+                page = rendered[0]
+                if page.status_code != 200 or not isinstance(page, HttpResponse):
+                    return None  # an error or a redirect is not kept
+                return page.content, page["Content-Type"]
+
+            # Many viewers ask for a page just renewed at once: one renders, the others wait.
+            kept = get_or_compute(key, render, PAGE_TIMEOUT)
+            if rendered:
+                response = rendered[0]
+                if kept is None:
                     return response
-                cache.set(key, (response.content, response["Content-Type"]), PAGE_TIMEOUT)
+            elif kept is None:
+                return view(request, slug, *args, **kwargs)
             else:
                 content, content_type = kept
                 response = HttpResponse(content, content_type=content_type)

@@ -1,0 +1,95 @@
+"""The public crosstable is written without django-tables2's per-cell template loop (its cost on
+a big division); it must be the same table tables2 would render, cell for cell."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from tournament import queries, results
+from tournament.models import Division, Player
+from tournament.tables import (
+    CrosstableTable,
+    PairingsByNameTable,
+    PairingsByTableTable,
+    crosstable_html,
+    pairings_by_name_html,
+    pairings_by_table_html,
+)
+
+
+def _same_markup(html: str) -> str:
+    """The HTML without the whitespace between tags, which the template adds and a browser drops."""
+    return re.sub(r">\s+", ">", re.sub(r"\s+<", "<", html))
+
+
+def _both(division: Division) -> tuple[str, str]:
+    rows, rounds = queries.crosstable(division)
+    request = RequestFactory().get("/")
+    by_tables2 = CrosstableTable(rows, division, rounds).as_html(request)
+    written = crosstable_html(CrosstableTable(rows, division, rounds), request)
+    return _same_markup(by_tables2), _same_markup(written)
+
+
+@pytest.mark.django_db
+def test_the_crosstable_is_the_table_django_tables2_renders(
+    division: Division, director: User
+) -> None:
+    hostile = Player.objects.get(division=division, number=3)
+    hostile.name = '<b>"Zed" & Co</b>'
+    hostile.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    results.enter_line(division, 1, "3 380 4 380", director)  # a tie
+    by_tables2, written = _both(division)
+
+    assert written == by_tables2
+    assert "&lt;b&gt;&quot;Zed&quot; &amp; Co&lt;/b&gt;" in written
+    assert "W #2<br><small>400–350</small>" in written
+
+
+@pytest.mark.django_db
+def test_a_division_without_games_shows_the_same_empty_table(division: Division) -> None:
+    division.games.all().delete()
+    by_tables2, written = _both(division)
+
+    assert written == by_tables2
+
+
+@pytest.mark.django_db
+def test_the_crosstable_page_shows_a_result_entered_on_the_next_request(
+    client: Client, division: Division, director: User
+) -> None:
+    url = reverse("crosstable", args=["spring-open", "A"])
+    before = client.get(url)
+    results.enter_line(division, 1, "1 400 2 350", director)
+    after = client.get(url)
+
+    assert "400–350" not in before.text
+    assert "W #2<br><small>400–350</small>" in after.text
+
+
+@pytest.mark.django_db
+def test_a_round_s_pairings_are_the_tables_django_tables2_renders(
+    division: Division, director: User
+) -> None:
+    hostile = Player.objects.get(division=division, number=2)
+    hostile.name = '<i>"Bo" & Co</i>'
+    hostile.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    found = queries.round_pairings(division, 1)
+    request = RequestFactory().get("/")
+
+    by_table = PairingsByTableTable(found.by_table, division)
+    by_name = PairingsByNameTable(found.by_name, division)
+    written_by_table = _same_markup(pairings_by_table_html(by_table, request))
+    written_by_name = _same_markup(pairings_by_name_html(by_name, request))
+
+    assert written_by_table == _same_markup(by_table.as_html(request))
+    assert written_by_name == _same_markup(by_name.as_html(request))
+    assert "&lt;i&gt;&quot;Bo&quot; &amp; Co&lt;/i&gt;" in written_by_name
+    assert "<td >400–350</td>" in written_by_table
+    assert "<td >Bye</td>" in written_by_table

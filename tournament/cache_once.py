@@ -1,0 +1,50 @@
+"""Compute a cached value once when many ask for it at the same moment (the "dogpile").
+
+A write renews a division's stamp, and every viewer's next request then misses the cache at
+once: without a guard each worker thread would compute the same standings or render the same
+page. Here the first to miss takes a short lock in the cache (shared by every worker with
+REDIS_URL) and computes; the others wait for its value instead. The value is kept under the
+same key as ever (its stamp in it), so what a waiter gets is exactly what it would have
+computed: nothing stale is ever served. A waiter that sees no value within `WAIT` seconds (the
+computer died, or is very slow) computes it itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.core.cache import cache
+
+T = TypeVar("T")
+
+WAIT = 5.0  # seconds a waiter waits for another's value before computing it itself
+POLL = 0.01  # seconds between looks
+LOCK_TIMEOUT = 30  # a lock left by a worker that died lapses after this
+
+
+def get_or_compute(key: str, compute: Callable[[], T | None], timeout: int) -> T | None:
+    """The value cached under `key`, else `compute()`'s, stored for `timeout` seconds unless it
+    is None (a value not to keep: the caller keeps what it needs from its own call)."""
+    value: T | None = cache.get(key)
+    if value is not None:
+        return value
+    lock = f"{key}:computing"
+    deadline = time.monotonic() + WAIT
+    while not cache.add(lock, 1, LOCK_TIMEOUT):
+        time.sleep(POLL)
+        value = cache.get(key)
+        if value is not None:
+            return value
+        if time.monotonic() > deadline:
+            return compute()
+    try:
+        value = cache.get(key)  # set by another between our first look and the lock
+        if value is None:
+            value = compute()
+            if value is not None:
+                cache.set(key, value, timeout)
+        return value
+    finally:
+        cache.delete(lock)
