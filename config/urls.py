@@ -8,5 +8,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("tournament.urls_phone")),
+    path("", include("tournament.urls_api")),
     path("", include("tournament.urls")),
 ]
