@@ -63,6 +63,8 @@ class Division(models.Model):
     check_in_open = models.BooleanField(default=False)  # players may check themselves in
     # Players report their own results from their personal links (`tournament/selfservice.py`).
     self_report = models.BooleanField(default=False)
+    # The hall display shows only this view ("pairings", "standings", "results"); "" rotates.
+    display_pin = models.CharField(max_length=20, blank=True)
     # Pairing: which system pairs which round ([{"rounds": "1-3", "system": "fontes"}, …], read
     # by `tournament.engine.pairing.parse_schedule`), how often two players may meet again,
     # Gibsonization, the prize bands contention pairing aims at, and pairs never to be made.

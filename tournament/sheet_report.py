@@ -12,7 +12,16 @@ from typing import Any
 
 # The keys as the engine's `Report.as_dict` orders them, then the desk's own.
 _KEYS = (
-    "file", "verified", "rules", "tiles", "players", "findings", "turns", "board", "ended", "key"
+    "file",
+    "verified",
+    "rules",
+    "tiles",
+    "players",
+    "findings",
+    "turns",
+    "board",
+    "ended",
+    "key",
 )
 
 

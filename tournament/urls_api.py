@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournament.views import api
+from tournament.views import api, display
 from tournament.views.cache import cached_public_page as cached
 
 base = "api/v1/t/<slug:slug>/<str:division>/"
@@ -11,5 +11,7 @@ urlpatterns = [
     path(base + "standings", cached(api.standings), name="api-standings"),
     path(base + "players", cached(api.players), name="api-players"),
     path(base + "rounds", cached(api.rounds), name="api-rounds"),
+    path(base + "display", cached(api.display), name="api-display"),
+    path("t/<slug:slug>/<str:division>/display/", display.display, name="display"),
     path("t/<slug:slug>/tourney.js", cached(api.tourney_js), name="tourney-js"),
 ]

@@ -73,3 +73,31 @@ def test_tourney_js_in_tsh_layout(division: Division, director) -> None:
     assert ada["etc"]["rrank"][-1] == 1 and len(ada["etc"]["rrank"]) == 2
     assert len(ada["etc"]["newr"]) == 1
     assert div["players"][7]["pairings"] == [0]
+
+
+def test_the_display_feed_and_a_pinned_view(division: Division, director, desk) -> None:
+    division.players.update(rating=1500)  # rated players: a win gains, a loss loses
+    results.enter_line(division, 1, "1 420 2 380", director)
+    data = Client().get(BASE + "display").json()
+    assert data["round"] == 1 and data["pin"] == ""
+    assert [r["name"] for r in data["pairings"]][:3] == ["Crane, Ben", "Moss, Eli", "North, Fay"]
+    ada = next(r for r in data["pairings"] if r["name"] == "Quill, Ada")
+    assert ada == {
+        "name": "Quill, Ada",
+        "number": 1,
+        "table": 1,
+        "opponent": "Crane, Ben",
+        "first": True,
+    }
+    [latest] = data["results"]
+    assert (latest["one"], latest["two"], latest["scores"]) == (
+        "Quill, Ada",
+        "Crane, Ben",
+        [420, 380],
+    )
+    assert latest["changes"][0] > 0 > latest["changes"][1]
+    assert data["standings"][0]["name"] == "Quill, Ada"
+    desk.post(f"/desk/spring-open/division/{division.pk}/claims/", {"display_pin": "standings"})
+    assert Client().get(BASE + "display").json()["pin"] == "standings"
+    page = Client().get("/t/spring-open/A/display/")
+    assert page.status_code == 200 and b'id="display-feeds"' in page.content

@@ -154,3 +154,77 @@ def tourney_js(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
     response["Access-Control-Allow-Origin"] = "*"
     return response
+
+
+DISPLAY_VIEWS = ("pairings", "standings", "results")
+
+
+def display(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    """All the hall display shows of a division, in one answer: the latest round's pairings by
+    name, the standings, the latest results with rating changes, and the view pinned."""
+    div = _division(request, slug, division)
+    games = _games(div)
+    last = max((g.round for g in games), default=0)
+    key = services.standings_key(div, public=True)
+    ratings = {r.player.pk: r for r in services.division_ratings(div, key=key, public=True)}
+    by_name = []
+    recent = []
+    for g in games:
+        if g.round != last:
+            continue
+        sides = [(g.player1, g.player2)]
+        if g.player2 is not None:
+            sides.append((g.player2, g.player1))
+        for me, other in sides:
+            by_name.append(
+                {
+                    "name": me.name,
+                    "number": me.number,
+                    "table": g.table,
+                    "opponent": other.name if other else g.kind,
+                    "first": g.first == (1 if me.pk == g.player1_id else 2),
+                }
+            )
+        if g.has_result and g.player2 is not None:
+            recent.append((g.updated, g))
+    by_name.sort(key=lambda row: row["name"].casefold())
+    recent.sort(key=lambda pair: pair[0], reverse=True)
+
+    def change(p: Any) -> int:
+        r = ratings.get(p.pk)
+        if r is None or not r.by_round:
+            return 0
+        before = r.by_round[-2] if len(r.by_round) > 1 else r.before
+        return r.by_round[-1] - before
+
+    latest = [
+        {
+            "table": g.table,
+            "one": g.player1.name,
+            "two": g.player2.name,
+            "scores": [g.score1, g.score2],
+            "changes": [change(g.player1), change(g.player2)],
+        }
+        for _, g in recent[:12]
+    ]
+    rows = services.division_standings(div, key=key, public=True)
+    standing = [
+        {
+            "rank": r.rank,
+            "name": r.player.name,
+            "record": r.record,
+            "spread": r.spread,
+            "rating": ratings[r.player.pk].after if r.player.pk in ratings else None,
+        }
+        for r in rows
+    ]
+    return _json(
+        {
+            "division": div.name,
+            "round": last,
+            "pin": div.display_pin if div.display_pin in DISPLAY_VIEWS else "",
+            "pairings": by_name,
+            "standings": standing,
+            "results": latest,
+        }
+    )

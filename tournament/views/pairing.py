@@ -353,10 +353,6 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
     messages.success(
         request,
         f"{player.name} added as player {player.number}"
-        + (
-            f", with forfeit losses in {plural(missed, 'round')}."
-            if missed
-            else "."
-        ),
+        + (f", with forfeit losses in {plural(missed, 'round')}." if missed else "."),
     )
     return redirect("desk-players", slug, division.pk)

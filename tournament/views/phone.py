@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from tournament import queries, results, selfservice, services
 from tournament.models import Claim, Player
 from tournament.tables import PlayerGamesTable
+from tournament.views import api
 from tournament.views.access import get_desk_division
 
 TOO_MANY = "Too many reports from this link in a minute: wait a moment."
@@ -112,6 +113,10 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
             if "self_report" in request.POST:
                 division.self_report = request.POST["self_report"] == "on"
                 division.save(update_fields=["self_report", "stamp"])
+            elif "display_pin" in request.POST:
+                pin = request.POST["display_pin"]
+                division.display_pin = pin if pin in api.DISPLAY_VIEWS else ""
+                division.save(update_fields=["display_pin", "stamp"])
             elif "claim" in request.POST:
                 pk = results.plain_number(request.POST["claim"]) or 0
                 claim = get_object_or_404(Claim, pk=pk, game__division=division)
@@ -129,6 +134,7 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         "division": division,
         "pending": selfservice.pending(division),
         "players": division.players.order_by("number"),
+        "views": api.DISPLAY_VIEWS,
     }
     return render(request, "tournament/phone/desk_queue.html", ctx)
 
