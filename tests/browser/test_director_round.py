@@ -21,57 +21,6 @@ pytestmark = [
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-@pytest.fixture
-def live_url(transactional_db):
-    """A server for this test alone, so that its database connections close with it."""
-    from django.contrib.staticfiles.handlers import StaticFilesHandler
-    from django.db import connections
-    from django.test.testcases import LiveServerThread
-
-    shared = {}
-    for conn in connections.all():
-        if conn.vendor == "sqlite" and conn.is_in_memory_db():
-            conn.inc_thread_sharing()  # the in-memory test database is visible to one connection
-            shared[conn.alias] = conn
-    # The app's static files found where they are, as StaticLiveServerTestCase serves them.
-    thread = LiveServerThread("127.0.0.1", StaticFilesHandler, shared, port=0)
-    thread.daemon = True
-    thread.start()
-    thread.is_ready.wait()
-    if thread.error:
-        raise thread.error
-    yield f"http://127.0.0.1:{thread.port}"
-    thread.terminate()
-    for conn in shared.values():
-        conn.dec_thread_sharing()
-
-
-@pytest.fixture
-def page():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        tab = browser.new_page()
-        tab.set_default_timeout(15_000)
-        yield tab
-        # The test's own queries ran while Playwright's event loop was running, on connections
-        # of that context: closed in it, so that the test database can be dropped after the run.
-        from django.db import connections
-
-        connections.close_all()
-        browser.close()
-
-
 def _standings(page, base: str) -> list[str]:
     page.goto(f"{base}/t/demo/A/")
     return [row.inner_text().split("\t")[1].strip() for row in page.locator("table tbody tr").all()]
@@ -211,9 +160,7 @@ def test_the_desk_works_under_a_strict_content_security_policy(live_url: str, pa
     # spread.css gives the header its green; desk.css the entry line its monospace font.
     header = page.eval_on_selector("header", "e => getComputedStyle(e).backgroundColor")
     assert header == "rgb(31, 111, 74)"
-    assert "monospace" in page.eval_on_selector(
-        "#id_line", "e => getComputedStyle(e).fontFamily"
-    )
+    assert "monospace" in page.eval_on_selector("#id_line", "e => getComputedStyle(e).fontFamily")
     page.fill("#id_line", "1 420 5 380")
     page.wait_for_selector("#check .after")
     assert page.inner_text("#check .after").startswith("Saves: ")
