@@ -229,3 +229,16 @@ def test_playerlinks_lists_every_player_and_keeps_the_links(division: Division) 
     again = StringIO()
     call_command("playerlinks", "spring-open", "--division", "A", "--json", stdout=again)
     assert json.loads(again.getvalue()) == rows
+
+
+def test_the_demo_leaves_division_a_a_round_for_the_players_to_report() -> None:
+    call_command("loaddemo", stdout=StringIO())
+    division = Division.objects.get(tournament__slug="demo", name="A")
+    assert division.self_report
+    waiting = [
+        g
+        for g in Game.objects.published().filter(division=division, score1=None)
+        if g.player2 is not None
+    ]
+    assert len(waiting) >= 3
+    assert all(selfservice.can_report(g, g.player1) for g in waiting)
