@@ -231,7 +231,7 @@ def test_playerlinks_lists_every_player_and_keeps_the_links(division: Division) 
     assert json.loads(again.getvalue()) == rows
 
 
-def test_the_demo_leaves_division_a_a_round_for_the_players_to_report() -> None:
+def test_the_demo_leaves_division_a_a_round_for_the_players_to_report(db: None) -> None:
     call_command("loaddemo", stdout=StringIO())
     division = Division.objects.get(tournament__slug="demo", name="A")
     assert division.self_report
