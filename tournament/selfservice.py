@@ -142,7 +142,7 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
     """Take the player's claim; record the result if the opponent's claim agrees."""
     with transaction.atomic():
         game = (
-            Game.objects.select_for_update()
+            Game.objects.select_for_update(of=("self",))
             .select_related("division", "player1", "player2")
             .get(pk=game.pk)
         )
@@ -187,7 +187,7 @@ def accept(claim: Claim, user: object) -> None:
     """A director accepts one claim of a game as its result."""
     with transaction.atomic():
         game = (
-            Game.objects.select_for_update()
+            Game.objects.select_for_update(of=("self",))
             .select_related("division", "player1", "player2")
             .get(pk=claim.game_id)
         )
