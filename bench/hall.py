@@ -167,9 +167,9 @@ def main() -> int:
     missed = False
     for kind in ("poll", "report"):
         times = tally.times[kind]
-        p99 = percentile(times, 99) * 1000
+        p99 = percentile(times, 0.99) * 1000
         print(
-            f"{kind:<7} {len(times) / elapsed:7.1f} req/s  p50 {percentile(times, 50) * 1000:6.0f}"
+            f"{kind:<7} {len(times) / elapsed:7.1f} req/s  p50 {percentile(times, 0.5) * 1000:6.0f}"
             f" ms  p99 {p99:6.0f} ms  errors {tally.errors[kind]}"
         )
         missed |= p99 >= 250 or tally.errors[kind] > 0
