@@ -72,6 +72,10 @@ class Division(models.Model):
     check_in_open = models.BooleanField(default=False)  # players may check themselves in
     # The next round is paired by the schedule (unpublished) once a round's results are complete.
     auto_pair = models.BooleanField(default=False)
+    # Players report their own results from their personal links (`tournament/selfservice.py`).
+    self_report = models.BooleanField(default=False)
+    # The hall display shows only this view ("pairings", "standings", "results"); "" rotates.
+    display_pin = models.CharField(max_length=20, blank=True)
     # Pairing: which system pairs which round ([{"rounds": "1-3", "system": "fontes"}, …], read
     # by `tournament.engine.pairing.parse_schedule`), how often two players may meet again,
     # Gibsonization, the prize bands contention pairing aims at, and pairs never to be made.
@@ -166,6 +170,8 @@ class Round(models.Model):
     published = models.BooleanField(default=False)
     paired_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    # Locked by a director: the players' own reports of it are refused.
+    locked = models.BooleanField(default=False)
     # The pairing engine's notes and warnings when the round was paired or last changed.
     notes = models.JSONField(default=list, blank=True)
     warnings = models.JSONField(default=list, blank=True)
@@ -324,3 +330,36 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} by {self.actor} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class PlayerLink(models.Model):
+    """A player's personal link, `/p/<token>/`: an unguessable token (`secrets.token_urlsafe`),
+    kept so that slips and `playerlinks` can be printed again. Revoking sets `revoked`; a new
+    link is a new row."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links")
+    token = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Link of {self.player}"
+
+
+class Claim(models.Model):
+    """A player's own report of a game's result, kept until the result is recorded."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="claims")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    my_score = models.IntegerField()
+    opponent_score = models.IntegerField()
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "player__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="one_claim_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.my_score}-{self.opponent_score}"

@@ -74,8 +74,7 @@ TEMPLATES: Mapping[str, str] = {
     "bye_lowest": "bye: the lowest-placed player with {had:byes}, as few as anyone's",
     "bye_gibson": "bye: Gibsonized ({player}'s {place:ordinal} place is settled)",
     # --- notes on the round
-    "manual": "Round {round} is paired by hand; check the director's pairings with "
-    "check_pairings.",
+    "manual": "Round {round} is paired by hand; check the director's pairings with check_pairings.",
     "has_bye": "{player} has the bye.",
     "has_bye_more": "{player} has the bye: a bye more than some others, who could not be given "
     "it with the rest paired.",
@@ -99,8 +98,7 @@ TEMPLATES: Mapping[str, str] = {
     "table_double_over": "The double {label:label} is over; round {round} starts it again.",
     "table_opponent_gone": "{player} has a bye: their scheduled opponent {gone} has withdrawn.",
     "table_joined": "{players:list} joined after the {label:label} was drawn.",
-    "fontes": "Initial Fontes, round {k} of {rounds}: {groups:#group} of {sizes:or} drawn by "
-    "seed.",
+    "fontes": "Initial Fontes, round {k} of {rounds}: {groups:#group} of {sizes:or} drawn by seed.",
     # --- warnings about a round's pairings
     "unknown_player": "{player!r} is not a player of this division.",
     "withdrawn": "{player} has withdrawn and should not be paired.",

@@ -132,9 +132,7 @@ def _fixed_tables(
                 Table(missing[i], missing[i + 1], [Message("table_late_paired", label=label)])
             )
         if len(missing) % 2:
-            draft.tables.append(
-                Table(missing[-1], None, [Message("table_late_odd", label=label)])
-            )
+            draft.tables.append(Table(missing[-1], None, [Message("table_late_odd", label=label)]))
         draft.notes.append(
             Message("table_joined", players=[fld.name(p) for p in missing], label=label)
         )

@@ -113,6 +113,9 @@ class Command(BaseCommand):
                 pairing_schedule=SCHEDULE,
                 prize_bands=[1, 2, 3],
                 prizes=PRIZES,
+                # Division A's players may report round 4 (three games waiting) from their links
+                # (`manage.py playerlinks demo --division A`).
+                self_report=name == "A",
             )
             players = {
                 number: Player.objects.create(

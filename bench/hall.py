@@ -1,0 +1,184 @@
+"""The hall on loopback: 200 players polling their own pages (`/p/<token>/`) while the 100 games
+of a round are reported from their phones (both players of each game) over a minute.
+
+    .venv/bin/python bench/hall.py [--players 200] [--seconds 60] [--poll 2.0] [--workers 2]
+
+The server is `python -m config.serve` (as `make serve`) on PostgreSQL's `spread_hall_bench`
+(dropped and made afresh), started and stopped as bench/load.py does. Prints req/s, p50 and p99
+of the page polls and of the reports, errors (any answer but 200 or a report's 302) and lost
+reports (games both players reported that have no result). Targets: p99 < 250 ms, 0 errors,
+0 lost; `--check` exits 1 if one is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import re
+import secrets
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+from load import (  # the same database, server and shell helpers as bench/load.py
+    ROOT,
+    Tally,
+    django_shell,
+    free_port,
+    fresh_database,
+    percentile,
+    start_server,
+    stop_server,
+)
+
+SETUP = r"""
+import json, sys
+from tournament import selfservice
+from tournament.models import Division, Game, Player, Round, Tournament
+n = int(sys.argv[-1])
+t = Tournament.objects.create(name="Hall bench", slug="hall-bench")
+d = Division.objects.create(tournament=t, name="A", self_report=True, check_in_open=True)
+people = [Player.objects.create(division=d, number=i + 1, name=f"Player {i + 1}",
+                                rating=1200 + 3 * i) for i in range(n)]
+games = [Game.objects.create(division=d, round=1, table=i // 2 + 1, player1=people[i],
+                             player2=people[i + 1], first=1) for i in range(0, n - 1, 2)]
+Round.objects.create(division=d, number=1, published=True)
+tokens = [selfservice.issue_link(p) for p in people]
+print("JSON" + json.dumps({"tokens": tokens, "games": len(games)}))
+"""
+
+COUNT = r"""
+import json
+from tournament.models import Game
+print("JSON" + json.dumps({"recorded": Game.objects.exclude(score1=None).count()}))
+"""
+
+
+def request(port: int, method: str, path: str, body: str = "", headers=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, response.read().decode(), response.getheader("Set-Cookie") or ""
+    finally:
+        conn.close()
+
+
+def report(port: int, token: str, mine: int, theirs: int, tally: Tally) -> bool:
+    """Open the page (for the CSRF cookie and field), then send the report, as a phone does."""
+    status, page, cookie = request(port, "GET", f"/p/{token}/")
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    jar = re.search(r"csrftoken=([^;]+)", cookie)
+    if status != 200 or not csrf or not jar:
+        tally.add("report", 0.0, False)
+        return False
+    body = urllib.parse.urlencode(
+        {"csrfmiddlewaretoken": csrf.group(1), "my_score": mine, "opponent_score": theirs}
+    )
+    headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Cookie": f"csrftoken={jar.group(1)}",
+    }
+    start = time.perf_counter()
+    status, _, _ = request(port, "POST", f"/p/{token}/report", body, headers)
+    tally.add("report", time.perf_counter() - start, status == 302)
+    return status == 302
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--poll", type=float, default=2.0, help="seconds between a phone's polls")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument(
+        "--database-url", default="postgres://postgres@127.0.0.1:5432/spread_hall_bench"
+    )
+    args = parser.parse_args()
+    fresh_database(args.database_url)
+    port = free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": args.database_url,
+        "DEBUG": "False",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "HOST": "127.0.0.1",
+        "WEB_CONCURRENCY": str(args.workers),
+        "CACHE_KEY_PREFIX": f"hall-{port}",
+    }
+    env.pop("REDIS_URL", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    info = django_shell(env, SETUP, str(args.players))
+    tokens: list[str] = info["tokens"]
+    server, stderr_lines = start_server(env, port)
+    tally = Tally()
+    stop = threading.Event()
+
+    def phone(token: str) -> None:
+        time.sleep(random.random() * args.poll)
+        while not stop.is_set():
+            start = time.perf_counter()
+            try:
+                status, _, _ = request(port, "GET", f"/p/{token}/")
+            except OSError:
+                status = 0
+            tally.add("poll", time.perf_counter() - start, status == 200)
+            stop.wait(args.poll)
+
+    def reporter() -> None:
+        games = list(range(info["games"]))
+        random.shuffle(games)
+        gap = args.seconds / max(1, len(games))
+        for i in games:
+            one, two = tokens[2 * i], tokens[2 * i + 1]
+            a, b = random.randint(300, 500), random.randint(300, 500)
+            for token, mine, theirs in ((one, a, b), (two, b, a)):
+                try:
+                    report(port, token, mine, theirs, tally)
+                except OSError:
+                    tally.add("report", 0.0, False)
+            time.sleep(gap)
+
+    try:
+        threads = [threading.Thread(target=phone, args=(t,), daemon=True) for t in tokens]
+        began = time.perf_counter()
+        for t in threads:
+            t.start()
+        reporting = threading.Thread(target=reporter)
+        reporting.start()
+        reporting.join()
+        stop.set()
+        for t in threads:
+            t.join(timeout=30)
+        elapsed = time.perf_counter() - began
+    finally:
+        stop_server(server)
+    recorded = django_shell(env, COUNT)["recorded"]
+    lost = info["games"] - recorded
+    missed = False
+    for kind in ("poll", "report"):
+        times = tally.times[kind]
+        p99 = percentile(times, 0.99) * 1000
+        print(
+            f"{kind:<7} {len(times) / elapsed:7.1f} req/s  p50 {percentile(times, 0.5) * 1000:6.0f}"
+            f" ms  p99 {p99:6.0f} ms  errors {tally.errors[kind]}"
+        )
+        missed |= p99 >= 250 or tally.errors[kind] > 0
+    print(f"reports: {info['games']} games, {recorded} recorded, {lost} lost")
+    if stderr_lines:
+        print("server errors:\n" + "".join(stderr_lines[-10:]))
+    missed |= lost > 0
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

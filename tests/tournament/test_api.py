@@ -1,0 +1,103 @@
+"""The read-only JSON API v1 and TSH's tourney.js (tournament/views/api.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from tournament import results
+from tournament.models import Division, Round
+
+BASE = "/api/v1/t/spring-open/A/"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    cache.clear()
+
+
+def test_pairings_give_table_first_second_and_scores(division: Division, director) -> None:
+    data = Client().get(BASE + "round/1/pairings").json()
+    assert data == [
+        {"table": 1, "first": 1, "second": 2, "scores": None, "kind": "played"},
+        {"table": 2, "first": 3, "second": 4, "scores": None, "kind": "played"},
+        {"table": 3, "first": 6, "second": 5, "scores": None, "kind": "played"},
+        {"table": None, "first": 7, "second": None, "scores": None, "kind": "bye"},
+    ]
+    results.enter_line(division, 1, "6 400 5 350", director)
+    results.enter_line(division, 1, "7 bye", director)
+    data = Client().get(BASE + "round/1/pairings").json()
+    assert data[2]["scores"] == [400, 350]
+    assert data[3]["scores"] == [50, None]
+
+
+def test_an_unpublished_round_is_not_in_the_api(division: Division) -> None:
+    Round.objects.create(division=division, number=1, published=False)
+    assert Client().get(BASE + "round/1/pairings").status_code == 404
+    assert Client().get(BASE + "rounds").json() == []
+
+
+def test_etag_gives_304_until_a_result_changes(division: Division, director) -> None:
+    first = Client().get(BASE + "standings")
+    etag = first["ETag"]
+    again = Client().get(BASE + "standings", headers={"if-none-match": etag})
+    assert again.status_code == 304
+    results.enter_line(division, 1, "1 420 2 380", director)
+    changed = Client().get(BASE + "standings", headers={"if-none-match": etag})
+    assert changed.status_code == 200
+    rows = changed.json()
+    assert rows[0]["number"] == 1 and rows[0]["wins"] == 1 and rows[0]["spread"] == 40
+
+
+def test_players_and_rounds(division: Division, director) -> None:
+    players = Client().get(BASE + "players").json()
+    assert players[0] == {"number": 1, "name": "Quill, Ada", "rating": 0, "club": ""}
+    results.enter_line(division, 1, "1 420 2 380", director)
+    assert Client().get(BASE + "rounds").json() == [{"round": 1, "games": 4, "results": 1}]
+
+
+def test_tourney_js_in_tsh_layout(division: Division, director) -> None:
+    results.enter_line(division, 1, "1 420 2 380", director)
+    body = Client().get("/t/spring-open/tourney.js").content.decode()
+    assert body.startswith("newt=") and body.endswith(";\n")
+    data = json.loads(body[len("newt=") : -2])
+    [div] = data["divisions"]
+    assert div["players"][0] is None
+    ada, ben = div["players"][1], div["players"][2]
+    assert (ada["name"], ada["pairings"], ada["scores"]) == ("Quill, Ada", [2], [420])
+    assert (ben["pairings"], ben["scores"], ben["etc"]["p12"]) == ([1], [380], [2])
+    assert ada["etc"]["p12"] == [1]
+    assert ada["etc"]["rrank"][-1] == 1 and len(ada["etc"]["rrank"]) == 2
+    assert len(ada["etc"]["newr"]) == 1
+    assert div["players"][7]["pairings"] == [0]
+
+
+def test_the_display_feed_and_a_pinned_view(division: Division, director, desk) -> None:
+    division.players.update(rating=1500)  # rated players: a win gains, a loss loses
+    results.enter_line(division, 1, "1 420 2 380", director)
+    data = Client().get(BASE + "display").json()
+    assert data["round"] == 1 and data["pin"] == ""
+    assert [r["name"] for r in data["pairings"]][:3] == ["Crane, Ben", "Moss, Eli", "North, Fay"]
+    ada = next(r for r in data["pairings"] if r["name"] == "Quill, Ada")
+    assert ada == {
+        "name": "Quill, Ada",
+        "number": 1,
+        "table": 1,
+        "opponent": "Crane, Ben",
+        "first": True,
+    }
+    [latest] = data["results"]
+    assert (latest["one"], latest["two"], latest["scores"]) == (
+        "Quill, Ada",
+        "Crane, Ben",
+        [420, 380],
+    )
+    assert latest["changes"][0] > 0 > latest["changes"][1]
+    assert data["standings"][0]["name"] == "Quill, Ada"
+    desk.post(f"/desk/spring-open/division/{division.pk}/claims/", {"display_pin": "standings"})
+    assert Client().get(BASE + "display").json()["pin"] == "standings"
+    page = Client().get("/t/spring-open/A/display/")
+    assert page.status_code == 200 and b'id="display-feeds"' in page.content

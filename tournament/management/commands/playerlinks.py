@@ -1,0 +1,47 @@
+"""`manage.py playerlinks SLUG --division A [--json] [--base URL]`: each player's personal link,
+issued where the player has none yet."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
+
+from tournament import selfservice, services
+from tournament.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "List the players' personal links (issuing any missing): [{number, name, url}]."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--division", required=True)
+        parser.add_argument("--json", action="store_true")
+        parser.add_argument(
+            "--base", default="http://127.0.0.1:8000", help="The address players open."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        tournament = Tournament.objects.filter(slug=options["slug"]).first()
+        if tournament is None:
+            raise CommandError(f"No tournament {options['slug']!r}.")
+        division = services.find_division(tournament.divisions.all(), options["division"])
+        if division is None:
+            raise CommandError(f"No division {options['division']!r} in {tournament.name}.")
+        base = options["base"].rstrip("/")
+        rows = [
+            {
+                "number": p.number,
+                "name": p.name,
+                "url": base + reverse("phone", args=[selfservice.live_token(p)]),
+            }
+            for p in division.players.order_by("number")
+        ]
+        if options["json"]:
+            self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1))
+        else:
+            for row in rows:
+                self.stdout.write(f"{row['number']:>4}  {row['name']:<30} {row['url']}")

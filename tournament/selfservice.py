@@ -1,0 +1,211 @@
+"""What a player does from their personal link: check in, and report their own result.
+
+A report is a claim. When both players of a game have claimed the same scores, the result is
+recorded through the desk's own entry service (`results.enter_line`), with the change logged
+under the player who completed the agreement. A disagreement, or a claim the opponent has not
+matched yet, records nothing: it waits in the desk's queue (`pending`), where a director
+accepts either claim or types the right result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from tournament import results
+from tournament.models import Claim, Division, Game, Player, PlayerLink, Round
+
+REPORTS_PER_MINUTE = 10  # reports, check-ins and uploads per link per minute
+
+
+class ReportRefused(ValueError):
+    """The report cannot be taken; the message says why, in a sentence."""
+
+
+# -- links --------------------------------------------------------------------------------------
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_link(player: Player) -> str:
+    """A new token for the player; any link they had before stops working."""
+    token = secrets.token_urlsafe(24)
+    with transaction.atomic():
+        PlayerLink.objects.filter(player=player, revoked=None).update(revoked=timezone.now())
+        PlayerLink.objects.create(player=player, token=token)
+    return token
+
+
+def live_token(player: Player) -> str:
+    """The player's live token, issuing one if they have none."""
+    link = PlayerLink.objects.filter(player=player, revoked=None).order_by("-pk").first()
+    return link.token if link else issue_link(player)
+
+
+def revoke_links(player: Player) -> int:
+    """Revoke the player's links; how many were live."""
+    return PlayerLink.objects.filter(player=player, revoked=None).update(revoked=timezone.now())
+
+
+def player_for(token: str) -> Player | None:
+    """The player a live token belongs to, or None."""
+    if not token or len(token) > 100:
+        return None
+    link = (
+        PlayerLink.objects.select_related("player__division__tournament")
+        .filter(token=token, revoked=None)
+        .first()
+    )
+    return link.player if link else None
+
+
+def allow(token: str, limit: int = REPORTS_PER_MINUTE) -> bool:
+    """Count one write from this link in the current minute; False past the limit."""
+    key = f"selfservice:{_hash(token)}:{int(time.time() // 60)}"
+    cache.add(key, 0, timeout=120)
+    try:
+        return cache.incr(key) <= limit
+    except ValueError:  # the counter expired between add and incr
+        cache.set(key, 1, timeout=120)
+        return True
+
+
+# -- check-in -----------------------------------------------------------------------------------
+
+
+def check_in(player: Player) -> None:
+    if not player.division.check_in_open:
+        raise ReportRefused("Check-in is not open: see the desk.")
+    if not player.checked_in:
+        player.checked_in = True
+        player.save(update_fields=["checked_in", "updated"])
+
+
+# -- reports ------------------------------------------------------------------------------------
+
+
+def current_game(player: Player) -> Game | None:
+    """The player's game of the latest published round they are paired in."""
+    games = Game.objects.published().filter(division_id=player.division_id)
+    mine = (games.filter(player1=player) | games.filter(player2=player)).select_related(
+        "player1", "player2"
+    )
+    return mine.order_by("-round", "pk").first()
+
+
+def parse_score(text: str | None, label: str) -> int:
+    value = results.plain_number((text or "").strip(), signed=True)
+    if value is None:
+        raise ReportRefused(f"Type {label} in digits.")
+    if not results.MIN_SCORE <= value <= results.MAX_SCORE:
+        raise ReportRefused(
+            f"{value} is not a possible score ({results.MIN_SCORE} to {results.MAX_SCORE})."
+        )
+    return value
+
+
+@dataclass
+class Outcome:
+    recorded: bool
+    message: str
+
+
+def _refusal(game: Game, player: Player) -> str | None:
+    if not game.division.self_report:
+        return "Reporting results from this page is turned off: report at the desk."
+    if player.pk not in (game.player1_id, game.player2_id) or game.player2_id is None:
+        return "Only the two players of a game can report it."
+    if not Game.objects.published().filter(pk=game.pk).exists():
+        return "This round is not published."
+    if Round.objects.filter(division_id=game.division_id, number=game.round, locked=True).exists():
+        return f"Round {game.round} is locked: report at the desk."
+    if game.division.tournament.locked:
+        return "The tournament is locked: report at the desk."
+    if game.kind != Game.PLAYED:
+        return "This game is not a played game: see the desk."
+    if game.has_result:
+        return "This game's result is already recorded: see the desk to correct it."
+    return None
+
+
+def can_report(game: Game, player: Player) -> bool:
+    return _refusal(game, player) is None
+
+
+def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Outcome:
+    """Take the player's claim; record the result if the opponent's claim agrees."""
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("division", "player1", "player2")
+            .get(pk=game.pk)
+        )
+        refused = _refusal(game, player)
+        if refused:
+            raise ReportRefused(refused)
+        Claim.objects.update_or_create(
+            game=game,
+            player=player,
+            defaults={"my_score": my_score, "opponent_score": opponent_score},
+        )
+        other = game.player2 if game.player1_id == player.pk else game.player1
+        assert other is not None
+        theirs = Claim.objects.filter(game=game, player=other).first()
+        if theirs is None:
+            return Outcome(False, f"Reported. Waiting for {other.name} to report too.")
+        if (theirs.my_score, theirs.opponent_score) != (opponent_score, my_score):
+            return Outcome(
+                False,
+                f"{other.name} reported {theirs.my_score}–{theirs.opponent_score}: the desk "
+                "will decide. You may change your report until then.",
+            )
+        record(game, player, my_score, opponent_score, actor=player)
+        return Outcome(True, "Both reports agree: the result is recorded.")
+
+
+def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> None:
+    """Record a claim's scores through the desk's entry service and clear the game's claims.
+
+    The line starts with the player due to go first, so the pairing's first player stands.
+    """
+    assert game.player2 is not None
+    other = game.player2 if game.player1_id == claimant.pk else game.player1
+    scores = {claimant.pk: score, other.pk: other_score}
+    one, two = (game.player2, game.player1) if game.first == 2 else (game.player1, game.player2)
+    line = f"{one.number} {scores[one.pk]} {two.number} {scores[two.pk]}"
+    results.enter_line(game.division, game.round, line, actor)
+    Claim.objects.filter(game=game).delete()
+
+
+def accept(claim: Claim, user: object) -> None:
+    """A director accepts one claim of a game as its result."""
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("division", "player1", "player2")
+            .get(pk=claim.game_id)
+        )
+        if game.has_result:
+            raise ReportRefused("This game's result is already recorded.")
+        record(game, claim.player, claim.my_score, claim.opponent_score, actor=user)
+
+
+def pending(division: Division) -> list[tuple[Game, list[Claim]]]:
+    """The games of the division with claims and no result, with their claims."""
+    claims = Claim.objects.filter(game__division=division).select_related(
+        "game__player1", "game__player2", "player"
+    )
+    found: dict[int, tuple[Game, list[Claim]]] = {}
+    for c in claims.order_by("game__round", "game__table", "game_id", "player__number"):
+        if c.game.has_result:
+            continue
+        found.setdefault(c.game_id, (c.game, []))[1].append(c)
+    return list(found.values())

@@ -1,0 +1,21 @@
+"""The players' personal links, /p/<token>/, and the desk's side of them."""
+
+from django.urls import path
+
+from tournament.views import phone
+
+urlpatterns = [
+    path("p/<str:token>/", phone.page, name="phone"),
+    path("p/<str:token>/check-in", phone.check_in, name="phone-check-in"),
+    path("p/<str:token>/report", phone.report, name="phone-report"),
+    path(
+        "desk/<slug:slug>/division/<int:division_id>/claims/",
+        phone.desk_queue,
+        name="desk-claims",
+    ),
+    path(
+        "desk/<slug:slug>/division/<int:division_id>/players/<int:number>/link",
+        phone.desk_link,
+        name="desk-player-link",
+    ),
+]

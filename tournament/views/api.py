@@ -1,0 +1,230 @@
+"""The read-only JSON API, version 1, and TSH's `tourney.js`: published rounds only.
+
+Every answer goes through the public page cache (`views/cache.py`): kept under the divisions'
+stamps, with the stamp as its ETag, so a display polling with If-None-Match gets a 304.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import F
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+
+from tournament import queries, services
+from tournament.models import Division, Game
+from tournament.views.access import get_public_division, get_public_tournament
+
+
+def _division(request: HttpRequest, slug: str, division: str) -> Division:
+    return get_public_division(get_public_tournament(request, slug), division)
+
+
+def _json(data: Any) -> JsonResponse:
+    response = JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
+    response["Access-Control-Allow-Origin"] = "*"  # read-only, public: overlays may read it
+    return response
+
+
+def _games(division: Division, round_number: int | None = None) -> list[Game]:
+    games = Game.objects.published().filter(division=division).exclude(kind=Game.VOID)
+    if round_number is not None:
+        games = games.filter(round=round_number)
+    order = ("round", F("table").asc(nulls_last=True), "pk")  # byes after the tables
+    return list(games.select_related("player1", "player2").order_by(*order))
+
+
+def _pairing(g: Game) -> dict[str, Any]:
+    # `first` is the player who goes first when the pairing says so, else player1.
+    swapped = g.first == 2 and g.player2 is not None
+    one, two = (g.player2, g.player1) if swapped else (g.player1, g.player2)
+    scores = None
+    if g.has_result:
+        scores = [g.score2, g.score1] if swapped else [g.score1, g.score2]
+    return {
+        "table": g.table,
+        "first": one.number,
+        "second": two.number if two else None,
+        "scores": scores,
+        "kind": g.kind,
+    }
+
+
+def pairings(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
+    div = _division(request, slug, division)
+    games = _games(div, number)
+    if not games:
+        raise Http404("No such round.")
+    return _json([_pairing(g) for g in games])
+
+
+def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    div = _division(request, slug, division)
+    key = services.standings_key(div, public=True)
+    rows = services.division_standings(div, key=key, public=True)
+    ratings = {r.player.pk: r for r in services.division_ratings(div, key=key, public=True)}
+    return _json(
+        [
+            {
+                "rank": r.rank,
+                "number": r.player.number,
+                "name": r.player.name,
+                "wins": r.wins,
+                "losses": r.losses,
+                "spread": r.spread,
+                "games": r.games,
+                "rating": ratings[r.player.pk].before,
+                "new_rating": ratings[r.player.pk].after,
+            }
+            for r in rows
+        ]
+    )
+
+
+def players(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    div = _division(request, slug, division)
+    return _json(
+        [
+            {"number": p.number, "name": p.name, "rating": p.rating, "club": p.club}
+            for p in div.players.order_by("number")
+        ]
+    )
+
+
+def rounds(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    div = _division(request, slug, division)
+    return _json(
+        [
+            {"round": r.number, "games": r.games, "results": r.results}
+            for r in queries.division_rounds(div)
+        ]
+    )
+
+
+def _tsh_division(div: Division) -> dict[str, Any]:
+    """A division as TSH's tourney.js writes it: players by id (index 0 empty), each with
+    pairings and scores per round and `etc` holding p12, rrank and newr."""
+    games = _games(div)
+    last = max((g.round for g in games), default=0)
+    people = list(div.players.order_by("number"))
+    size = max((p.number for p in people), default=0)
+    opp: dict[int, list[int]] = {p.pk: [0] * last for p in people}
+    score: dict[int, list[int]] = {p.pk: [0] * last for p in people}
+    p12: dict[int, list[int]] = {p.pk: [0] * last for p in people}
+    for g in games:
+        r = g.round - 1
+        if g.player2 is None:
+            opp[g.player1_id][r] = 0
+            score[g.player1_id][r] = g.score1 or 0
+            continue
+        for me, other, mine, pos in (
+            (g.player1, g.player2, g.score1, 1),
+            (g.player2, g.player1, g.score2, 2),
+        ):
+            opp[me.pk][r] = other.number
+            score[me.pk][r] = mine or 0
+            p12[me.pk][r] = (1 if g.first == pos else 2) if g.first in (1, 2) else 3
+    ranks: dict[int, list[int]] = {p.pk: [] for p in people}
+    for after in range(0, last + 1):
+        for row in services.division_standings(div, after_round=after, public=True):
+            ranks[row.player.pk].append(row.rank or 0)
+    newr = {r.player.pk: list(r.by_round) for r in services.division_ratings(div, public=True)}
+    players: list[dict[str, Any] | None] = [None] * (size + 1)
+    for p in people:
+        players[p.number] = {
+            "id": p.number,
+            "name": p.name,
+            "rating": p.rating,
+            "pairings": opp[p.pk],
+            "scores": score[p.pk],
+            "etc": {"p12": p12[p.pk], "rrank": ranks[p.pk], "newr": newr.get(p.pk, [])},
+        }
+    return {"name": div.name, "players": players}
+
+
+def tourney_js(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_public_tournament(request, slug)
+    data = {
+        "config": {"event_name": tournament.name, "max_rounds": None},
+        "divisions": [_tsh_division(d) for d in tournament.divisions.all()],
+    }
+    body = "newt=" + json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False) + ";\n"
+    response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+DISPLAY_VIEWS = ("pairings", "standings", "results")
+
+
+def display(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    """All the hall display shows of a division, in one answer: the latest round's pairings by
+    name, the standings, the latest results with rating changes, and the view pinned."""
+    div = _division(request, slug, division)
+    games = _games(div)
+    last = max((g.round for g in games), default=0)
+    key = services.standings_key(div, public=True)
+    ratings = {r.player.pk: r for r in services.division_ratings(div, key=key, public=True)}
+    by_name = []
+    recent = []
+    for g in games:
+        if g.round != last:
+            continue
+        sides = [(g.player1, g.player2)]
+        if g.player2 is not None:
+            sides.append((g.player2, g.player1))
+        for me, other in sides:
+            by_name.append(
+                {
+                    "name": me.name,
+                    "number": me.number,
+                    "table": g.table,
+                    "opponent": other.name if other else g.kind,
+                    "first": g.first == (1 if me.pk == g.player1_id else 2),
+                }
+            )
+        if g.has_result and g.player2 is not None:
+            recent.append((g.updated, g))
+    by_name.sort(key=lambda row: row["name"].casefold())
+    recent.sort(key=lambda pair: pair[0], reverse=True)
+
+    def change(p: Any) -> int:
+        r = ratings.get(p.pk)
+        if r is None or not r.by_round:
+            return 0
+        before = r.by_round[-2] if len(r.by_round) > 1 else r.before
+        return r.by_round[-1] - before
+
+    latest = [
+        {
+            "table": g.table,
+            "one": g.player1.name,
+            "two": g.player2.name,
+            "scores": [g.score1, g.score2],
+            "changes": [change(g.player1), change(g.player2)],
+        }
+        for _, g in recent[:12]
+    ]
+    rows = services.division_standings(div, key=key, public=True)
+    standing = [
+        {
+            "rank": r.rank,
+            "name": r.player.name,
+            "record": r.record,
+            "spread": r.spread,
+            "rating": ratings[r.player.pk].after if r.player.pk in ratings else None,
+        }
+        for r in rows
+    ]
+    return _json(
+        {
+            "division": div.name,
+            "round": last,
+            "pin": div.display_pin if div.display_pin in DISPLAY_VIEWS else "",
+            "pairings": by_name,
+            "standings": standing,
+            "results": latest,
+        }
+    )

@@ -1,0 +1,19 @@
+"""The hall display: a page for a projector, updated by `static/display.js` polling the API."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from tournament.views.access import get_public_division, get_public_tournament
+
+
+def display(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    """One division's display; `?rotate=1` rotates through every division of the event."""
+    tournament = get_public_tournament(request, slug)
+    div = get_public_division(tournament, division)
+    divisions = list(tournament.divisions.all()) if request.GET.get("rotate") == "1" else [div]
+    feeds = [reverse("api-display", args=[slug, d.name]) for d in divisions]
+    ctx = {"tournament": tournament, "division": div, "feeds": feeds}
+    return render(request, "tournament/display/display.html", ctx)

@@ -1,0 +1,156 @@
+"""The player's own page, `/p/<token>/`, built for a phone; and the desk's side of it: the
+queue of players' reports, and revoking and reissuing links.
+
+The page is never cached (it is one player's), and every write is rate limited per link.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournament import queries, results, selfservice, services
+from tournament.models import Claim, Player
+from tournament.tables import PlayerGamesTable
+from tournament.views import api
+from tournament.views.access import get_desk_division
+
+TOO_MANY = "Too many reports from this link in a minute: wait a moment."
+
+
+def _player(token: str) -> Player:
+    player = selfservice.player_for(token)
+    if player is None:
+        raise Http404("This link does not work: ask the desk for a new one.")
+    return player
+
+
+def page(request: HttpRequest, token: str) -> HttpResponse:
+    player = _player(token)
+    division = player.division
+    game = selfservice.current_game(player)
+    opponent = first = None
+    if game is not None and game.player2_id is not None:
+        opponent = game.player2 if game.player1_id == player.pk else game.player1
+        first = {1: game.player1, 2: game.player2}.get(game.first)
+    key = services.standings_key(division, public=True)
+    standing = next(
+        (
+            r
+            for r in services.division_standings(division, key=key, public=True)
+            if r.player.pk == player.pk
+        ),
+        None,
+    )
+    claim = Claim.objects.filter(game=game, player=player).first() if game else None
+    can_report = (
+        game is not None and game.player2_id is not None and selfservice.can_report(game, player)
+    )
+    ctx = {
+        "player": player,
+        "division": division,
+        "tournament": division.tournament,
+        "game": game,
+        "opponent": opponent,
+        "first": first,
+        "standing": standing,
+        "claim": claim,
+        "can_report": can_report,
+        "token": token,
+        "table": PlayerGamesTable(queries.player_games(player), division),
+    }
+    response = render(request, "tournament/phone/page.html", ctx)
+    response["Cache-Control"] = "no-store"
+    # The site's own Referrer-Policy (same-origin) keeps the token, in the address, from other
+    # sites; "no-referrer" would make Chromium send `Origin: null`, which CSRF refuses.
+    return response
+
+
+@require_POST
+def check_in(request: HttpRequest, token: str) -> HttpResponse:
+    player = _player(token)
+    if not selfservice.allow(token):
+        messages.error(request, TOO_MANY)
+    else:
+        try:
+            selfservice.check_in(player)
+            messages.success(request, f"{player.name}: checked in.")
+        except selfservice.ReportRefused as error:
+            messages.error(request, str(error))
+    return redirect("phone", token=token)
+
+
+@require_POST
+def report(request: HttpRequest, token: str) -> HttpResponse:
+    player = _player(token)
+    if not selfservice.allow(token):
+        messages.error(request, TOO_MANY)
+        return redirect("phone", token=token)
+    game = selfservice.current_game(player)
+    try:
+        if game is None:
+            raise selfservice.ReportRefused("You have no game to report.")
+        mine = selfservice.parse_score(request.POST.get("my_score"), "your score")
+        theirs = selfservice.parse_score(request.POST.get("opponent_score"), "your opponent's")
+        outcome = selfservice.report(player, game, mine, theirs)
+        messages.success(request, outcome.message)
+    except (selfservice.ReportRefused, results.EntryError) as error:
+        messages.error(request, str(error))
+    return redirect("phone", token=token)
+
+
+# -- the desk's side ------------------------------------------------------------------------------
+
+
+@login_required
+def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = get_desk_division(request, slug, division_id)
+    if request.method == "POST":
+        try:
+            if "self_report" in request.POST:
+                division.self_report = request.POST["self_report"] == "on"
+                division.save(update_fields=["self_report", "stamp"])
+            elif "display_pin" in request.POST:
+                pin = request.POST["display_pin"]
+                division.display_pin = pin if pin in api.DISPLAY_VIEWS else ""
+                division.save(update_fields=["display_pin", "stamp"])
+            elif "claim" in request.POST:
+                pk = results.plain_number(request.POST["claim"]) or 0
+                claim = get_object_or_404(Claim, pk=pk, game__division=division)
+                selfservice.accept(claim, request.user)
+                messages.success(request, "Recorded.")
+            elif "line" in request.POST:
+                round_number = results.plain_number(request.POST.get("round", "")) or 0
+                results.enter_line(division, round_number, request.POST["line"], request.user)
+                messages.success(request, "Recorded.")
+        except (selfservice.ReportRefused, results.EntryError) as error:
+            messages.error(request, str(error))
+        return redirect("desk-claims", slug=slug, division_id=division.pk)
+    ctx = {
+        "tournament": division.tournament,
+        "division": division,
+        "pending": selfservice.pending(division),
+        "players": division.players.order_by("number"),
+        "views": api.DISPLAY_VIEWS,
+    }
+    return render(request, "tournament/phone/desk_queue.html", ctx)
+
+
+@login_required
+@require_POST
+def desk_link(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
+    """Revoke a player's link, or issue a new one (which revokes the old)."""
+    division = get_desk_division(request, slug, division_id)
+    player = get_object_or_404(division.players, number=number)
+    if request.POST.get("action") == "revoke":
+        selfservice.revoke_links(player)
+        messages.success(request, f"{player.name}'s link no longer works.")
+    else:
+        token = selfservice.issue_link(player)
+        url = request.build_absolute_uri(reverse("phone", args=[token]))
+        messages.success(request, f"{player.name}'s new link: {url}")
+    return redirect("desk-claims", slug=slug, division_id=division.pk)
