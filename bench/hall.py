@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import os
 import random
 import re
-import secrets
 import subprocess
 import sys
 import threading
@@ -31,6 +29,7 @@ from load import (  # the same database, server and shell helpers as bench/load.
     free_port,
     fresh_database,
     percentile,
+    server_env,
     start_server,
     stop_server,
 )
@@ -102,17 +101,7 @@ def main() -> int:
     args = parser.parse_args()
     fresh_database(args.database_url)
     port = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": args.database_url,
-        "DEBUG": "False",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "HOST": "127.0.0.1",
-        "WEB_CONCURRENCY": str(args.workers),
-        "CACHE_KEY_PREFIX": f"hall-{port}",
-    }
+    env = server_env(args.database_url, args.workers, f"hall-{port}")
     env.pop("REDIS_URL", None)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True

@@ -104,6 +104,21 @@ print("JSON" + json.dumps({"changes": counts, "scores": scores}))
 """
 
 
+def server_env(database_url: str, workers: int, cache_prefix: str) -> dict[str, str]:
+    """The environment of a production server on loopback: DEBUG off, a fresh secret key."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "DEBUG": "False",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "HOST": "127.0.0.1",
+        "WEB_CONCURRENCY": str(workers),
+        "CACHE_KEY_PREFIX": cache_prefix,
+    }
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -321,18 +336,8 @@ def main() -> int:
 
     fresh_database(args.database_url)
     port = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": args.database_url,
-        "DEBUG": "False",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "PORT": str(port),
-        "HOST": "127.0.0.1",
-        "WEB_CONCURRENCY": str(args.workers),
-        "CACHE_KEY_PREFIX": f"bench-{port}",
-    }
+    env = server_env(args.database_url, args.workers, f"bench-{port}")
+    env["PORT"] = str(port)
     env.pop("REDIS_URL", None)
     if args.redis:
         env["REDIS_URL"] = args.redis

@@ -189,16 +189,26 @@ _SPECS: dict[str, Callable[[Any], str]] = {
 }
 
 
-class _Formatter(string.Formatter):
+class SpecFormatter(string.Formatter):
+    """`str.format` with the message tables' own format specs: `{n:#noun}` a counted noun, and
+    a named spec (`{words:list}`) a function of the value. Shared by the pairing engine's table."""
+
+    def __init__(
+        self, specs: Mapping[str, Callable[[Any], str]], counted: Callable[[int, str], str]
+    ) -> None:
+        super().__init__()
+        self.specs = specs
+        self.counted = counted
+
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec.startswith("#"):
-            return counted(value, format_spec[1:])
-        if format_spec in _SPECS:
-            return _SPECS[format_spec](value)
+            return self.counted(value, format_spec[1:])
+        if format_spec in self.specs:
+            return self.specs[format_spec](value)
         return format(value, format_spec)
 
 
-_FORMATTER = _Formatter()
+_FORMATTER = SpecFormatter(_SPECS, counted)
 
 
 def template_key(code: str, params: Mapping[str, Any]) -> str:

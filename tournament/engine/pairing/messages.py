@@ -20,10 +20,10 @@ from __future__ import annotations
 import ast
 import json
 import re
-import string
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from scoring.messages import SpecFormatter
 from tournament.engine.text import counted, ordinal
 
 TEMPLATES: Mapping[str, str] = {
@@ -148,16 +148,7 @@ _SPECS: dict[str, Callable[[Any], str]] = {
 }
 
 
-class _Formatter(string.Formatter):
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if format_spec.startswith("#"):
-            return counted(value, format_spec[1:])
-        if format_spec in _SPECS:
-            return _SPECS[format_spec](value)
-        return format(value, format_spec)
-
-
-_FORMATTER = _Formatter()
+_FORMATTER = SpecFormatter(_SPECS, counted)
 
 
 def render(code: str, params: Mapping[str, Any]) -> str:
