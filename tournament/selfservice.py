@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -68,13 +67,17 @@ def player_for(token: str) -> Player | None:
 
 
 def allow(token: str, limit: int = REPORTS_PER_MINUTE) -> bool:
-    """Count one write from this link in the current minute; False past the limit."""
-    key = f"selfservice:{_hash(token)}:{int(time.time() // 60)}"
-    cache.add(key, 0, timeout=120)
+    """Count one write from this link; False past the limit within a minute of the first.
+
+    The window opens at the link's first write and closes 60 s later, so a burst is never
+    split across a clock minute's edge (incr keeps the key's expiry in every cache backend).
+    """
+    key = f"selfservice:{_hash(token)}"
+    cache.add(key, 0, timeout=60)
     try:
         return cache.incr(key) <= limit
     except ValueError:  # the counter expired between add and incr
-        cache.set(key, 1, timeout=120)
+        cache.set(key, 1, timeout=60)
         return True
 
 
