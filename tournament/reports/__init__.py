@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from tournament.models import Division
 from tournament.reports.data import BUILDERS, PUBLIC_KINDS, XLSX_KINDS, ReportError
@@ -46,15 +47,18 @@ def make(
     from tournament.reports import data, pdf, xlsx
 
     if kind not in BUILDERS:
-        raise ReportError(f"there is no {kind!r} report; the reports are {', '.join(KINDS)}")
+        raise ReportError(
+            _("there is no %(kind)r report; the reports are %(kinds)s")
+            % {"kind": kind, "kinds": ", ".join(KINDS)}
+        )
     if fmt not in CONTENT_TYPES:
         raise ReportError(f"{fmt!r} is not a report format: pdf or xlsx")
     if fmt == "xlsx" and kind not in XLSX_KINDS:
-        raise ReportError(f"the {kind} report is made as PDF only")
+        raise ReportError(_("the %(kind)s report is made as PDF only") % {"kind": kind})
     if fmt == "pdf" and kind == "results":
-        raise ReportError("all results are made as xlsx only; the crosstable prints them")
+        raise ReportError(_("all results are made as xlsx only; the crosstable prints them"))
     if paper not in pdf.PAPERS:
-        raise ReportError(f"paper {paper!r}: a4 or letter")
+        raise ReportError(_("paper %(paper)r: a4 or letter") % {"paper": paper})
     report = data.build(kind, division, number, public)
     content = pdf.render(report, paper) if fmt == "pdf" else xlsx.render(report)
     parts = [division.tournament.slug, slugify(division.name) or "division", kind]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.pdfbase import pdfmetrics
@@ -374,8 +375,12 @@ class _NumberedCanvas(pdfcanvas.Canvas):
         f = fonts()
         self.setFont(f.regular, 8)
         self.setFillColor(colors.black)
-        w, _ = self._pagesize
-        self.drawRightString(w - MARGIN, MARGIN + 2, f"Page {self._pageNumber} of {total}")
+        w, _height = self._pagesize
+        self.drawRightString(
+            w - MARGIN,
+            MARGIN + 2,
+            _("Page %(page)s of %(total)s") % {"page": self._pageNumber, "total": total},
+        )
 
 
 def page_size(paper: str, wide: bool = False) -> tuple[float, float]:
@@ -391,9 +396,9 @@ def frame_width(paper: str, wide: bool = False) -> float:
 
 
 def _header_lines(report: Report) -> tuple[str, str]:
-    where = f"Division {report.division}"
+    where = _("Division %(division)s") % {"division": report.division}
     if report.round is not None:
-        where += f" · Round {report.round}"
+        where += " · " + _("Round %(round)s") % {"round": report.round}
     return report.tournament, f"{where} · {report.heading}"
 
 

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from tournament import queries, services
+from tournament.language import apply_tournament_language
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 
 # -- the director's desk ------------------------------------------------------------------------
@@ -95,6 +96,7 @@ def get_public_tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not tournament.public and not tournament.is_director(request.user):
         raise Http404("No such tournament.")
+    apply_tournament_language(request, tournament.language)
     return tournament
 
 

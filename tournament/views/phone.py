@@ -11,9 +11,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import queries, results, selfservice, services
+from tournament.language import apply_tournament_language
 from tournament.models import Claim, Player
 from tournament.tables import PlayerGamesTable
 from tournament.views import api
@@ -22,15 +24,17 @@ from tournament.views.access import get_desk_division
 TOO_MANY = "Too many reports from this link in a minute: wait a moment."
 
 
-def _player(token: str) -> Player:
+def _player(request: HttpRequest, token: str) -> Player:
     player = selfservice.player_for(token)
     if player is None:
-        raise Http404("This link does not work: ask the desk for a new one.")
+        raise Http404(_("This link does not work: ask the desk for a new one."))
+    # The player's page speaks the tournament's language unless the player chose another.
+    apply_tournament_language(request, player.division.tournament.language)
     return player
 
 
 def page(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
+    player = _player(request, token)
     division = player.division
     game = selfservice.current_game(player)
     opponent = first = None
@@ -72,7 +76,7 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def check_in(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
+    player = _player(request, token)
     if not selfservice.allow(token):
         messages.error(request, TOO_MANY)
     else:
@@ -86,7 +90,7 @@ def check_in(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def report(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
+    player = _player(request, token)
     if not selfservice.allow(token):
         messages.error(request, TOO_MANY)
         return redirect("phone", token=token)
