@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run serve hall test lint coverage bench clean fuzz
+.PHONY: venv run serve hall test lint coverage bench clean fuzz messages
 
 venv: $(VENV)/.installed
 
@@ -57,3 +57,13 @@ clean:
 FUZZ_SECONDS ?= 60
 fuzz: venv
 	$(BIN)/python -m fuzz --seconds $(FUZZ_SECONDS)
+
+# The interface's catalogs (locale/<lang>/LC_MESSAGES/django.po): gather every marked string,
+# then compile the .mo files, which are committed so that `make run` needs no gettext tools.
+# The engines (scoring/, tournament/engine/, tournament/interchange/) keep their own catalog.
+LANGUAGES := id ko fi fa
+messages: venv
+	$(BIN)/python manage.py makemessages $(addprefix -l ,$(LANGUAGES)) --no-obsolete \
+		-i ".venv/*" -i "tests/*" -i "fuzz/*" -i "bench/*" -i "scoring/*" \
+		-i "tournament/engine/*" -i "tournament/interchange/*" -i "staticfiles/*"
+	$(BIN)/python manage.py compilemessages $(addprefix -l ,$(LANGUAGES))

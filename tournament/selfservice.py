@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournament import results
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round
@@ -86,7 +87,7 @@ def allow(token: str, limit: int = REPORTS_PER_MINUTE) -> bool:
 
 def check_in(player: Player) -> None:
     if not player.division.check_in_open:
-        raise ReportRefused("Check-in is not open: see the desk.")
+        raise ReportRefused(gettext("Check-in is not open: see the desk."))
     if not player.checked_in:
         player.checked_in = True
         player.save(update_fields=["checked_in", "updated"])
@@ -107,10 +108,11 @@ def current_game(player: Player) -> Game | None:
 def parse_score(text: str | None, label: str) -> int:
     value = results.plain_number((text or "").strip(), signed=True)
     if value is None:
-        raise ReportRefused(f"Type {label} in digits.")
+        raise ReportRefused(gettext("Type %(label)s in digits.") % {"label": label})
     if not results.MIN_SCORE <= value <= results.MAX_SCORE:
         raise ReportRefused(
-            f"{value} is not a possible score ({results.MIN_SCORE} to {results.MAX_SCORE})."
+            gettext("%(value)s is not a possible score (%(low)s to %(high)s).")
+            % {"value": value, "low": results.MIN_SCORE, "high": results.MAX_SCORE}
         )
     return value
 
@@ -123,19 +125,19 @@ class Outcome:
 
 def _refusal(game: Game, player: Player) -> str | None:
     if not game.division.self_report:
-        return "Reporting results from this page is turned off: report at the desk."
+        return gettext("Reporting results from this page is turned off: report at the desk.")
     if player.pk not in (game.player1_id, game.player2_id) or game.player2_id is None:
-        return "Only the two players of a game can report it."
+        return gettext("Only the two players of a game can report it.")
     if not Game.objects.published().filter(pk=game.pk).exists():
-        return "This round is not published."
+        return gettext("This round is not published.")
     if Round.objects.filter(division_id=game.division_id, number=game.round, locked=True).exists():
-        return f"Round {game.round} is locked: report at the desk."
+        return gettext("Round %(round)s is locked: report at the desk.") % {"round": game.round}
     if game.division.tournament.locked:
-        return "The tournament is locked: report at the desk."
+        return gettext("The tournament is locked: report at the desk.")
     if game.kind != Game.PLAYED:
-        return "This game is not a played game: see the desk."
+        return gettext("This game is not a played game: see the desk.")
     if game.has_result:
-        return "This game's result is already recorded: see the desk to correct it."
+        return gettext("This game's result is already recorded: see the desk to correct it.")
     return None
 
 
@@ -163,15 +165,25 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
         assert other is not None
         theirs = Claim.objects.filter(game=game, player=other).first()
         if theirs is None:
-            return Outcome(False, f"Reported. Waiting for {other.name} to report too.")
+            return Outcome(
+                False,
+                gettext("Reported. Waiting for %(name)s to report too.") % {"name": other.name},
+            )
         if (theirs.my_score, theirs.opponent_score) != (opponent_score, my_score):
             return Outcome(
                 False,
-                f"{other.name} reported {theirs.my_score}–{theirs.opponent_score}: the desk "
-                "will decide. You may change your report until then.",
+                gettext(
+                    "%(name)s reported %(my_score)s–%(opponent_score)s: the desk will "
+                    "decide. You may change your report until then."
+                )
+                % {
+                    "name": other.name,
+                    "my_score": theirs.my_score,
+                    "opponent_score": theirs.opponent_score,
+                },
             )
         record(game, player, my_score, opponent_score, actor=player)
-        return Outcome(True, "Both reports agree: the result is recorded.")
+        return Outcome(True, gettext("Both reports agree: the result is recorded."))
 
 
 def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> None:
@@ -197,7 +209,7 @@ def accept(claim: Claim, user: object) -> None:
             .get(pk=claim.game_id)
         )
         if game.has_result:
-            raise ReportRefused("This game's result is already recorded.")
+            raise ReportRefused(gettext("This game's result is already recorded."))
         record(game, claim.player, claim.my_score, claim.opponent_score, actor=user)
 
 

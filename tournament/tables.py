@@ -8,6 +8,8 @@ from typing import Any
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Division, Player
 from tournament.queries import CrossRow, PlayerGame, Side, signed
@@ -30,7 +32,7 @@ class DivisionTable(tables.Table):
     class Meta:
         attrs = {"class": "data"}
         orderable = False
-        empty_text = "Nothing yet."
+        empty_text = _("Nothing yet.")
 
 
 def _player_link(table: DivisionTable, player: Player | None, text: str) -> str:
@@ -41,12 +43,12 @@ def _player_link(table: DivisionTable, player: Player | None, text: str) -> str:
 class StandingsTable(DivisionTable):
     rank = tables.Column(verbose_name="#", default="–", attrs={"td": {"class": "num"}})
     name = tables.Column(
-        verbose_name="Player",
+        verbose_name=_("Player"),
         linkify=lambda record, table: table.player_url(record.player),
     )
-    record = tables.Column(verbose_name="Record", order_by=("wins", "-losses"))
-    spread = tables.Column(verbose_name="Spread", attrs={"td": {"class": "num"}})
-    rating = tables.Column(verbose_name="Rating", attrs={"td": {"class": "num"}})
+    record = tables.Column(verbose_name=_("Record"), order_by=("wins", "-losses"))
+    spread = tables.Column(verbose_name=_("Spread"), attrs={"td": {"class": "num"}})
+    rating = tables.Column(verbose_name=_("Rating"), attrs={"td": {"class": "num"}})
 
     class Meta(DivisionTable.Meta):
         orderable = True
@@ -57,12 +59,12 @@ class StandingsTable(DivisionTable):
 
 class RatingsTable(DivisionTable):
     name = tables.Column(
-        verbose_name="Player",
+        verbose_name=_("Player"),
         linkify=lambda record, table: table.player_url(record.player),
     )
-    before = tables.Column(verbose_name="Before", attrs={"td": {"class": "num"}})
-    after = tables.Column(verbose_name="After", attrs={"td": {"class": "num"}})
-    change = tables.Column(verbose_name="Change", attrs={"td": {"class": "num"}})
+    before = tables.Column(verbose_name=_("Before"), attrs={"td": {"class": "num"}})
+    after = tables.Column(verbose_name=_("After"), attrs={"td": {"class": "num"}})
+    change = tables.Column(verbose_name=_("Change"), attrs={"td": {"class": "num"}})
 
     class Meta(DivisionTable.Meta):
         orderable = True
@@ -72,10 +74,10 @@ class RatingsTable(DivisionTable):
 
 
 class PairingsByTableTable(DivisionTable):
-    table = tables.Column(verbose_name="Table", default="", attrs={"td": {"class": "num"}})
-    player = tables.Column(verbose_name="Player", empty_values=())
-    score_text = tables.Column(verbose_name="Score", default="")
-    opponent = tables.Column(verbose_name="Opponent", empty_values=())
+    table = tables.Column(verbose_name=_("Table"), default="", attrs={"td": {"class": "num"}})
+    player = tables.Column(verbose_name=_("Player"), empty_values=())
+    score_text = tables.Column(verbose_name=_("Score"), default="")
+    opponent = tables.Column(verbose_name=_("Opponent"), empty_values=())
 
     def render_player(self, record: Side) -> str:
         return _player_link(self, record.player, _with_first(record.player.name, record.first))
@@ -87,33 +89,38 @@ class PairingsByTableTable(DivisionTable):
 
 
 def _with_first(name: str, first: int) -> str:
-    return f"{name} (first)" if first == 1 else name
+    return gettext("%(name)s (first)") % {"name": name} if first == 1 else name
 
 
 class PairingsByNameTable(DivisionTable):
     player = tables.Column(
-        verbose_name="Player", linkify=lambda record, table: table.player_url(record.player)
+        verbose_name=_("Player"), linkify=lambda record, table: table.player_url(record.player)
     )
-    table = tables.Column(verbose_name="Table", default="", attrs={"td": {"class": "num"}})
-    opponent = tables.Column(verbose_name="Opponent", empty_values=())
-    first_text = tables.Column(verbose_name="1st/2nd", default="")
-    score_text = tables.Column(verbose_name="Score", default="")
+    table = tables.Column(verbose_name=_("Table"), default="", attrs={"td": {"class": "num"}})
+    opponent = tables.Column(verbose_name=_("Opponent"), empty_values=())
+    first_text = tables.Column(verbose_name=_("1st/2nd"), default="")
+    score_text = tables.Column(verbose_name=_("Score"), default="")
 
     def render_opponent(self, record: Side) -> str:
         return _player_link(self, record.opponent, record.opponent_text)
 
 
 class PlayerGamesTable(DivisionTable):
-    round = tables.Column(accessor="side__round", verbose_name="Rd", attrs={"td": {"class": "num"}})
-    opponent = tables.Column(accessor="side__opponent", verbose_name="Opponent", empty_values=())
-    first = tables.Column(accessor="side__first_text", verbose_name="1st/2nd", default="")
-    score = tables.Column(accessor="side__score_text", verbose_name="Score", default="")
-    result = tables.Column(accessor="side__result", verbose_name="Result", default="")
-    record = tables.Column(verbose_name="Record", empty_values=())
-    scoresheet = tables.Column(verbose_name="Scoresheet", empty_values=())
+    round = tables.Column(
+        accessor="side__round", verbose_name=_("Rd"), attrs={"td": {"class": "num"}}
+    )
+    opponent = tables.Column(accessor="side__opponent", verbose_name=_("Opponent"), empty_values=())
+    first = tables.Column(accessor="side__first_text", verbose_name=_("1st/2nd"), default="")
+    score = tables.Column(accessor="side__score_text", verbose_name=_("Score"), default="")
+    result = tables.Column(accessor="side__result", verbose_name=_("Result"), default="")
+    record = tables.Column(verbose_name=_("Record"), empty_values=())
+    scoresheet = tables.Column(verbose_name=_("Scoresheet"), empty_values=())
 
     def render_opponent(self, record: PlayerGame) -> str:
         return _player_link(self, record.side.opponent, record.side.opponent_text)
+
+    def render_result(self, value: str) -> str:
+        return RESULT_WORDS[value]() if value in RESULT_WORDS else value
 
     def render_record(self, record: PlayerGame) -> str:
         return f"{record.record} {signed(record.spread)}"
@@ -123,10 +130,18 @@ class PlayerGamesTable(DivisionTable):
         if sheet is None:
             return ""
         url = reverse("scoresheet", args=[self.division.tournament.slug, sheet.pk])
-        return format_html('<a href="{}">{}</a>', url, "verified" if sheet.verified else "moves")
+        text = gettext("verified") if sheet.verified else gettext("moves")
+        return format_html('<a href="{}">{}</a>', url, text)
 
 
+# The crosstable's marks stay W, L and T in every language, as the records and TSH write them
+# (the page's note says what they mean, in the reader's language).
 RESULT_LETTERS = {"win": "W", "loss": "L", "tie": "T"}
+RESULT_WORDS = {
+    "win": lambda: pgettext("result", "win"),
+    "loss": lambda: pgettext("result", "loss"),
+    "tie": lambda: pgettext("result", "tie"),
+}
 
 
 class RoundColumn(tables.Column):
@@ -135,7 +150,7 @@ class RoundColumn(tables.Column):
     def __init__(self, number: int) -> None:
         super().__init__(
             accessor=f"cells__{number - 1}",
-            verbose_name=f"R{number}",
+            verbose_name=gettext("R%(number)s") % {"number": number},
             orderable=False,
             default="",
             attrs={"td": {"class": "cell"}},
@@ -157,16 +172,16 @@ class CrosstableTable(DivisionTable):
         accessor="standing__rank", verbose_name="#", default="–", attrs={"td": {"class": "num"}}
     )
     number = tables.Column(
-        accessor="player__number", verbose_name="No", attrs={"td": {"class": "num"}}
+        accessor="player__number", verbose_name=_("No"), attrs={"td": {"class": "num"}}
     )
     name = tables.Column(
         accessor="player__name",
-        verbose_name="Player",
+        verbose_name=_("Player"),
         linkify=lambda record, table: table.player_url(record.player),
     )
-    record = tables.Column(accessor="standing__record", verbose_name="Record")
+    record = tables.Column(accessor="standing__record", verbose_name=_("Record"))
     spread = tables.Column(
-        accessor="standing__spread", verbose_name="Spread", attrs={"td": {"class": "num"}}
+        accessor="standing__spread", verbose_name=_("Spread"), attrs={"td": {"class": "num"}}
     )
 
     def __init__(self, data: list[CrossRow], division: Division, rounds: int) -> None:
@@ -178,27 +193,31 @@ class CrosstableTable(DivisionTable):
 
 
 class MovesTable(tables.Table):
-    line = tables.Column(accessor="turn__line", verbose_name="Line", attrs={"td": {"class": "num"}})
-    nick = tables.Column(accessor="turn__nick", verbose_name="Player")
-    move = tables.Column(accessor="turn__text", verbose_name="Move", attrs={"td": {"class": "gcg"}})
+    line = tables.Column(
+        accessor="turn__line", verbose_name=_("Line"), attrs={"td": {"class": "num"}}
+    )
+    nick = tables.Column(accessor="turn__nick", verbose_name=_("Player"))
+    move = tables.Column(
+        accessor="turn__text", verbose_name=_("Move"), attrs={"td": {"class": "gcg"}}
+    )
     score = tables.Column(
-        accessor="turn__recorded_score", verbose_name="Score", attrs={"td": {"class": "num"}}
+        accessor="turn__recorded_score", verbose_name=_("Score"), attrs={"td": {"class": "num"}}
     )
     engine_score = tables.Column(
         accessor="turn__computed_score",
-        verbose_name="Engine",
+        verbose_name=_("Engine"),
         default="?",
         attrs={"td": {"class": lambda record: "num differs" if record.score_differs else "num"}},
     )
     total = tables.Column(
-        accessor="turn__recorded_total", verbose_name="Total", attrs={"td": {"class": "num"}}
+        accessor="turn__recorded_total", verbose_name=_("Total"), attrs={"td": {"class": "num"}}
     )
     engine_total = tables.Column(
         accessor="turn__computed_total",
-        verbose_name="Engine",
+        verbose_name=_("Engine"),
         attrs={"td": {"class": lambda record: "num differs" if record.total_differs else "num"}},
     )
-    findings = tables.Column(verbose_name="Findings", empty_values=(), default="")
+    findings = tables.Column(verbose_name=_("Findings"), empty_values=(), default="")
 
     class Meta:
         attrs = {"class": "data moves"}

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.http import Http404
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 import scoring
 from scoring import gcg
@@ -84,9 +85,10 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
         steps.append(
             {
                 "turn": shown.number if shown else 0,
-                "caption": f"after line {shown.line}: {shown.text}"
+                "caption": gettext("after line %(line)s: %(move)s")
+                % {"line": shown.line, "move": shown.text}
                 if shown
-                else "before the first move",
+                else gettext("before the first move"),
                 "totals": [
                     {"nick": names[nick], "recorded": r, "computed": c}
                     for nick, (r, c) in totals.items()
@@ -161,7 +163,13 @@ def viewer_context(
         "steps": steps,
     }
     svg: SafeString = mark_safe(  # noqa: S308 - built by board_svg, every text escaped there
-        board_svg(layout, tiles, report.values, last, f"The board {info['caption']}")
+        board_svg(
+            layout,
+            tiles,
+            report.values,
+            last,
+            gettext("The board %(caption)s") % {"caption": info["caption"]},
+        )
     )
     numbers = [0] + [t.number for t in report.turns]
     return {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import pgettext
 
 register = template.Library()
 
@@ -20,3 +21,17 @@ def ltr(value: object) -> SafeString | str:
     if value is None or value == "":
         return ""
     return format_html('<bdi dir="ltr" class="ltr">{}</bdi>', value)
+
+
+SEVERITIES = {
+    "error": lambda: pgettext("severity", "error"),
+    "warning": lambda: pgettext("severity", "warning"),
+    "info": lambda: pgettext("severity", "info"),
+}
+
+
+@register.filter
+def severity(code: str) -> str:
+    """A finding's severity (a code: error, warning, info) in the reader's language."""
+    word = SEVERITIES.get(code)
+    return word() if word else code

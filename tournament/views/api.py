@@ -12,6 +12,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 
 from tournament import queries, services
 from tournament.models import Division, Game
@@ -56,7 +57,7 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
     div = _division(request, slug, division)
     games = _games(div, number)
     if not games:
-        raise Http404("No such round.")
+        raise Http404(gettext("No such round."))
     return _json([_pairing(g) for g in games])
 
 

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tournament import corrections, events, results, rounds, scoresheets, services, viewer
@@ -238,7 +239,10 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
                 return JsonResponse(
                     {"ok": True, "message": message, "records": records, "html": html}
                 )
-            messages.success(request, f"{message}. {records}")
+            messages.success(
+                request,
+                gettext("%(message)s. %(records)s") % {"message": message, "records": records},
+            )
             return redirect("desk-entry", division.tournament.slug, division.pk, round_number)
     if _wants_json(request):
         return JsonResponse({"ok": False, "error": error, "stale": status == 409}, status=status)
@@ -308,7 +312,11 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             except results.EntryError as refused:
                 error, status = str(refused), 400
             else:
-                messages.success(request, f"Saved: {results.change_text(change.after)}")
+                messages.success(
+                    request,
+                    gettext("Saved: %(change_text)s")
+                    % {"change_text": results.change_text(change.after)},
+                )
                 return redirect("desk-game", slug, game.pk)
         else:
             status = 400
@@ -415,8 +423,7 @@ def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonRespo
     # The script shows each finding's sentence: made here from its code and parameters.
     data["findings"] = [f.as_json() for f in report.findings]
     data["findings_by_line"] = {
-        str(line): [f.as_json() for f in found]
-        for line, found in report.findings_by_line().items()
+        str(line): [f.as_json() for f in found] for line, found in report.findings_by_line().items()
     }
     data["differs"] = scoresheets.differs(game, report)
     return JsonResponse(data)
@@ -446,7 +453,9 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
     upload = form.cleaned_data["file"]
     data = _read_upload(upload)
     if data is None:
-        messages.error(request, f"{upload.name} is too large to be a scoresheet.")
+        messages.error(
+            request, gettext("%(name)s is too large to be a scoresheet.") % {"name": upload.name}
+        )
         return redirect("desk-game", slug, game.pk)
     try:
         sheet = scoresheets.attach_scoresheet(game, data, request.user, upload.name)
@@ -498,7 +507,7 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
     except results.EntryError as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(request, "Resolved: the scoresheet is off the dashboard.")
+        messages.success(request, gettext("Resolved: the scoresheet is off the dashboard."))
     return redirect("desk-scoresheet", slug, sheet.pk)
 
 

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournament import queries, results, selfservice, services
@@ -21,7 +22,7 @@ from tournament.tables import PlayerGamesTable
 from tournament.views import api
 from tournament.views.access import get_desk_division
 
-TOO_MANY = "Too many reports from this link in a minute: wait a moment."
+TOO_MANY = gettext_lazy("Too many reports from this link in a minute: wait a moment.")
 
 
 def _player(request: HttpRequest, token: str) -> Player:
@@ -82,7 +83,7 @@ def check_in(request: HttpRequest, token: str) -> HttpResponse:
     else:
         try:
             selfservice.check_in(player)
-            messages.success(request, f"{player.name}: checked in.")
+            messages.success(request, _("%(name)s: checked in.") % {"name": player.name})
         except selfservice.ReportRefused as error:
             messages.error(request, str(error))
     return redirect("phone", token=token)
@@ -97,9 +98,9 @@ def report(request: HttpRequest, token: str) -> HttpResponse:
     game = selfservice.current_game(player)
     try:
         if game is None:
-            raise selfservice.ReportRefused("You have no game to report.")
-        mine = selfservice.parse_score(request.POST.get("my_score"), "your score")
-        theirs = selfservice.parse_score(request.POST.get("opponent_score"), "your opponent's")
+            raise selfservice.ReportRefused(_("You have no game to report."))
+        mine = selfservice.parse_score(request.POST.get("my_score"), _("your score"))
+        theirs = selfservice.parse_score(request.POST.get("opponent_score"), _("your opponent's"))
         outcome = selfservice.report(player, game, mine, theirs)
         messages.success(request, outcome.message)
     except (selfservice.ReportRefused, results.EntryError) as error:
@@ -126,11 +127,11 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
                 pk = results.plain_number(request.POST["claim"]) or 0
                 claim = get_object_or_404(Claim, pk=pk, game__division=division)
                 selfservice.accept(claim, request.user)
-                messages.success(request, "Recorded.")
+                messages.success(request, _("Recorded."))
             elif "line" in request.POST:
                 round_number = results.plain_number(request.POST.get("round", "")) or 0
                 results.enter_line(division, round_number, request.POST["line"], request.user)
-                messages.success(request, "Recorded.")
+                messages.success(request, _("Recorded."))
         except (selfservice.ReportRefused, results.EntryError) as error:
             messages.error(request, str(error))
         return redirect("desk-claims", slug=slug, division_id=division.pk)
@@ -139,7 +140,11 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         "division": division,
         "pending": selfservice.pending(division),
         "players": division.players.order_by("number"),
-        "views": api.DISPLAY_VIEWS,
+        "view_choices": [
+            ("pairings", _("pairings")),
+            ("standings", _("standings")),
+            ("results", _("results")),
+        ],
     }
     return render(request, "tournament/phone/desk_queue.html", ctx)
 
@@ -152,9 +157,11 @@ def desk_link(request: HttpRequest, slug: str, division_id: int, number: int) ->
     player = get_object_or_404(division.players, number=number)
     if request.POST.get("action") == "revoke":
         selfservice.revoke_links(player)
-        messages.success(request, f"{player.name}'s link no longer works.")
+        messages.success(request, _("%(name)s's link no longer works.") % {"name": player.name})
     else:
         token = selfservice.issue_link(player)
         url = request.build_absolute_uri(reverse("phone", args=[token]))
-        messages.success(request, f"{player.name}'s new link: {url}")
+        messages.success(
+            request, _("%(name)s's new link: %(url)s") % {"name": player.name, "url": url}
+        )
     return redirect("desk-claims", slug=slug, division_id=division.pk)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from tournament import reports, results
 from tournament.interchange.tou import TouError
@@ -31,14 +32,16 @@ def _number(request: HttpRequest, name: str) -> int | None:
         return None
     number = results.plain_number(value)
     if number is None:
-        raise Http404(f"?{name}={value[:20]}: not a number.")
+        raise Http404(
+            gettext("?%(name)s=%(value)s: not a number.") % {"name": name, "value": value[:20]}
+        )
     return number
 
 
 def _paper(request: HttpRequest) -> str:
     paper = request.GET.get("paper", "a4").lower()
     if paper not in ("a4", "letter"):
-        raise Http404(f"?paper={paper}: a4 or letter.")
+        raise Http404(gettext("?paper=%(paper)s: a4 or letter.") % {"paper": paper})
     return paper
 
 
@@ -121,5 +124,5 @@ def public_report(
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
     if kind not in reports.PUBLIC_KINDS:
-        raise Http404("Only the pairings and the standings are public.")
+        raise Http404(gettext("Only the pairings and the standings are public."))
     return _make(request, div, kind, fmt, public=True)
