@@ -8,3 +8,13 @@ from django.core.cache import cache
 def _empty_cache() -> None:
     # Test databases reuse primary keys, so a cached standings table must not outlive a test.
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    # A request in another language leaves that language active in the thread (LocaleMiddleware
+    # does not deactivate it): the next test starts in English, the default, again.
+    yield
+    from django.utils import translation
+
+    translation.activate("en")

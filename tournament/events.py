@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.text import slugify
@@ -475,6 +476,7 @@ def copy_tournament(tournament: Tournament, user: Any, name: str) -> Tournament:
             slug=unique_slug(name),
             venue=tournament.venue,
             public=tournament.public,
+            language=tournament.language,
             tsh_config=tournament.tsh_config,
         )
         copy.directors.add(user, *tournament.directors.all())
@@ -521,3 +523,12 @@ def auto_pair(division: Division, round_number: int, user: Any) -> Round | None:
     if division.games.filter(round=round_number + 1).exists():
         return None
     return rounds.pair(division, round_number + 1, user)
+
+
+def set_language(tournament: Tournament, language: str, by: Any) -> None:
+    """The tournament's default language for its public pages and reports ("" for none: the
+    visitor's browser decides). Its pages are cached per language, so no stamp changes."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValueError(f"{language!r} is not one of Spread's languages")
+    Tournament.objects.filter(pk=tournament.pk).update(language=language)
+    tournament.language = language

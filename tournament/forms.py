@@ -23,7 +23,8 @@ class EntryForm(forms.Form):
         label=_("Result"),
         max_length=100,
         widget=forms.TextInput(
-            attrs={"autocomplete": "off", "autofocus": True, "spellcheck": "false"}
+            # The line is typed as numbers and words in a fixed order: left to right everywhere.
+            attrs={"autocomplete": "off", "autofocus": True, "spellcheck": "false", "dir": "ltr"}
         ),
     )
     reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
@@ -483,6 +484,19 @@ class NewTournamentForm(forms.Form):
         if start and end and end < start:
             raise forms.ValidationError(gettext("The last day comes before the first."))
         return data
+
+
+class TournamentLanguageForm(forms.Form):
+    """A tournament's default language, set on its desk."""
+
+    language = forms.ChoiceField(
+        label=_("Default language"),
+        required=False,
+        choices=[("", _("the visitor's browser"))] + list(settings.LANGUAGES),
+        help_text=_(
+            "The language of the public pages and reports for visitors who have not chosen one."
+        ),
+    )
 
 
 class NewDivisionForm(forms.Form):

@@ -45,3 +45,10 @@ def apply_tournament_language(request: HttpRequest, tournament_language: str) ->
         translation.activate(code)
         request.LANGUAGE_CODE = code  # type: ignore[attr-defined]
     return code
+
+
+def ltr_text(text: str) -> str:
+    """`text` (a GCG move, a record) kept left to right inside a right-to-left sentence made as
+    plain text (a caption a script writes with textContent): Unicode's left-to-right isolate
+    around it on a right-to-left page, nothing otherwise. Pages use the `ltr` filter instead."""
+    return f"\u2066{text}\u2069" if translation.get_language_bidi() else text

@@ -51,6 +51,7 @@ urlpatterns = [
         "<slug:slug>/people/<int:user_id>/remove", events.remove_person, name="desk-remove-person"
     ),
     path("<slug:slug>/lock", events.lock, name="desk-lock"),
+    path("<slug:slug>/language", events.language, name="desk-language"),
     path("<slug:slug>/copy", events.copy_tournament, name="desk-copy"),
     path("<slug:slug>/delete-demo", events.delete_demo, name="desk-delete-demo"),
     path("<slug:slug>/", director.dashboard, name="desk-dashboard"),

@@ -21,6 +21,7 @@ from scoring import gcg
 from scoring.board import Board, builtin_layout
 from tournament import results, scoresheets
 from tournament.board_svg import Square, board_svg, legend
+from tournament.language import ltr_text
 from tournament.models import Scoresheet
 from tournament.sheet_report import SheetFinding, SheetReport, SheetTurn
 
@@ -86,7 +87,7 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
             {
                 "turn": shown.number if shown else 0,
                 "caption": gettext("after line %(line)s: %(move)s")
-                % {"line": shown.line, "move": shown.text}
+                % {"line": shown.line, "move": ltr_text(shown.text)}
                 if shown
                 else gettext("before the first move"),
                 "totals": [
@@ -123,7 +124,7 @@ def turn_param(value: str | None) -> int | None:
         return None
     number = results.plain_number(value)
     if number is None:
-        raise Http404("?turn= takes a number of moves.")
+        raise Http404(gettext("?turn= takes a number of moves."))
     return number
 
 
@@ -147,7 +148,7 @@ def viewer_context(
     if page is None:
         page = (max(step, 1) - 1) // MOVES_PER_PAGE + 1 if turn is not None else 1
     if not 1 <= page <= pages:
-        raise Http404("No such page of moves.")
+        raise Http404(gettext("No such page of moves."))
     first = (page - 1) * MOVES_PER_PAGE
     moves = [
         MoveLine(k, t, by_line.get(t.line, []))

@@ -20,6 +20,7 @@ from tournament.forms import (
     PasteForm,
     PersonForm,
     PlayerForm,
+    TournamentLanguageForm,
     form_error,
 )
 from tournament.players import NewPlayer
@@ -51,6 +52,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
                 end_date=data["end_date"],
                 venue=data["venue"],
                 public=data["public"],
+                language=data["language"] or "",
             )
             messages.success(
                 request,
@@ -272,3 +274,18 @@ def delete_demo(request: HttpRequest, slug: str) -> HttpResponse:
         request, gettext("The demo tournament, %(name)s, is deleted.") % {"name": name}
     )
     return redirect("desk")
+
+
+@login_required
+@require_POST
+def language(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's default language: its public pages and reports speak it to visitors who
+    chose none with the switcher (tournament/language.py)."""
+    tournament = get_desk_tournament(request, slug)
+    form = TournamentLanguageForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error(form))
+    else:
+        events.set_language(tournament, form.cleaned_data["language"], request.user)
+        messages.success(request, gettext("The tournament's default language is saved."))
+    return redirect("desk-dashboard", slug)

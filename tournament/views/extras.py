@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament import prizes, queries, results, services
 from tournament.engine.prizes import SCORE_PRIZES
@@ -150,28 +150,35 @@ def parse_bands(text: str) -> list[list[Any]]:
 
 class PrizesForm(forms.Form):
     prizes = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 10, "cols": 50}),
+        label=gettext_lazy("Prizes"),
+        widget=forms.Textarea(attrs={"rows": 10, "cols": 50, "dir": "ltr"}),
         required=False,
         max_length=20_000,
-        help_text="One a line: rank 1 $500 · rank 1 $100 class=B · highgame 1 $20 · highwin, "
-        "highloss, lowwin.",
+        help_text=gettext_lazy(
+            "One a line: rank 1 $500 · rank 1 $100 class=B · highgame 1 $20 · highwin, "
+            "highloss, lowwin."
+        ),
     )
     more_than_one = forms.BooleanField(
-        required=False, label="A player may take more than one prize"
+        required=False, label=gettext_lazy("A player may take more than one prize")
     )
     class_bands = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 4, "cols": 30}),
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 30, "dir": "ltr"}),
         required=False,
         max_length=2_000,
-        label="Rating classes",
-        help_text="One a line, the class and its lowest rating: A 1800. Leave empty to use each "
-        "player's own class (the .t file's class field).",
+        label=gettext_lazy("Rating classes"),
+        help_text=gettext_lazy(
+            "One a line, the class and its lowest rating: A 1800. Leave empty to use each "
+            "player's own class (the .t file's class field)."
+        ),
     )
 
     team_order = forms.ChoiceField(
-        choices=[("wins", "wins first"), ("spread", "spread first")],
-        label="Team standings",
-        help_text="How teams are ordered: by their players' wins, or by their spread.",
+        choices=[("wins", gettext_lazy("wins first")), ("spread", gettext_lazy("spread first"))],
+        label=gettext_lazy("Team standings"),
+        help_text=gettext_lazy(
+            "How teams are ordered: by their players' wins, or by their spread."
+        ),
     )
 
     def clean_prizes(self) -> list[dict[str, Any]]:
