@@ -138,3 +138,40 @@ def test_a_player_of_another_division_cannot_be_set(
     assert "The roster changed since the preview" in page
     other.refresh_from_db()
     assert other.rating != 2000
+
+
+def test_the_useratings_command_reports_then_applies(tmp_path, division: Division) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = tmp_path / "rating.dat"
+    path.write_bytes(WESPA)
+    out = StringIO()
+    call_command(
+        "useratings", "club-night", "--division", "A", "--format", "wespa", str(path), stdout=out
+    )
+    assert out.getvalue().splitlines() == [
+        "Quill, Ada: 1800 -> 2105 (line 2)",
+        "Ben Crane: more than one entry (lines 3, 4)",
+        "Jose Nunez: 0 -> 1900 (line 5)",
+        "Dev Patel: not found",
+        "2 ratings would change (--apply to set)",
+    ]
+    assert division.players.get(number=1).rating == 1800
+    out = StringIO()
+    call_command(
+        "useratings",
+        "club-night",
+        "--division",
+        "A",
+        "--format",
+        "wespa",
+        str(path),
+        "--apply",
+        stdout=out,
+    )
+    assert out.getvalue().splitlines()[-1] == "2 ratings set in division A"
+    assert ratings(division)[0] == ("Quill, Ada", 2105)
+    change = Change.objects.get(action=Change.Action.EDIT_PLAYER)
+    assert change.user is None and change.after == {"ratings": {"1": 2105, "3": 1900}}
