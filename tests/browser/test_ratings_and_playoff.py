@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tests.browser.test_desk_event import _phone_width
+from tests.browser.test_desk_event import SHOTS, _phone_width
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = [
@@ -60,8 +60,6 @@ def test_ratings_from_a_list_and_a_final(live_url: str, page, tmp_path) -> None:
     assert "1 player not found (not changed)" in body
     page.set_viewport_size({"width": 390, "height": 844})
     widths["preview"] = int(page.evaluate("document.documentElement.scrollWidth"))
-    from tests.browser.test_desk_event import SHOTS
-
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / "rating-list-preview-390.png"), full_page=True)
         page.set_viewport_size({"width": 1280, "height": 900})
@@ -87,6 +85,7 @@ def test_ratings_from_a_list_and_a_final(live_url: str, page, tmp_path) -> None:
             first=1,
         )
     playoff_url = f"{base}/desk/club-night/division/{division.pk}/playoff/"
+    widths["setup"] = _phone_width(page, playoff_url)
     page.goto(playoff_url)
     page.fill("#id_seeds", "2")
     page.select_option("#id_length", "3")
@@ -98,6 +97,14 @@ def test_ratings_from_a_list_and_a_final(live_url: str, page, tmp_path) -> None:
         page.fill("input[name=score2]", str(score2))
         page.click(".playoff-entry button[type=submit]")
         page.wait_for_load_state("networkidle")
+        if score1 == 450:  # one game in: the entry form for game 2, on a phone
+            widths["entry"] = _phone_width(page, playoff_url)
+            if SHOTS:
+                page.set_viewport_size({"width": 390, "height": 844})
+                page.goto(playoff_url)
+                page.screenshot(path=str(Path(SHOTS) / "playoff-entry-390.png"), full_page=True)
+                page.set_viewport_size({"width": 1280, "height": 900})
+                page.goto(playoff_url)
     assert "Won by" in page.inner_text("body")
     widths[playoff_url] = _phone_width(page, playoff_url)
     public = f"{base}/t/club-night/A/playoff/"

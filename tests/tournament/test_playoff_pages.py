@@ -14,8 +14,13 @@ from tournament.reports import make
 
 
 @pytest.fixture
-def division(tournament: Tournament) -> Division:
-    return tournament.divisions.get()
+def division(tournament: Tournament, director: User) -> Division:
+    from tournament import results
+
+    division = tournament.divisions.get()
+    for line in ("1 400 2 350", "3 380 4 390", "5 300 6 200"):
+        results.enter_line(division, 1, line, director)
+    return division
 
 
 def desk_url(division: Division) -> str:
@@ -27,6 +32,12 @@ def top_two(division: Division) -> list[str]:
 
     rows = services.division_standings(division, 1, public=False)
     return [r.player.name for r in rows[:2]]
+
+
+def playoffs_seeded(division: Division) -> list[tuple[str, int]]:
+    state = playoffs.state(division)
+    assert state is not None
+    return [(state.players[pk].name, n) for n, pk in enumerate(state.playoff.seeds, 1)]
 
 
 def enter(
@@ -54,7 +65,10 @@ def test_a_best_of_5_final_decided_after_3_0(
     page = enter(desk, division, 450, 400)
     assert f"Game 1: {one} 450, {two} 400." in page
     assert f"Game 2 ({two} goes first)" in page
+    public_url = reverse("playoff", args=["spring-open", division.name])
+    assert "1–0" in client.get(public_url).content.decode()  # cached under the stamp
     enter(desk, division, 390, 380)
+    assert "2–0" in client.get(public_url).content.decode()  # the entry renewed the stamp
     page = enter(desk, division, 501, 322)
     assert f"Won by {one}." in page
     assert 'name="score1"' not in page  # decided: no more entry
@@ -65,6 +79,7 @@ def test_a_best_of_5_final_decided_after_3_0(
     assert refused.status_code == 409
     assert PlayoffGame.objects.count() == 3
     assert Change.objects.filter(action=Change.Action.PLAYOFF).count() == 4
+    assert [r[0] for r in playoffs_seeded(division)] == [one, two]
 
     public = client.get(reverse("playoff", args=["spring-open", division.name])).content.decode()
     assert "3–0" in public and f"Won by {one}." in public
@@ -99,6 +114,15 @@ def test_a_best_of_5_final_decided_after_3_2_and_a_game_taken_back(
     assert f"Won by {two}." in page
     state = playoffs.state(division)
     assert state is not None and state.stages[0][0].series.result == "2–3"
+
+
+def test_a_playoff_needs_a_round_with_results(desk: Client, division: Division) -> None:
+    refused = desk.post(
+        desk_url(division), {"action": "setup", "seeds": 2, "length": 5, "after": 2}
+    )
+    assert refused.status_code == 409
+    assert "rounds 1 to 1" in refused.content.decode()
+    assert playoffs.state(division) is None
 
 
 def test_a_bracket_of_four_and_bad_entries(desk: Client, division: Division) -> None:
