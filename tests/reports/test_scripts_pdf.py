@@ -209,3 +209,13 @@ def test_the_report_command_and_the_download_take_a_language(
     assert abs(heading_right(response.content) - edge) < 2
     assert client.get(url, {"lang": "xx"}).status_code == 404
     assert heading_right(client.get(url).content) < edge - 100  # English: from the left
+
+
+def test_bidirectional_marks_steer_the_order_and_are_not_drawn() -> None:
+    line = "سطر \u200e#pragma 8H\u200e است"
+    shown = scripts.visual(line)
+    assert "\u200e" not in shown
+    # Latin and numbers left to right inside the Persian sentence, the Persian words reversed.
+    assert "#pragma 8H" in shown
+    assert shown.index("#pragma") > shown.index("\ufe96")  # ت of است (final form), drawn first
+    assert scripts.visual("Smith, John") == "Smith, John"  # no Arabic script: as it is

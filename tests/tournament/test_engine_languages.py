@@ -121,3 +121,18 @@ def test_the_pair_command_writes_in_the_active_language(played: Division) -> Non
     text = out.getvalue()
     assert "note: " in text
     assert "mendapat bye" in text
+
+
+def test_a_game_records_findings_print_in_the_readers_language(
+    desk: Client, division: Division, director, game_of: Callable[[int], Game], record
+) -> None:
+    from reports.report_support import pdf_text
+
+    text = record().replace("+", "+1", 1)  # the first play's score, written wrong
+    sheet = scoresheets.attach_scoresheet(game_of(1), text, director)
+    url = reverse("desk-game-record", args=["spring-open", sheet.pk])
+    with reading("fi") as header:
+        finnish = " ".join(pdf_text(desk.get(url, **header).content).split())
+    english = " ".join(pdf_text(desk.get(url).content).split())
+    assert " tuottaa " in finnish and " pistettä, ei " in finnish
+    assert " scores " in english and " tuottaa " not in english

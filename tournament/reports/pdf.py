@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.pdfbase import pdfmetrics
@@ -385,7 +385,7 @@ class _NumberedCanvas(pdfcanvas.Canvas):
         f = fonts()
         self.setFillColor(colors.black)
         w, _ = self._pagesize
-        text = f"Page {self._pageNumber} of {total}"
+        text = gettext("Page %(page)s of %(total)s") % {"page": self._pageNumber, "total": total}
         scripts.draw(self, w - MARGIN, MARGIN + 2, text, f.regular, 8, right=True)
 
 

@@ -110,13 +110,18 @@ _RESHAPER = arabic_reshaper.ArabicReshaper(
 )
 
 
+# Bidirectional marks, embeddings and isolates: hints to the ordering, invisible once applied.
+_CONTROLS = dict.fromkeys([0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
 @lru_cache(maxsize=65536)
 def visual(text: str, rtl: bool = False) -> str:
     """The line as it is drawn left to right: Arabic script shaped, every run in visual order.
     The line's own direction is its first letter's, or right to left in a Persian report."""
     if not has_arabic(text):
         return text
-    return str(get_display(_RESHAPER.reshape(text), base_dir="R" if rtl else None))
+    shown = str(get_display(_RESHAPER.reshape(text), base_dir="R" if rtl else None))
+    return shown.translate(_CONTROLS)  # the marks that steered the ordering are not drawn
 
 
 def _neutral(char: str) -> bool:
