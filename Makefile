@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run serve hall test lint coverage bench clean fuzz messages
+.PHONY: venv run serve hall test lint coverage bench clean fuzz messages engine-messages
 
 venv: $(VENV)/.installed
 
@@ -58,12 +58,27 @@ FUZZ_SECONDS ?= 60
 fuzz: venv
 	$(BIN)/python -m fuzz --seconds $(FUZZ_SECONDS)
 
-# The interface's catalogs (locale/<lang>/LC_MESSAGES/django.po): gather every marked string,
-# then compile the .mo files, which are committed so that `make run` needs no gettext tools.
-# The engines (scoring/, tournament/engine/, tournament/interchange/) keep their own catalog.
+# Catalogs. The engine's own (stdlib gettext, domain spread-engine, in scoring/locale): the template
+# written from the message tables, merged into each language's .po, compiled to the .mo that is
+# committed beside it (tests/scoring/test_i18n.py holds them complete and in step).
+ENGINE_LANGUAGES := id ko fi fa
+ENGINE_LOCALE := scoring/locale
+engine-messages: venv
+	$(BIN)/python -m tournament.engine.catalog
+	@set -e; for lang in $(ENGINE_LANGUAGES); do \
+		po=$(ENGINE_LOCALE)/$$lang/LC_MESSAGES/spread-engine.po; \
+		msgmerge --quiet --update --backup=none --no-fuzzy-matching --no-wrap \
+			$$po $(ENGINE_LOCALE)/spread-engine.pot; \
+		msgfmt --check --output-file=$${po%.po}.mo $$po; \
+	done
+
+
+# The interface's catalogs (locale/<lang>/LC_MESSAGES/django.po), after the engine's: gather
+# every marked string, then compile the .mo files, which are committed so that `make run` needs
+# no gettext tools (tests/tournament/test_i18n_catalogs.py holds them complete and in step).
 LANGUAGES := id ko fi fa
-messages: venv
+messages: engine-messages
 	$(BIN)/python manage.py makemessages $(addprefix -l ,$(LANGUAGES)) --no-obsolete \
 		-i ".venv/*" -i "tests/*" -i "fuzz/*" -i "bench/*" -i "scoring/*" \
 		-i "tournament/engine/*" -i "tournament/interchange/*" -i "staticfiles/*"
-	$(BIN)/python manage.py compilemessages $(addprefix -l ,$(LANGUAGES))
+	$(BIN)/python manage.py compilemessages $(addprefix -l ,$(LANGUAGES)) -i scoring

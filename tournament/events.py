@@ -14,6 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 
 from tournament import audit, results, rounds
+from tournament.interchange import ratinglist
 from tournament.models import Change, Division, Game, Player, Round, Scoresheet, Tournament
 from tournament.players import NewPlayer, late_entry
 
@@ -525,10 +526,71 @@ def auto_pair(division: Division, round_number: int, user: Any) -> Round | None:
     return rounds.pair(division, round_number + 1, user)
 
 
+def rating_list_matches(division: Division, rating_list: ratinglist.RatingList) -> list:
+    """Each player of the division (withdrawn ones too) matched by name to a rating list's
+    entries (`interchange.ratinglist.match`): what the desk previews before anything changes."""
+    players = [
+        (p.pk, p.name, p.rating, p.membership_id) for p in division.players.order_by("number")
+    ]
+    return ratinglist.match(players, rating_list)
+
+
+def use_ratings(
+    division: Division, updates: list[tuple[int, int, int]], user: Any, source: str
+) -> int:
+    """tsh's USERATINGS: players' ratings set from a rating list before round 1 is paired, as
+    previewed: `updates` are (player id, rating previewed, new rating). One transaction and one
+    logged change; refused (nothing changed) once round 1 is paired, or if a player's rating
+    changed since the preview. Returns the number of players changed."""
+    with transaction.atomic():
+        division = rounds.locked_division(division)
+        if Game.objects.filter(division=division).exists():
+            raise rounds.PairingRefused(
+                gettext(
+                    "Round 1 of division %(name)s is paired: ratings are set from a rating "
+                    "list only before it (unpair round 1 first)."
+                )
+                % {"name": division.name}
+            )
+        players = {
+            p.pk: p
+            for p in Player.objects.select_for_update().filter(
+                division=division, pk__in=[pk for pk, _, _ in updates]
+            )
+        }
+        before: dict[str, int] = {}
+        after: dict[str, int] = {}
+        for pk, previewed, new in updates:
+            player = players.get(pk)
+            if player is None or player.rating != previewed:
+                raise rounds.PairingRefused(
+                    gettext("The roster changed since the preview: upload the rating list again.")
+                )
+            if player.rating == new:
+                continue
+            before[str(player.number)] = player.rating
+            after[str(player.number)] = new
+            player.rating, player.rating_text = new, str(new)
+            player.save(update_fields=["rating", "rating_text", "updated"])
+        if after:
+            audit.record(
+                division,
+                Change.Action.EDIT_PLAYER,
+                actor=user,
+                before={"ratings": before},
+                after={"ratings": after},
+                reason=f"Ratings of {len(after)} player{'s' if len(after) != 1 else ''} "
+                f"from the {source}",
+            )
+    return len(after)
+
+
 def set_language(tournament: Tournament, language: str, by: Any) -> None:
     """The tournament's default language for its public pages and reports ("" for none: the
     visitor's browser decides). Its pages are cached per language, so no stamp changes."""
     if language and language not in dict(settings.LANGUAGES):
-        raise ValueError(f"{language!r} is not one of Spread's languages")
+        raise ValueError(
+            gettext("%(language)r is not one of Spread's languages") % {"language": language}
+        )
     Tournament.objects.filter(pk=tournament.pk).update(language=language)
     tournament.language = language

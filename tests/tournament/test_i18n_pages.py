@@ -57,6 +57,7 @@ def public_pages(tournament: Tournament) -> dict[str, str]:
         "crosstable": reverse("crosstable", args=[slug, division.name]),
         "ratings": reverse("ratings", args=[slug, division.name]),
         "statistics": reverse("statistics", args=[slug, division.name]),
+        "playoff": reverse("playoff", args=[slug, division.name]),
         "display": reverse("display", args=[slug, division.name]),
         "phone": reverse("phone", args=[token]),
         "login": reverse("login"),

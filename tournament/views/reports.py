@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from tournament import reports, results
 from tournament.interchange.tou import TouError
+from tournament.language import explicit_choice
 from tournament.models import Scoresheet
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
@@ -53,7 +54,17 @@ def _download(made: reports.Download) -> HttpResponse:
 
 def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> HttpResponse:
     try:
-        made = reports.make(division, kind, fmt, _number(request, "round"), _paper(request), public)
+        made = reports.make(
+            division,
+            kind,
+            fmt,
+            _number(request, "round"),
+            _paper(request),
+            public,
+            # ?lang= first, then the reader's own choice (the switcher), before the tournament's
+            # default and the browser's (tournament/language.py).
+            lang=request.GET.get("lang") or explicit_choice(request),
+        )
     except ReportError as error:
         raise Http404(str(error)) from error
     return _download(made)
