@@ -59,3 +59,26 @@ def test_a_statistics_report_in_korean_names_its_tables_in_korean(division: Divi
         pdf = reports.make(division, "stats", "pdf")
     assert book.sheetnames[:3] == ["요약", "평균", "최고 점수"]
     assert pdf.content.startswith(b"%PDF")
+
+
+def test_a_downloaded_report_follows_the_reader_s_choice_then_the_tournament_s(
+    division: Division, client
+) -> None:
+    from django.urls import reverse
+
+    tournament = division.tournament
+    tournament.language = "fi"
+    tournament.save(update_fields=["language"])
+    url = reverse("public-report", args=[tournament.slug, division.name, "standings", "xlsx"])
+
+    def sheets(response) -> list[str]:
+        assert response.status_code == 200
+        return openpyxl.load_workbook(io.BytesIO(response.content)).sheetnames
+
+    # No choice: the tournament's language, whatever the browser asks for.
+    assert sheets(client.get(url, HTTP_ACCEPT_LANGUAGE="ko")) == ["Tilanne"]
+    # The reader chose Korean with the switcher: Korean.
+    client.cookies["django_language"] = "ko"
+    assert sheets(client.get(url)) == ["순위"]
+    # ?lang= asks for one report in another language.
+    assert sheets(client.get(url, {"lang": "id"})) == ["Klasemen"]
