@@ -13,9 +13,10 @@ from scoring.rules import builtin_rulesets
 from scoring.tiles import builtin_tilesets
 from tournament import results, scoresheets, services
 from tournament.engine.pairing import parse_schedule
-from tournament.engine.pairing.registry import REGISTRY, automatic
+from tournament.engine.pairing.registry import automatic
 from tournament.engine.ratings import rating_system_names
 from tournament.models import Division, Game
+from tournament.pairing_systems import description
 
 
 class EntryForm(forms.Form):
@@ -167,7 +168,7 @@ class PairForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", gettext("as scheduled"))]
-        choices += [(name, f"{name}: {REGISTRY[name].description}") for name in automatic()]
+        choices += [(name, f"{name}: {description(name)}") for name in automatic()]
         self.fields["system"].choices = choices
 
 

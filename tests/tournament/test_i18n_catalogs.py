@@ -116,3 +116,16 @@ def test_persian_keeps_ascii_digits() -> None:
     foreign = set("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩")
     found = [e.msgid for e in entries("fa")[1:] if foreign & set("".join(e.msgstr))]
     assert found == []
+
+
+def test_the_pairing_systems_descriptions_are_the_registry_s() -> None:
+    """The desk translates the pairing engine's descriptions from its own copy of them
+    (`tournament/pairing_systems.py`): in step with the registry, every one of them."""
+    from django.utils import translation
+
+    from tournament import pairing_systems
+    from tournament.engine.pairing.registry import REGISTRY
+
+    assert {n: s.description for n, s in REGISTRY.items()} == pairing_systems.DESCRIPTIONS
+    with translation.override("fi"):
+        assert pairing_systems.description("koth").startswith("Kukkulan kuningas")

@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
+from tournament import pairing_systems, results, rounds, sentences, services
 from tournament import players as player_changes
-from tournament import results, rounds, sentences, services
 from tournament.engine.pairing import SYSTEMS
 from tournament.forms import (
     DivisionSettingsForm,
@@ -77,7 +77,7 @@ def _pairing_page(
         "upcoming": upcoming,
         "entry": entry,
         "form": form,
-        "systems": SYSTEMS,
+        "systems": pairing_systems.descriptions(list(SYSTEMS)),
     }
     return render(request, "tournament/desk/pairing.html", context, status=status)
 
