@@ -303,3 +303,19 @@ def test_the_check_finds_a_string_left_unmarked() -> None:
     # And a marked string whose translation is missing from the page: the msgid itself.
     untranslated = "<html><body><h3>Standings</h3></body></html>"
     assert english_left(english, untranslated, "fi", []) == ["Standings"]
+
+
+def test_numbers_stay_left_to_right_in_right_to_left_text() -> None:
+    from tournament.language import ltr_text
+    from tournament.templatetags.spread_i18n import ltr, severity
+
+    assert ltr("+123") == '<bdi dir="ltr" class="ltr">+123</bdi>'
+    assert ltr("<b>") == '<bdi dir="ltr" class="ltr">&lt;b&gt;</bdi>'  # escaped, as any value
+    assert ltr(None) == "" and ltr("") == ""
+    with translation.override("fa"):
+        assert ltr_text(">Ada: 8H WORD +30 30") == "\u2066>Ada: 8H WORD +30 30\u2069"
+        assert severity("error") == "خطا"
+    with translation.override("fi"):
+        assert ltr_text("8H") == "8H"  # a left-to-right page needs no isolate
+        assert severity("warning") == "varoitus"
+        assert severity("unknown") == "unknown"
