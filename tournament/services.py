@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
@@ -305,6 +306,16 @@ def division_ratings(
     return sorted(rows, key=lambda r: (-r.after, r.player.number))
 
 
+class _RatingsMemo:
+    """The cache, as `ratings_engine.rate_event` keeps each round's ratings in it (a day)."""
+
+    def get_many(self, keys: list[str]) -> dict[str, dict[int, int]]:
+        return cache.get_many(keys)
+
+    def set_many(self, data: dict[str, dict[int, int]]) -> object:
+        return cache.set_many(data, 24 * 3600)
+
+
 def _ratings(division: Division, public: bool) -> list[RatingRow]:
     players, results = _players_and_results(division, public)
     rated = ratings_engine.rate_event(
@@ -312,6 +323,9 @@ def _ratings(division: Division, public: bool) -> list[RatingRow]:
         results,
         system=division.rating_system,
         max_rounds=max(division.planned_rounds or 0, len(results)) or None,
+        # Each round's ratings kept by the players and games up to it: a result entered in
+        # round k rates rounds k and later again, not the rounds before it.
+        memo=_RatingsMemo(),
     )
     rows = []
     for p in players:

@@ -93,3 +93,64 @@ def test_a_round_s_pairings_are_the_tables_django_tables2_renders(
     assert "&lt;i&gt;&quot;Bo&quot; &amp; Co&lt;/i&gt;" in written_by_name
     assert "<td >400–350</td>" in written_by_table
     assert "<td >Bye</td>" in written_by_table
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sort", ["", "-after", "name", "change", "-before"])
+def test_the_ratings_are_the_table_django_tables2_renders_in_any_order(
+    division: Division, director: User, sort: str
+) -> None:
+    from django_tables2 import RequestConfig
+
+    from tournament import services
+    from tournament.tables import RatingsTable, ratings_html
+
+    hostile = Player.objects.get(division=division, number=3)
+    hostile.name = '<b>"Zed" & Co</b>'
+    hostile.rating = 1500
+    hostile.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    results.enter_line(division, 1, "3 380 4 380", director)
+    request = RequestFactory().get("/", {"sort": sort} if sort else {})
+    rows = services.division_ratings(division)
+
+    by_tables2 = RatingsTable(rows, division)
+    RequestConfig(request, paginate=False).configure(by_tables2)
+    written = RatingsTable(rows, division)
+    RequestConfig(request, paginate=False).configure(written)
+
+    assert _same_markup(ratings_html(written, request)) == _same_markup(
+        by_tables2.as_html(request)
+    )
+    assert "&lt;b&gt;&quot;Zed&quot; &amp; Co&lt;/b&gt;" in ratings_html(written, request)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sort", ["", "-spread", "name", "record", "-rank", "rating"])
+def test_the_standings_are_the_table_django_tables2_renders_in_any_order(
+    division: Division, director: User, sort: str
+) -> None:
+    from django_tables2 import RequestConfig
+
+    from tournament import services
+    from tournament.tables import StandingsTable, standings_html
+
+    hostile = Player.objects.get(division=division, number=3)
+    hostile.name = '<b>"Zed" & Co</b>'
+    hostile.save()
+    withdrawn = Player.objects.get(division=division, number=7)
+    withdrawn.withdrawn_from_round = 1
+    withdrawn.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    results.enter_line(division, 1, "3 380 4 380", director)
+    request = RequestFactory().get("/", {"sort": sort} if sort else {})
+    rows = services.division_standings(division)
+
+    by_tables2 = StandingsTable(rows, division)
+    RequestConfig(request, paginate=False).configure(by_tables2)
+    written = StandingsTable(rows, division)
+    RequestConfig(request, paginate=False).configure(written)
+
+    assert _same_markup(standings_html(written, request)) == _same_markup(
+        by_tables2.as_html(request)
+    )

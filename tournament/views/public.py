@@ -25,6 +25,8 @@ from tournament.tables import (
     crosstable_html,
     pairings_by_name_html,
     pairings_by_table_html,
+    ratings_html,
+    standings_html,
 )
 from tournament.views import extras
 from tournament.views.access import (
@@ -82,7 +84,8 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         rows = services.division_standings(div, after, capped, key=standings_key, public=True)
         standings_table = StandingsTable(rows, div)
         RequestConfig(request, paginate=False).configure(standings_table)
-        table = standings_table.as_html(request)
+        # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
+        table = standings_html(standings_table, request)
         cache.set(key, str(table), timeout=24 * 3600)
     table = mark_safe(table)  # noqa: S308 - django-tables2's own rendering, escaped there
     ctx = {
@@ -160,7 +163,8 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         "division": div,
         "played": played,
         "after": last if after is None else after,
-        "table": table,
+        # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
+        "table": mark_safe(ratings_html(table, request)),  # noqa: S308 - escaped cell by cell
         "ratings_note": services.ratings_note(div),
         # An event imported with WESPA's printout: its ratings as WESPA printed them.
         "wespa": [p for p in div.players.order_by("number") if p.wespa],
