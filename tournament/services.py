@@ -9,6 +9,7 @@ import hashlib
 import os
 import re
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -169,7 +170,10 @@ def division_standings(
     """
     key = key or standings_key(division, after_round, capped, show_inactive, public=public)
     rows = get_or_compute(
-        key, lambda: _standings(division, after_round, capped, show_inactive, public), 24 * 3600
+        key,
+        lambda: _standings(division, after_round, capped, show_inactive, public),
+        24 * 3600,
+        local=True,
     )
     assert rows is not None  # noqa: S101 - computed, never None
     return rows
@@ -209,11 +213,36 @@ def engine_player(p: Player) -> engine.Player:
     return engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round)
 
 
+# The last few divisions' players and results read by this process, by stamp: after a change,
+# the standings, the ratings and the Gibsonized players each need them, and reading a big
+# division's games is most of computing any of them.
+_READ: dict[tuple[int, str, bool], tuple[list[Player], list[list[engine.Game]]]] = {}
+_READ_KEPT = 8
+_READ_LOCK = threading.Lock()
+
+
 def _players_and_results(
     division: Division, public: bool
 ) -> tuple[list[Player], list[list[engine.Game]]]:
-    """The division's players, and the results of each round up to the last with one (two
-    queries; the games are read as plain values, without building model instances)."""
+    """The division's players, and the results of each round up to the last with one (three
+    queries, or one when this process read them under the division's current stamp; the
+    games are read as plain values, without building model instances). Read-only: shared by
+    every caller under the same stamp."""
+    # The stamp is read first: what is read after it is at least as new, so never stale.
+    key = (division.pk, _stamp(division), public)
+    found = _READ.get(key)
+    if found is None:
+        found = _read_players_and_results(division, public)
+        with _READ_LOCK:
+            while len(_READ) >= _READ_KEPT:
+                _READ.pop(next(iter(_READ)))
+            _READ[key] = found
+    return found
+
+
+def _read_players_and_results(
+    division: Division, public: bool
+) -> tuple[list[Player], list[list[engine.Game]]]:
     players = list(division.players.all())
     games = [_GameRow(*values) for values in _games(division, public).values_list(*_GAME_COLUMNS)]
     last_round = max((g.round for g in games if g.has_result), default=0)
@@ -299,7 +328,7 @@ def division_ratings(
     system = f"{division.rating_system}:{division.planned_rounds}"
     key = f"ratings:{system}:" + (key or standings_key(division, public=public))
     # Computed once per stamp for every page and worker (the player's page needs them all).
-    rows = get_or_compute(key, lambda: _ratings(division, public), 24 * 3600)
+    rows = get_or_compute(key, lambda: _ratings(division, public), 24 * 3600, local=True)
     assert rows is not None  # noqa: S101 - computed, never None
     if after_round is not None:
         rows = [replace(r, after_round=max(0, min(after_round, len(r.by_round)))) for r in rows]

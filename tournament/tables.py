@@ -346,3 +346,21 @@ def standings_html(table: StandingsTable, request: Any) -> str:
         ]
 
     return _written_rows(table, request, cells)
+
+
+def player_games_html(table: PlayerGamesTable, request: Any) -> str:
+    """A player's games, cell for cell as django-tables2 renders them."""
+
+    def cells(row: PlayerGame) -> list[str]:
+        side = row.side
+        return [
+            _td(side.round, "num"),
+            _td(table.render_opponent(row)),
+            _td(side.first_text),
+            _td(side.score_text),
+            _td(side.result),
+            _td(table.render_record(row)),
+            _td(table.render_scoresheet(row)),
+        ]
+
+    return _written_rows(table, request, cells)

@@ -154,3 +154,30 @@ def test_the_standings_are_the_table_django_tables2_renders_in_any_order(
     assert _same_markup(standings_html(written, request)) == _same_markup(
         by_tables2.as_html(request)
     )
+
+
+@pytest.mark.django_db
+def test_a_players_games_are_the_table_django_tables2_renders(
+    division: Division, director: User, game_of, record
+) -> None:
+    from tournament import scoresheets
+    from tournament.models import Game
+    from tournament.tables import PlayerGamesTable, player_games_html
+
+    hostile = Player.objects.get(division=division, number=2)
+    hostile.name = '<b>"Zed" & Co</b>'
+    hostile.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    scoresheets.attach_scoresheet(game_of(1), record(), director)
+    ada = Player.objects.get(division=division, number=1)
+    Game.objects.create(division=division, round=2, player1=ada, kind=Game.BYE, score1=50)
+    Game.objects.create(division=division, round=3, player1=ada, player2=hostile, table=2)
+    request = RequestFactory().get("/")
+    rows = queries.player_games(ada)
+
+    by_tables2 = PlayerGamesTable(rows, division).as_html(request)
+    written = player_games_html(PlayerGamesTable(rows, division), request)
+
+    assert _same_markup(written) == _same_markup(by_tables2)
+    assert "&lt;b&gt;&quot;Zed&quot; &amp; Co&lt;/b&gt;" in written
+    assert len(rows) == 3
