@@ -8,12 +8,13 @@ from html import escape
 from typing import Any
 
 import django_tables2 as tables
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from tournament.models import Division, Player
-from tournament.queries import CrossRow, PlayerGame, Side, signed
+from tournament.queries import CrossRow, PlayerGame, Side, sides_of, signed
 
 
 class DivisionTable(tables.Table):
@@ -284,6 +285,53 @@ def crosstable_html(table: CrosstableTable, request: Any) -> str:
         ]
 
     return _written_rows(table, request, cells)
+
+
+def crosstable_cells(
+    division: Division, players: dict[int, Player], numbers: list[int], stamps: Any
+) -> dict[int, dict[int, str]]:
+    """Each round's crosstable cells (round → player → `<td>`), kept in the cache under the
+    division's frame stamp and the round's own (`stamps`: frame_stamp and round_stamps, read
+    before `players`): a result entered renews its round's cells alone. One query for the
+    games of the rounds not kept."""
+    frame, kept = stamps
+    keys = {n: f"crosscells:{division.pk}:{frame}:{n}:{kept.get(str(n), '')}" for n in numbers}
+    found = cache.get_many(list(keys.values()))
+    by_round = {n: found[k] for n, k in keys.items() if k in found}
+    missing = [n for n in numbers if n not in by_round]
+    if missing:
+        fresh: dict[int, dict[int, str]] = {n: {} for n in missing}
+        for game in division.games.published().filter(round__in=missing):
+            for side in sides_of(game, players):
+                fresh[game.round][side.player.pk] = _td(_cross_cell(side), "cell")
+        cache.set_many({keys[n]: cells for n, cells in fresh.items()}, 24 * 3600)
+        by_round.update(fresh)
+    return by_round
+
+
+def standings_crosstable_html(
+    division: Division, rows: list[Any], cells: dict[int, dict[int, str]], request: Any
+) -> str:
+    """The crosstable of the standings `rows` and the cells of `crosstable_cells`: the same
+    HTML as `crosstable_html`, without a Side for each of the division's games."""
+    rounds = max(cells, default=0)
+    table = CrosstableTable(rows, division, rounds)
+    empty = _td("", "cell")
+    columns = [cells.get(n, {}) for n in range(1, rounds + 1)]
+
+    def row_cells(row: Any) -> list[str]:
+        player = row.player
+        link = mark_safe(_link(table.player_url(player), player.name))  # noqa: S308 - escaped
+        return [
+            _td("–" if row.rank is None else row.rank, "num"),
+            _td(player.number, "num"),
+            _td(link),
+            _td(row.record),
+            _td(signed(row.spread), "num"),
+            *(column.get(player.pk, empty) for column in columns),
+        ]
+
+    return _written_rows(table, request, row_cells)
 
 
 def pairings_by_table_html(table: PairingsByTableTable, request: Any) -> str:

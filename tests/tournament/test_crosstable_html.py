@@ -181,3 +181,35 @@ def test_a_players_games_are_the_table_django_tables2_renders(
     assert _same_markup(written) == _same_markup(by_tables2)
     assert "&lt;b&gt;&quot;Zed&quot; &amp; Co&lt;/b&gt;" in written
     assert len(rows) == 3
+
+
+@pytest.mark.django_db
+def test_the_crosstable_of_kept_round_cells_is_the_table_django_tables2_renders(
+    division: Division, director: User
+) -> None:
+    from tournament import services
+    from tournament.tables import crosstable_cells, standings_crosstable_html
+
+    hostile = Player.objects.get(division=division, number=3)
+    hostile.name = '<b>"Zed" & Co</b>'
+    hostile.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    results.enter_line(division, 1, "3 380 4 380", director)
+    request = RequestFactory().get("/")
+
+    def written() -> str:
+        stamps = Division.objects.values_list("frame_stamp", "round_stamps").get(pk=division.pk)
+        rows = services.division_standings(division)
+        players = {row.player.pk: row.player for row in rows}
+        cells = crosstable_cells(division, players, [1], stamps)
+        return standings_crosstable_html(division, rows, cells, request)
+
+    first = written()
+    results.enter_line(division, 1, "5 300 6 390", director)
+    second = written()
+
+    by_tables2, _ = _both(division)
+    assert _same_markup(second) == by_tables2
+    assert "W #2<br><small>400–350</small>" in first
+    assert "W #5<br><small>390–300</small>" not in first
+    assert "W #5<br><small>390–300</small>" in second

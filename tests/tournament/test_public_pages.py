@@ -305,10 +305,11 @@ def test_the_crosstable_and_player_pages_run_the_same_number_of_queries_for_any_
     tournament = Tournament.objects.create(name="Big Open", slug="big")
     circle_division(tournament, "Division A", players, rounds)
 
-    # The page cache's stamps, the tournament, the division with its games, the players, and
-    # the standings: their stamp, then (not yet cached) the stamp the players and games are
-    # read under, the players and the games.
-    with django_assert_num_queries(8):
+    # The page cache's stamps, the tournament, the division, its frame and round stamps, the
+    # standings: their stamp, then (not yet cached) the stamp the players and games are read
+    # under, the players and the games; the rounds, and the games of the rounds whose cells
+    # are not kept.
+    with django_assert_num_queries(10):
         client.get(reverse("crosstable", args=["big", "Division A"]))
     # The page cache's stamps, the tournament, the division, the player, the standings' stamp
     # (now cached), then the player's games and their scoresheets; the ratings (not yet
