@@ -5,6 +5,7 @@ Views and commands come here; they never compute standings or read files themsel
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -13,6 +14,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from django.core.cache import cache
 from django.db import DatabaseError, transaction
@@ -139,10 +141,17 @@ def shows_inactive(tournament: Tournament) -> bool:
     if not tournament.tsh_config:
         return False
     try:
-        value = tsh.read_config(tournament.tsh_config).value("show_inactive")
+        value = _config_value(tournament.tsh_config, "show_inactive")
     except tsh.TshFormatError:
         return False  # the config was read when imported; an edit that broke it sets nothing
     return _perl_true(value)
+
+
+@functools.lru_cache(maxsize=64)
+def _config_value(config: str, key: str) -> Any:
+    """A setting of a config.tsh text, read once per process (the pages ask for it each time);
+    not to be changed by the caller."""
+    return tsh.read_config(config).value(key)
 
 
 def division_standings(
@@ -489,7 +498,7 @@ def rating_system_asked(tournament: Tournament) -> str | None:
     if not tournament.tsh_config:
         return None
     try:
-        value = tsh.read_config(tournament.tsh_config).value("rating_system")
+        value = _config_value(tournament.tsh_config, "rating_system")
     except tsh.TshFormatError:
         return None
     return value.strip() if isinstance(value, str) and value.strip() else None
