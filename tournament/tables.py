@@ -22,14 +22,18 @@ class DivisionTable(tables.Table):
 
     def __init__(self, data: Any, division: Division, **kwargs: Any) -> None:
         self.division = division
+        self._player_url_prefix: str | None = None
         super().__init__(data, **kwargs)
 
     def player_url(self, player: Player | None) -> str | None:
         if player is None:
             return None
-        return reverse(
-            "player", args=[self.division.tournament.slug, self.division.name, player.number]
-        )
+        if self._player_url_prefix is None:
+            # Reversed once a table: a 500-player table reversed 500 addresses otherwise.
+            first = reverse("player", args=[self.division.tournament.slug, self.division.name, 1])
+            assert first.endswith("/1/")  # noqa: S101 - the address ends with the number
+            self._player_url_prefix = first[: -len("1/")]
+        return f"{self._player_url_prefix}{player.number}/"
 
     class Meta:
         attrs = {"class": "data"}

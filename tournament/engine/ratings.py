@@ -120,10 +120,12 @@ def _prefix_keys(
 ) -> list[str]:
     """For each round k, a key naming everything the ratings after round k are computed from:
     the code, the system, the event's length, the players and the games of rounds 1 to k."""
-    digest = hashlib.sha256(repr((_CODE, rater, scheduled, players)).encode())
+    people = [(p.id, p.rating, p.career_games) for p in players]
+    digest = hashlib.sha256(repr((_CODE, rater, scheduled, people)).encode())
     keys = []
     for games in pairings:
-        digest.update(repr(games).encode())
+        rows = [(g.first, g.second, g.first_score, g.second_score) for g in games]
+        digest.update(repr(rows).encode())
         keys.append("ratings-after:" + digest.copy().hexdigest())
     return keys
 
