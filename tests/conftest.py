@@ -13,3 +13,4 @@ def _empty_cache() -> None:
     cache.clear()
     cache_once._LOCAL.clear()
     services._READ.clear()
+    services._ROUNDS.clear()

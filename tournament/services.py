@@ -227,6 +227,11 @@ def engine_player(p: Player) -> engine.Player:
 # division's games is most of computing any of them.
 _READ: dict[tuple[int, str, bool], tuple[list[Player], list[list[engine.Game]]]] = {}
 _READ_KEPT = 8
+# Each round's results as this process last read them, by the division's frame stamp: round →
+# (the round's own stamp, whether a game of it has a result, its games as the engines take
+# them). Under one frame stamp the rounds are the same ones (a game added, deleted or moved
+# renews it), so a result read again is the one round whose stamp changed.
+_ROUNDS: dict[tuple[int, str, bool], dict[int, tuple[str, bool, list[engine.Game]]]] = {}
 _READ_LOCK = threading.Lock()
 
 
@@ -235,13 +240,19 @@ def _players_and_results(
 ) -> tuple[list[Player], list[list[engine.Game]]]:
     """The division's players, and the results of each round up to the last with one (three
     queries, or one when this process read them under the division's current stamp; the
-    games are read as plain values, without building model instances). Read-only: shared by
-    every caller under the same stamp."""
-    # The stamp is read first: what is read after it is at least as new, so never stale.
-    key = (division.pk, _stamp(division), public)
+    games are read as plain values, without building model instances, and only those of the
+    rounds changed since this process last read them). Read-only: shared by every caller
+    under the same stamp."""
+    # The stamps are read first: what is read after them is at least as new, so never stale.
+    stamp, frame, round_stamps = (
+        Division.objects.filter(pk=division.pk)
+        .values_list("stamp", "frame_stamp", "round_stamps")
+        .get()
+    )
+    key = (division.pk, stamp, public)
     found = _READ.get(key)
     if found is None:
-        found = _read_players_and_results(division, public)
+        found = _read_players_and_results(division, public, frame, round_stamps)
         with _READ_LOCK:
             while len(_READ) >= _READ_KEPT:
                 _READ.pop(next(iter(_READ)))
@@ -250,12 +261,35 @@ def _players_and_results(
 
 
 def _read_players_and_results(
-    division: Division, public: bool
+    division: Division, public: bool, frame: str, round_stamps: dict[str, str]
 ) -> tuple[list[Player], list[list[engine.Game]]]:
     players = list(division.players.all())
-    games = [_GameRow(*values) for values in _games(division, public).values_list(*_GAME_COLUMNS)]
-    last_round = max((g.round for g in games if g.has_result), default=0)
-    return players, engine_games(games, last_round)
+    where = (division.pk, frame, public)
+    kept = {
+        number: held
+        for number, held in _ROUNDS.get(where, {}).items()
+        if held[0] == round_stamps.get(str(number), "")
+    }
+    fresh: dict[int, list[_GameRow]] = {}
+    for values in _games(division, public).exclude(round__in=list(kept)).values_list(
+        *_GAME_COLUMNS
+    ):
+        game = _GameRow(*values)
+        fresh.setdefault(game.round, []).append(game)
+    for number, games in fresh.items():
+        rated = [engine_game(g) for g in games if g.has_result and g.kind != Game.VOID]
+        kept[number] = (
+            round_stamps.get(str(number), ""),
+            any(g.has_result for g in games),
+            rated,
+        )
+    with _READ_LOCK:
+        while len(_ROUNDS) >= _READ_KEPT:
+            _ROUNDS.pop(next(iter(_ROUNDS)))
+        _ROUNDS[where] = kept
+    last_round = max((n for n, held in kept.items() if held[1]), default=0)
+    empty: tuple[str, bool, list[engine.Game]] = ("", False, [])
+    return players, [list(kept.get(n, empty)[2]) for n in range(1, last_round + 1)]
 
 
 def _standings(

@@ -212,3 +212,48 @@ def test_a_division_saved_with_some_fields_still_renews_its_stamps(
     now = Division.objects.get(pk=three_rounds.pk)
     assert now.stamp != kept.stamp
     assert now.frame_stamp != kept.frame_stamp
+
+
+def _read_afresh(division: Division, public: bool = True):
+    from tournament import services
+
+    services._READ.clear()
+    services._ROUNDS.clear()
+    return services._players_and_results(division, public)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("public", [True, False])
+def test_the_results_read_round_by_round_are_those_read_afresh_after_every_change(
+    three_rounds: Division, director: User, public: bool
+) -> None:
+    from django.db import connection
+
+    from tournament import services
+
+    def check() -> None:
+        kept = services._players_and_results(three_rounds, public)
+        assert kept == _read_afresh(three_rounds, public)
+
+    services._players_and_results(three_rounds, public)
+    with CaptureQueriesContext(connection) as queries:
+        results.enter_line(three_rounds, 3, "2 410 4 390", director)
+        kept = services._players_and_results(three_rounds, public)
+    games_read = [q["sql"] for q in queries if 'FROM "tournament_game"' in q["sql"]]
+    assert any('NOT ("tournament_game"."round" IN (1, 2))' in sql for sql in games_read)
+    assert kept == _read_afresh(three_rounds, public)
+
+    results.enter_line(three_rounds, 1, "1 437 2 350", director, reason="misread")
+    check()
+    game = three_rounds.games.get(round=3, table=2)
+    game.round = 4
+    game.save()
+    check()
+    Game.objects.filter(division=three_rounds, round=2).delete()
+    check()
+    Game.objects.filter(division=three_rounds, round=1, table=1).update(score1=None, score2=None)
+    from tournament import stamps
+
+    stamps.touch([three_rounds.pk])
+    check()
+    assert services._players_and_results(three_rounds, public)[1][0] == []  # no result left
