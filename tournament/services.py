@@ -271,8 +271,8 @@ def _read_players_and_results(
         if held[0] == round_stamps.get(str(number), "")
     }
     fresh: dict[int, list[_GameRow]] = {}
-    for values in _games(division, public).exclude(round__in=list(kept)).values_list(
-        *_GAME_COLUMNS
+    for values in (
+        _games(division, public).exclude(round__in=list(kept)).values_list(*_GAME_COLUMNS)
     ):
         game = _GameRow(*values)
         fresh.setdefault(game.round, []).append(game)

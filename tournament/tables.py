@@ -80,6 +80,9 @@ class RatingsTable(DivisionTable):
 
 
 class PairingsByTableTable(DivisionTable):
+    class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
+        pass
+
     table = tables.Column(verbose_name="Table", default="", attrs={"td": {"class": "num"}})
     player = tables.Column(verbose_name="Player", empty_values=())
     score_text = tables.Column(verbose_name="Score", default="")
@@ -99,6 +102,9 @@ def _with_first(name: str, first: int) -> str:
 
 
 class PairingsByNameTable(DivisionTable):
+    class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
+        pass
+
     player = tables.Column(
         verbose_name="Player", linkify=lambda record, table: table.player_url(record.player)
     )
@@ -112,6 +118,9 @@ class PairingsByNameTable(DivisionTable):
 
 
 class PlayerGamesTable(DivisionTable):
+    class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
+        pass
+
     round = tables.Column(accessor="side__round", verbose_name="Rd", attrs={"td": {"class": "num"}})
     opponent = tables.Column(accessor="side__opponent", verbose_name="Opponent", empty_values=())
     first = tables.Column(accessor="side__first_text", verbose_name="1st/2nd", default="")
@@ -166,6 +175,9 @@ def _cross_cell_html(letter: str, against: str, score: str) -> SafeString:
 
 
 class CrosstableTable(DivisionTable):
+    class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
+        pass
+
     rank = tables.Column(
         accessor="standing__rank", verbose_name="#", default="–", attrs={"td": {"class": "num"}}
     )

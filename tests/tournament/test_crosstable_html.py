@@ -119,9 +119,7 @@ def test_the_ratings_are_the_table_django_tables2_renders_in_any_order(
     written = RatingsTable(rows, division)
     RequestConfig(request, paginate=False).configure(written)
 
-    assert _same_markup(ratings_html(written, request)) == _same_markup(
-        by_tables2.as_html(request)
-    )
+    assert _same_markup(ratings_html(written, request)) == _same_markup(by_tables2.as_html(request))
     assert "&lt;b&gt;&quot;Zed&quot; &amp; Co&lt;/b&gt;" in ratings_html(written, request)
 
 
@@ -213,3 +211,15 @@ def test_the_crosstable_of_kept_round_cells_is_the_table_django_tables2_renders(
     assert "W #2<br><small>400–350</small>" in first
     assert "W #5<br><small>390–300</small>" not in first
     assert "W #5<br><small>390–300</small>" in second
+
+
+@pytest.mark.django_db
+def test_the_pairings_player_and_crosstable_tables_are_styled_and_offer_no_sort_that_does_nothing(
+    client: Client, division: Division, director: User
+) -> None:
+    results.enter_line(division, 1, "1 400 2 350", director)
+    for name, args in [("pairings", [1]), ("player", [1]), ("crosstable", [])]:
+        page = client.get(reverse(name, args=["spring-open", "A", *args])).text
+
+        assert '<table class="data">' in page, name
+        assert "sort=" not in page, name

@@ -5,20 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0012_hall'),
+        ("tournament", "0012_hall"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='division',
-            name='frame_stamp',
-            field=models.CharField(default=tournament.models.new_stamp, editable=False, max_length=32),
+            model_name="division",
+            name="frame_stamp",
+            field=models.CharField(
+                default=tournament.models.new_stamp, editable=False, max_length=32
+            ),
         ),
         migrations.AddField(
-            model_name='division',
-            name='round_stamps',
+            model_name="division",
+            name="round_stamps",
             field=models.JSONField(default=dict, editable=False),
         ),
     ]
