@@ -115,6 +115,12 @@ class Division(models.Model):
     # Replaced in the same transaction as any change to the division, its players, rounds,
     # games or scoresheets (`tournament/stamps.py`): the public pages' cache key.
     stamp = models.CharField(max_length=32, default=new_stamp, editable=False)
+    # A round's pairings page and its scoresheets' pages show that round's games alone: they
+    # are kept under `frame_stamp`, replaced by every change but a game's result, and the
+    # round's own stamp in `round_stamps` ({"7": stamp}), replaced by a change to its games or
+    # scoresheets. A result in round 7 leaves round 3's pairings page cached.
+    frame_stamp = models.CharField(max_length=32, default=new_stamp, editable=False)
+    round_stamps = models.JSONField(default=dict, editable=False)
 
     class Meta:
         ordering = ["tournament", "position", "name"]
@@ -224,6 +230,14 @@ class Game(models.Model):
     updated = models.DateTimeField(auto_now=True)
 
     objects = GameQuerySet.as_manager()
+
+    @classmethod
+    def from_db(cls, db: str, field_names: Any, values: Any) -> Game:
+        # The round it was read in: a save that moves a game to another round changes two
+        # rounds and the list of rounds, not one round's games (`stamps.py`).
+        game = super().from_db(db, field_names, values)
+        game.loaded_round = game.__dict__.get("round")
+        return game
 
     class Meta:
         ordering = ["division", "round", "table", "pk"]

@@ -284,9 +284,10 @@ def test_the_standings_page_runs_the_same_number_of_queries_for_any_size(
     page = reverse("standings", args=["big", "Division A"])
 
     # The divisions' stamps (the page cache's key), the tournament, the division, the rounds,
-    # the standings' stamp, and on the first view the players and the games; later views find
-    # the whole page in the cache under the same stamps.
-    with django_assert_num_queries(7):
+    # the standings' stamp, and on the first view the stamp the players and games are read
+    # under, the players and the games; later views find the whole page in the cache under the
+    # same stamps.
+    with django_assert_num_queries(8):
         response = client.get(page, {"sort": "-spread"})
     with django_assert_num_queries(1):
         again = client.get(page, {"sort": "-spread"})
@@ -304,14 +305,16 @@ def test_the_crosstable_and_player_pages_run_the_same_number_of_queries_for_any_
     tournament = Tournament.objects.create(name="Big Open", slug="big")
     circle_division(tournament, "Division A", players, rounds)
 
-    # The page cache's stamps, the tournament, the division with its games, the players, and
-    # the standings: their stamp, then (not yet cached) the players and the games.
-    with django_assert_num_queries(7):
+    # The page cache's stamps, the tournament, the division, its frame and round stamps, the
+    # standings: their stamp, then (not yet cached) the stamp the players and games are read
+    # under, the players and the games; the rounds, and the games of the rounds whose cells
+    # are not kept.
+    with django_assert_num_queries(10):
         client.get(reverse("crosstable", args=["big", "Division A"]))
     # The page cache's stamps, the tournament, the division, the player, the standings' stamp
-    # (now cached) and the players, then the player's games and their scoresheets; the ratings
-    # (not yet cached) read the players and the games.
-    with django_assert_num_queries(9):
+    # (now cached), then the player's games and their scoresheets; the ratings (not yet
+    # cached) read the stamp, and find the players and games this process read under it.
+    with django_assert_num_queries(8):
         response = client.get(reverse("player", args=["big", "Division A", 2]))
 
     assert len(body_rows(response)) == rounds
