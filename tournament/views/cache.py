@@ -21,6 +21,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language
 
 from tournament.cache_once import get_or_compute
 from tournament.models import Division, Scoresheet
@@ -76,7 +77,8 @@ def sheet_round(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None:
 
 
 def _page_key(request: HttpRequest, stamps: list[str]) -> str:
-    raw = "\n".join([request.get_full_path(), *stamps])
+    # The page's language is part of its address: the same URL reads differently in Persian.
+    raw = "\n".join([request.get_full_path(), get_language() or "", *stamps])
     return "page:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
