@@ -14,6 +14,7 @@ pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
 ]
 
+
 def _tiles(tab) -> list[tuple[str, str]]:
     return sorted(
         (g.get_attribute("data-square"), g.locator("text.letter").text_content())

@@ -622,6 +622,7 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
 
 # -- prizes ----------------------------------------------------------------------------------
 
+
 def prizes(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The division's prizes in the order they are awarded and who takes each after the round
     (`engine/prizes.py`): place prizes from the standings, grouped by the division's prize

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from tournament import players as player_changes
 from tournament import results, rounds, services
 from tournament.engine.pairing import SYSTEMS
-from tournament.engine.text import counted, plural
+from tournament.engine.text import plural
 from tournament.forms import (
     DivisionSettingsForm,
     LateEntryForm,
@@ -279,6 +279,8 @@ def _players_page(
         "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
         "late": late or LateEntryForm(last_first=player_changes.names_last_first(division)),
         "roster": RosterForm(),
+        "next_round": rounds.next_round(division),
+        "other_divisions": division.tournament.divisions.exclude(pk=division.pk),
         # A refused list comes back to be corrected rather than typed again.
         "paste": PasteForm(initial={"players": request.session.pop("pasted_players", "")}),
     }
@@ -339,7 +341,7 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         messages.error(request, "Nothing imported: " + "; ".join(error.problems))
     else:
         late = sum(1 for p in added if p.games_as_1.exists())
-        text = f"{counted(len(added), 'player')} added to division {division.name}"
+        text = f"{plural(len(added), 'player')} added to division {division.name}"
         if late:
             text += f"; {late} with forfeit losses for the rounds already under way"
         messages.success(request, text + ".")
