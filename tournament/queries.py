@@ -41,13 +41,14 @@ class RoundCount:
     number: int
     games: int
     results: int  # games with a result entered
-    played: int = 0  # of them, results of games (a bye's score, set when it is published, not)
+    played: int = 0  # of them, games between two players (not a bye or a forfeit alone)
 
     @property
     def has_results(self) -> bool:
-        """Whether the round counts in the standings: a game of it has a result. A round just
-        published has its byes scored and nothing else: it is in play, and the standings are
-        those after the round before (its byes count once a game has a result)."""
+        """Whether the round counts in the standings: a game between two players has a
+        result. A round just published has its byes (and an absent player's forfeit) scored
+        and nothing else: it is in play, and the standings are those after the round before;
+        its byes and forfeits count once a game has a result."""
         return self.played > 0
 
 
@@ -59,7 +60,7 @@ def division_rounds(division: Division) -> list[RoundCount]:
         .annotate(
             games=Count("pk"),
             results=Count("score1"),
-            played=Count("score1", filter=~Q(kind=Game.BYE)),
+            played=Count("score1", filter=Q(player2__isnull=False)),
         )
         .order_by("round")
     )
@@ -75,7 +76,7 @@ def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
         .annotate(
             games=Count("pk"),
             results=Count("score1"),
-            played=Count("score1", filter=~Q(kind=Game.BYE)),
+            played=Count("score1", filter=Q(player2__isnull=False)),
         )
         .order_by("division", "round")
     )

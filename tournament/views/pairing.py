@@ -157,7 +157,7 @@ def round_pairings(
     manual_text = "\n".join(
         f"{r['game'].player1.number} {r['game'].player2.number if r['game'].player2 else 'bye'}"
         for r in rows
-        if r["game"].kind != Game.VOID
+        if r["game"].kind not in (Game.VOID, Game.FORFEIT)  # an absent player's: made again
     )
     context = {
         "tournament": division.tournament,
@@ -167,6 +167,7 @@ def round_pairings(
         "published": state is None or state.published,
         "rows": rows,
         "warnings": warnings,
+        "beyond": rounds.beyond_range(division, [r["game"].table for r in rows]),
         "notes": rounds.note_lines(state),
         "has_results": any(r["game"].has_result and r["game"].kind != Game.BYE for r in rows),
         "swap": SwapForm(),
