@@ -4,50 +4,84 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0012_hall'),
+        ("tournament", "0012_hall"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='division',
-            name='absent_result',
-            field=models.CharField(choices=[('forfeit', 'a forfeit loss'), ('nothing', 'nothing')], default='forfeit', max_length=10),
+            model_name="division",
+            name="absent_result",
+            field=models.CharField(
+                choices=[("forfeit", "a forfeit loss"), ("nothing", "nothing")],
+                default="forfeit",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='division',
-            name='entry_mode',
-            field=models.CharField(choices=[('scores', 'scores'), ('spread', 'spread only')], default='scores', max_length=10),
+            model_name="division",
+            name="entry_mode",
+            field=models.CharField(
+                choices=[("scores", "scores"), ("spread", "spread only")],
+                default="scores",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='division',
-            name='first_table',
+            model_name="division",
+            name="first_table",
             field=models.PositiveIntegerField(default=1),
         ),
         migrations.AddField(
-            model_name='division',
-            name='last_table',
+            model_name="division",
+            name="last_table",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='player',
-            name='absent_rounds',
+            model_name="player",
+            name="absent_rounds",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='player',
-            name='fixed_table',
+            model_name="player",
+            name="fixed_table",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='scoresheet',
-            name='released',
+            model_name="scoresheet",
+            name="released",
             field=models.BooleanField(default=False),
         ),
         migrations.AlterField(
-            model_name='change',
-            name='action',
-            field=models.CharField(choices=[('create', 'Create'), ('correct', 'Correct'), ('delete', 'Delete'), ('upload', 'Upload'), ('resolve', 'Resolve'), ('undo', 'Undo'), ('pair', 'Pair'), ('swap', 'Swap'), ('publish', 'Publish'), ('unpair', 'Unpair'), ('withdraw', 'Withdraw'), ('reinstate', 'Reinstate'), ('late entry', 'Late Entry'), ('check in', 'Check In'), ('edit player', 'Edit Player'), ('remove player', 'Remove Player'), ('people', 'People'), ('lock', 'Lock'), ('unlock', 'Unlock'), ('absent', 'Absent'), ('division', 'Division'), ('move player', 'Move Player'), ('release', 'Release')], max_length=20),
+            model_name="change",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("create", "Create"),
+                    ("correct", "Correct"),
+                    ("delete", "Delete"),
+                    ("upload", "Upload"),
+                    ("resolve", "Resolve"),
+                    ("undo", "Undo"),
+                    ("pair", "Pair"),
+                    ("swap", "Swap"),
+                    ("publish", "Publish"),
+                    ("unpair", "Unpair"),
+                    ("withdraw", "Withdraw"),
+                    ("reinstate", "Reinstate"),
+                    ("late entry", "Late Entry"),
+                    ("check in", "Check In"),
+                    ("edit player", "Edit Player"),
+                    ("remove player", "Remove Player"),
+                    ("people", "People"),
+                    ("lock", "Lock"),
+                    ("unlock", "Unlock"),
+                    ("absent", "Absent"),
+                    ("division", "Division"),
+                    ("move player", "Move Player"),
+                    ("release", "Release"),
+                ],
+                max_length=20,
+            ),
         ),
     ]
