@@ -27,7 +27,7 @@ def test_the_findings_of_a_scoresheet_are_on_a_phone_screen(live_url: str, page)
     from tournament.models import Scoresheet
 
     call_command("loaddemo", stdout=io.StringIO())
-    sheet = Scoresheet.objects.get(report__file="a2-ada-cora.gcg")
+    sheet = Scoresheet.objects.get(report__file="a2-cora-ada.gcg")
     scoresheets.release_scoresheet(sheet, None, "shown with its finding")
 
     page.set_viewport_size({"width": 390, "height": 844})
