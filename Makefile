@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run serve hall test lint coverage bench clean fuzz
+.PHONY: venv run serve hall test lint coverage bench clean fuzz messages engine-messages
 
 venv: $(VENV)/.installed
 
@@ -57,3 +57,19 @@ clean:
 FUZZ_SECONDS ?= 60
 fuzz: venv
 	$(BIN)/python -m fuzz --seconds $(FUZZ_SECONDS)
+
+# Catalogs. The engine's own (stdlib gettext, domain spread-engine, in scoring/locale): the template
+# written from the message tables, merged into each language's .po, compiled to the .mo that is
+# committed beside it (tests/scoring/test_i18n.py holds them complete and in step).
+ENGINE_LANGUAGES := id ko fi fa
+ENGINE_LOCALE := scoring/locale
+engine-messages: venv
+	$(BIN)/python -m tournament.engine.catalog
+	@set -e; for lang in $(ENGINE_LANGUAGES); do \
+		po=$(ENGINE_LOCALE)/$$lang/LC_MESSAGES/spread-engine.po; \
+		msgmerge --quiet --update --backup=none --no-fuzzy-matching --no-wrap \
+			$$po $(ENGINE_LOCALE)/spread-engine.pot; \
+		msgfmt --check --output-file=$${po%.po}.mo $$po; \
+	done
+
+messages: engine-messages

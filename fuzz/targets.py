@@ -102,6 +102,23 @@ def _run_roster(data: bytes) -> None:
             roster.read_roster(data, name)
 
 
+RATING_LISTS = (
+    b"NICKstateNAME vic24.tou 20240612\nAQUI UK Ada Quill 412 2105 20240601\n"
+    b"CVAL  Cora Vale 7 1488\n",
+    b"QUILL\tADA\tAA000101\t1850\t412\nVALE, CORA\t1640\nJANOTA-BZOWSKI JAN 1999 3\n",
+)
+
+
+def _run_rating_list(data: bytes) -> None:
+    from tournament.interchange import ratinglist
+
+    for fmt in ratinglist.FORMATS:
+        found = ratinglist.read(data, fmt)
+        ratinglist.match([(1, "Ada Quill", 0, ""), (2, "Vale, Cora", 0, "AA000101")], found)
+        for problem in found.problems:
+            assert problem.text  # noqa: S101 - every problem has its sentence
+
+
 def targets() -> list[Target]:
     from tournament.interchange.tsh import TshFormatError
     from tournament.results import EntryError
@@ -111,4 +128,5 @@ def targets() -> list[Target]:
         Target("tsh", _tsh_seeds, _run_tsh, (TshFormatError,)),
         Target("entry-line", lambda: list(ENTRY_LINES), _run_entry_line, (EntryError,)),
         Target("roster", lambda: [ROSTER_CSV, _xlsx_roster()], _run_roster),
+        Target("rating-list", lambda: list(RATING_LISTS), _run_rating_list),
     ]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from . import gcg
+from .i18n import LANGUAGES, translator
 from .lexicon import LexiconError, Lexicons, load_lexicon
 from .replay import Report, canonical_gcg, verify
 from .rules import RulesError, Ruleset, load_rules
@@ -30,6 +31,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--lang",
+            default="en",
+            choices=LANGUAGES,
+            help="the language of the findings and the summary (default en)",
+        )
         p.add_argument("--rules", default="auto", help="auto, naspa, wespa, home or a TOML file")
         p.add_argument("--tiles", default="auto", help="auto, a tile set name or a file")
         p.add_argument(
@@ -64,14 +71,16 @@ def _read(path: str) -> bytes:
     return Path(path).read_bytes()
 
 
-def _print_report(path: str, report: Report, out: TextIO) -> None:
-    scores = ", ".join(f"{p.nick} {p.final}" for p in report.players)
+def _print_report(path: str, report: Report, out: TextIO, lang: str) -> None:
+    tr = translator(lang)
+    scores = tr.join(f"{p.nick} {p.final}" for p in report.players)
     if report.verified:
-        print(f"{path}: VERIFIED ({scores})", file=out)
+        print(tr.cli("{path}: VERIFIED ({scores})").format(path=path, scores=scores), file=out)
     else:
-        print(f"{path}: {len(report.errors)} error(s) ({scores})", file=out)
+        errors = tr.counted(len(report.errors), "error")
+        print(f"{path}: {errors} ({scores})", file=out)
     for finding in report.findings:
-        print(f"  {finding.text()}", file=out)
+        print(f"  {finding.text(lang)}", file=out)
 
 
 def _verify(args: argparse.Namespace, out: TextIO) -> int:
@@ -87,15 +96,21 @@ def _verify(args: argparse.Namespace, out: TextIO) -> int:
         report = verify(data, rules=rules, tiles=tiles, lexicons=lexicons)
         failed += not report.verified
         if args.json:
-            results.append(report.as_dict(path))
+            found = report.as_dict(path)
+            for shown, finding in zip(found["findings"], report.findings, strict=True):
+                shown["message"] = finding.message_in(args.lang)
+            results.append(found)
         else:
-            _print_report(path, report, out)
+            _print_report(path, report, out, args.lang)
     if args.json:
         json.dump(results, out, ensure_ascii=False, indent=2)
         out.write("\n")
     else:
         total = len(args.files)
-        print(f"{total - failed} of {total} record(s) verified, {failed} with errors", file=out)
+        summary = translator(args.lang).cli(
+            "{verified} of {total} record(s) verified, {failed} with errors"
+        )
+        print(summary.format(verified=total - failed, total=total, failed=failed), file=out)
     return 1 if failed else 0
 
 
@@ -104,12 +119,15 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
     record = gcg.parse(_read(args.file))
     report = verify(record, rules=rules, tiles=tiles, lexicons=lexicons, upto=args.turn)
     print(report.board.render(), file=out)
+    tr = translator(args.lang)
     shown = report.turns[-1] if report.turns else None
     if shown:
-        print(f"after line {shown.line}: {shown.text}", file=out)
+        after = tr.cli("after line {line}: {text}")
+        print(after.format(line=shown.line, text=shown.text), file=out)
     for p in report.players:
         last = next((t.computed_total for t in reversed(report.turns) if t.nick == p.nick), 0)
-        print(f"{p.nick} ({p.name}): {p.final} recorded, {last} computed", file=out)
+        line = tr.cli("{nick} ({name}): {final} recorded, {computed} computed")
+        print(line.format(nick=p.nick, name=p.name, final=p.final, computed=last), file=out)
     return 0
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .i18n import translator
 from .messages import render
 
 ERROR = "error"
@@ -33,6 +34,10 @@ class Finding:
         """The finding in English, made from its code and parameters."""
         return render(self.code, self.params)
 
+    def message_in(self, lang: str | None) -> str:
+        """The finding in `lang` (``scoring.i18n``), made from its code and parameters."""
+        return render(self.code, self.params, lang=lang)
+
     def as_dict(self) -> dict[str, Any]:
         """As JSON: the sentence as well as the code and parameters it is made from."""
         return {
@@ -46,7 +51,9 @@ class Finding:
             "recorded": self.recorded,
         }
 
-    def text(self) -> str:
-        where = f"line {self.line}" if self.line else "record"
+    def text(self, lang: str | None = "en") -> str:
+        """One line: where, severity, code, player and the sentence, in English or `lang`."""
+        tr = translator(lang)
+        where = tr.cli("line {line}").format(line=self.line) if self.line else tr.cli("record")
         who = f" [{self.player}]" if self.player else ""
-        return f"{where}: {self.severity}: {self.code}{who}: {self.message}"
+        return f"{where}: {tr.cli(self.severity)}: {self.code}{who}: {self.message_in(lang)}"

@@ -10,8 +10,11 @@ The ``legacy`` case keeps a sentence written before findings carried parameters,
 A template field may name how its value is written (after the colon): ``#noun`` "3 noun(s)";
 ``list`` items joined by commas; ``names`` the same, or "none named"; ``counts`` [tile, count]
 pairs, "2 E, 1 Z"; ``op`` a signed number as the operator and its size, "+ 5" or
-"- 5"; otherwise a Python format spec. (The engine never imports the tournament app, so the
-counted noun is written here the way ``tournament.engine.text.counted`` writes it.)
+"- 5"; otherwise a Python format spec.
+
+English is the table; `render(..., lang=)` writes the sentence in another language from the
+engine's catalog (``scoring.i18n``), where each template is the message id under the context
+``finding:<key>``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import json
 import string
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from .i18n import Translator, translator
 
 LEGACY = "legacy"
 
@@ -171,44 +176,62 @@ MESSAGES: Mapping[str, str] = {
 }
 
 
-def counted(n: int, noun: str) -> str:
-    """`n` and a noun whose plural is `noun` + "s", written "3 player(s)" (a sentence made once
-    reads for any n), as `tournament.engine.text.counted` writes it."""
-    return f"{n} {noun}(s)"
-
-
 def _op(n: int) -> str:
     return f"{'+' if n >= 0 else '-'} {abs(n)}"
 
 
-_SPECS: dict[str, Callable[[Any], str]] = {
-    "list": lambda items: ", ".join(str(i) for i in items),
-    "names": lambda items: ", ".join(str(i) for i in items) or "none named",
-    "counts": lambda pairs: ", ".join(f"{c} {t}" for t, c in pairs),
-    "op": _op,
+# Each spec writes a value in the translator's language.
+Spec = Callable[[Any, Translator], str]
+
+_SPECS: dict[str, Spec] = {
+    "list": lambda items, tr: tr.join(items),
+    "names": lambda items, tr: tr.join(items) or tr.word("none named"),
+    "counts": lambda pairs, tr: tr.join(f"{c} {t}" for t, c in pairs),
+    "op": lambda n, tr: _op(n),
 }
+# The words the specs write, for the catalog.
+WORDS = ("none named",)
 
 
 class SpecFormatter(string.Formatter):
-    """`str.format` with the message tables' own format specs: `{n:#noun}` a counted noun, and
-    a named spec (`{words:list}`) a function of the value. Shared by the pairing engine's table."""
+    """`str.format` with the message tables' own format specs, in one language: `{n:#noun}` a
+    counted noun, and a named spec (`{words:list}`) a function of the value and the translator.
+    Shared by the pairing engine's table."""
 
-    def __init__(
-        self, specs: Mapping[str, Callable[[Any], str]], counted: Callable[[int, str], str]
-    ) -> None:
+    def __init__(self, specs: Mapping[str, Spec], translator: Translator) -> None:
         super().__init__()
         self.specs = specs
-        self.counted = counted
+        self.translator = translator
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec.startswith("#"):
-            return self.counted(value, format_spec[1:])
+            return self.translator.counted(value, format_spec[1:])
         if format_spec in self.specs:
-            return self.specs[format_spec](value)
+            return self.specs[format_spec](value, self.translator)
         return format(value, format_spec)
 
 
-_FORMATTER = SpecFormatter(_SPECS, counted)
+def write(
+    context: str,
+    english: str,
+    params: Mapping[str, Any],
+    specs: Mapping[str, Spec],
+    lang: str | None = "en",
+    template: str | None = None,
+) -> str:
+    """`english` (a table's template) in `lang` with `params`: the catalog's template under
+    `context` (or `template`, already translated), and the English one if the translated one
+    cannot be written with these parameters. Raises as `str.format` does if neither can."""
+    tr = translator(lang)
+    translated = template if template is not None else tr.template(context, english)
+    if translated != english:
+        try:
+            return SpecFormatter(specs, tr).vformat(translated, (), dict(params))
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+            pass
+    return SpecFormatter(specs, translator("en") if tr.lang != "en" else tr).vformat(
+        english, (), dict(params)
+    )
 
 
 def template_key(code: str, params: Mapping[str, Any]) -> str:
@@ -218,17 +241,24 @@ def template_key(code: str, params: Mapping[str, Any]) -> str:
 
 
 def render(
-    code: str, params: Mapping[str, Any], templates: Mapping[str, str] = MESSAGES
+    code: str,
+    params: Mapping[str, Any],
+    templates: Mapping[str, str] = MESSAGES,
+    lang: str | None = "en",
+    template: str | None = None,
 ) -> str:
-    """The English sentence of a code and its parameters; never raises.
+    """The sentence of a code and its parameters in `lang` (English by default); never raises.
 
-    Stored data may hold a code this version does not know, or lack a parameter: it is shown as
-    it is (the code and its parameters) rather than breaking the page it is on.
+    `template` is the template already in `lang`, for a table whose translations are not the
+    engine's (the desk's own findings). Stored data may hold a code this version does not know,
+    or lack a parameter: it is shown as it is (the code and its parameters) rather than breaking
+    the page it is on.
     """
     if params.get("case") == LEGACY:
         return str(params.get("text", ""))
+    key = template_key(code, params)
     try:
-        return _FORMATTER.vformat(templates[template_key(code, params)], (), dict(params))
+        return write(f"finding:{key}", templates[key], params, _SPECS, lang, template)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError):
         shown = json.dumps(dict(params), ensure_ascii=False, sort_keys=True, default=str)
         return f"{code}: {shown}" if params else code

@@ -14,6 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournament import audit, results, rounds, stamps
+from tournament.interchange import ratinglist
 from tournament.models import Change, Division, Game, Player, Round, Scoresheet, Tournament
 from tournament.players import NewPlayer, late_entry
 
@@ -626,3 +627,57 @@ def move_player(player: Player, target: Division, user: Any) -> Player:
             target, Change.Action.MOVE_PLAYER, actor=user, before=before, after=after, reason=reason
         )
     return player
+def rating_list_matches(division: Division, rating_list: ratinglist.RatingList) -> list:
+    """Each player of the division (withdrawn ones too) matched by name to a rating list's
+    entries (`interchange.ratinglist.match`): what the desk previews before anything changes."""
+    players = [
+        (p.pk, p.name, p.rating, p.membership_id) for p in division.players.order_by("number")
+    ]
+    return ratinglist.match(players, rating_list)
+
+
+def use_ratings(
+    division: Division, updates: list[tuple[int, int, int]], user: Any, source: str
+) -> int:
+    """tsh's USERATINGS: players' ratings set from a rating list before round 1 is paired, as
+    previewed: `updates` are (player id, rating previewed, new rating). One transaction and one
+    logged change; refused (nothing changed) once round 1 is paired, or if a player's rating
+    changed since the preview. Returns the number of players changed."""
+    with transaction.atomic():
+        division = rounds.locked_division(division)
+        if Game.objects.filter(division=division).exists():
+            raise rounds.PairingRefused(
+                f"Round 1 of division {division.name} is paired: ratings are set from a rating "
+                "list only before it (unpair round 1 first)."
+            )
+        players = {
+            p.pk: p
+            for p in Player.objects.select_for_update().filter(
+                division=division, pk__in=[pk for pk, _, _ in updates]
+            )
+        }
+        before: dict[str, int] = {}
+        after: dict[str, int] = {}
+        for pk, previewed, new in updates:
+            player = players.get(pk)
+            if player is None or player.rating != previewed:
+                raise rounds.PairingRefused(
+                    "The roster changed since the preview: upload the rating list again."
+                )
+            if player.rating == new:
+                continue
+            before[str(player.number)] = player.rating
+            after[str(player.number)] = new
+            player.rating, player.rating_text = new, str(new)
+            player.save(update_fields=["rating", "rating_text", "updated"])
+        if after:
+            audit.record(
+                division,
+                Change.Action.EDIT_PLAYER,
+                actor=user,
+                before={"ratings": before},
+                after={"ratings": after},
+                reason=f"Ratings of {len(after)} player{'s' if len(after) != 1 else ''} "
+                f"from the {source}",
+            )
+    return len(after)

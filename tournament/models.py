@@ -312,6 +312,42 @@ class Scoresheet(models.Model):
         return SheetReport.from_dict(self.report)
 
 
+class Playoff(models.Model):
+    """A division's playoff after its rounds: a best-of-N final between the top two, or a
+    single-elimination bracket of the top seeds, every match a best-of-N series
+    (`engine/playoffs.py` works out who meets whom from the seeds and the games)."""
+
+    division = models.OneToOneField(Division, on_delete=models.CASCADE, related_name="playoff")
+    length = models.PositiveSmallIntegerField(default=5)  # best of N, N odd
+    seeds = models.JSONField(default=list)  # player ids, best first, from the standings
+    seeded_after = models.PositiveIntegerField()  # the round of the standings seeded from
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.division} playoff"
+
+
+class PlayoffGame(models.Model):
+    """One game of a playoff's match, `player1` the match's higher seed."""
+
+    playoff = models.ForeignKey(Playoff, on_delete=models.CASCADE, related_name="games")
+    stage = models.PositiveSmallIntegerField()
+    slot = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()  # the game of the series, from 1
+    player1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player2 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    score1 = models.IntegerField()
+    score2 = models.IntegerField()
+
+    class Meta:
+        ordering = ["stage", "slot", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["playoff", "stage", "slot", "number"], name="unique_playoff_game"
+            )
+        ]
+
+
 class Change(models.Model):
     """Every creation, correction and deletion of a result or scoresheet, and every change to a
     round or a player; written only by `tournament.audit.record`.
@@ -344,6 +380,7 @@ class Change(models.Model):
         DIVISION = "division"
         MOVE_PLAYER = "move player"
         RELEASE = "release"
+        PLAYOFF = "playoff"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)

@@ -309,11 +309,13 @@ class Replay:
 def _on_lines(
     turns: list, findings: Iterable[AnyFinding]
 ) -> tuple[list[TurnLine], list[AnyFinding]]:
-    """Each turn with the findings on its line, and the findings on no turn's line."""
+    """Each turn with the findings on its line, and the findings on no turn's line; each as the
+    desk shows it (`SheetFinding`: its sentence in the active language)."""
     lines = {turn.line for turn in turns}
     on_line: dict[int, list[AnyFinding]] = defaultdict(list)
     other: list[AnyFinding] = []
-    for finding in findings:
+    for found in findings:
+        finding = found if isinstance(found, SheetFinding) else SheetFinding.of(found)
         (on_line[finding.line] if finding.line in lines else other).append(finding)
     return [TurnLine(turn, on_line.get(turn.line, [])) for turn in turns], other
 

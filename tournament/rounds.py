@@ -19,10 +19,9 @@ from django.db import transaction
 from django.db.models import F, Max, Min
 from django.utils import timezone
 
-from tournament import audit, services
+from tournament import audit, sentences, services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
-from tournament.engine.pairing import messages
 from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.registry import automatic
 from tournament.engine.text import counted
@@ -316,15 +315,16 @@ def _clear_round(
 
 
 def _warning_dicts(warnings: Sequence[pairing.PairingWarning]) -> list[dict[str, Any]]:
-    # Codes and parameters, not sentences: `messages.render_all` writes them.
+    # Codes and parameters, not sentences: `sentences` writes them in the reader's language.
     return [
         {"code": w.code, "params": dict(w.params), "players": list(w.players)} for w in warnings
     ]
 
 
 def note_lines(state: Round | None) -> list[str]:
-    """A round's stored notes (the engine's, and each table's reasons) as sentences."""
-    return messages.render_all(state.notes) if state is not None else []
+    """A round's stored notes (the engine's, and each table's reasons) as sentences, in the
+    active language."""
+    return sentences.messages(state.notes) if state is not None else []
 
 
 def _log(division: Division, user: Any, action: str, before: list, after: list, reason: str):

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from scoring.messages import MESSAGES, legacy, render
+from scoring.messages import legacy
+from tournament import sentences
 
 # The keys as the engine's `Report.as_dict` orders them, then the desk's own.
 _KEYS = (
@@ -43,14 +44,6 @@ class SheetPlayer:
     computed: int | None = None  # the engine's
 
 
-# The engine's sentences, and the desk's own about checking a scoresheet.
-SHEET_MESSAGES: Mapping[str, str] = {
-    **MESSAGES,
-    "desk_settings.ruleset": "the division's ruleset {ruleset!r} is unknown: checked under auto",
-    "desk_settings.tiles": "the division's tile set {tiles!r} is unknown: guessed from the record",
-    "desk_settings.lexicon": "{error}: its words are not checked",
-    "engine_failure": "not checked: {error}",
-}
 
 
 @dataclass(frozen=True)
@@ -65,8 +58,21 @@ class SheetFinding:
 
     @property
     def message(self) -> str:
-        """The finding in English, made from its code and parameters."""
-        return render(self.code, self.params, SHEET_MESSAGES)
+        """The finding in the active language, made from its code and parameters."""
+        return sentences.finding(self.code, self.params)
+
+    @classmethod
+    def of(cls, found: Any) -> SheetFinding:
+        """The engine's `scoring.Finding` (or a stored one) as the desk shows it."""
+        return cls(
+            found.line,
+            found.severity,
+            found.code,
+            dict(found.params),
+            found.player,
+            found.expected,
+            found.recorded,
+        )
 
     def as_json(self) -> dict[str, Any]:
         """As stored, with the sentence: for a page's script."""

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tournament.views import director, events, extras, pairing, reports
+from tournament.views import director, events, extras, pairing, playoffs, ratinglist, reports
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),
@@ -24,7 +24,9 @@ division_urls = [
     path("players/<int:number>/reinstate", pairing.reinstate, name="desk-reinstate"),
     path("players/add", pairing.late_entry, name="desk-late-entry"),
     path("players/roster", pairing.roster, name="desk-roster"),
+    path("players/ratings/", ratinglist.rating_list, name="desk-rating-list"),
     path("prizes/", extras.desk_prizes, name="desk-prizes"),
+    path("playoff/", playoffs.desk_playoff, name="desk-playoff"),
     path("players/paste", events.paste_players, name="desk-paste-players"),
     path("players/<int:number>/edit/", events.edit_player, name="desk-edit-player"),
     path("check-in/", events.check_in, name="desk-check-in"),

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournament.views import extras, public, reports
+from tournament.views import extras, playoffs, public, reports
 from tournament.views.cache import cached_public_page as cached
 
 # A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
@@ -11,6 +11,7 @@ division_urls = [
     path("crosstable/", cached(public.crosstable), name="crosstable"),
     path("ratings/", cached(public.ratings), name="ratings"),
     path("statistics/", cached(extras.statistics), name="statistics"),
+    path("playoff/", cached(playoffs.playoff), name="playoff"),
 ]
 
 tournament_urls = [

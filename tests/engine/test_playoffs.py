@@ -70,3 +70,29 @@ def test_a_bracket_is_seeded_from_the_standings_with_byes_for_the_top_seeds() ->
     assert next_round(["s1", "s2"]) == [("s1", "s2")]
     with pytest.raises(PlayoffError, match="power of two"):
         bracket_order(6)
+
+
+def test_a_playoff_of_two_is_a_final_and_of_five_a_bracket_with_byes() -> None:
+    from tournament.engine.playoffs import SeriesGame, champion, playoff
+
+    final_only = playoff(["ann", "bea"], 5, {(1, 1): [SeriesGame(400, 300)] * 3})
+    assert len(final_only) == 1
+    assert (final_only[0][0].series.result, champion(final_only)) == ("3–0", "ann")
+
+    seeds = ["s1", "s2", "s3", "s4", "s5"]
+    stages = playoff(seeds, 1)
+    assert [(m.slot, m.series and (m.series.seed1, m.series.seed2), m.bye) for m in stages[0]] == [
+        (1, None, "s1"),
+        (2, ("s4", "s5"), None),
+        (3, None, "s2"),
+        (4, None, "s3"),
+    ]
+    assert len(stages) == 1 and champion(stages) is None
+    win, lose = [SeriesGame(400, 350)], [SeriesGame(350, 400)]
+    stages = playoff(seeds, 1, {(1, 2): lose, (2, 1): win, (2, 2): lose, (3, 1): lose})
+    assert [[m.winner for m in stage] for stage in stages] == [
+        ["s1", "s5", "s2", "s3"],
+        ["s1", "s3"],
+        ["s3"],
+    ]
+    assert champion(stages) == "s3"

@@ -10,7 +10,7 @@ from fuzz.harness import Target, fuzz, minimise, mutate, outcome
 from fuzz.targets import targets
 
 # About five seconds a target on this machine; the same inputs every run.
-INPUTS = {"engine": 150, "tsh": 3000, "entry-line": 3000, "roster": 1500}
+INPUTS = {"engine": 150, "tsh": 3000, "entry-line": 3000, "roster": 1500, "rating-list": 3000}
 
 
 @pytest.mark.parametrize("target", targets(), ids=lambda t: t.name)

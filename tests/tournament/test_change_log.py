@@ -10,7 +10,16 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from tournament import audit, corrections, events, players, results, rounds, scoresheets
+from tournament import (
+    audit,
+    corrections,
+    events,
+    players,
+    playoffs,
+    results,
+    rounds,
+    scoresheets,
+)
 from tournament.models import Change, Division, Game, Player
 
 
@@ -46,6 +55,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     events.edit_player(ann, players.NewPlayer(name="Ann Ashe", rating=1510), director)
     events.remove_player(bo, director)
     events.set_checked_in(hal, True, director)
+    playoffs.set_up(division, 2, 5, 1, director)
     User.objects.create_user("sam")
     events.add_person(division.tournament, "sam", "scorekeeper", director)
     events.set_lock(division.tournament, True, director)
@@ -84,6 +94,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
         "edit player",
         "remove player",
         "check in",
+        "playoff",
         "people",
         "lock",
         "unlock",

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tournament import reports, results, scoresheets
+from tournament import playoffs, reports, results, scoresheets
 from tournament.models import Division, Player
 
 FORMULAS = [
@@ -39,6 +39,8 @@ def formulas(division: Division, director) -> Division:
     rename(division, FORMULAS)
     for line in ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]:
         results.enter_line(division, 1, line, director)
+    # A playoff of every player, so that the playoffs report names them all.
+    playoffs.set_up(division, division.players.count(), 1, 1, director)
     return division
 
 

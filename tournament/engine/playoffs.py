@@ -143,3 +143,57 @@ def next_round(winners: Sequence[PlayerId]) -> list[tuple[PlayerId, PlayerId]]:
     if len(winners) < 2 or len(winners) % 2:
         raise PlayoffError(f"{len(winners)} winners cannot make a round of a bracket")
     return [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One match of a playoff: a best-of-N series, or a bye (`series` None) for `bye`."""
+
+    stage: int  # 1: the first round of the bracket; the last stage is the final
+    slot: int  # 1-based, in bracket order
+    series: Series | None
+    bye: PlayerId | None = None
+
+    @property
+    def winner(self) -> PlayerId | None:
+        return self.bye if self.series is None else self.series.winner
+
+
+def playoff(
+    seeded: Sequence[PlayerId],
+    length: int,
+    games: dict[tuple[int, int], Sequence[SeriesGame]] | None = None,
+) -> list[list[Match]]:
+    """A playoff as it stands: its stages, each a list of matches in bracket order, from the
+    seeds (best first), the length of every series, and the games played in each match
+    (keyed by stage and slot, in order). Two seeds are a best-of-N final; more are a
+    single-elimination bracket whose next stage is known once every match of a stage is
+    decided. Games given for a match that does not exist yet are ignored."""
+    played = games or {}
+    stages: list[list[Match]] = []
+    pairs: list[tuple[PlayerId, PlayerId | None]] = list(first_round(seeded))
+    stage = 1
+    while True:
+        matches = []
+        for slot, (high, low) in enumerate(pairs, start=1):
+            if low is None:
+                matches.append(Match(stage, slot, None, high))
+                continue
+            series = Series(high, low, length)
+            for g in played.get((stage, slot), ()):
+                if series.decided:
+                    break
+                series = series.add(g.score1, g.score2)
+            matches.append(Match(stage, slot, series))
+        stages.append(matches)
+        winners = [m.winner for m in matches]
+        if len(matches) == 1 or any(w is None for w in winners):
+            return stages
+        pairs = list(next_round([w for w in winners if w is not None]))
+        stage += 1
+
+
+def champion(stages: Sequence[Sequence[Match]]) -> PlayerId | None:
+    """The playoff's winner once its final is decided."""
+    last = stages[-1] if stages else []
+    return last[0].winner if len(last) == 1 else None

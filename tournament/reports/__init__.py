@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils import translation
 from django.utils.text import slugify
+from django.utils.translation import get_language
 
 from tournament.models import Division
 from tournament.reports.data import BUILDERS, PUBLIC_KINDS, XLSX_KINDS, ReportError
@@ -13,6 +15,7 @@ from tournament.reports.data import BUILDERS, PUBLIC_KINDS, XLSX_KINDS, ReportEr
 __all__ = [
     "CONTENT_TYPES",
     "KINDS",
+    "LANGUAGES",
     "PUBLIC_KINDS",
     "XLSX_KINDS",
     "Download",
@@ -21,6 +24,8 @@ __all__ = [
 ]
 
 KINDS = tuple(BUILDERS)
+# The languages a report can be printed in (English first, the default).
+LANGUAGES = ("en", "id", "ko", "fi", "fa")
 CONTENT_TYPES = {
     "pdf": "application/pdf",
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -41,8 +46,12 @@ def make(
     number: int | None = None,
     paper: str = "a4",
     public: bool = False,
+    lang: str | None = None,
 ) -> Download:
-    """A report of the division as a file; `ReportError` with a sentence if it cannot be made."""
+    """A report of the division as a file; `ReportError` with a sentence if it cannot be made.
+
+    It is written in `lang` when one is asked for, else in the tournament's default language,
+    else in the active one: headings, the engines' sentences, Persian right to left."""
     from tournament.reports import data, pdf, xlsx
 
     if kind not in BUILDERS:
@@ -55,8 +64,12 @@ def make(
         raise ReportError("all results are made as xlsx only; the crosstable prints them")
     if paper not in pdf.PAPERS:
         raise ReportError(f"paper {paper!r}: a4 or letter")
-    report = data.build(kind, division, number, public)
-    content = pdf.render(report, paper) if fmt == "pdf" else xlsx.render(report)
+    if lang and lang not in LANGUAGES:
+        raise ReportError(f"{lang!r} is not a language of the reports: {', '.join(LANGUAGES)}")
+    language = lang or getattr(division.tournament, "language", "") or get_language() or "en"
+    with translation.override(language):
+        report = data.build(kind, division, number, public)
+        content = pdf.render(report, paper) if fmt == "pdf" else xlsx.render(report)
     parts = [division.tournament.slug, slugify(division.name) or "division", kind]
     if report.round is not None:
         parts.append(f"r{report.round}")

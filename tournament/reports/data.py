@@ -847,6 +847,59 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
     )
 
 
+def playoffs(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """The division's playoff (`tournament/playoffs.py`): each match's series with its games,
+    stage by stage, and the champion once the final is decided. Playoff games are entered at
+    the desk and public as soon as they are entered; `number` and `public` change nothing."""
+    from tournament import playoffs as playoff_service
+
+    now = playoff_service.state(division)
+    if now is None:
+        raise ReportError(f"division {division.name} has no playoff")
+    columns = [
+        Column("Match", numeric=True),
+        Column("Seed", numeric=True),
+        Column("Player", flexible=True),
+        Column("Seed", numeric=True),
+        Column("Opponent", flexible=True),
+        Column("Series"),
+        Column("Games", flexible=True),
+        Column("Winner", flexible=True),
+    ]
+    seed_of = {pk: n for n, pk in enumerate(now.playoff.seeds, start=1)}
+    tables = []
+    for stage in now.stages:
+        rows: list[list[Cell]] = []
+        for m in stage:
+            if m.series is None:
+                bye = now.players[int(str(m.bye))]
+                rows.append([m.slot, seed_of[bye.pk], bye.name, None, "bye", "", "", bye.name])
+                continue
+            one = now.players[int(str(m.series.seed1))]
+            two = now.players[int(str(m.series.seed2))]
+            games = ", ".join(f"{g.score1}–{g.score2}" for g in m.series.games)
+            winner = now.players[int(str(m.winner))].name if m.winner is not None else ""
+            rows.append(
+                [
+                    m.slot,
+                    seed_of[one.pk],
+                    one.name,
+                    seed_of[two.pk],
+                    two.name,
+                    m.series.result,
+                    games,
+                    winner,
+                ]
+            )
+        tables.append(Table(now.stage_name(stage[0].stage), columns, rows))
+    heading = (
+        f"Playoff, best of {now.playoff.length}, seeded after round {now.playoff.seeded_after}"
+    )
+    if now.champion is not None:
+        heading += f" · won by {now.champion.name}"
+    return Report("playoffs", division.tournament.name, division.name, heading, None, tables)
+
+
 BUILDERS = {
     "pairings": pairings,
     "standings": standings,
@@ -856,10 +909,11 @@ BUILDERS = {
     "prizes": prizes,
     "results": results,
     "stats": stats,
+    "playoffs": playoffs,
 }
-PUBLIC_KINDS = ("pairings", "standings", "stats")
+PUBLIC_KINDS = ("pairings", "standings", "stats", "playoffs")
 # A spreadsheet of scorecards or prizes would be a picture of paper: those are PDF only.
-XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results", "stats")
+XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results", "stats", "playoffs")
 
 
 def build(kind: str, division: Division, number: int | None = None, public: bool = False) -> Report:

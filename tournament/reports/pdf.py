@@ -6,6 +6,8 @@ font it is printed in, a name too long for its column is shrunk (to three quarte
 at most) and then wrapped, never cut; and drawing strings straight onto the canvas keeps 500
 scorecards within a few seconds. Names in any script print in DejaVu Sans where the machine has
 it (Debian's fonts-dejavu-core); where it has not, reportlab's own Vera, which covers Latin only.
+Hangul prints in Nanum Gothic and Arabic script in Noto Sans Arabic, Persian shaped and ordered
+right to left, run by run (`scripts`); a report printed in Persian aligns its headings right.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+from django.utils.translation import get_language, gettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.pdfbase import pdfmetrics
@@ -24,6 +27,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Spacer
 
+from tournament.reports import scripts
 from tournament.reports.data import Column, Report, Table, display
 
 PAPERS = {"a4": A4, "letter": LETTER}
@@ -62,9 +66,14 @@ def fonts() -> Fonts:
     return Fonts("SpreadVera", "SpreadVera-Bold", False)
 
 
-@lru_cache(maxsize=65536)
 def width(text: str, font: str, size: float) -> float:
-    return pdfmetrics.stringWidth(text, font, size)
+    """A line's width as it is drawn: each run in its script's font, Persian shaped."""
+    return scripts.width(text, font, size, rtl())
+
+
+def rtl() -> bool:
+    """The report is printed in a right-to-left language (Persian): its headings align right."""
+    return (get_language() or "").split("-")[0] == "fa"
 
 
 def leading(size: float) -> float:
@@ -270,10 +279,10 @@ def _draw_row(c, cells: list[Fitted], xs: list[float], top: float, numeric, font
         lead = leading(cell.size)
         y = top - PAD - cell.size * 0.95
         for line in cell.lines:
-            if numeric[i]:
-                c.drawRightString(xs[i + 1] - PAD, y, line)
+            if numeric[i] or (scripts.has_arabic(line) and rtl()):
+                scripts.draw(c, xs[i + 1] - PAD, y, line, font, cell.size, right=True, rtl=rtl())
             else:
-                c.drawString(xs[i] + PAD, y, line)
+                scripts.draw(c, xs[i] + PAD, y, line, font, cell.size, rtl=rtl())
             y -= lead
 
 
@@ -341,10 +350,12 @@ class FitLine(Flowable):
 
     def draw(self) -> None:
         f = fonts()
-        self.canv.setFont(f.bold if self.bold else f.regular, self.fitted.size)
+        font = f.bold if self.bold else f.regular
         y = self.height - self.fitted.size * 0.95
+        right = rtl()
         for line in self.fitted.lines:
-            self.canv.drawString(0, y, line)
+            x = self.width if right else 0
+            scripts.draw(self.canv, x, y, line, font, self.fitted.size, right=right, rtl=right)
             y -= leading(self.fitted.size)
 
 
@@ -372,10 +383,10 @@ class _NumberedCanvas(pdfcanvas.Canvas):
 
     def _page_number(self, total: int) -> None:
         f = fonts()
-        self.setFont(f.regular, 8)
         self.setFillColor(colors.black)
         w, _ = self._pagesize
-        self.drawRightString(w - MARGIN, MARGIN + 2, f"Page {self._pageNumber} of {total}")
+        text = gettext("Page %(page)s of %(total)s") % {"page": self._pageNumber, "total": total}
+        scripts.draw(self, w - MARGIN, MARGIN + 2, text, f.regular, 8, right=True)
 
 
 def page_size(paper: str, wide: bool = False) -> tuple[float, float]:
@@ -408,11 +419,10 @@ def make_document(report: Report, story: list[Flowable], paper: str, wide: bool 
         top = size[1] - MARGIN
         # One line each, however long the names: shrunk to the width, never wrapped or cut.
         one = min(11.0, 11.0 * room / width(first, f.bold, 11.0))
-        c.setFont(f.bold, one)
-        c.drawString(MARGIN, top - 11, first)
         two = min(9.0, 9.0 * room / width(second, f.regular, 9.0))
-        c.setFont(f.regular, two)
-        c.drawString(MARGIN, top - 24, second)
+        x, right = (size[0] - MARGIN, True) if rtl() else (MARGIN, False)
+        scripts.draw(c, x, top - 11, first, f.bold, one, right=right, rtl=right)
+        scripts.draw(c, x, top - 24, second, f.regular, two, right=right, rtl=right)
         c.setLineWidth(0.5)
         c.line(MARGIN, top - 29, size[0] - MARGIN, top - 29)
         c.setFont(f.regular, 8)
@@ -602,8 +612,10 @@ class BoardDiagram(Flowable):
                     text_size = q * 0.6
                     font = f.regular if blank else f.bold
                     fitted = fit(letter, font, text_size, q - 2)
-                    c.setFont(font, fitted.size)
-                    c.drawCentredString(x + q / 2, y + q / 2 - fitted.size * 0.36, letter)
+                    scripts.draw(
+                        c, x + q / 2, y + q / 2 - fitted.size * 0.36, letter, font, fitted.size,
+                        centre=True,
+                    )
         c.setFillColor(colors.black)
 
 

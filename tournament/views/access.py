@@ -100,7 +100,7 @@ def get_public_tournament(request: HttpRequest, slug: str) -> Tournament:
 
 def get_public_division(tournament: Tournament, name: str, with_games: bool = False) -> Division:
     # Through the related manager, so that division.tournament needs no query of its own.
-    divisions = tournament.divisions.all()
+    divisions = tournament.divisions.select_related("playoff")  # the subnav links a playoff
     if with_games:
         divisions = divisions.prefetch_related(queries.games_with_players())
     division = services.find_division(divisions, name)

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament import players as player_changes
-from tournament import results, rounds, services
+from tournament import results, rounds, sentences, services
 from tournament.engine.pairing import SYSTEMS
 from tournament.engine.text import plural
 from tournament.forms import (
@@ -151,7 +151,7 @@ def round_pairings(
     warnings: list[Any] = []
     if rows:
         try:
-            warnings = rounds.current_warnings(division, round_number)
+            warnings = sentences.warnings(rounds.current_warnings(division, round_number))
         except rounds.PairingRefused as error:
             messages.error(request, str(error))
     manual_text = "\n".join(

@@ -55,7 +55,15 @@ def _download(made: reports.Download) -> HttpResponse:
 
 def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> HttpResponse:
     try:
-        made = reports.make(division, kind, fmt, _number(request, "round"), _paper(request), public)
+        made = reports.make(
+            division,
+            kind,
+            fmt,
+            _number(request, "round"),
+            _paper(request),
+            public,
+            lang=request.GET.get("lang") or None,
+        )
     except ReportError as error:
         raise Http404(str(error)) from error
     return _download(made)

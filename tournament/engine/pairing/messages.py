@@ -13,6 +13,9 @@ A template field may name how its value is written (after the colon):
 names joined by commas; `or` numbers joined by "or"; `pairs` "A v B, C v D"; `label` the name
 of a fixed table ("rr" or "fontes"); `msg` and `msgs` one message, or several joined by "; ";
 otherwise a Python format spec.
+
+`render(code, params, lang)` writes the sentence in another language from the engine's catalog
+(``scoring.i18n``), where each template is the message id under the context ``pairing:<code>``.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from scoring.messages import SpecFormatter
-from tournament.engine.text import counted, ordinal
+from scoring.i18n import Translator, translator
+from scoring.messages import Spec, SpecFormatter, write
 
 TEMPLATES: Mapping[str, str] = {
     # --- kept as written before codes: a sentence no template reads
@@ -119,52 +122,68 @@ TEMPLATES: Mapping[str, str] = {
 }
 
 LABELS = {"rr": "round robin", "fontes": "Initial Fontes group"}
+# The words the specs write, for the catalog (and the separators "; " and " or ").
+WORDS = (
+    *LABELS.values(),
+    "no rematches",
+    "at most {repeats} of a pairing",
+    "no bye",
+    "{a} v {b}",
+)
 
 
-def _limit(n: int) -> str:
-    return "no rematches" if n == 0 else counted(n, "repeat")
+def _limit(n: int, tr: Translator) -> str:
+    return tr.word("no rematches") if n == 0 else tr.counted(n, "repeat")
+
+
+def _limit_words(n: int, tr: Translator) -> str:
+    if n == 0:
+        return tr.word("no rematches")
+    return tr.word("at most {repeats} of a pairing").format(repeats=tr.counted(n, "repeat"))
 
 
 def limit_words(n: int) -> str:
-    return "no rematches" if n == 0 else f"at most {counted(n, 'repeat')} of a pairing"
+    """The repeat limit in English words: "no rematches", "at most 2 repeat(s) of a pairing"."""
+    return _limit_words(n, translator("en"))
 
 
-def _pair_text(pair: Any) -> str:
+def _pair_text(pair: Any, tr: Translator) -> str:
     # A pair parsed from an old sentence is its text; a pair made now is [name, name].
-    return pair if isinstance(pair, str) else f"{pair[0]} v {pair[1]}"
+    return pair if isinstance(pair, str) else tr.word("{a} v {b}").format(a=pair[0], b=pair[1])
 
 
-_SPECS: dict[str, Callable[[Any], str]] = {
-    "ordinal": ordinal,
+_SPECS: dict[str, Spec] = {
+    "ordinal": lambda n, tr: tr.ordinal(n),
     "limit": _limit,
-    "limit_words": limit_words,
-    "byes": lambda n: "no bye" if n == 0 else counted(n, "bye"),
-    "list": lambda names: ", ".join(names),
-    "or": lambda numbers: " or ".join(str(n) for n in numbers),
-    "pairs": lambda pairs: ", ".join(_pair_text(p) for p in pairs),
-    "label": lambda name: LABELS.get(name, name),
-    "msg": lambda m: _text(m),
-    "msgs": lambda ms: "; ".join(_text(m) for m in ms),
+    "limit_words": _limit_words,
+    "byes": lambda n, tr: tr.word("no bye") if n == 0 else tr.counted(n, "bye"),
+    "list": lambda names, tr: tr.join(names),
+    "or": lambda numbers, tr: tr.separator(" or ").join(str(n) for n in numbers),
+    "pairs": lambda pairs, tr: tr.join(_pair_text(p, tr) for p in pairs),
+    "label": lambda name, tr: tr.word(LABELS[name]) if name in LABELS else name,
+    "msg": lambda m, tr: _text(m, tr.lang),
+    "msgs": lambda ms, tr: tr.separator("; ").join(_text(m, tr.lang) for m in ms),
 }
 
 
-_FORMATTER = SpecFormatter(_SPECS, counted)
+_FORMATTER = SpecFormatter(_SPECS, translator("en"))
 
 
-def render(code: str, params: Mapping[str, Any]) -> str:
-    """The English sentence of a code and its parameters."""
-    return _FORMATTER.vformat(TEMPLATES[code], (), dict(params))
+def render(code: str, params: Mapping[str, Any], lang: str | None = "en") -> str:
+    """The sentence of a code and its parameters, in English or `lang` (``scoring.i18n``).
+    Raises as `str.format` does when the parameters do not fit the template."""
+    return write(f"pairing:{code}", TEMPLATES[code], params, _SPECS, lang)
 
 
-def _text(m: Any) -> str:
+def _text(m: Any, lang: str | None = "en") -> str:
     if not isinstance(m, Mapping):
         return str(m)
     # Stored data: a code this version does not know, or parameters it lacks, is shown as it is
     # rather than breaking the page it is on.
     code, params = str(m.get("code")), m.get("params", {})
     try:
-        return render(code, params)
-    except (KeyError, IndexError, ValueError, TypeError):
+        return render(code, params, lang)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
         return f"{code}: {json.dumps(params, ensure_ascii=False, sort_keys=True, default=str)}"
 
 
@@ -361,6 +380,6 @@ def parse_joined(text: str, separator: str = "; ") -> list[dict[str, Any]]:
     return _joined(text, separator)[0]
 
 
-def render_all(messages: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Stored messages (dicts) as their sentences."""
-    return [_text(m) for m in messages]
+def render_all(messages: Iterable[Mapping[str, Any]], lang: str | None = "en") -> list[str]:
+    """Stored messages (dicts) as their sentences, in English or `lang`."""
+    return [_text(m, lang) for m in messages]

@@ -10,7 +10,7 @@ import json
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament import rounds
+from tournament import rounds, sentences
 from tournament.engine.pairing.registry import automatic
 from tournament.management.base import DivisionCommand
 
@@ -55,9 +55,9 @@ class Command(DivisionCommand):
             second = row["second"] if row["second"] is not None else "bye"
             table = "" if row["second"] is None else row["table"]
             self.stdout.write(f"{table:>4}  {row['first']:<30} v  {second}")
-        for note in result.notes:
+        for note in sentences.messages(n.as_dict() for n in result.notes):
             self.stdout.write(f"note: {note}")
-        for warning in result.warnings:
-            self.stdout.write(f"warning: {warning.message}")
+        for warning in sentences.warnings(result.warnings):
+            self.stdout.write(f"warning: {warning}")
         if options["dry_run"]:
             self.stdout.write("Dry run: nothing saved.")

@@ -23,12 +23,25 @@ class Command(DivisionCommand):
         )
         parser.add_argument("--format", choices=["pdf", "xlsx"], default="pdf")
         parser.add_argument("--paper", choices=["a4", "letter"], default="a4")
+        parser.add_argument(
+            "--lang",
+            choices=reports.LANGUAGES,
+            default=None,
+            help="the report's language (default: the tournament's, else English)",
+        )
         parser.add_argument("--output", required=True, help="the file to write")
 
     def handle(self, *args, slug: str, kind: str, division: str, **options) -> None:
         div = self.division(slug, division)
         try:
-            made = reports.make(div, kind, options["format"], options["round"], options["paper"])
+            made = reports.make(
+                div,
+                kind,
+                options["format"],
+                options["round"],
+                options["paper"],
+                lang=options["lang"],
+            )
         except reports.ReportError as error:
             raise CommandError(str(error)) from error
         output = Path(options["output"])

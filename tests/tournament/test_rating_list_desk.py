@@ -1,0 +1,177 @@
+"""The desk fills in ratings from a NASPA or WESPA ratings list, by name, before round 1:
+a preview first, then one logged change."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from tournament import events
+from tournament.models import Change, Division, Tournament
+
+WESPA = b"""NICKstateNAME vic24.tou 20240612
+AQUI UK Ada Quill 412 2105 20240601
+BCRA NZ Ben Crane 38 1720 20231105
+BCRB NZ Ben Crane 3 1100 20231105
+JOSE ESP Jos\xc3\xa9 N\xc3\xba\xc3\xb1ez 100 1900 20240401
+"""
+
+
+@pytest.fixture
+def division(director: User) -> Division:
+    t = events.create_tournament(director, "Club Night", [events.NewDivision(name="A")])
+    d = t.divisions.get()
+    roster = "Quill, Ada, 1800\nBen Crane, 1700\nJose Nunez, 0\nDev Patel, 1580"
+    events.add_players(d, roster, director)
+    return d
+
+
+def url(division: Division) -> str:
+    return f"/desk/club-night/division/{division.pk}/players/ratings/"
+
+
+def upload(desk: Client, division: Division, data: bytes, fmt: str = "wespa") -> str:
+    file = SimpleUploadedFile("rating.dat", data, content_type="text/plain")
+    response = desk.post(url(division), {"action": "preview", "format": fmt, "file": file})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def ratings(division: Division) -> list[tuple[str, int]]:
+    return list(division.players.order_by("number").values_list("name", "rating"))
+
+
+def test_the_page_names_the_formats(desk: Client, division: Division) -> None:
+    page = desk.get(url(division)).content.decode()
+    assert "NASPA ratings list" in page and "WESPA ratings list" in page
+    assert "NICKstateNAME" in page and "current.txt" in page
+    players = desk.get(f"/desk/club-night/division/{division.pk}/players/").content.decode()
+    assert url(division) in players
+
+
+def test_a_preview_changes_nothing_and_lists_who_was_not_matched(
+    desk: Client, division: Division
+) -> None:
+    page = upload(desk, division, WESPA)
+    assert "2 ratings to change" in page
+    assert f'value="{division.players.get(number=1).pk}:1800:2105"' in page
+    assert f'value="{division.players.get(number=3).pk}:0:1900"' in page
+    assert "1 player matched more than one entry (not changed)" in page
+    assert "1 player not found (not changed)" in page and "Dev Patel (1580)" in page
+    assert ratings(division) == [
+        ("Quill, Ada", 1800),
+        ("Ben Crane", 1700),
+        ("Jose Nunez", 0),
+        ("Dev Patel", 1580),
+    ]
+    assert not Change.objects.filter(action=Change.Action.EDIT_PLAYER).exists()
+
+
+def test_confirming_sets_the_ratings_in_one_logged_change(
+    director: User, desk: Client, division: Division
+) -> None:
+    quill, nunez = division.players.get(number=1), division.players.get(number=3)
+    sets = [f"{quill.pk}:1800:2105", f"{nunez.pk}:0:1900"]
+    response = desk.post(
+        url(division), {"action": "confirm", "format": "wespa", "set": sets}, follow=True
+    )
+    assert "2 ratings set from the WESPA ratings list." in response.content.decode()
+    assert ratings(division) == [
+        ("Quill, Ada", 2105),
+        ("Ben Crane", 1700),
+        ("Jose Nunez", 1900),
+        ("Dev Patel", 1580),
+    ]
+    change = Change.objects.get(action=Change.Action.EDIT_PLAYER)
+    assert change.user == director
+    assert change.before == {"ratings": {"1": 1800, "3": 0}}
+    assert change.after == {"ratings": {"1": 2105, "3": 1900}}
+    assert change.reason == "Ratings of 2 players from the WESPA ratings list"
+    assert division.players.get(number=1).rating_text == "2105"
+
+
+def test_a_stale_preview_or_a_paired_round_1_changes_nothing(
+    desk: Client, division: Division, tournament: Tournament
+) -> None:
+    quill = division.players.get(number=1)
+    stale = desk.post(
+        url(division),
+        {"action": "confirm", "format": "naspa", "set": [f"{quill.pk}:1700:2105"]},
+        follow=True,
+    )
+    assert "The roster changed since the preview" in stale.content.decode()
+    assert division.players.get(number=1).rating == 1800
+    # The conftest's tournament has round 1 paired and played.
+    paired = tournament.divisions.get()
+    player = paired.players.get(number=1)
+    page = desk.post(
+        f"/desk/spring-open/division/{paired.pk}/players/ratings/",
+        {"action": "confirm", "format": "naspa", "set": [f"{player.pk}:{player.rating}:2000"]},
+        follow=True,
+    ).content.decode()
+    assert "ratings are set from a rating list only before it" in page
+    assert paired.players.get(number=1).rating == player.rating
+    assert not Change.objects.filter(action=Change.Action.EDIT_PLAYER).exists()
+
+
+def test_a_naspa_list_with_bad_lines_still_previews_the_good_ones(
+    desk: Client, division: Division
+) -> None:
+    data = b"QUILL\tADA\tAA000101\t1850\t412\nPATEL\tDEV\tAA000104\tnone\nCRANE BEN\n"
+    page = upload(desk, division, data, "naspa")
+    assert "1 rating to change" in page
+    assert "line 2: no rating on this line" in page
+    assert "line 3: no rating on this line" in page
+
+
+def test_a_player_of_another_division_cannot_be_set(
+    desk: Client, division: Division, tournament: Tournament
+) -> None:
+    other = tournament.divisions.get().players.get(number=1)
+    page = desk.post(
+        url(division),
+        {"action": "confirm", "format": "naspa", "set": [f"{other.pk}:{other.rating}:2000"]},
+        follow=True,
+    ).content.decode()
+    assert "The roster changed since the preview" in page
+    other.refresh_from_db()
+    assert other.rating != 2000
+
+
+def test_the_useratings_command_reports_then_applies(tmp_path, division: Division) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = tmp_path / "rating.dat"
+    path.write_bytes(WESPA)
+    out = StringIO()
+    call_command(
+        "useratings", "club-night", "--division", "A", "--format", "wespa", str(path), stdout=out
+    )
+    assert out.getvalue().splitlines() == [
+        "Quill, Ada: 1800 -> 2105 (line 2)",
+        "Ben Crane: more than one entry (lines 3, 4)",
+        "Jose Nunez: 0 -> 1900 (line 5)",
+        "Dev Patel: not found",
+        "2 ratings would change (--apply to set)",
+    ]
+    assert division.players.get(number=1).rating == 1800
+    out = StringIO()
+    call_command(
+        "useratings",
+        "club-night",
+        "--division",
+        "A",
+        "--format",
+        "wespa",
+        str(path),
+        "--apply",
+        stdout=out,
+    )
+    assert out.getvalue().splitlines()[-1] == "2 ratings set in division A"
+    assert ratings(division)[0] == ("Quill, Ada", 2105)
+    change = Change.objects.get(action=Change.Action.EDIT_PLAYER)
+    assert change.user is None and change.after == {"ratings": {"1": 2105, "3": 1900}}

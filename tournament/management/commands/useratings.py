@@ -1,0 +1,56 @@
+"""python manage.py useratings SLUG --division NAME --format naspa|wespa FILE [--apply]:
+tsh's USERATINGS. Players' ratings from an association's rating list, matched by name, before
+round 1; without --apply it only says what would change."""
+
+from pathlib import Path
+
+from django.core.management.base import CommandError, CommandParser
+
+from tournament import events, rounds
+from tournament.engine.text import plural
+from tournament.interchange import ratinglist
+from tournament.management.base import DivisionCommand
+
+SOURCE = {"naspa": "NASPA ratings list", "wespa": "WESPA ratings list"}
+
+
+class Command(DivisionCommand):
+    help = "Set a division's ratings from a NASPA or WESPA rating list, by name (USERATINGS)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        super().add_arguments(parser)
+        parser.add_argument("file")
+        parser.add_argument("--format", choices=ratinglist.FORMATS, required=True)
+        parser.add_argument("--apply", action="store_true", help="make the changes")
+
+    def handle(self, *args, slug: str, division: str, file: str, **options) -> None:
+        div = self.division(slug, division)
+        try:
+            with Path(file).open("rb") as f:
+                data = f.read(ratinglist.MAX_BYTES + 1)
+        except OSError as error:
+            raise CommandError(f"cannot read {file}: {error.strerror}") from error
+        fmt = options["format"]
+        read = ratinglist.read(data, fmt)
+        for problem in read.problems:
+            self.stderr.write(f"{file}: {problem.text}")
+        matches = events.rating_list_matches(div, read)
+        for m in matches:
+            if m.outcome == "update":
+                self.stdout.write(f"{m.name}: {m.old} -> {m.new} (line {m.entries[0].line})")
+            elif m.outcome == "unmatched":
+                self.stdout.write(f"{m.name}: not found")
+            elif m.outcome == "ambiguous":
+                lines = ", ".join(str(e.line) for e in m.entries)
+                self.stdout.write(f"{m.name}: more than one entry (lines {lines})")
+        updates = [
+            (int(str(m.player)), m.old, m.new or 0) for m in matches if m.outcome == "update"
+        ]
+        if not options["apply"]:
+            self.stdout.write(f"{plural(len(updates), 'rating')} would change (--apply to set)")
+            return
+        try:
+            changed = events.use_ratings(div, updates, None, SOURCE[fmt])
+        except rounds.PairingRefused as refused:
+            raise CommandError(str(refused)) from refused
+        self.stdout.write(f"{plural(changed, 'rating')} set in division {div.name}")

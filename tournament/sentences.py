@@ -1,0 +1,74 @@
+"""The engines' messages in the reader's language: the one place the app turns a finding or a
+pairing reason, note or warning into a sentence.
+
+The database keeps codes and parameters (`sheet_report`, `Round.notes`, `Round.warnings`); a page,
+report, download or JSON answer makes the sentence here, in the active Django language
+(`get_language()`, set by the request or by `translation.override` around a report), through the
+engines' own catalog (`scoring.i18n`). The desk's own findings about checking a sheet
+(`DESK_MESSAGES`) are the app's words, so their templates come from Django's catalog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import get_language, gettext, gettext_noop
+
+from scoring import messages as findings
+from scoring.i18n import language as engine_language
+from tournament.engine.pairing import messages as pairing
+
+# The desk's own findings about checking a scoresheet (translated in Django's catalog).
+DESK_MESSAGES: Mapping[str, str] = {
+    "desk_settings.ruleset": gettext_noop(
+        "the division's ruleset {ruleset!r} is unknown: checked under auto"
+    ),
+    "desk_settings.tiles": gettext_noop(
+        "the division's tile set {tiles!r} is unknown: guessed from the record"
+    ),
+    "desk_settings.lexicon": gettext_noop("{error}: its words are not checked"),
+    "engine_failure": gettext_noop("not checked: {error}"),
+}
+# The engine's findings and the desk's, as a stored sheet report's findings are written.
+SHEET_MESSAGES: Mapping[str, str] = {**findings.MESSAGES, **DESK_MESSAGES}
+
+
+def language() -> str:
+    """The engines' language for the active Django language (English when it has no catalog)."""
+    return engine_language(get_language())
+
+
+def finding(code: str, params: Mapping[str, Any]) -> str:
+    """A finding (the engine's or the desk's) in the active language; never raises."""
+    key = findings.template_key(code, params)
+    desk = DESK_MESSAGES.get(key)
+    template = gettext(desk) if desk is not None else None
+    return findings.render(code, params, SHEET_MESSAGES, language(), template)
+
+
+def message(stored: Mapping[str, Any]) -> str:
+    """A pairing reason, note or warning (`Message.as_dict()`) in the active language."""
+    return pairing.render_all([stored], language())[0]
+
+
+def messages(stored: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Stored pairing messages in the active language; never raises."""
+    return pairing.render_all(stored, language())
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message's code (for a page's script and tests) and its sentence in the active language."""
+
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def warnings(found: Iterable[Any]) -> list[Said]:
+    """The pairing engine's warnings (`PairingWarning`: code and params) as sentences."""
+    return [Said(w.code, message(w.message.as_dict())) for w in found]
