@@ -246,8 +246,9 @@ def _entries_of_t(data: bytes, filename: str, lengths: dict[str, int]) -> list[E
 
 
 # The kinds of file a division's players are read from at the desk, by the end of the file's
-# name: one reader for each, all giving `Entry` rows. A rating list (NASPA's or WESPA's ratings
-# file, which fills in ratings by name) is another reader added here.
+# name: one reader for each, all giving `Entry` rows; another kind is one more reader here. A
+# rating list (NASPA's or WESPA's) adds no one: it fills in the ratings of the players there
+# by name (`ratinglist.py`).
 KINDS = {".xlsx": "xlsx", ".csv": "CSV", ".txt": "CSV", ".t": "TSH .t"}
 
 
