@@ -14,6 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 import scoring
 from scoring import gcg
@@ -224,6 +225,7 @@ def _sheet_summary(sheet: Scoresheet) -> dict[str, Any]:
         "verified": sheet.verified,
         "flagged": sheet.flagged,
         "resolved": sheet.resolved,
+        "released": sheet.released,
         "findings": len(report.findings),
         "players": [[p.nick, p.final] for p in report.players],
     }
@@ -360,6 +362,32 @@ def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change
             before=before,
             after=_sheet_summary(sheet),
             reason=reason.strip(),
+        )
+
+
+def release_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change:
+    """Publish a held scoresheet anyway (`Scoresheet.held`): the public pages show it, with
+    its findings."""
+    with transaction.atomic():
+        sheet = (
+            Scoresheet.objects.select_for_update(of=("self",))
+            .select_related("game__division")
+            .get(pk=sheet.pk)
+        )
+        if not sheet.held:
+            raise EntryError(_("The scoresheet is not held from the public pages."))
+        before = _sheet_summary(sheet)
+        sheet.released = True
+        sheet.save(update_fields=["released"])
+        return audit.record(
+            sheet.game.division,
+            Change.Action.RELEASE,
+            actor=user,
+            game=sheet.game,
+            scoresheet=sheet,
+            before=before,
+            after=_sheet_summary(sheet),
+            reason=reason.strip() or _("published with its findings"),
         )
 
 

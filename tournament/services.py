@@ -828,6 +828,35 @@ def _prizes_as_set(config_text: str, divisions: list[Division]) -> str:
     return tsh.with_prizes(config_text, changed) if changed else config_text
 
 
+def _config_text(tournament: Tournament, divisions: list[Division]) -> str:
+    config_text = tournament.tsh_config or "".join(
+        f"division {d.name} {_t_name(d)}\n" for d in divisions
+    )
+    return _prizes_as_set(config_text, divisions)
+
+
+def _t_name(division: Division) -> str:
+    return str(_inside(division.tsh_file or f"{slugify(division.name) or 'division'}.t"))
+
+
+def tsh_archive(tournament: Tournament, renamed: list[str] | None = None) -> str:
+    """The whole event in one file, as tsh's own archive writes it: config.tsh with each
+    division's `.t` file carried inside between `#begin_file name=X.t` and `#end_file
+    name=X.t` (`import_tsh` reads it back). What a NASPA submission is made from."""
+    divisions = list(tournament.divisions.all())
+    text = _config_text(tournament, divisions)
+    if text and not text.endswith("\n"):
+        text += "\n"
+    parts = [text]
+    for division in divisions:
+        name = _t_name(division)
+        body = tsh.write_t(division_tfile(division, renamed)).lstrip("\ufeff")
+        if body and not body.endswith("\n"):
+            body += "\n"
+        parts.append(f"#begin_file name={name}\n{body}#end_file name={name}\n")
+    return "".join(parts)
+
+
 def export_tsh(
     tournament: Tournament, folder: str | Path, renamed: list[str] | None = None
 ) -> list[Path]:
@@ -844,10 +873,7 @@ def export_tsh(
         tfile = division_tfile(division, renamed)
         _write_atomically(target, tsh.write_t(tfile).encode(tfile.encoding))
         written.append(target)
-    config_text = tournament.tsh_config or "".join(
-        f"division {d.name} {(d.tsh_file or slugify(d.name) + '.t')}\n" for d in divisions
-    )
-    config_text = _prizes_as_set(config_text, divisions)
+    config_text = _config_text(tournament, divisions)
     config_path = folder / "config.tsh"
     _write_atomically(config_path, config_text.encode("utf-8"))
     written.append(config_path)

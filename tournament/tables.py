@@ -140,7 +140,7 @@ class PlayerGamesTable(DivisionTable):
         if sheet is None:
             return ""
         url = reverse("scoresheet", args=[self.division.tournament.slug, sheet.pk])
-        return format_html('<a href="{}">{}</a>', url, "verified" if sheet.verified else "moves")
+        return format_html('<a href="{}">{}</a>', url, sheet.label)
 
 
 RESULT_LETTERS = {"win": "W", "loss": "L", "tie": "T"}

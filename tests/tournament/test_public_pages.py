@@ -448,7 +448,11 @@ def test_a_scoresheet_shows_the_engine_s_score_beside_the_recorded_one_and_the_f
     client: Client,
 ) -> None:
     event = make_event()
-    sheet = Scoresheet.objects.create(game=event.games["r3 ann cy"], gcg=WRONG_SCORE_GCG)
+    # A sheet with an error finding is held from the public until the director publishes it
+    # anyway (`released`).
+    sheet = Scoresheet.objects.create(
+        game=event.games["r3 ann cy"], gcg=WRONG_SCORE_GCG, released=True
+    )
 
     response = client.get(url("scoresheet", event, sheet.pk))
 
@@ -509,7 +513,9 @@ def test_a_private_tournament_is_not_found_by_a_stranger_but_shown_to_its_direct
     client: Client,
 ) -> None:
     event = make_event(public=False)
-    sheet = Scoresheet.objects.create(game=event.games["r3 ann cy"], gcg=RIGHT_SCORE_GCG)
+    sheet = Scoresheet.objects.create(
+        game=event.games["r3 ann cy"], gcg=RIGHT_SCORE_GCG, verified=True
+    )
     director = User.objects.create_user("dora", password="x")
     event.tournament.directors.add(director)
     other = User.objects.create_user("otto", password="x")
@@ -527,7 +533,9 @@ def test_a_private_tournament_is_not_found_by_a_stranger_but_shown_to_its_direct
 @pytest.mark.django_db
 def test_no_public_page_has_an_edit_control(client: Client) -> None:
     event = make_event()
-    sheet = Scoresheet.objects.create(game=event.games["r3 ann cy"], gcg=WRONG_SCORE_GCG)
+    sheet = Scoresheet.objects.create(
+        game=event.games["r3 ann cy"], gcg=WRONG_SCORE_GCG, released=True
+    )
 
     for page in [reverse("home"), *every_page(event, sheet)]:
         content = client.get(page).content.decode()

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import corrections, events, results, rounds, scoresheets, services, viewer
@@ -415,8 +416,7 @@ def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonRespo
     # The script shows each finding's sentence: made here from its code and parameters.
     data["findings"] = [f.as_json() for f in report.findings]
     data["findings_by_line"] = {
-        str(line): [f.as_json() for f in found]
-        for line, found in report.findings_by_line().items()
+        str(line): [f.as_json() for f in found] for line, found in report.findings_by_line().items()
     }
     data["differs"] = scoresheets.differs(game, report)
     return JsonResponse(data)
@@ -499,6 +499,22 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
         messages.error(request, str(refused))
     else:
         messages.success(request, "Resolved: the scoresheet is off the dashboard.")
+    return redirect("desk-scoresheet", slug, sheet.pk)
+
+
+@login_required
+@require_POST
+def scoresheet_release(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
+    """A held scoresheet (flagged, or with error findings) shown to the public anyway."""
+    sheet = get_desk_scoresheet(request, slug, sheet_id)
+    form = ResolveForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        scoresheets.release_scoresheet(sheet, request.user, reason)
+    except results.EntryError as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, _("Published: the public pages show the scoresheet."))
     return redirect("desk-scoresheet", slug, sheet.pk)
 
 

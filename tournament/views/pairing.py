@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from tournament import players as player_changes
 from tournament import results, rounds, sentences, services
 from tournament.engine.pairing import SYSTEMS
-from tournament.engine.text import counted, plural
+from tournament.engine.text import plural
 from tournament.forms import (
     DivisionSettingsForm,
     LateEntryForm,
@@ -157,7 +157,7 @@ def round_pairings(
     manual_text = "\n".join(
         f"{r['game'].player1.number} {r['game'].player2.number if r['game'].player2 else 'bye'}"
         for r in rows
-        if r["game"].kind != Game.VOID
+        if r["game"].kind not in (Game.VOID, Game.FORFEIT)  # an absent player's: made again
     )
     context = {
         "tournament": division.tournament,
@@ -167,6 +167,7 @@ def round_pairings(
         "published": state is None or state.published,
         "rows": rows,
         "warnings": warnings,
+        "beyond": rounds.beyond_range(division, [r["game"].table for r in rows]),
         "notes": rounds.note_lines(state),
         "has_results": any(r["game"].has_result and r["game"].kind != Game.BYE for r in rows),
         "swap": SwapForm(),
@@ -279,6 +280,8 @@ def _players_page(
         "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
         "late": late or LateEntryForm(last_first=player_changes.names_last_first(division)),
         "roster": RosterForm(),
+        "next_round": rounds.next_round(division),
+        "other_divisions": division.tournament.divisions.exclude(pk=division.pk),
         # A refused list comes back to be corrected rather than typed again.
         "paste": PasteForm(initial={"players": request.session.pop("pasted_players", "")}),
     }
@@ -339,7 +342,7 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         messages.error(request, "Nothing imported: " + "; ".join(error.problems))
     else:
         late = sum(1 for p in added if p.games_as_1.exists())
-        text = f"{counted(len(added), 'player')} added to division {division.name}"
+        text = f"{plural(len(added), 'player')} added to division {division.name}"
         if late:
             text += f"; {late} with forfeit losses for the rounds already under way"
         messages.success(request, text + ".")

@@ -14,7 +14,7 @@ from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
 from tournament import queries, results, scoresheets, services, viewer
-from tournament.models import Division, Game, Scoresheet, Tournament
+from tournament.models import Division, Scoresheet, Tournament
 from tournament.tables import (
     PairingsByNameTable,
     PairingsByTableTable,
@@ -75,6 +75,9 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     played = [r.number for r in rounds if r.has_results]
     last = max(played, default=0)
     after = _get_after_round(request, last)
+    in_play = next((r.number for r in rounds if r.number > last), None)
+    if after is None and in_play is not None:
+        after = last  # a round in play adds nothing yet, not even its byes
     capped = bool(div.spread_cap) and request.GET.get("capped") == "1"
     # A big division's table takes far longer to render than to compute, and is the same for
     # every phone until a result changes: it is kept with the standings' own cache key.
@@ -95,6 +98,8 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         "rounds": rounds,
         "played": played,
         "after": last if after is None else after,
+        # The round published after the last one counted, with no game result yet.
+        "in_play": in_play if after is None or after == last else None,
         "capped": capped,
         "table": table,
         **extras.standings_extras(div, after, standings_key),
@@ -217,9 +222,11 @@ def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def high_plays(request: HttpRequest, slug: str) -> HttpResponse:
     """The highest-scoring plays and the bingos of the tournament's published scoresheets."""
     tournament = get_public_tournament(request, slug)
-    sheets = Scoresheet.objects.filter(
-        game__division__tournament=tournament, game__in=Game.objects.published()
-    ).select_related("game__division", "game__player1", "game__player2")
+    sheets = (
+        Scoresheet.objects.public()
+        .filter(game__division__tournament=tournament)
+        .select_related("game__division", "game__player1", "game__player2")
+    )
     plays = viewer.high_plays(sheets)
     ctx = {
         "tournament": tournament,
