@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0013_tsh2'),
+        ('tournament', '0014_perf'),
     ]
 
     operations = [
