@@ -1,4 +1,5 @@
-"""What a player does from their personal link: check in, and report their own result.
+"""What a player does from their personal link: check in, report their own result, and type
+or upload their game's scoresheet.
 
 A report is a claim. When both players of a game have claimed the same scores, the result is
 recorded through the desk's own entry service (`results.enter_line`), with the change logged
@@ -16,11 +17,13 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from tournament import results
-from tournament.models import Claim, Division, Game, Player, PlayerLink, Round
+from tournament import results, scoresheets
+from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 
-REPORTS_PER_MINUTE = 10  # reports, check-ins and uploads per link per minute
+REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
+CHECKS_PER_MINUTE = 240  # a scoresheet's live checks as it is typed, per link per minute
 
 
 class ReportRefused(ValueError):
@@ -66,13 +69,15 @@ def player_for(token: str) -> Player | None:
     return link.player if link else None
 
 
-def allow(token: str, limit: int = REPORTS_PER_MINUTE) -> bool:
-    """Count one write from this link; False past the limit within a minute of the first.
+def allow(token: str, limit: int = REPORTS_PER_MINUTE, what: str = "write") -> bool:
+    """Count one `what` from this link; False past the limit within a minute of the first.
 
     The window opens at the link's first write and closes 60 s later, so a burst is never
     split across a clock minute's edge (incr keeps the key's expiry in every cache backend).
+    Writes (reports, check-ins, scoresheets saved) share one count; `what="check"` counts the
+    live checks of a scoresheet being typed apart, under CHECKS_PER_MINUTE.
     """
-    key = f"selfservice:{_hash(token)}"
+    key = f"selfservice:{what}:{_hash(token)}"
     cache.add(key, 0, timeout=60)
     try:
         return cache.incr(key) <= limit
@@ -212,3 +217,75 @@ def pending(division: Division) -> list[tuple[Game, list[Claim]]]:
             continue
         found.setdefault(c.game_id, (c.game, []))[1].append(c)
     return list(found.values())
+
+
+# -- scoresheets --------------------------------------------------------------------------------
+
+
+def game_of(player: Player, game_id: int) -> Game | None:
+    """One of the player's own games of a published round, or None."""
+    games = Game.objects.published().filter(division_id=player.division_id, pk=game_id)
+    game = (games.filter(player1=player) | games.filter(player2=player)).select_related(
+        "division__tournament", "player1", "player2"
+    )
+    return game.first()
+
+
+def sheet_refusal(game: Game, player: Player) -> str | None:
+    """Why the player may not send a scoresheet of this game from their link, or None.
+
+    The same switches as reports, except that a recorded result does not close it: the sheet
+    of a finished game is checked against the result, and flagged if it disagrees.
+    """
+    if not game.division.self_report:
+        return _("Sending scoresheets from this page is turned off: bring yours to the desk.")
+    if player.pk not in (game.player1_id, game.player2_id) or game.player2_id is None:
+        return _("Only the two players of a game can send its scoresheet.")
+    if not Game.objects.published().filter(pk=game.pk).exists():
+        return _("This round is not published.")
+    if Round.objects.filter(division_id=game.division_id, number=game.round, locked=True).exists():
+        return _("Round %(round)s is locked: bring your scoresheet to the desk.") % {
+            "round": game.round
+        }
+    if game.division.tournament.locked:
+        return _("The tournament is locked: bring your scoresheet to the desk.")
+    if game.kind != Game.PLAYED:
+        return _("This game is not a played game: see the desk.")
+    return None
+
+
+def own_sheet(game: Game, player: Player) -> Scoresheet | None:
+    """The player's own scoresheet of the game: the latest they sent from their link."""
+    return game.scoresheets.filter(sent_by=player).order_by("-pk").first()
+
+
+def send_sheet(player: Player, game: Game, data: str | bytes, file: str = "") -> Scoresheet:
+    """Save the player's scoresheet of the game, checked and flagged as the desk's are.
+
+    A player has one sheet a game: sending again replaces their own sheet (logged as a
+    correction), until a director has resolved it. A sheet the desk attached, or the
+    opponent's, is never replaced from a phone. Empty and oversized records are refused.
+    """
+    refused = sheet_refusal(game, player)
+    if refused:
+        raise ReportRefused(refused)
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if size > scoresheets.MAX_SCORESHEET_BYTES:
+        raise ReportRefused(
+            _(
+                "The scoresheet is %(size)s bytes, over the %(cap)s KiB a game record can "
+                "take: not saved."
+            )
+            % {"size": f"{size:,}", "cap": scoresheets.MAX_SCORESHEET_BYTES // 1024}
+        )
+    if not scoresheets.scoresheet_text(data).strip():
+        raise ReportRefused(_("The scoresheet is empty: type your moves or choose a file."))
+    mine = own_sheet(game, player)
+    if mine is None:
+        return scoresheets.attach_scoresheet(game, data, player, file)
+    if mine.resolved:
+        raise ReportRefused(
+            _("The desk has already dealt with your scoresheet: see the desk to change it.")
+        )
+    text = scoresheets.scoresheet_text(data)
+    return scoresheets.update_scoresheet(mine, text, player, _("sent again from the player's link"))

@@ -41,8 +41,11 @@ def make(
     number: int | None = None,
     paper: str = "a4",
     public: bool = False,
+    base: str = "",
 ) -> Download:
-    """A report of the division as a file; `ReportError` with a sentence if it cannot be made."""
+    """A report of the division as a file; `ReportError` with a sentence if it cannot be made.
+
+    `base` is the site's address, for the reports that print the players' personal links."""
     from tournament.reports import data, pdf, xlsx
 
     if kind not in BUILDERS:
@@ -55,7 +58,7 @@ def make(
         raise ReportError("all results are made as xlsx only; the crosstable prints them")
     if paper not in pdf.PAPERS:
         raise ReportError(f"paper {paper!r}: a4 or letter")
-    report = data.build(kind, division, number, public)
+    report = data.build(kind, division, number, public, base)
     content = pdf.render(report, paper) if fmt == "pdf" else xlsx.render(report)
     parts = [division.tournament.slug, slugify(division.name) or "division", kind]
     if report.round is not None:

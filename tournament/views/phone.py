@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import queries, results, selfservice, services
-from tournament.models import Claim, Player
+from tournament import queries, results, scoresheets, selfservice, services
+from tournament.models import Claim, Player, Scoresheet
 from tournament.tables import PlayerGamesTable
 from tournament.views import api
 from tournament.views.access import get_desk_division
+from tournament.views.director import read_upload
 
 TOO_MANY = "Too many reports from this link in a minute: wait a moment."
 
@@ -50,7 +52,14 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     can_report = (
         game is not None and game.player2_id is not None and selfservice.can_report(game, player)
     )
+    can_send_sheet = (
+        game is not None
+        and game.player2_id is not None
+        and selfservice.sheet_refusal(game, player) is None
+    )
     ctx = {
+        "can_send_sheet": can_send_sheet,
+        "has_sheet": bool(game) and game.scoresheets.filter(sent_by=player).exists(),
         "player": player,
         "division": division,
         "tournament": division.tournament,
@@ -101,6 +110,88 @@ def report(request: HttpRequest, token: str) -> HttpResponse:
     except (selfservice.ReportRefused, results.EntryError) as error:
         messages.error(request, str(error))
     return redirect("phone", token=token)
+
+
+# -- the player's scoresheet ------------------------------------------------------------------
+
+
+def _own_game(player: Player, game_id: int):
+    game = selfservice.game_of(player, game_id)
+    if game is None:
+        raise Http404(_("This is not one of your games."))
+    return game
+
+
+def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
+    """Type or upload the scoresheet of one of the player's games, checked as it is typed."""
+    player = _player(token)
+    game = _own_game(player, game_id)
+    mine = selfservice.own_sheet(game, player)
+    refused = selfservice.sheet_refusal(game, player)
+    text = mine.gcg if mine else scoresheets.scoresheet_header(game)
+    error = ""
+    if request.method == "POST":
+        text = request.POST.get("gcg", "")
+        upload = request.FILES.get("file")
+        data: str | bytes = text
+        file = ""
+        if upload is not None and upload.size:
+            read = read_upload(upload)
+            if read is None:
+                error = _("%(name)s is too large to be a scoresheet: not saved.") % {
+                    "name": upload.name
+                }
+            data, file = read or b"", upload.name or ""
+        if not error and not selfservice.allow(token):
+            error = TOO_MANY
+        if not error:
+            try:
+                saved = selfservice.send_sheet(player, game, data, file)
+            except (selfservice.ReportRefused, results.EntryError) as refusal:
+                error = str(refusal)
+            else:
+                messages.success(request, _sheet_message(saved))
+                return redirect("phone", token=token)
+    ctx = {
+        "player": player,
+        "division": game.division,
+        "tournament": game.division.tournament,
+        "game": game,
+        "token": token,
+        "mine": mine,
+        "refused": refused,
+        "text": text,
+        "error": error,
+        "check_url": reverse("phone-sheet-check", args=[token, game.pk]),
+    }
+    response = render(request, "tournament/phone/sheet.html", ctx, status=400 if error else 200)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _sheet_message(sheet: Scoresheet) -> str:
+    if sheet.verified:
+        text = _("Scoresheet saved: the engine found nothing wrong.")
+    else:
+        text = _("Scoresheet saved with %(count)s finding(s): the desk will see them.") % {
+            "count": len(sheet.engine_report.findings)
+        }
+    if sheet.flagged:
+        text += " " + _("Its final scores differ from the recorded result: it is flagged.")
+    return text
+
+
+@require_POST
+def sheet_check(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
+    """The desk's live check of a record being typed, for the player's own game."""
+    player = _player(token)
+    game = _own_game(player, game_id)
+    if not selfservice.allow(token, selfservice.CHECKS_PER_MINUTE, what="check"):
+        return JsonResponse({"error": _("Too many checks in a minute: wait a moment.")}, status=429)
+    refused = selfservice.sheet_refusal(game, player)
+    if refused:
+        return JsonResponse({"error": refused}, status=403)
+    return JsonResponse(scoresheets.live_check(game, request.POST.get("gcg", "")))
 
 
 # -- the desk's side ------------------------------------------------------------------------------

@@ -49,8 +49,12 @@ def _download(made: reports.Download) -> HttpResponse:
 
 
 def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> HttpResponse:
+    # The players' links on slips and scorecards are printed under the address the desk uses.
+    base = "" if public else request.build_absolute_uri("/")
     try:
-        made = reports.make(division, kind, fmt, _number(request, "round"), _paper(request), public)
+        made = reports.make(
+            division, kind, fmt, _number(request, "round"), _paper(request), public, base
+        )
     except ReportError as error:
         raise Http404(str(error)) from error
     return _download(made)

@@ -1,5 +1,5 @@
 """python manage.py report SLUG KIND --division NAME [--round N] --format pdf|xlsx --output FILE
-[--paper a4|letter]."""
+[--paper a4|letter] [--base URL]."""
 
 from pathlib import Path
 
@@ -24,11 +24,23 @@ class Command(DivisionCommand):
         parser.add_argument("--format", choices=["pdf", "xlsx"], default="pdf")
         parser.add_argument("--paper", choices=["a4", "letter"], default="a4")
         parser.add_argument("--output", required=True, help="the file to write")
+        parser.add_argument(
+            "--base",
+            default="http://127.0.0.1:8000",
+            help="the address players open (slips and scorecards print their links under it)",
+        )
 
     def handle(self, *args, slug: str, kind: str, division: str, **options) -> None:
         div = self.division(slug, division)
         try:
-            made = reports.make(div, kind, options["format"], options["round"], options["paper"])
+            made = reports.make(
+                div,
+                kind,
+                options["format"],
+                options["round"],
+                options["paper"],
+                base=options["base"],
+            )
         except reports.ReportError as error:
             raise CommandError(str(error)) from error
         output = Path(options["output"])
