@@ -306,3 +306,18 @@ def test_the_players_page_links_to_their_scoresheet(
 
     assert link in before and "Type or upload your scoresheet" in before
     assert link in after and "Your scoresheet: look or change it" in after
+
+
+def test_the_desk_queue_lists_the_sheets_sent_from_phones(
+    on: Division, game_of: Callable[..., Game], desk: Client, record: Callable[..., str]
+) -> None:
+    game = game_of(1)
+    Client().post(_url(_token(on, 2), game), {"gcg": record()})
+    sheet = Scoresheet.objects.get()
+
+    response = desk.get(reverse("desk-claims", args=["spring-open", on.pk]))
+
+    assert [(s.pk, s.sent_by.name) for s in response.context["sent"]] == [(sheet.pk, "Crane, Ben")]
+    page = response.content.decode()
+    assert reverse("desk-scoresheet", args=["spring-open", sheet.pk]) in page
+    assert reverse("desk-report", args=["spring-open", on.pk, "slips", "pdf"]) in page

@@ -564,8 +564,8 @@ class QRCode(Flowable):
 
 
 SLIP_COLUMNS = 2
-SLIP_HEIGHT = 180.0  # four rows of slips to an A4 or Letter page
-SLIP_QR = 132.0
+SLIP_HEIGHT = 164.0  # four rows of slips, eight slips, to an A4 or Letter page
+SLIP_QR = 120.0
 
 
 class SlipRow(Flowable):

@@ -1,26 +1,34 @@
 """The player's own page, `/p/<token>/`, built for a phone; and the desk's side of it: the
 queue of players' reports, and revoking and reissuing links.
 
-The page is never cached (it is one player's), and every write is rate limited per link.
+The page is one player's: never cached by a browser or proxy, but its body is kept in the
+server's cache under the division's stamp (see `page`). Every write is rate limited per link.
 """
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import queries, results, scoresheets, selfservice, services
+from tournament import results, scoresheets, selfservice
 from tournament.models import Claim, Player, Scoresheet
-from tournament.tables import PlayerGamesTable
 from tournament.views import api
 from tournament.views.access import get_desk_division
+from tournament.views.cache import PAGE_TIMEOUT
 from tournament.views.director import read_upload
 
+SENT_SHOWN = 50  # the latest scoresheets sent from phones, on the desk's queue page
 TOO_MANY = "Too many reports from this link in a minute: wait a moment."
 
 
@@ -31,52 +39,78 @@ def _player(token: str) -> Player:
     return player
 
 
+CSRF_MARK = "csrf-mark-3b9f0c"  # where the request's own CSRF token goes in a kept page body
+
+
 def page(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
-    division = player.division
-    game = selfservice.current_game(player)
-    opponent = first = None
-    if game is not None and game.player2_id is not None:
-        opponent = game.player2 if game.player1_id == player.pk else game.player1
-        first = {1: game.player1, 2: game.player2}.get(game.first)
-    key = services.standings_key(division, public=True)
-    standing = next(
-        (
-            r
-            for r in services.division_standings(division, key=key, public=True)
-            if r.player.pk == player.pk
-        ),
-        None,
-    )
-    claim = Claim.objects.filter(game=game, player=player).first() if game else None
-    can_report = (
-        game is not None and game.player2_id is not None and selfservice.can_report(game, player)
-    )
-    can_send_sheet = (
-        game is not None
-        and game.player2_id is not None
-        and selfservice.sheet_refusal(game, player) is None
-    )
+    """The player's page. Its body is built from the division's snapshot (computed once per
+    stamp for all its players, `selfservice.snapshot`) and kept per player under the stamp and
+    the player's claims, so a phone polling an unchanged division costs two small queries and a
+    cache read; the request's CSRF token and messages are put in afresh every time."""
+    state = selfservice.poll_state(token)
+    if state is None:
+        raise Http404(_("This link does not work: ask the desk for a new one."))
+    player_id, division_id, stamp, claims = state
+    raw = f"{player_id}:{stamp}:{claims}:{token}"
+    key = "phone-page:" + hashlib.sha256(raw.encode()).hexdigest()
+    kept = cache.get(key)
+    if kept is None:
+        snap = selfservice.kept_snapshot(division_id, stamp)
+        if snap is None:
+            player = _player(token)
+            player.division.stamp = stamp  # the body is kept under the stamp read with claims
+            snap = selfservice.snapshot(player.division)
+        kept = _body(player_id, snap, claims, token)
+        cache.set(key, kept, PAGE_TIMEOUT)
     ctx = {
-        "can_send_sheet": can_send_sheet,
-        "has_sheet": bool(game) and game.scoresheets.filter(sent_by=player).exists(),
-        "player": player,
-        "division": division,
-        "tournament": division.tournament,
-        "game": game,
-        "opponent": opponent,
-        "first": first,
-        "standing": standing,
-        "claim": claim,
-        "can_report": can_report,
-        "token": token,
-        "table": PlayerGamesTable(queries.player_games(player), division),
+        "title": kept["title"],
+        "body": mark_safe(kept["body"].replace(CSRF_MARK, get_token(request))),  # noqa: S308
     }
     response = render(request, "tournament/phone/page.html", ctx)
     response["Cache-Control"] = "no-store"
     # The site's own Referrer-Policy (same-origin) keeps the token, in the address, from other
     # sites; "no-referrer" would make Chromium send `Origin: null`, which CSRF refuses.
     return response
+
+
+def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, str]:
+    """The page's title and body for the player, from the division's snapshot alone."""
+    players = snap["players"]
+    player = {"pk": player_id, **players[player_id]}
+    mine = snap["games"].get(player_id, [])
+
+    def who(pk: int | None) -> dict | None:
+        return None if pk is None else {"pk": pk, **players[pk]}
+
+    games = [{**g, "opponent": who(g["opponent"]), "result": _result(g)} for g in reversed(mine)]
+    now = games[0] if games else None
+    claim = None
+    if now is not None and now["can_report"]:
+        claim = next(((m, o) for g, m, o in claims if g == now["game"]), None)
+    ctx = {
+        "csrf_token": CSRF_MARK,
+        "player": player,
+        "division": snap["division"],
+        "tournament": snap["tournament"],
+        "now": now,
+        "games": games,
+        "standing": snap["standing"].get(player_id),
+        "claim": claim,
+        "token": token,
+    }
+    return {
+        "title": f"{player['name']} · {snap['tournament']['name']}",
+        "body": render_to_string("tournament/phone/_body.html", ctx),
+    }
+
+
+def _result(game: dict) -> str:
+    score, theirs = game["score"], game["opponent_score"]
+    if score is None:
+        return ""
+    if game["opponent"] is None:
+        return f"{score:+d}" if score else "0"
+    return "W" if score > theirs else "L" if score < theirs else "T"
 
 
 @require_POST
@@ -225,6 +259,9 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         "tournament": division.tournament,
         "division": division,
         "pending": selfservice.pending(division),
+        "sent": Scoresheet.objects.filter(game__division=division, sent_by__isnull=False)
+        .select_related("game__player1", "game__player2", "sent_by")
+        .order_by("-uploaded")[:SENT_SHOWN],
         "players": division.players.order_by("number"),
         "views": api.DISPLAY_VIEWS,
     }
