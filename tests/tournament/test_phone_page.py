@@ -104,3 +104,23 @@ def test_an_unpublished_round_stays_off_the_page(division: Division) -> None:
     page = _page(token)
 
     assert "No pairings for you yet." in page and "Crane, Ben" not in page
+
+
+def test_a_result_elsewhere_moves_the_rank_without_rendering_the_page_again(
+    on: Division, director: User
+) -> None:
+    token = selfservice.issue_link(on.players.get(number=6))
+    url = reverse("phone", args=[token])
+    Client().get(url)
+
+    results.enter_line(on, 1, "3 400 4 300", director)  # Cora v Eli: not Gus's game
+    elsewhere = Client().get(url)
+    results.enter_line(on, 1, "6 500 5 300", director)  # Gus's own game
+    own = Client().get(url)
+
+    def bodies(response) -> list[str]:
+        return [t.name for t in response.templates if t.name == "tournament/phone/_body.html"]
+
+    assert bodies(elsewhere) == [] and "Record 0–0 · rank 2" in elsewhere.content.decode()
+    assert bodies(own) == ["tournament/phone/_body.html"]
+    assert "Record 1–0 · rank 1" in own.content.decode()

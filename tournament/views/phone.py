@@ -17,6 +17,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -42,35 +43,57 @@ def _player(token: str) -> Player:
 CSRF_MARK = "csrf-mark-3b9f0c"  # where the request's own CSRF token goes in a kept page body
 
 
+STANDING_MARK = "standing-mark-7d41e2"  # where the player's record and rank go in a kept body
+
+
 def page(request: HttpRequest, token: str) -> HttpResponse:
-    """The player's page. Its body is built from the division's snapshot (computed once per
-    stamp for all its players, `selfservice.snapshot`) and kept per player under the stamp and
-    the player's claims, so a phone polling an unchanged division costs two small queries and a
-    cache read; the request's CSRF token and messages are put in afresh every time."""
+    """The player's page, built from the division's snapshot (computed once per stamp for all
+    its players, `selfservice.snapshot`). Its body is kept per player under what it shows of
+    the player's own (their games, opponents, check-in, scoresheets, the division's switches)
+    and their claims, so a result elsewhere in the division re-renders no one's page: their
+    record and rank, which every result may move, and the request's CSRF token and messages
+    are put in afresh every time. A poll costs two small queries and cache reads."""
     state = selfservice.poll_state(token)
     if state is None:
         raise Http404(_("This link does not work: ask the desk for a new one."))
     player_id, division_id, stamp, claims = state
-    raw = f"{player_id}:{stamp}:{claims}:{token}"
+    snap = selfservice.kept_snapshot(division_id, stamp)
+    if snap is None:
+        player = _player(token)
+        player.division.stamp = stamp  # kept under the stamp read with the claims
+        snap = selfservice.snapshot(player.division)
+    own = _own(snap, player_id)
+    raw = f"{player_id}:{token}:{claims}:{own!r}"
     key = "phone-page:" + hashlib.sha256(raw.encode()).hexdigest()
     kept = cache.get(key)
     if kept is None:
-        snap = selfservice.kept_snapshot(division_id, stamp)
-        if snap is None:
-            player = _player(token)
-            player.division.stamp = stamp  # the body is kept under the stamp read with claims
-            snap = selfservice.snapshot(player.division)
         kept = _body(player_id, snap, claims, token)
         cache.set(key, kept, PAGE_TIMEOUT)
-    ctx = {
-        "title": kept["title"],
-        "body": mark_safe(kept["body"].replace(CSRF_MARK, get_token(request))),  # noqa: S308
-    }
+    body = kept["body"].replace(CSRF_MARK, get_token(request))
+    body = body.replace(STANDING_MARK, _standing(snap["standing"].get(player_id)))
+    ctx = {"title": kept["title"], "body": mark_safe(body)}  # noqa: S308 - rendered, escaped
     response = render(request, "tournament/phone/page.html", ctx)
     response["Cache-Control"] = "no-store"
     # The site's own Referrer-Policy (same-origin) keeps the token, in the address, from other
     # sites; "no-referrer" would make Chromium send `Origin: null`, which CSRF refuses.
     return response
+
+
+def _own(snap: dict, player_id: int) -> tuple:
+    """All the snapshot says that the player's kept body shows (not their rank)."""
+    players = snap["players"]
+    mine = snap["games"].get(player_id, [])
+    opponents = [players[g["opponent"]] for g in mine if g["opponent"] is not None]
+    return (players[player_id], mine, opponents, snap["division"], snap["tournament"])
+
+
+def _standing(row: dict | None) -> str:
+    if row is None:
+        return ""
+    text = _("Record %(record)s") % {"record": row["record"]}
+    if row["rank"]:
+        text += " · " + _("rank %(rank)s") % {"rank": row["rank"]}
+    return str(format_html('<p class="record">{}</p>', text))
 
 
 def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, str]:
@@ -94,7 +117,7 @@ def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, st
         "tournament": snap["tournament"],
         "now": now,
         "games": games,
-        "standing": snap["standing"].get(player_id),
+        "standing_mark": STANDING_MARK,
         "claim": claim,
         "token": token,
     }
