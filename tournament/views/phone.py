@@ -2,7 +2,7 @@
 queue of players' reports, and revoking and reissuing links.
 
 The page is one player's: never cached by a browser or proxy, but its body is kept in the
-server's cache under the division's stamp (see `page`). Every write is rate limited per link.
+server's cache, exact, under what it shows (see `page`). Every write is rate limited per link.
 """
 
 from __future__ import annotations
@@ -41,8 +41,6 @@ def _player(token: str) -> Player:
 
 
 CSRF_MARK = "csrf-mark-3b9f0c"  # where the request's own CSRF token goes in a kept page body
-
-
 STANDING_MARK = "standing-mark-7d41e2"  # where the player's record and rank go in a kept body
 
 
