@@ -155,3 +155,19 @@ def test_the_wall_sheet_is_large_print_and_fits_the_page(division: Division) -> 
 
     assert name_height(wall) >= 2 * name_height(pairings)
     assert layout_problems(wall, margin=36) == []
+
+
+def test_the_report_command_prints_slips_under_the_address_given(
+    division: Division, tmp_path
+) -> None:
+    from django.core.management import call_command
+
+    output = tmp_path / "slips.pdf"
+    call_command(
+        "report", "spring-open", "slips", "--division", "A", "--output", str(output),
+        "--base", "https://club.example/",
+    )  # fmt: skip
+
+    players = division.players.order_by("number")
+    expected = [_matrix(_link(p, "https://club.example")) for p in players]
+    assert qr_codes(output.read_bytes()) == expected
