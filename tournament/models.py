@@ -286,6 +286,10 @@ class Scoresheet(models.Model):
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
+    # A player who typed or uploaded it from their personal link (`uploaded_by` is then empty).
+    sent_by = models.ForeignKey(
+        "Player", on_delete=models.SET_NULL, null=True, blank=True, related_name="sheets_sent"
+    )
     uploaded = models.DateTimeField(auto_now_add=True)
     verified = models.BooleanField(default=False)
     report = models.JSONField(default=dict)  # the engine's report: players, findings, turns

@@ -557,7 +557,10 @@ def _apply(plan: _Plan, user: Any, reason: str, action: str) -> Change:
     )
 
 
-def _locked_round(division: Division, round_number: int) -> list[Game]:
+def locked_round(division: Division, round_number: int) -> list[Game]:
+    """Every game of the round, locked in primary-key order: the one order every writer of a
+    round's results locks in (the desk's entry line, the players' reports), so that two
+    writers never wait on each other."""
     return list(
         Game.objects.select_for_update()
         .filter(division=division, round=round_number)
@@ -582,7 +585,7 @@ def enter_line(
     entry = parse_line(text, spread=division.entry_mode == "spread")
     reason = reason.strip()
     with transaction.atomic():
-        games = _locked_round(division, round_number)
+        games = locked_round(division, round_number)
         players = list(division.players.all())
         plan = _plan(division, round_number, entry, games, players, first_as_typed)
         if version is not None and plan.game.version != version:

@@ -81,7 +81,7 @@ def get_desk_scoresheet(
     tournament = get_desk_tournament(request, slug, scorekeeper=scorekeeper)
     return get_object_or_404(
         Scoresheet.objects.select_related(
-            "game__division__tournament", "game__player1", "game__player2", "uploaded_by"
+            "game__division__tournament", "game__player1", "game__player2", "uploaded_by", "sent_by"
         ),
         pk=sheet_id,
         game__division__tournament=tournament,

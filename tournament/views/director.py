@@ -322,7 +322,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         "result": results.result_text(results.snapshot(game)),
         "form": form,
         "error": error,
-        "scoresheets": game.scoresheets.select_related("uploaded_by"),
+        "scoresheets": game.scoresheets.select_related("uploaded_by", "sent_by"),
         "upload_form": SingleUploadForm(),
         "changes": _game_changes(game),
     }
@@ -410,16 +410,7 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
 @require_POST
 def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
     game = get_desk_game(request, slug, game_id, scorekeeper=True)
-    text = request.POST.get("gcg", "")[: scoresheets.MAX_SCORESHEET_BYTES]
-    report = scoresheets.check_scoresheet(game.division, text)
-    data = report.as_dict()
-    # The script shows each finding's sentence: made here from its code and parameters.
-    data["findings"] = [f.as_json() for f in report.findings]
-    data["findings_by_line"] = {
-        str(line): [f.as_json() for f in found] for line, found in report.findings_by_line().items()
-    }
-    data["differs"] = scoresheets.differs(game, report)
-    return JsonResponse(data)
+    return JsonResponse(scoresheets.live_check(game, request.POST.get("gcg", "")))
 
 
 def _sheet_message(sheet: Scoresheet) -> str:
@@ -430,7 +421,7 @@ def _sheet_message(sheet: Scoresheet) -> str:
     return text + "."
 
 
-def _read_upload(upload: Any) -> bytes | None:
+def read_upload(upload: Any) -> bytes | None:
     data = upload.read(scoresheets.MAX_SCORESHEET_BYTES + 1)
     return None if len(data) > scoresheets.MAX_SCORESHEET_BYTES else data
 
@@ -444,7 +435,7 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
         messages.error(request, form_error(form))
         return redirect("desk-game", slug, game.pk)
     upload = form.cleaned_data["file"]
-    data = _read_upload(upload)
+    data = read_upload(upload)
     if data is None:
         messages.error(request, f"{upload.name} is too large to be a scoresheet.")
         return redirect("desk-game", slug, game.pk)
@@ -548,7 +539,7 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         if form.is_valid():
             round_number = form.cleaned_data["round"]
             for upload in form.cleaned_data["files"]:
-                data = _read_upload(upload)
+                data = read_upload(upload)
                 if data is None:
                     errors.append(f"{upload.name} is too large to be a scoresheet.")
                     continue

@@ -54,6 +54,8 @@ def _download(made: reports.Download) -> HttpResponse:
 
 
 def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> HttpResponse:
+    # The players' links on slips and scorecards are printed under the address the desk uses.
+    base = "" if public else request.build_absolute_uri("/")
     try:
         made = reports.make(
             division,
@@ -62,6 +64,7 @@ def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> 
             _number(request, "round"),
             _paper(request),
             public,
+            base=base,
             lang=request.GET.get("lang") or None,
         )
     except ReportError as error:
