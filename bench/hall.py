@@ -1,7 +1,9 @@
 """The hall on loopback: 200 players polling their own pages (`/p/<token>/`) while the 100 games
-of a round are reported from their phones (both players of each game) over a minute.
+of a round are reported from their phones (both players of each game) on schedule over a
+minute, and the hall's screens poll the display feed (every 3 s, with If-None-Match).
 
     .venv/bin/python bench/hall.py [--players 200] [--seconds 60] [--poll 2.0] [--workers 2]
+                                   [--screens 2]
 
 The server is `python -m config.serve` (as `make serve`) on PostgreSQL's `spread_hall_bench`
 (dropped and made afresh), started and stopped as bench/load.py does. Prints req/s, p50 and p99
@@ -39,7 +41,7 @@ import json, sys
 from tournament import selfservice
 from tournament.models import Division, Game, Player, Round, Tournament
 n = int(sys.argv[-1])
-t = Tournament.objects.create(name="Hall bench", slug="hall-bench")
+t = Tournament.objects.create(name="Hall bench", slug="hall-bench", public=True)
 d = Division.objects.create(tournament=t, name="A", self_report=True, check_in_open=True)
 people = [Player.objects.create(division=d, number=i + 1, name=f"Player {i + 1}",
                                 rating=1200 + 3 * i) for i in range(n)]
@@ -49,6 +51,8 @@ Round.objects.create(division=d, number=1, published=True)
 tokens = [selfservice.issue_link(p) for p in people]
 print("JSON" + json.dumps({"tokens": tokens, "games": len(games)}))
 """
+
+DISPLAY = "/api/v1/t/hall-bench/A/display"
 
 COUNT = r"""
 import json
@@ -94,6 +98,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--poll", type=float, default=2.0, help="seconds between a phone's polls")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--screens", type=int, default=2, help="hall displays polling the feed")
     parser.add_argument("--check", action="store_true")
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/spread_hall_bench"
@@ -123,22 +128,53 @@ def main() -> int:
             tally.add("poll", time.perf_counter() - start, status == 200)
             stop.wait(args.poll)
 
+    def screen() -> None:
+        """A hall display: polls the display feed every 3 s with If-None-Match, as display.js."""
+        etag = ""
+        while not stop.is_set():
+            start = time.perf_counter()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            try:
+                conn.request("GET", DISPLAY, headers={"If-None-Match": etag} if etag else {})
+                response = conn.getresponse()
+                response.read()
+                status = response.status
+                etag = response.getheader("ETag") or etag
+            except OSError:
+                status = 0
+            finally:
+                conn.close()
+            tally.add("display", time.perf_counter() - start, status in (200, 304))
+            stop.wait(3.0)
+
+    def game_reported(i: int) -> None:
+        one, two = tokens[2 * i], tokens[2 * i + 1]
+        a, b = random.randint(300, 500), random.randint(300, 500)
+        for token, mine, theirs in ((one, a, b), (two, b, a)):
+            try:
+                report(port, token, mine, theirs, tally)
+            except OSError:
+                tally.add("report", 0.0, False)
+
     def reporter() -> None:
+        """Each game's two reports start on schedule, 100 games spread over the minute, however
+        long the answers take: the load is the hall's, not what a slow server lets through."""
         games = list(range(info["games"]))
         random.shuffle(games)
         gap = args.seconds / max(1, len(games))
-        for i in games:
-            one, two = tokens[2 * i], tokens[2 * i + 1]
-            a, b = random.randint(300, 500), random.randint(300, 500)
-            for token, mine, theirs in ((one, a, b), (two, b, a)):
-                try:
-                    report(port, token, mine, theirs, tally)
-                except OSError:
-                    tally.add("report", 0.0, False)
-            time.sleep(gap)
+        started = time.perf_counter()
+        running = []
+        for n, i in enumerate(games):
+            time.sleep(max(0.0, started + n * gap - time.perf_counter()))
+            thread = threading.Thread(target=game_reported, args=(i,), daemon=True)
+            thread.start()
+            running.append(thread)
+        for thread in running:
+            thread.join(timeout=120)
 
     try:
         threads = [threading.Thread(target=phone, args=(t,), daemon=True) for t in tokens]
+        threads += [threading.Thread(target=screen, daemon=True) for _ in range(args.screens)]
         began = time.perf_counter()
         for t in threads:
             t.start()
@@ -154,7 +190,7 @@ def main() -> int:
     recorded = django_shell(env, COUNT)["recorded"]
     lost = info["games"] - recorded
     missed = False
-    for kind in ("poll", "report"):
+    for kind in ("poll", "report", "display"):
         times = tally.times[kind]
         p99 = percentile(times, 0.99) * 1000
         print(

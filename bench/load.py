@@ -304,6 +304,12 @@ class Director:
             time.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
 
 
+def load_average() -> str:
+    """The machine's load average: other work on it lowers every figure, the login page's too."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))] if ordered else float("nan")
@@ -405,6 +411,7 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     )
     missed = False
     print(f"\nEach page alone, no writes ({args.seconds:g} s each; ratio to the login page):")
+    print(f"  {load_average()}")
     rates: dict[str, float] = {}
     errors = 0
     for kind in ("login", *PAGES):
@@ -418,6 +425,7 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
             missed = True
 
     duration = max(args.seconds * 2, 10.0)
+    print(f"  {load_average()}")
     print(f"\nEvery public page at once, 2 directors writing once a second ({duration:g} s):")
     games = info["games"]
     directors = [
@@ -441,6 +449,7 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
         errors += tally.errors[kind]
         if percentile(times, 0.99) >= 0.25:
             missed = True
+    print(f"  {load_average()}")
     saves = [t for d in directors for t in d.times]
     print(line("saves", saves, duration, sum(d.errors for d in directors), None))
     errors += sum(d.errors for d in directors)

@@ -38,7 +38,15 @@ def envlist(name: str, default: str) -> list[str]:
 def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     """The default database: DATABASE_URL when set, else a SQLite file beside manage.py."""
     if env.get("DATABASE_URL"):
-        return dict(dj_database_url.parse(env["DATABASE_URL"]))
+        # Connections kept open between requests (CONN_MAX_AGE seconds, checked before reuse):
+        # opening one to PostgreSQL costs more than serving a cached page.
+        return dict(
+            dj_database_url.parse(
+                env["DATABASE_URL"],
+                conn_max_age=int(env.get("CONN_MAX_AGE", "600")),
+                conn_health_checks=True,
+            )
+        )
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": BASE_DIR / "db.sqlite3",

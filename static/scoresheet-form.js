@@ -1,5 +1,6 @@
 // Typing a scoresheet: every move checked as it is typed, the next player's line started with
-// Enter, Ctrl+Enter saves (desk/scoresheet_form.html; the check's address in data-check-url).
+// Enter, Ctrl+Enter saves (desk/scoresheet_form.html and the player's phone/sheet.html; the
+// check's address in data-check-url).
 (function () {
   "use strict";
   var form = document.getElementById("sheet-form");
@@ -71,7 +72,12 @@
     data.set("gcg", ta.value);
     fetch(form.dataset.checkUrl, {method: "POST", body: data, headers: {"Accept": "application/json"}, credentials: "same-origin"})
       .then(function (r) { return r.json(); })
-      .then(function (report) { if (n === asked) { render(report); } })
+      .then(function (report) {
+        if (n !== asked) { return; }
+        // A refusal (a player's link past its limit, a locked round) says why in `error`.
+        if (report.error) { summary.textContent = report.error; summary.className = "warning"; return; }
+        render(report);
+      })
       .catch(function () { summary.textContent = say("tNoAnswer"); });
   }
 

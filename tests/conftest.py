@@ -6,8 +6,14 @@ from django.core.cache import cache
 
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
-    # Test databases reuse primary keys, so a cached standings table must not outlive a test.
+    # Test databases reuse primary keys, so a cached standings table must not outlive a test;
+    # nor what a process keeps of it in memory.
+    from tournament import cache_once, services
+
     cache.clear()
+    cache_once._LOCAL.clear()
+    services._READ.clear()
+    services._ROUNDS.clear()
 
 
 @pytest.fixture(autouse=True)

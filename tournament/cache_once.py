@@ -11,9 +11,10 @@ computer died, or is very slow) computes it itself.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 
@@ -24,9 +25,36 @@ POLL = 0.01  # seconds between looks
 LOCK_TIMEOUT = 30  # a lock left by a worker that died lapses after this
 
 
-def get_or_compute(key: str, compute: Callable[[], T | None], timeout: int) -> T | None:
+# The last values asked for with `local=True`, as this process last read them: a big
+# division's standings or ratings take longer to unpickle from the cache than a player's page
+# takes to render. Their keys hold the stamps, so a value here is as exact as the cache's.
+_LOCAL: dict[str, Any] = {}
+_LOCAL_KEPT = 16
+_LOCAL_LOCK = threading.Lock()
+
+
+def get_or_compute(
+    key: str, compute: Callable[[], T | None], timeout: int, local: bool = False
+) -> T | None:
     """The value cached under `key`, else `compute()`'s, stored for `timeout` seconds unless it
-    is None (a value not to keep: the caller keeps what it needs from its own call)."""
+    is None (a value not to keep: the caller keeps what it needs from its own call).
+
+    `local`: also kept in this process's memory, and shared by every caller as it is (the
+    caller must not change it)."""
+    if not local:
+        return _get_or_compute(key, compute, timeout)
+    value: T | None = _LOCAL.get(key)
+    if value is None:
+        value = _get_or_compute(key, compute, timeout)
+        if value is not None:
+            with _LOCAL_LOCK:
+                while len(_LOCAL) >= _LOCAL_KEPT:
+                    _LOCAL.pop(next(iter(_LOCAL)))
+                _LOCAL[key] = value
+    return value
+
+
+def _get_or_compute(key: str, compute: Callable[[], T | None], timeout: int) -> T | None:
     value: T | None = cache.get(key)
     if value is not None:
         return value

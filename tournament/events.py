@@ -10,10 +10,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Max, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext as _
 
-from tournament import audit, results, rounds
+from tournament import audit, results, rounds, stamps
 from tournament.interchange import ratinglist
 from tournament.models import Change, Division, Game, Player, Round, Scoresheet, Tournament
 from tournament.players import NewPlayer, late_entry
@@ -526,6 +528,143 @@ def auto_pair(division: Division, round_number: int, user: Any) -> Round | None:
     return rounds.pair(division, round_number + 1, user)
 
 
+# -- divisions: added, renamed, removed; a player moved between them ---------------------------
+
+
+def _division_name(tournament: Tournament, name: str, exclude: int | None = None) -> str:
+    name = " ".join(name.split())
+    if not name or len(name) > 50:
+        raise PeopleRefused(_("A division needs a name of 1 to 50 characters."))
+    others = tournament.divisions.exclude(pk=exclude)
+    if others.filter(name__iexact=name).exists():
+        raise PeopleRefused(
+            _("%(name)s already has a division %(division)s.")
+            % {"name": tournament.name, "division": name}
+        )
+    return name
+
+
+def add_division(tournament: Tournament, new: NewDivision, user: Any) -> Division:
+    """A division added at the desk, after the others."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        name = _division_name(tournament, new.name)
+        last = max((d.position for d in tournament.divisions.all()), default=-1)
+        division = Division.objects.create(
+            tournament=tournament,
+            position=last + 1,
+            name=name,
+            planned_rounds=new.planned_rounds,
+            ruleset=new.ruleset,
+            tile_set=new.tile_set,
+            spread_cap=new.spread_cap or None,
+            bye_spread=new.bye_spread,
+            rating_system=new.rating_system,
+            auto_pair=new.auto_pair,
+        )
+        audit.record(
+            division,
+            Change.Action.DIVISION,
+            actor=user,
+            after={"division": name},
+            reason=_("Division %(name)s added") % {"name": name},
+        )
+    return division
+
+
+def rename_division(division: Division, name: str, user: Any) -> Division:
+    with transaction.atomic():
+        division = rounds.locked_division(division)
+        name = _division_name(division.tournament, name, exclude=division.pk)
+        before = division.name
+        if before == name:
+            return division
+        division.name = name
+        division.save(update_fields=["name"])
+        audit.record(
+            division,
+            Change.Action.DIVISION,
+            actor=user,
+            before={"division": before},
+            after={"division": name},
+            reason=_("Division %(before)s renamed %(name)s") % {"before": before, "name": name},
+        )
+    return division
+
+
+def remove_division(division: Division, user: Any) -> str:
+    """An empty division (no player, no game) removed; the removal is logged on the
+    tournament."""
+    with transaction.atomic():
+        division = rounds.locked_division(division)
+        if division.players.exists() or division.games.exists():
+            raise PeopleRefused(
+                _(
+                    "Division %(name)s has players: move or remove them first (only an empty "
+                    "division is removed)."
+                )
+                % {"name": division.name}
+            )
+        name, tournament = division.name, division.tournament
+        division.delete()
+        audit.record(
+            tournament,
+            Change.Action.DIVISION,
+            actor=user,
+            before={"division": name},
+            reason=_("Division %(name)s removed") % {"name": name},
+        )
+    return name
+
+
+def move_player(player: Player, target: Division, user: Any) -> Player:
+    """A player moved to another division of the tournament before they have played: they have
+    no game (not even a pairing) in their division, and the target has no round paired; they
+    take the next number there. Their old number in the division they leave stays free."""
+    with transaction.atomic():
+        source = rounds.locked_division(player.division)
+        target = rounds.locked_division(target)
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if target.tournament_id != source.tournament_id or target.pk == source.pk:
+            raise PeopleRefused(_("Choose another division of the tournament."))
+        if source.games.filter(Q(player1=player) | Q(player2=player)).exists():
+            raise PeopleRefused(
+                _(
+                    "%(name)s is paired or has played in division %(division)s: a player moves "
+                    "only before their first pairing (unpair the round first)."
+                )
+                % {"name": player.name, "division": source.name}
+            )
+        if target.games.exists():
+            raise PeopleRefused(
+                _(
+                    "Division %(division)s has rounds paired: add %(name)s there as a late "
+                    "entry instead."
+                )
+                % {"name": player.name, "division": target.name}
+            )
+        if target.players.filter(name__iexact=player.name).exists():
+            raise PeopleRefused(
+                _("%(name)s is already in division %(division)s.")
+                % {"name": player.name, "division": target.name}
+            )
+        before = {"division": source.name, "player": player.number, "name": player.name}
+        player.division = target
+        player.number = (target.players.aggregate(n=Max("number"))["n"] or 0) + 1
+        player.absent_rounds = []
+        player.save()
+        after = {"division": target.name, "player": player.number, "name": player.name}
+        reason = _("%(name)s moved from division %(source)s to %(target)s as player %(number)d") % {
+            "name": player.name,
+            "source": source.name,
+            "target": target.name,
+            "number": player.number,
+        }
+        stamps.touch([source.pk])  # the player's save renewed the target's stamp
+        audit.record(
+            target, Change.Action.MOVE_PLAYER, actor=user, before=before, after=after, reason=reason
+        )
+    return player
 def rating_list_matches(division: Division, rating_list: ratinglist.RatingList) -> list:
     """Each player of the division (withdrawn ones too) matched by name to a rating list's
     entries (`interchange.ratinglist.match`): what the desk previews before anything changes."""
@@ -587,10 +726,11 @@ def use_ratings(
 
 def set_language(tournament: Tournament, language: str, by: Any) -> None:
     """The tournament's default language for its public pages and reports ("" for none: the
-    visitor's browser decides). Its pages are cached per language, so no stamp changes."""
+    visitor's browser decides). Saved as any change to the tournament: its divisions' stamps
+    are renewed, so a page or phone snapshot kept with the old default is not served again."""
     if language and language not in dict(settings.LANGUAGES):
         raise ValueError(
             gettext("%(language)r is not one of Spread's languages") % {"language": language}
         )
-    Tournament.objects.filter(pk=tournament.pk).update(language=language)
     tournament.language = language
+    tournament.save(update_fields=["language"])

@@ -214,8 +214,9 @@ class RosterForm(forms.Form):
     file = forms.FileField(
         label=_("Roster"),
         help_text=_(
-            "An .xlsx or .csv file with a header row: name (or last name and first name), "
-            "and any of number, rating, club, team, id."
+            "An .xlsx or .csv file with a header row: name (or last name and first name), and "
+            "any of number, rating, club, team, id; or a TSH .t file (its players only, not its "
+            "results)."
         ),
     )
 
@@ -332,6 +333,10 @@ class DivisionSettingsForm(forms.ModelForm):
             "forfeit_spread",
             "rating_system",
             "auto_pair",
+            "entry_mode",
+            "absent_result",
+            "first_table",
+            "last_table",
         ]
         labels = {
             "planned_rounds": _("Planned rounds"),
@@ -342,12 +347,22 @@ class DivisionSettingsForm(forms.ModelForm):
             "forfeit_spread": _("Forfeit spread"),
             "rating_system": _("Rating system"),
             "auto_pair": _("Pair the next round by itself"),
+            "entry_mode": _("Results are entered as"),
+            "absent_result": _("A player marked absent for a round gets"),
+            "first_table": _("First table"),
+            "last_table": _("Last table"),
         }
         help_texts = {
+            "entry_mode": _(
+                "Spread only (TSH's config entry): “12 +55 7” records 12 beating 7 by 55, "
+                "stored as 55–0."
+            ),
+            "first_table": _("The division's tables are numbered from here (e.g. 11 for 11–20)."),
+            "last_table": _("Empty: no limit. The pairings page warns of tables past it."),
             "auto_pair": _(
                 "When a round's results are complete, the next round is paired by the "
                 "schedule and left unpublished for you to check."
-            )
+            ),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -365,6 +380,13 @@ class DivisionSettingsForm(forms.ModelForm):
         self.fields["rating_system"] = forms.ChoiceField(
             label=_("Rating system"), choices=[(name, name) for name in rating_system_names()]
         )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        first, last = data.get("first_table"), data.get("last_table")
+        if first is not None and last is not None and last < first:
+            raise forms.ValidationError(_("The last table comes after the first."))
+        return data
 
     def clean_schedule(self) -> list[dict[str, Any]]:
         entries = []
@@ -594,3 +616,26 @@ class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     rating = forms.IntegerField(label=_("Rating"), min_value=0, max_value=3000)
     club = forms.CharField(label=_("Club"), max_length=100, required=False)
+
+
+class AbsentForm(forms.Form):
+    """A player absent for a round (or present again): the round's pairing leaves them out."""
+
+    player = forms.IntegerField(min_value=1, label=_("Player"))
+    round = forms.IntegerField(min_value=1, max_value=10_000, label=_("round"))
+
+
+class FixedTableForm(forms.Form):
+    player = forms.IntegerField(min_value=1, label=_("Player"))
+    table = forms.IntegerField(
+        min_value=1, max_value=100_000, required=False, label=_("always at table")
+    )
+
+
+class MoveForm(forms.Form):
+    player = forms.IntegerField(min_value=1, label=_("Player"))
+    division = forms.IntegerField(label=_("to division"))
+
+
+class DivisionNameForm(forms.Form):
+    name = forms.CharField(max_length=50, label=_("Name"))

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.sheet_report import SheetReport
@@ -86,6 +87,17 @@ class Division(models.Model):
     auto_pair = models.BooleanField(default=False)
     # Players report their own results from their personal links (`tournament/selfservice.py`).
     self_report = models.BooleanField(default=False)
+    # How results are typed at the desk, as tsh's `config entry`: both scores, or the spread only
+    # (stored as the spread and 0, the loser's score 0, as tsh stores them).
+    ENTRY_MODES = [("scores", _("scores")), ("spread", _("spread only"))]
+    entry_mode = models.CharField(max_length=10, choices=ENTRY_MODES, default="scores")
+    # The division's table numbers: from `first_table` on, up to `last_table` when set.
+    first_table = models.PositiveIntegerField(default=1)
+    last_table = models.PositiveIntegerField(null=True, blank=True)
+    # What a player marked absent for a round gets instead of a pairing: a forfeit loss, or
+    # nothing (the round counts as not played).
+    ABSENT_CHOICES = [("forfeit", _("a forfeit loss")), ("nothing", _("nothing"))]
+    absent_result = models.CharField(max_length=10, choices=ABSENT_CHOICES, default="forfeit")
     # The hall display shows only this view ("pairings", "standings", "results"); "" rotates.
     display_pin = models.CharField(max_length=20, blank=True)
     # Pairing: which system pairs which round ([{"rounds": "1-3", "system": "fontes"}, …], read
@@ -129,6 +141,12 @@ class Division(models.Model):
     # Replaced in the same transaction as any change to the division, its players, rounds,
     # games or scoresheets (`tournament/stamps.py`): the public pages' cache key.
     stamp = models.CharField(max_length=32, default=new_stamp, editable=False)
+    # A round's pairings page and its scoresheets' pages show that round's games alone: they
+    # are kept under `frame_stamp`, replaced by every change but a game's result, and the
+    # round's own stamp in `round_stamps` ({"7": stamp}), replaced by a change to its games or
+    # scoresheets. A result in round 7 leaves round 3's pairings page cached.
+    frame_stamp = models.CharField(max_length=32, default=new_stamp, editable=False)
+    round_stamps = models.JSONField(default=dict, editable=False)
 
     class Meta:
         ordering = ["tournament", "position", "name"]
@@ -158,6 +176,11 @@ class Player(models.Model):
     # Checked in for the event: at the desk's check-in list, or by the player's own link while
     # the division's check-in is open. Round 1 pairs only the players checked in.
     checked_in = models.BooleanField(default=False)
+    # A table the player always sits at (accessibility): pairings keep it.
+    fixed_table = models.PositiveIntegerField(null=True, blank=True)
+    # Rounds the player is marked absent for: not paired, and given the division's
+    # `absent_result` when the round is paired.
+    absent_rounds = models.JSONField(default=list, blank=True)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -239,6 +262,14 @@ class Game(models.Model):
 
     objects = GameQuerySet.as_manager()
 
+    @classmethod
+    def from_db(cls, db: str, field_names: Any, values: Any) -> Game:
+        # The round it was read in: a save that moves a game to another round changes two
+        # rounds and the list of rounds, not one round's games (`stamps.py`).
+        game = super().from_db(db, field_names, values)
+        game.loaded_round = game.__dict__.get("round")
+        return game
+
     class Meta:
         ordering = ["division", "round", "table", "pk"]
         indexes = [models.Index(fields=["division", "round"])]
@@ -252,11 +283,25 @@ class Game(models.Model):
         return self.score1 is not None and (self.player2_id is None or self.score2 is not None)
 
 
+class ScoresheetQuerySet(models.QuerySet):
+    def public(self) -> ScoresheetQuerySet:
+        """The sheets the public may see: their game's round is published, and the sheet is not
+        held (`Scoresheet.held`)."""
+        held = (models.Q(flagged=True, resolved=False) | models.Q(verified=False)) & models.Q(
+            released=False
+        )
+        return self.filter(game__in=Game.objects.published()).exclude(held)
+
+
 class Scoresheet(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scoresheets")
     gcg = models.TextField()
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    # A player who typed or uploaded it from their personal link (`uploaded_by` is then empty).
+    sent_by = models.ForeignKey(
+        "Player", on_delete=models.SET_NULL, null=True, blank=True, related_name="sheets_sent"
     )
     uploaded = models.DateTimeField(auto_now_add=True)
     verified = models.BooleanField(default=False)
@@ -264,9 +309,32 @@ class Scoresheet(models.Model):
     # The scoresheet's final scores differ from the entered result, until a director resolves it.
     flagged = models.BooleanField(default=False)
     resolved = models.BooleanField(default=False)
+    # Shown to the public although it has error findings: the director published it anyway.
+    released = models.BooleanField(default=False)
+
+    objects = ScoresheetQuerySet.as_manager()
 
     class Meta:
         ordering = ["-uploaded"]
+
+    @property
+    def held(self) -> bool:
+        """Kept off the public pages: flagged and not resolved, or with error findings (not
+        verified), until the director resolves it or publishes it anyway."""
+        return not self.released and ((self.flagged and not self.resolved) or not self.verified)
+
+    @property
+    def label(self) -> str:
+        """The sheet named by what it has: "verified", or its findings ("2 findings")."""
+        count = len(self.report.get("findings") or []) if isinstance(self.report, dict) else 0
+        findings = ngettext("%(n)d finding", "%(n)d findings", count) % {"n": count}
+        if self.verified:
+            return (
+                gettext("verified")
+                if not count
+                else gettext("verified, %(findings)s") % {"findings": findings}
+            )
+        return findings
 
     def __str__(self) -> str:
         return f"Scoresheet for {self.game}"
@@ -341,6 +409,10 @@ class Change(models.Model):
         PEOPLE = "people", _("people")
         LOCK = "lock", _("lock")
         UNLOCK = "unlock", _("unlock")
+        ABSENT = "absent", _("absent")
+        DIVISION = "division", _("division")
+        MOVE_PLAYER = "move player", _("move player")
+        RELEASE = "release", _("release")
         PLAYOFF = "playoff", _("playoff")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")

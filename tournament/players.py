@@ -9,8 +9,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
-from tournament import rounds
+from tournament import audit, rounds
 from tournament.interchange import roster
 from tournament.models import Change, Division, Game, Player
 from tournament.results import snapshot
@@ -130,13 +131,14 @@ def late_entry(division: Division, new: NewPlayer, user: Any, missed: str = "for
 
 
 def import_roster(division: Division, data: bytes, filename: str, user: Any) -> list[Player]:
-    """Players from a roster file (`tournament.interchange.roster`), numbered after the last
-    one where the file gives no number; any added after the start are late entries, with a
-    forfeit loss for every round already under way. A bad file saves nothing."""
+    """Players from a roster file (`tournament.interchange.roster.read_players`: xlsx, CSV or a
+    tsh `.t` file), numbered after the last one where the file gives no number; any added after
+    the start are late entries, with a forfeit loss for every round already under way. A bad
+    file saves nothing."""
     lengths = {
         f: Player._meta.get_field(f).max_length for f in ("name", "club", "team", "membership_id")
     }
-    entries = roster.read_roster(data, filename, lengths)
+    entries = roster.read_players(data, filename, lengths)
     with transaction.atomic():
         division = rounds.locked_division(division)
         taken = set(division.players.values_list("number", flat=True))
@@ -197,3 +199,87 @@ def _enter_late(
     after = {"player": player.number, "name": player.name, "games": [snapshot(g) for g in made]}
     rounds.log_change(division, user, LATE_ENTRY, None, after, reason)
     return made
+
+
+# -- absent for a round, fixed tables -----------------------------------------------------------
+
+
+def absent_in(player: Player, round_number: int) -> bool:
+    """Whether the player is marked absent for the round (and still takes part in the event)."""
+    withdrawn = player.withdrawn_from_round
+    return round_number in (player.absent_rounds or []) and (
+        withdrawn is None or withdrawn > round_number
+    )
+
+
+def set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Player:
+    """Mark the player absent for a round not paired yet (or take the mark back): the round's
+    pairing leaves them out and gives them the division's `absent_result` (a forfeit loss, or
+    nothing)."""
+    if round_number < 1:
+        raise rounds.PairingRefused(_("A player is absent for round 1 or later."))
+    with transaction.atomic():
+        division = rounds.locked_division(player.division)
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        marked = sorted(set(player.absent_rounds or []))
+        if (round_number in marked) == absent:
+            return player
+        if division.games.filter(round=round_number).exists():
+            raise rounds.PairingRefused(
+                _(
+                    "Round %(round)d of division %(division)s is paired already: unpair it "
+                    "first, or record a forfeit on its pairings page."
+                )
+                % {"round": round_number, "division": division.name}
+            )
+        before = {"player": player.number, "absent_rounds": marked}
+        marked = sorted({*marked, round_number} if absent else set(marked) - {round_number})
+        player.absent_rounds = marked
+        player.save(update_fields=["absent_rounds", "updated"])
+        reason = (
+            _("%(name)s absent in round %(round)d")
+            if absent
+            else _("%(name)s present in round %(round)d")
+        ) % {"name": player.name, "round": round_number}
+        audit.record(
+            division,
+            Change.Action.ABSENT,
+            actor=user,
+            before=before,
+            after={"player": player.number, "absent_rounds": marked},
+            reason=reason,
+        )
+    return player
+
+
+def set_fixed_table(player: Player, table: int | None, user: Any) -> Player:
+    """The table the player always sits at (accessibility), or None; pairings made from now on
+    keep it."""
+    if table is not None and table < 1:
+        raise rounds.PairingRefused(_("A table number is 1 or more."))
+    with transaction.atomic():
+        division = rounds.locked_division(player.division)
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if table is not None:
+            other = division.players.exclude(pk=player.pk).filter(fixed_table=table).first()
+            if other is not None:
+                raise rounds.PairingRefused(
+                    _("%(name)s already sits at table %(table)d.")
+                    % {"name": other.name, "table": table}
+                )
+        before = {"player": player.number, "fixed_table": player.fixed_table}
+        player.fixed_table = table
+        player.save(update_fields=["fixed_table", "updated"])
+        audit.record(
+            division,
+            Change.Action.EDIT_PLAYER,
+            actor=user,
+            before=before,
+            after={"player": player.number, "fixed_table": table},
+            reason=(
+                _("%(name)s always at table %(table)d") % {"name": player.name, "table": table}
+                if table is not None
+                else _("%(name)s has no fixed table") % {"name": player.name}
+            ),
+        )
+    return player

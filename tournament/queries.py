@@ -42,10 +42,15 @@ class RoundCount:
     number: int
     games: int
     results: int  # games with a result entered
+    played: int = 0  # of them, games between two players (not a bye or a forfeit alone)
 
     @property
     def has_results(self) -> bool:
-        return self.results > 0
+        """Whether the round counts in the standings: a game between two players has a
+        result. A round just published has its byes (and an absent player's forfeit) scored
+        and nothing else: it is in play, and the standings are those after the round before;
+        its byes and forfeits count once a game has a result."""
+        return self.played > 0
 
 
 def division_rounds(division: Division) -> list[RoundCount]:
@@ -53,10 +58,14 @@ def division_rounds(division: Division) -> list[RoundCount]:
     rows = (
         division.games.published()
         .values("round")
-        .annotate(games=Count("pk"), results=Count("score1"))
+        .annotate(
+            games=Count("pk"),
+            results=Count("score1"),
+            played=Count("score1", filter=Q(player2__isnull=False)),
+        )
         .order_by("round")
     )
-    return [RoundCount(r["round"], r["games"], r["results"]) for r in rows]
+    return [RoundCount(r["round"], r["games"], r["results"], r["played"]) for r in rows]
 
 
 def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
@@ -65,12 +74,16 @@ def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
         Game.objects.filter(division__tournament=tournament)
         .published()
         .values("division", "round")
-        .annotate(games=Count("pk"), results=Count("score1"))
+        .annotate(
+            games=Count("pk"),
+            results=Count("score1"),
+            played=Count("score1", filter=Q(player2__isnull=False)),
+        )
         .order_by("division", "round")
     )
     found: dict[int, list[RoundCount]] = defaultdict(list)
     for r in rows:
-        found[r["division"]].append(RoundCount(r["round"], r["games"], r["results"]))
+        found[r["division"]].append(RoundCount(r["round"], r["games"], r["results"], r["played"]))
     return found
 
 
@@ -211,7 +224,9 @@ def player_games(player: Player) -> list[PlayerGame]:
     """Every game of a player in round order, with the running record (two queries)."""
     scoresheets = Prefetch(
         "scoresheets",
-        queryset=Scoresheet.objects.only("pk", "game_id", "uploaded", "verified"),
+        queryset=Scoresheet.objects.public().only(
+            "pk", "game_id", "uploaded", "verified", "report"
+        ),
     )
     games = list(
         Game.objects.filter(Q(player1=player) | Q(player2=player))

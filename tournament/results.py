@@ -9,9 +9,12 @@ An entry line is one of
     P bye       P's bye: +bye_spread
     P forfeit   P forfeits: -forfeit_spread; P's opponent, if paired, gets +forfeit_spread
 
-(`b` and `f` are short for `bye` and `forfeit`). Typing the player who went first first is
-how tsh's `track_firsts` works; if the pairing said the other player was to go first the check
-warns, and the entry records the order typed.
+(`b` and `f` are short for `bye` and `forfeit`). In a division whose entry mode is "spread
+only" (tsh's `config entry = 'spread'`), `P S Q` also says that P beat Q by S (`6 +55 3`; a
+negative S a loss, 0 a tie), written as tsh writes it: the winner's score is the spread, the
+loser's 0. Typing the player who went first first is how tsh's `track_firsts` works;
+when the pairing named the other player first, the pairing's first stays unless the director
+ticks "first as typed".
 
 What is refused, and what is only warned about (the director may still save with Enter):
 
@@ -58,6 +61,7 @@ BIG_SPREAD = 400
 BYE_WORDS = ("bye", "b")
 FORFEIT_WORDS = ("forfeit", "f")
 FORMS = "P S Q T, P bye or P forfeit"
+SPREAD_FORMS = "P +S Q (spread), P S Q T, P bye or P forfeit"
 
 # Change.action values written at the desk's results and scoresheets.
 CREATE = Change.Action.CREATE
@@ -101,6 +105,7 @@ class Entry:
     score: int | None = None
     opponent: int | None = None
     opponent_score: int | None = None
+    spread_only: bool = False  # typed as a spread: the scores are the spread and 0
 
 
 def _shown(token: str) -> str:
@@ -128,9 +133,24 @@ def _score(token: str) -> int:
     return score
 
 
-def parse_line(text: str) -> Entry:
-    """The entry a line stands for; `EntryError` says why a line is refused."""
+def parse_line(text: str, spread: bool = False) -> Entry:
+    """The entry a line stands for; `EntryError` says why a line is refused. With `spread`
+    (the division's entry mode), `P S Q` is a spread."""
     tokens = text.split()
+    if spread and len(tokens) == 3 and plain_number(tokens[1], signed=True) is not None:
+        player, opponent = _player_number(tokens[0]), _player_number(tokens[2])
+        margin = plain_number(tokens[1], signed=True)
+        assert margin is not None
+        if not -MAX_SCORE <= margin <= MAX_SCORE:
+            raise EntryError(
+                gettext("%(margin)s is not a possible spread (at most %(most)s).")
+                % {"margin": margin, "most": MAX_SCORE}
+            )
+        if opponent == player:
+            raise EntryError(
+                gettext("Player %(player)s cannot play themselves.") % {"player": player}
+            )
+        return Entry(Game.PLAYED, player, max(margin, 0), opponent, max(-margin, 0), True)
     if not tokens:
         raise EntryError(gettext("Type a result: %(forms)s.") % {"forms": FORMS})
     player = _player_number(tokens[0])
@@ -175,7 +195,15 @@ def plausibility(entry: Entry) -> list[str]:
         return []
     assert entry.score is not None and entry.opponent_score is not None
     warnings = []
-    for number, score in ((entry.player, entry.score), (entry.opponent, entry.opponent_score)):
+    scores = (
+        ()
+        if entry.spread_only
+        else (
+            (entry.player, entry.score),
+            (entry.opponent, entry.opponent_score),
+        )
+    )
+    for number, score in scores:
         if score < LOW_SCORE:
             warnings.append(
                 gettext("%(score)s for player %(number)s is low (under %(low)s): check it.")
@@ -522,7 +550,7 @@ def check_line(
 ) -> Check:
     """Check a line against the round without writing anything."""
     try:
-        entry = parse_line(text)
+        entry = parse_line(text, spread=division.entry_mode == "spread")
         games = list(division.games.filter(round=round_number))
         players = list(division.players.all())
         plan = _plan(division, round_number, entry, games, players, first_as_typed)
@@ -651,7 +679,10 @@ def _apply(plan: _Plan, user: Any, reason: str, action: str) -> Change:
     )
 
 
-def _locked_round(division: Division, round_number: int) -> list[Game]:
+def locked_round(division: Division, round_number: int) -> list[Game]:
+    """Every game of the round, locked in primary-key order: the one order every writer of a
+    round's results locks in (the desk's entry line, the players' reports), so that two
+    writers never wait on each other."""
     return list(
         Game.objects.select_for_update()
         .filter(division=division, round=round_number)
@@ -673,10 +704,10 @@ def enter_line(
     `version` is the game's version the check showed: a save against an older one is refused.
     `first_as_typed`: the player typed first went first, even against the pairing's first.
     """
-    entry = parse_line(text)
+    entry = parse_line(text, spread=division.entry_mode == "spread")
     reason = reason.strip()
     with transaction.atomic():
-        games = _locked_round(division, round_number)
+        games = locked_round(division, round_number)
         players = list(division.players.all())
         plan = _plan(division, round_number, entry, games, players, first_as_typed)
         if version is not None and plan.game.version != version:

@@ -51,7 +51,8 @@ class History:
     paired: list[list[engine.Game]]  # rounds based_on+1 .. round-1, pairings only
     round: int
     based_on: int
-    absent: frozenset[int] = frozenset()  # players (pks) left out of this round: not checked in
+    # Players (pks) left out of this round: not checked in (round 1), or marked absent for it.
+    absent: frozenset[int] = frozenset()
 
     @property
     def engine_players(self) -> list[engine.Player]:
@@ -72,6 +73,51 @@ def not_checked_in(players: Sequence[Player]) -> list[Player]:
     if not any(p.checked_in for p in players):
         return []
     return [p for p in players if not p.checked_in and p.withdrawn_from_round is None]
+
+
+def marked_absent(players: Sequence[Player], round_number: int) -> list[Player]:
+    """The players marked absent for the round (`players.set_absent`), still in the event."""
+    from tournament.players import absent_in
+
+    return [p for p in players if absent_in(p, round_number)]
+
+
+def tables_for(
+    division: Division, pairs: Sequence[tuple[Player, Player | None]]
+) -> list[int | None]:
+    """The table of each pair, in order (a bye has none): a pair with a player who has a fixed
+    table (`Player.fixed_table`) sits there, the others take the division's numbers from
+    `first_table` on, in order, skipping the fixed ones."""
+    fixed: list[int | None] = []
+    taken: set[int] = set()
+    for first, second in pairs:
+        table = None
+        if second is not None:
+            for p in (first, second):
+                if p.fixed_table and p.fixed_table not in taken:
+                    table = p.fixed_table
+                    break
+        fixed.append(table)
+        if table is not None:
+            taken.add(table)
+    free = division.first_table or 1
+    tables: list[int | None] = []
+    for (_first, second), table in zip(pairs, fixed, strict=True):
+        if second is None:
+            tables.append(None)
+            continue
+        if table is None:
+            while free in taken:
+                free += 1
+            table, free = free, free + 1
+        tables.append(table)
+    return tables
+
+
+def beyond_range(division: Division, tables: Sequence[int | None]) -> list[int]:
+    """The tables outside the division's range (`first_table` to `last_table`)."""
+    low, high = division.first_table or 1, division.last_table
+    return sorted(t for t in tables if t is not None and (t < low or (high and t > high)))
 
 
 def history(division: Division, round_number: int, based_on: int | None = None) -> History:
@@ -114,6 +160,7 @@ def history(division: Division, round_number: int, based_on: int | None = None) 
             % {"round_number": round_number, "based_on": based_on, "late": late}
         )
     absent = frozenset(p.pk for p in not_checked_in(players)) if round_number == 1 else frozenset()
+    absent |= frozenset(p.pk for p in marked_absent(players, round_number))
     return History(players, results, paired, round_number, based_on, absent)
 
 
@@ -246,8 +293,18 @@ def _round_games(division: Division, round_number: int) -> list[Game]:
     )
 
 
+def _absence_forfeit(game: Game) -> bool:
+    """A forfeit loss given to a player marked absent when the round was paired: made again
+    with the round's pairings, not a result the director entered."""
+    return (
+        game.kind == Game.FORFEIT
+        and game.player2_id is None
+        and game.round in (game.player1.absent_rounds or [])
+    )
+
+
 def _refuse_if_played(games: Sequence[Game], round_number: int, doing: str) -> None:
-    played = [g for g in games if g.kind != Game.BYE and g.has_result]
+    played = [g for g in games if g.kind != Game.BYE and g.has_result and not _absence_forfeit(g)]
     if played:
         raise PairingRefused(
             ngettext(
@@ -313,7 +370,9 @@ def save_pairings(
     reason: str = "",
 ) -> Round:
     """Replace round `round_number`'s pairings with `pairs` (first player first), unpublished:
-    the tables numbered in the order given, the byes after them.
+    the tables numbered in the order given from the division's first table (a player's fixed
+    table kept: `tables_for`), the byes after them. A player marked absent for the round and
+    not paired gets the division's `absent_result`: a forfeit loss, or nothing.
 
     Refused when the round already has results. `notes` are messages as dicts
     (`Message.as_dict()`); the warnings are the engine's checks of the pairs as saved.
@@ -322,12 +381,13 @@ def save_pairings(
         division, before = _clear_round(division, round_number, gettext("paired again"))
         created = []
         byes_last = sorted(pairs, key=lambda pair: pair[1] is None)  # stable: tables keep order
-        for table, (first, second) in enumerate(byes_last, 1):
+        tables = tables_for(division, byes_last)
+        for table, (first, second) in zip(tables, byes_last, strict=True):
             created.append(
                 Game.objects.create(
                     division=division,
                     round=round_number,
-                    table=table if second is not None else None,
+                    table=table,
                     player1=first,
                     player2=second,
                     kind=Game.PLAYED if second is not None else Game.BYE,
@@ -335,6 +395,20 @@ def save_pairings(
                     version=1,
                 )
             )
+        if division.absent_result == "forfeit":
+            seated = {p.pk for pair in pairs for p in pair if p is not None}
+            for p in marked_absent(list(division.players.all()), round_number):
+                if p.pk not in seated:
+                    created.append(
+                        Game.objects.create(
+                            division=division,
+                            round=round_number,
+                            player1=p,
+                            kind=Game.FORFEIT,
+                            score1=-division.forfeit_spread,
+                            version=1,
+                        )
+                    )
         warnings = _check(division, round_number, created)
         state, _ = Round.objects.update_or_create(
             division=division,
@@ -469,10 +543,24 @@ def swap(division: Division, round_number: int, a: Player, b: Player, user: Any)
         for g in (game_a, game_b):
             g.version += 1
             g.save()
+        _keep_fixed_tables(division, games)
         state = _refresh_round(division, round_number)
         _drop_stale_reasons(state, games)
         _log(division, user, SWAP, before, [snapshot(game_a), snapshot(game_b)], "")
         return state
+
+
+def _keep_fixed_tables(division: Division, games: Sequence[Game]) -> None:
+    """After a swap, a player with a fixed table may have moved: the round's tables are given
+    again (`tables_for`), the games keeping their order."""
+    seated = [g for g in games if g.player2_id is not None]
+    if not any(g.player1.fixed_table or g.player2.fixed_table for g in seated):
+        return
+    tables = tables_for(division, [(g.player1, g.player2) for g in seated])
+    for g, table in zip(seated, tables, strict=True):
+        if g.table != table:
+            g.table = table
+            g.save(update_fields=["table", "updated"])
 
 
 def _drop_stale_reasons(state: Round, games: Sequence[Game]) -> None:

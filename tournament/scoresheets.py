@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 import scoring
 from scoring import gcg
@@ -228,6 +229,7 @@ def _sheet_summary(sheet: Scoresheet) -> dict[str, Any]:
         "verified": sheet.verified,
         "flagged": sheet.flagged,
         "resolved": sheet.resolved,
+        "released": sheet.released,
         "findings": len(report.findings),
         "players": [[p.nick, p.final] for p in report.players],
     }
@@ -278,8 +280,26 @@ def _same_record(a: str, b: str) -> bool:
     return lines(a) == lines(b)
 
 
+def live_check(game: Game, text: str) -> dict[str, Any]:
+    """What the typing pages' script shows as a record is typed (the desk's and the player's):
+    the engine's report, each finding's sentence by line, and whether the final scores differ
+    from the game's entered result. The text is cut at MAX_SCORESHEET_BYTES characters."""
+    report = check_scoresheet(game.division, text[:MAX_SCORESHEET_BYTES])
+    data = report.as_dict()
+    # The script shows each finding's sentence: made here from its code and parameters.
+    data["findings"] = [f.as_json() for f in report.findings]
+    data["findings_by_line"] = {
+        str(line): [f.as_json() for f in found] for line, found in report.findings_by_line().items()
+    }
+    data["differs"] = differs(game, report)
+    return data
+
+
 def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") -> Scoresheet:
     """Save a record with the game, checked under its division's rules; logged as an upload.
+
+    `user` is a director, or a player of the game sending it from their personal link (kept as
+    the sheet's `sent_by` and the change's actor).
 
     A malformed record is saved too, with its findings; one over MAX_SCORESHEET_BYTES is
     refused (`EntryError`), and so is the same record uploaded again to the same game
@@ -300,7 +320,8 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
         sheet = Scoresheet.objects.create(
             game=game,
             gcg=text,
-            uploaded_by=user,
+            uploaded_by=None if isinstance(user, Player) else user,
+            sent_by=user if isinstance(user, Player) else None,
             verified=report.verified,
             report=report.as_dict(),
             flagged=differs(game, report),
@@ -364,6 +385,32 @@ def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change
             before=before,
             after=_sheet_summary(sheet),
             reason=reason.strip(),
+        )
+
+
+def release_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change:
+    """Publish a held scoresheet anyway (`Scoresheet.held`): the public pages show it, with
+    its findings."""
+    with transaction.atomic():
+        sheet = (
+            Scoresheet.objects.select_for_update(of=("self",))
+            .select_related("game__division")
+            .get(pk=sheet.pk)
+        )
+        if not sheet.held:
+            raise EntryError(_("The scoresheet is not held from the public pages."))
+        before = _sheet_summary(sheet)
+        sheet.released = True
+        sheet.save(update_fields=["released"])
+        return audit.record(
+            sheet.game.division,
+            Change.Action.RELEASE,
+            actor=user,
+            game=sheet.game,
+            scoresheet=sheet,
+            before=before,
+            after=_sheet_summary(sheet),
+            reason=reason.strip() or _("published with its findings"),
         )
 
 

@@ -1,4 +1,5 @@
-"""What a player does from their personal link: check in, and report their own result.
+"""What a player does from their personal link: check in, report their own result, and type
+or upload their game's scoresheet.
 
 A report is a claim. When both players of a game have claimed the same scores, the result is
 recorded through the desk's own entry service (`results.enter_line`), with the change logged
@@ -12,16 +13,20 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
-from tournament import results
-from tournament.models import Claim, Division, Game, Player, PlayerLink, Round
+from tournament import results, scoresheets
+from tournament.cache_once import get_or_compute
+from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 
-REPORTS_PER_MINUTE = 10  # reports, check-ins and uploads per link per minute
+REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
+CHECKS_PER_MINUTE = 240  # a scoresheet's live checks as it is typed, per link per minute
 
 
 class ReportRefused(ValueError):
@@ -67,13 +72,43 @@ def player_for(token: str) -> Player | None:
     return link.player if link else None
 
 
-def allow(token: str, limit: int = REPORTS_PER_MINUTE) -> bool:
-    """Count one write from this link; False past the limit within a minute of the first.
+def poll_state(token: str) -> tuple[int, int, str, tuple[tuple[int, int, int], ...]] | None:
+    """What a poll of the player's page needs to know whether its kept body still holds: the
+    player (by a live token), their division and its stamp, and their claims (game, scores),
+    read fresh with two small fixed queries written out (a poll is the hall's commonest request,
+    and the ORM's compiling would be most of its cost). None for a link that does not work."""
+    if not token or len(token) > 100:
+        return None
+    link, player, division = (m._meta.db_table for m in (PlayerLink, Player, Division))
+    claim = Claim._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT l.player_id, d.id, d.stamp FROM {link} l "  # noqa: S608 - table names, not input
+            f"JOIN {player} p ON p.id = l.player_id JOIN {division} d ON d.id = p.division_id "
+            "WHERE l.token = %s AND l.revoked IS NULL",
+            [token],
+        )
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        cursor.execute(
+            f"SELECT game_id, my_score, opponent_score FROM {claim} "  # noqa: S608
+            "WHERE player_id = %s ORDER BY game_id",
+            [row[0]],
+        )
+        claims = tuple(tuple(c) for c in cursor.fetchall())
+    return row[0], row[1], row[2], claims
+
+
+def allow(token: str, limit: int = REPORTS_PER_MINUTE, what: str = "write") -> bool:
+    """Count one `what` from this link; False past the limit within a minute of the first.
 
     The window opens at the link's first write and closes 60 s later, so a burst is never
     split across a clock minute's edge (incr keeps the key's expiry in every cache backend).
+    Writes (reports, check-ins, scoresheets saved) share one count; `what="check"` counts the
+    live checks of a scoresheet being typed apart, under CHECKS_PER_MINUTE.
     """
-    key = f"selfservice:{_hash(token)}"
+    key = f"selfservice:{what}:{_hash(token)}"
     cache.add(key, 0, timeout=60)
     try:
         return cache.incr(key) <= limit
@@ -123,22 +158,57 @@ class Outcome:
     message: str
 
 
-def _refusal(game: Game, player: Player) -> str | None:
-    if not game.division.self_report:
+@dataclass(frozen=True)
+class GameState:
+    """What decides whether a player may report a game or send its scoresheet, as plain values:
+    read from the database for one game (`_state`), or from the division's phone snapshot."""
+
+    self_report: bool
+    theirs: bool  # the player is one of the game's two players (a bye has one)
+    published: bool
+    round: int
+    round_locked: bool
+    tournament_locked: bool
+    played: bool
+    has_result: bool
+
+
+def _state(game: Game, player: Player) -> GameState:
+    return GameState(
+        self_report=game.division.self_report,
+        theirs=player.pk in (game.player1_id, game.player2_id) and game.player2_id is not None,
+        published=Game.objects.published().filter(pk=game.pk).exists(),
+        round=game.round,
+        round_locked=Round.objects.filter(
+            division_id=game.division_id, number=game.round, locked=True
+        ).exists(),
+        tournament_locked=game.division.tournament.locked,
+        played=game.kind == Game.PLAYED,
+        has_result=game.has_result,
+    )
+
+
+def report_refusal(state: GameState) -> str | None:
+    """Why a player may not report this game from their link, or None."""
+    if not state.self_report:
         return gettext("Reporting results from this page is turned off: report at the desk.")
-    if player.pk not in (game.player1_id, game.player2_id) or game.player2_id is None:
+    if not state.theirs:
         return gettext("Only the two players of a game can report it.")
-    if not Game.objects.published().filter(pk=game.pk).exists():
+    if not state.published:
         return gettext("This round is not published.")
-    if Round.objects.filter(division_id=game.division_id, number=game.round, locked=True).exists():
-        return gettext("Round %(round)s is locked: report at the desk.") % {"round": game.round}
-    if game.division.tournament.locked:
+    if state.round_locked:
+        return gettext("Round %(round)s is locked: report at the desk.") % {"round": state.round}
+    if state.tournament_locked:
         return gettext("The tournament is locked: report at the desk.")
-    if game.kind != Game.PLAYED:
+    if not state.played:
         return gettext("This game is not a played game: see the desk.")
-    if game.has_result:
+    if state.has_result:
         return gettext("This game's result is already recorded: see the desk to correct it.")
     return None
+
+
+def _refusal(game: Game, player: Player) -> str | None:
+    return report_refusal(_state(game, player))
 
 
 def can_report(game: Game, player: Player) -> bool:
@@ -148,11 +218,10 @@ def can_report(game: Game, player: Player) -> bool:
 def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Outcome:
     """Take the player's claim; record the result if the opponent's claim agrees."""
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("division", "player1", "player2")
-            .get(pk=game.pk)
-        )
+        # The round's games are locked in the entry line's order before the game itself, so
+        # that two reports of one round (and the desk) never deadlock.
+        results.locked_round(game.division, game.round)
+        game = Game.objects.select_related("division", "player1", "player2").get(pk=game.pk)
         refused = _refusal(game, player)
         if refused:
             raise ReportRefused(refused)
@@ -203,11 +272,8 @@ def record(game: Game, claimant: Player, score: int, other_score: int, actor: ob
 def accept(claim: Claim, user: object) -> None:
     """A director accepts one claim of a game as its result."""
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("division", "player1", "player2")
-            .get(pk=claim.game_id)
-        )
+        results.locked_round(claim.game.division, claim.game.round)
+        game = Game.objects.select_related("division", "player1", "player2").get(pk=claim.game_id)
         if game.has_result:
             raise ReportRefused(gettext("This game's result is already recorded."))
         record(game, claim.player, claim.my_score, claim.opponent_score, actor=user)
@@ -224,3 +290,202 @@ def pending(division: Division) -> list[tuple[Game, list[Claim]]]:
             continue
         found.setdefault(c.game_id, (c.game, []))[1].append(c)
     return list(found.values())
+
+
+# -- scoresheets --------------------------------------------------------------------------------
+
+
+def game_of(player: Player, game_id: int) -> Game | None:
+    """One of the player's own games of a published round, or None."""
+    games = Game.objects.published().filter(division_id=player.division_id, pk=game_id)
+    game = (games.filter(player1=player) | games.filter(player2=player)).select_related(
+        "division__tournament", "player1", "player2"
+    )
+    return game.first()
+
+
+def sheet_state_refusal(state: GameState) -> str | None:
+    """Why a player may not send a scoresheet of this game from their link, or None.
+
+    The same switches as reports, except that a recorded result does not close it: the sheet
+    of a finished game is checked against the result, and flagged if it disagrees.
+    """
+    if not state.self_report:
+        return _("Sending scoresheets from this page is turned off: bring yours to the desk.")
+    if not state.theirs:
+        return _("Only the two players of a game can send its scoresheet.")
+    if not state.published:
+        return _("This round is not published.")
+    if state.round_locked:
+        return _("Round %(round)s is locked: bring your scoresheet to the desk.") % {
+            "round": state.round
+        }
+    if state.tournament_locked:
+        return _("The tournament is locked: bring your scoresheet to the desk.")
+    if not state.played:
+        return _("This game is not a played game: see the desk.")
+    return None
+
+
+def sheet_refusal(game: Game, player: Player) -> str | None:
+    return sheet_state_refusal(_state(game, player))
+
+
+def own_sheet(game: Game, player: Player) -> Scoresheet | None:
+    """The player's own scoresheet of the game: the latest they sent from their link."""
+    return game.scoresheets.filter(sent_by=player).order_by("-pk").first()
+
+
+def send_sheet(player: Player, game: Game, data: str | bytes, file: str = "") -> Scoresheet:
+    """Save the player's scoresheet of the game, checked and flagged as the desk's are.
+
+    A player has one sheet a game: sending again replaces their own sheet (logged as a
+    correction), until a director has resolved it. A sheet the desk attached, or the
+    opponent's, is never replaced from a phone. Empty and oversized records are refused.
+    """
+    refused = sheet_refusal(game, player)
+    if refused:
+        raise ReportRefused(refused)
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if size > scoresheets.MAX_SCORESHEET_BYTES:
+        raise ReportRefused(
+            _(
+                "The scoresheet is %(size)s bytes, over the %(cap)s KiB a game record can "
+                "take: not saved."
+            )
+            % {"size": f"{size:,}", "cap": scoresheets.MAX_SCORESHEET_BYTES // 1024}
+        )
+    if not scoresheets.scoresheet_text(data).strip():
+        raise ReportRefused(_("The scoresheet is empty: type your moves or choose a file."))
+    mine = own_sheet(game, player)
+    if mine is None:
+        return scoresheets.attach_scoresheet(game, data, player, file)
+    if mine.resolved:
+        raise ReportRefused(
+            _("The desk has already dealt with your scoresheet: see the desk to change it.")
+        )
+    text = scoresheets.scoresheet_text(data)
+    return scoresheets.update_scoresheet(mine, text, player, _("sent again from the player's link"))
+
+
+# -- the phone page's snapshot of the division ----------------------------------------------------
+
+
+def snapshot_key(division_id: int, stamp: str) -> str:
+    """The snapshot's cache key: the division's stamp as read with the player's link (any change
+    to its players, rounds, games, scoresheets or settings, or its tournament's, replaces it)."""
+    return f"phone-snapshot:{division_id}:{stamp}"
+
+
+def kept_snapshot(division_id: int, stamp: str) -> dict[str, Any] | None:
+    """The division's snapshot under this stamp if this worker holds it already."""
+    return _SNAPSHOTS.get(snapshot_key(division_id, stamp))
+
+
+def snapshot(division: Division) -> dict[str, Any]:
+    """What every player's phone page shows of the division, for the public (published rounds
+    only), computed once per stamp for all its players and kept in the cache under it.
+
+    Plain values only: each player's games (their side of each), rank and record, the players'
+    numbers and names, the games' states for reporting and sending a scoresheet, and which
+    player sent a scoresheet of which game. Four queries and the cached standings.
+    """
+    from tournament import services
+
+    def build() -> dict[str, Any]:
+        tournament = division.tournament
+        players = {
+            pk: {"number": number, "name": name, "checked_in": checked_in}
+            for pk, number, name, checked_in in Player.objects.filter(
+                division_id=division.pk
+            ).values_list("pk", "number", "name", "checked_in")
+        }
+        locked = set(
+            Round.objects.filter(division_id=division.pk, locked=True).values_list(
+                "number", flat=True
+            )
+        )
+        sent = {
+            (game, player): verified
+            for game, player, verified in Scoresheet.objects.filter(
+                game__division_id=division.pk, sent_by__isnull=False
+            ).values_list("game_id", "sent_by_id", "verified")
+        }
+        games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
+        rows = (
+            Game.objects.published()
+            .filter(division_id=division.pk)
+            .order_by("round", "table", "pk")
+            .values_list(
+                "pk", "round", "table", "player1_id", "player2_id", "first", "kind",
+                "score1", "score2",
+            )
+        )  # fmt: skip
+        for pk, rnd, table, one, two, first, kind, score1, score2 in rows:
+            for me, other, mine, theirs, side in (
+                (one, two, score1, score2, 1),
+                (two, one, score2, score1, 2),
+            ):  # noqa: E501
+                if me is None:
+                    continue
+                has_result = kind != Game.VOID and score1 is not None
+                state = GameState(
+                    self_report=division.self_report,
+                    theirs=two is not None,
+                    published=True,
+                    round=rnd,
+                    round_locked=rnd in locked,
+                    tournament_locked=tournament.locked,
+                    played=kind == Game.PLAYED,
+                    has_result=has_result,
+                )
+                games[me].append(
+                    {
+                        "game": pk,
+                        "side": side,  # 1: the player is the game's player1
+                        "round": rnd,
+                        "table": table,
+                        "opponent": other,
+                        "first": 0 if not first else (1 if first == side else 2),
+                        "kind": kind,
+                        "score": mine if has_result else None,
+                        "opponent_score": theirs if has_result else None,
+                        "can_report": report_refusal(state) is None,
+                        "can_send_sheet": sheet_state_refusal(state) is None,
+                        "sheet": sent.get((pk, me)),
+                    }
+                )
+        key = services.standings_key(division, public=True)
+        standing = {
+            row.player.pk: {"record": row.record, "rank": row.rank}
+            for row in services.division_standings(division, key=key, public=True)
+        }
+        return {
+            "players": players,
+            "games": games,
+            "standing": standing,
+            "division": {
+                "id": division.pk,
+                "name": division.name,
+                "check_in_open": division.check_in_open,
+            },
+            "tournament": {"name": tournament.name, "language": tournament.language},
+        }
+
+    key = snapshot_key(division.pk, division.stamp)
+    found = _SNAPSHOTS.get(key)
+    if found is None:
+        found = get_or_compute(key, build, 6 * 3600) or build()
+        # Kept in the worker too: unpickling a 200-player snapshot from the shared cache on every
+        # page build would cost more than the build of the page. Exact: the key holds the stamp.
+        while len(_SNAPSHOTS) >= SNAPSHOTS_KEPT:
+            try:
+                _SNAPSHOTS.pop(next(iter(_SNAPSHOTS)), None)
+            except (RuntimeError, StopIteration):  # another thread changed it meanwhile
+                break
+        _SNAPSHOTS[key] = found
+    return found
+
+
+SNAPSHOTS_KEPT = 8  # a worker's latest snapshots (one a division and stamp)
+_SNAPSHOTS: dict[str, dict[str, Any]] = {}

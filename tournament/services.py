@@ -5,14 +5,18 @@ Views and commands come here; they never compute standings or read files themsel
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
+from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
@@ -140,10 +144,17 @@ def shows_inactive(tournament: Tournament) -> bool:
     if not tournament.tsh_config:
         return False
     try:
-        value = tsh.read_config(tournament.tsh_config).value("show_inactive")
+        value = _config_value(tournament.tsh_config, "show_inactive")
     except tsh.TshFormatError:
         return False  # the config was read when imported; an edit that broke it sets nothing
     return _perl_true(value)
+
+
+@functools.lru_cache(maxsize=64)
+def _config_value(config: str, key: str) -> Any:
+    """A setting of a config.tsh text, read once per process (the pages ask for it each time);
+    not to be changed by the caller."""
+    return tsh.read_config(config).value(key)
 
 
 def division_standings(
@@ -171,7 +182,10 @@ def division_standings(
     """
     key = key or standings_key(division, after_round, capped, show_inactive, public=public)
     rows = get_or_compute(
-        key, lambda: _standings(division, after_round, capped, show_inactive, public), 24 * 3600
+        key,
+        lambda: _standings(division, after_round, capped, show_inactive, public),
+        24 * 3600,
+        local=True,
     )
     assert rows is not None  # noqa: S101 - computed, never None
     return rows
@@ -211,15 +225,74 @@ def engine_player(p: Player) -> engine.Player:
     return engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round)
 
 
+# The last few divisions' players and results read by this process, by stamp: after a change,
+# the standings, the ratings and the Gibsonized players each need them, and reading a big
+# division's games is most of computing any of them.
+_READ: dict[tuple[int, str, bool], tuple[list[Player], list[list[engine.Game]]]] = {}
+_READ_KEPT = 8
+# Each round's results as this process last read them, by the division's frame stamp: round →
+# (the round's own stamp, whether a game of it has a result, its games as the engines take
+# them). Under one frame stamp the rounds are the same ones (a game added, deleted or moved
+# renews it), so a result read again is the one round whose stamp changed.
+_ROUNDS: dict[tuple[int, str, bool], dict[int, tuple[str, bool, list[engine.Game]]]] = {}
+_READ_LOCK = threading.Lock()
+
+
 def _players_and_results(
     division: Division, public: bool
 ) -> tuple[list[Player], list[list[engine.Game]]]:
-    """The division's players, and the results of each round up to the last with one (two
-    queries; the games are read as plain values, without building model instances)."""
+    """The division's players, and the results of each round up to the last with one (three
+    queries, or one when this process read them under the division's current stamp; the
+    games are read as plain values, without building model instances, and only those of the
+    rounds changed since this process last read them). Read-only: shared by every caller
+    under the same stamp."""
+    # The stamps are read first: what is read after them is at least as new, so never stale.
+    stamp, frame, round_stamps = (
+        Division.objects.filter(pk=division.pk)
+        .values_list("stamp", "frame_stamp", "round_stamps")
+        .get()
+    )
+    key = (division.pk, stamp, public)
+    found = _READ.get(key)
+    if found is None:
+        found = _read_players_and_results(division, public, frame, round_stamps)
+        with _READ_LOCK:
+            while len(_READ) >= _READ_KEPT:
+                _READ.pop(next(iter(_READ)))
+            _READ[key] = found
+    return found
+
+
+def _read_players_and_results(
+    division: Division, public: bool, frame: str, round_stamps: dict[str, str]
+) -> tuple[list[Player], list[list[engine.Game]]]:
     players = list(division.players.all())
-    games = [_GameRow(*values) for values in _games(division, public).values_list(*_GAME_COLUMNS)]
-    last_round = max((g.round for g in games if g.has_result), default=0)
-    return players, engine_games(games, last_round)
+    where = (division.pk, frame, public)
+    kept = {
+        number: held
+        for number, held in _ROUNDS.get(where, {}).items()
+        if held[0] == round_stamps.get(str(number), "")
+    }
+    fresh: dict[int, list[_GameRow]] = {}
+    for values in (
+        _games(division, public).exclude(round__in=list(kept)).values_list(*_GAME_COLUMNS)
+    ):
+        game = _GameRow(*values)
+        fresh.setdefault(game.round, []).append(game)
+    for number, games in fresh.items():
+        rated = [engine_game(g) for g in games if g.has_result and g.kind != Game.VOID]
+        kept[number] = (
+            round_stamps.get(str(number), ""),
+            any(g.has_result for g in games),
+            rated,
+        )
+    with _READ_LOCK:
+        while len(_ROUNDS) >= _READ_KEPT:
+            _ROUNDS.pop(next(iter(_ROUNDS)))
+        _ROUNDS[where] = kept
+    last_round = max((n for n, held in kept.items() if held[1]), default=0)
+    empty: tuple[str, bool, list[engine.Game]] = ("", False, [])
+    return players, [list(kept.get(n, empty)[2]) for n in range(1, last_round + 1)]
 
 
 def _standings(
@@ -301,11 +374,21 @@ def division_ratings(
     system = f"{division.rating_system}:{division.planned_rounds}"
     key = f"ratings:{system}:" + (key or standings_key(division, public=public))
     # Computed once per stamp for every page and worker (the player's page needs them all).
-    rows = get_or_compute(key, lambda: _ratings(division, public), 24 * 3600)
+    rows = get_or_compute(key, lambda: _ratings(division, public), 24 * 3600, local=True)
     assert rows is not None  # noqa: S101 - computed, never None
     if after_round is not None:
         rows = [replace(r, after_round=max(0, min(after_round, len(r.by_round)))) for r in rows]
     return sorted(rows, key=lambda r: (-r.after, r.player.number))
+
+
+class _RatingsMemo:
+    """The cache, as `ratings_engine.rate_event` keeps each round's ratings in it (a day)."""
+
+    def get_many(self, keys: list[str]) -> dict[str, dict[int, int]]:
+        return cache.get_many(keys)
+
+    def set_many(self, data: dict[str, dict[int, int]]) -> object:
+        return cache.set_many(data, 24 * 3600)
 
 
 def _ratings(division: Division, public: bool) -> list[RatingRow]:
@@ -315,6 +398,9 @@ def _ratings(division: Division, public: bool) -> list[RatingRow]:
         results,
         system=division.rating_system,
         max_rounds=max(division.planned_rounds or 0, len(results)) or None,
+        # Each round's ratings kept by the players and games up to it: a result entered in
+        # round k rates rounds k and later again, not the rounds before it.
+        memo=_RatingsMemo(),
     )
     rows = []
     for p in players:
@@ -489,7 +575,7 @@ def rating_system_asked(tournament: Tournament) -> str | None:
     if not tournament.tsh_config:
         return None
     try:
-        value = tsh.read_config(tournament.tsh_config).value("rating_system")
+        value = _config_value(tournament.tsh_config, "rating_system")
     except tsh.TshFormatError:
         return None
     return value.strip() if isinstance(value, str) and value.strip() else None
@@ -786,6 +872,35 @@ def _prizes_as_set(config_text: str, divisions: list[Division]) -> str:
     return tsh.with_prizes(config_text, changed) if changed else config_text
 
 
+def _config_text(tournament: Tournament, divisions: list[Division]) -> str:
+    config_text = tournament.tsh_config or "".join(
+        f"division {d.name} {_t_name(d)}\n" for d in divisions
+    )
+    return _prizes_as_set(config_text, divisions)
+
+
+def _t_name(division: Division) -> str:
+    return str(_inside(division.tsh_file or f"{slugify(division.name) or 'division'}.t"))
+
+
+def tsh_archive(tournament: Tournament, renamed: list[str] | None = None) -> str:
+    """The whole event in one file, as tsh's own archive writes it: config.tsh with each
+    division's `.t` file carried inside between `#begin_file name=X.t` and `#end_file
+    name=X.t` (`import_tsh` reads it back). What a NASPA submission is made from."""
+    divisions = list(tournament.divisions.all())
+    text = _config_text(tournament, divisions)
+    if text and not text.endswith("\n"):
+        text += "\n"
+    parts = [text]
+    for division in divisions:
+        name = _t_name(division)
+        body = tsh.write_t(division_tfile(division, renamed)).lstrip("\ufeff")
+        if body and not body.endswith("\n"):
+            body += "\n"
+        parts.append(f"#begin_file name={name}\n{body}#end_file name={name}\n")
+    return "".join(parts)
+
+
 def export_tsh(
     tournament: Tournament, folder: str | Path, renamed: list[str] | None = None
 ) -> list[Path]:
@@ -802,10 +917,7 @@ def export_tsh(
         tfile = division_tfile(division, renamed)
         _write_atomically(target, tsh.write_t(tfile).encode(tfile.encoding))
         written.append(target)
-    config_text = tournament.tsh_config or "".join(
-        f"division {d.name} {(d.tsh_file or slugify(d.name) + '.t')}\n" for d in divisions
-    )
-    config_text = _prizes_as_set(config_text, divisions)
+    config_text = _config_text(tournament, divisions)
     config_path = folder / "config.tsh"
     _write_atomically(config_path, config_text.encode("utf-8"))
     written.append(config_path)

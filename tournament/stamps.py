@@ -5,6 +5,13 @@ one small query; a committed change is therefore on the next request to any work
 Model saves and deletes replace the stamp through the signals below. A write that bypasses them
 (`QuerySet.update`, `bulk_create` into an existing division, raw SQL) must call `touch` itself.
 
+A change to one round's games or scoresheets (a result entered or corrected, a sheet uploaded)
+also replaces that round's own stamp (`Division.round_stamps`) and leaves the division's
+`frame_stamp` alone; every other change (a player, a round's publication, a game created,
+deleted or moved to another round, a write that bypasses the signals) replaces the frame stamp
+too. The pages that show one round's games alone (its pairings, a scoresheet) are kept under the
+frame stamp and that round's stamp; every other page under `stamp`, which every change replaces.
+
 The stamp is replaced inside the writing transaction, not after it: a page can then never be
 cached under a new stamp with data from before the change, and a crash between commit and
 stamp cannot leave a stale page. Replacing it locks the division's row until commit, as most
@@ -31,7 +38,8 @@ class _Touched:
 
     def __init__(self, key: str) -> None:
         self.key = key
-        self.divisions: set[int] = set()
+        self.divisions: set[int] = set()  # every stamp replaced
+        self.rounds: set[tuple[int, int]] = set()  # (division, round): the round's stamp
 
     def __call__(self) -> None:
         pass
@@ -65,32 +73,84 @@ def _touched(using: str) -> _Touched | None:
     return marker
 
 
-def touch(division_ids: Iterable[int], using: str = DEFAULT_DB_ALIAS) -> None:
-    """Give these divisions a new stamp, once per transaction."""
+def touch(
+    division_ids: Iterable[int],
+    using: str = DEFAULT_DB_ALIAS,
+    rounds: Iterable[int] | None = None,
+) -> None:
+    """Give these divisions a new stamp, once per transaction: every stamp (the default), or,
+    for a change to the games or scoresheets of `rounds` alone, those rounds' stamps."""
     ids = set(division_ids)
     marker = _touched(using)
     if marker is not None:
         ids -= marker.divisions
+    if rounds is not None:
+        _touch_rounds(ids, set(rounds), using, marker)
+        return
     if not ids:
         return
-    Division.objects.using(using).filter(pk__in=ids).update(stamp=new_stamp())
+    Division.objects.using(using).filter(pk__in=ids).update(
+        stamp=new_stamp(), frame_stamp=new_stamp()
+    )
     if marker is not None:
         marker.divisions |= ids
 
 
+def _touch_rounds(ids: set[int], rounds: set[int], using: str, marker: _Touched | None) -> None:
+    wanted = {(d, r) for d in ids for r in rounds}
+    if marker is not None:
+        wanted -= marker.rounds
+    if not wanted:
+        return
+    divisions = Division.objects.using(using).filter(pk__in={d for d, _ in wanted})
+    with transaction.atomic(using=using, savepoint=False):
+        # The update locks the divisions' rows until commit, so the round stamps read next
+        # are the last committed and no other writer's round is lost in between.
+        divisions.update(stamp=new_stamp())
+        for pk, kept in divisions.values_list("pk", "round_stamps"):
+            stamp = new_stamp()
+            kept = dict(kept or {})
+            kept.update({str(r): stamp for d, r in wanted if d == pk})
+            Division.objects.using(using).filter(pk=pk).update(round_stamps=kept)
+    if marker is not None:
+        marker.rounds |= wanted
+
+
 def _division_changed(sender: type, instance: Division, **kwargs: Any) -> None:
-    # A division saved from an instance read earlier would write back its old stamp.
+    # A division saved from an instance read earlier would write back its old stamps; the
+    # round stamps it writes back may be old too, but under a new frame stamp no page is kept.
     instance.stamp = new_stamp()
+    instance.frame_stamp = new_stamp()
 
 
-def _part_changed(sender: type, instance: Player | Round | Game, **kwargs: Any) -> None:
+def _division_saved(sender: type, instance: Division, **kwargs: Any) -> None:
+    # A save of some fields only writes the stamps if it names them: replace them here.
+    fields = kwargs.get("update_fields")
+    if fields is not None and not {"stamp", "frame_stamp"} <= set(fields):
+        touch([instance.pk], kwargs.get("using") or DEFAULT_DB_ALIAS)
+
+
+def _part_changed(sender: type, instance: Player | Round, **kwargs: Any) -> None:
+    touch([instance.division_id], kwargs.get("using") or DEFAULT_DB_ALIAS)
+
+
+def _game_saved(sender: type, instance: Game, created: bool = False, **kwargs: Any) -> None:
+    using = kwargs.get("using") or DEFAULT_DB_ALIAS
+    if created or getattr(instance, "loaded_round", None) != instance.round:
+        touch([instance.division_id], using)  # the list of rounds, or two rounds, changed
+    else:
+        touch([instance.division_id], using, rounds=[instance.round])
+
+
+def _game_deleted(sender: type, instance: Game, **kwargs: Any) -> None:
     touch([instance.division_id], kwargs.get("using") or DEFAULT_DB_ALIAS)
 
 
 def _scoresheet_changed(sender: type, instance: Scoresheet, **kwargs: Any) -> None:
     using = kwargs.get("using") or DEFAULT_DB_ALIAS
     games = Game.objects.using(using).filter(pk=instance.game_id)
-    touch(list(games.values_list("division_id", flat=True)), using)
+    for division, number in games.values_list("division_id", "round"):
+        touch([division], using, rounds=[number])
 
 
 def _tournament_changed(sender: type, instance: Tournament, **kwargs: Any) -> None:
@@ -102,9 +162,12 @@ def _tournament_changed(sender: type, instance: Tournament, **kwargs: Any) -> No
 
 def connect() -> None:
     pre_save.connect(_division_changed, sender=Division, dispatch_uid="stamp-division")
-    for model in (Player, Round, Game):
+    post_save.connect(_division_saved, sender=Division, dispatch_uid="stamp-division-fields")
+    for model in (Player, Round):
         for signal in (post_save, post_delete):
             signal.connect(_part_changed, sender=model, dispatch_uid=f"stamp-{model.__name__}")
+    post_save.connect(_game_saved, sender=Game, dispatch_uid="stamp-Game")
+    post_delete.connect(_game_deleted, sender=Game, dispatch_uid="stamp-Game-deleted")
     for signal in (post_save, post_delete):
         signal.connect(_scoresheet_changed, sender=Scoresheet, dispatch_uid="stamp-scoresheet")
     post_save.connect(_tournament_changed, sender=Tournament, dispatch_uid="stamp-tournament")

@@ -34,17 +34,21 @@ def division_statistics(
         engine.Played(g.round, g.player1_id, g.player2_id, g.score1, g.score2, g.first)
         for g in rows
     ]
-    plays, sheet_games = _plays(rows)
+    plays, sheet_games = _plays(rows, public)
     return engine.statistics(entrants, played, plays, sheet_games, rack_size=_rack_size(division))
 
 
 def _plays(
-    games: list[Game],
+    games: list[Game], public: bool = False
 ) -> tuple[list[engine.Play], list[tuple[int, int, int]]]:
-    """The scored plays of each game's latest scoresheet whose players can be told apart."""
+    """The scored plays of each game's latest scoresheet whose players can be told apart (on
+    a public page, of the sheets not held for the director: `Scoresheet.held`)."""
     by_game = {g.pk: g for g in games}
     latest: dict[int, SheetReport] = {}
-    sheets = Scoresheet.objects.filter(game__in=list(by_game)).order_by("game", "-uploaded", "-pk")
+    sheets = (Scoresheet.objects.public() if public else Scoresheet.objects).filter(
+        game__in=list(by_game)
+    )
+    sheets = sheets.order_by("game", "-uploaded", "-pk")
     for game_id, report in sheets.values_list("game_id", "report"):
         latest.setdefault(game_id, SheetReport.from_dict(report))
     plays: list[engine.Play] = []

@@ -30,6 +30,9 @@ division_urls = [
     path("players/paste", events.paste_players, name="desk-paste-players"),
     path("players/<int:number>/edit/", events.edit_player, name="desk-edit-player"),
     path("check-in/", events.check_in, name="desk-check-in"),
+    path("players/absent", events.absent, name="desk-absent"),
+    path("players/table", events.fixed_table, name="desk-fixed-table"),
+    path("players/move", events.move_player, name="desk-move-player"),
 ]
 
 game_urls = [
@@ -43,6 +46,7 @@ scoresheet_urls = [
     path("", director.scoresheet, name="desk-scoresheet"),
     path("edit/", director.scoresheet_edit, name="desk-scoresheet-edit"),
     path("resolve", director.scoresheet_resolve, name="desk-scoresheet-resolve"),
+    path("release", director.scoresheet_release, name="desk-scoresheet-release"),
 ]
 
 urlpatterns = [
@@ -53,6 +57,7 @@ urlpatterns = [
         "<slug:slug>/people/<int:user_id>/remove", events.remove_person, name="desk-remove-person"
     ),
     path("<slug:slug>/lock", events.lock, name="desk-lock"),
+    path("<slug:slug>/divisions/", events.divisions, name="desk-divisions"),
     path("<slug:slug>/language", events.language, name="desk-language"),
     path("<slug:slug>/copy", events.copy_tournament, name="desk-copy"),
     path("<slug:slug>/delete-demo", events.delete_demo, name="desk-delete-demo"),
@@ -71,6 +76,8 @@ urlpatterns += [
         name="desk-report",
     ),
     path("<slug:slug>/results.tou", reports.desk_tou, name="desk-tou"),
+    path("<slug:slug>/config.tsh", reports.desk_tsh, name="desk-tsh"),
+    path("<slug:slug>/summary/", reports.desk_summary, name="desk-summary"),
     path(
         "<slug:slug>/scoresheets/<int:sheet_id>/record.pdf",
         reports.desk_game_record,

@@ -8,6 +8,12 @@ urlpatterns = [
     path("p/<str:token>/", phone.page, name="phone"),
     path("p/<str:token>/check-in", phone.check_in, name="phone-check-in"),
     path("p/<str:token>/report", phone.report, name="phone-report"),
+    path("p/<str:token>/games/<int:game_id>/sheet", phone.sheet, name="phone-sheet"),
+    path(
+        "p/<str:token>/games/<int:game_id>/sheet/check",
+        phone.sheet_check,
+        name="phone-sheet-check",
+    ),
     path(
         "desk/<slug:slug>/division/<int:division_id>/claims/",
         phone.desk_queue,

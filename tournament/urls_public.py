@@ -2,11 +2,12 @@ from django.urls import include, path
 
 from tournament.views import extras, playoffs, public, reports
 from tournament.views.cache import cached_public_page as cached
+from tournament.views.cache import one_round, sheet_round
 
 # A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
 division_urls = [
     path("", cached(public.standings), name="standings"),
-    path("round/<int:number>/", cached(public.pairings), name="pairings"),
+    path("round/<int:number>/", cached(public.pairings, one_round), name="pairings"),
     path("player/<int:number>/", cached(public.player), name="player"),
     path("crosstable/", cached(public.crosstable), name="crosstable"),
     path("ratings/", cached(public.ratings), name="ratings"),
@@ -16,7 +17,7 @@ division_urls = [
 
 tournament_urls = [
     path("", cached(public.tournament_detail), name="tournament"),
-    path("scoresheet/<int:pk>/", cached(public.scoresheet), name="scoresheet"),
+    path("scoresheet/<int:pk>/", cached(public.scoresheet, sheet_round), name="scoresheet"),
     path("scoresheet/<int:pk>/record.gcg", reports.public_gcg, name="public-gcg"),
     path("high-plays/", cached(public.high_plays), name="high-plays"),
     path("<str:division>/", include(division_urls)),

@@ -95,6 +95,26 @@ def test_a_new_director_runs_an_event_from_the_desk(live_url: str, page, tmp_pat
         g.player2.name for g in games if g.player2
     }
 
+    # Before round 1's results complete (round 2 then pairs by itself): Gus will be away for
+    # round 2, and the first table's first player (who wins below), in a wheelchair, always
+    # sits at table 3.
+    star = next(g for g in games if g.player2).player1
+    page.goto(f"{base}/desk/club-night/division/{division.pk}/players/")
+    page.fill("#id_absent_player", "7")
+    page.fill("#id_absent_round", "2")
+    page.click("#absent-form button[value='1']")
+    page.wait_for_load_state("networkidle")
+    assert "Gus Hale is absent in round 2: a forfeit loss when it is paired." in page.inner_text(
+        "body"
+    )
+    page.fill("#id_table_player", str(star.number))
+    page.fill("#id_table_table", "3")
+    page.click("#table-form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert f"{star.name} sits at table 3 in every round paired from now on." in page.inner_text(
+        "body"
+    )
+
     page.goto(f"{base}/desk/club-night/division/{division.pk}/round/1/")
     lines = [
         f"{g.player1.number} {400 + 7 * i} {g.player2.number} {350 + 11 * i}"
@@ -119,8 +139,17 @@ def test_a_new_director_runs_an_event_from_the_desk(live_url: str, page, tmp_pat
     page.fill("#id_round", "2")
     page.click("#pair-form button[type=submit]")
     page.wait_for_url(f"**/division/{division.pk}/round/2/pairings/")
-    assert Game.objects.filter(division=division, round=2).count() == 4  # all eight now
+    # Hal is in now; Gus is away: three tables, a bye and Gus's forfeit loss.
+    round_2 = Game.objects.filter(division=division, round=2).select_related("player1")
+    assert sorted(g.kind for g in round_2) == ["bye", "forfeit", "played", "played", "played"]
+    assert round_2.get(kind=Game.FORFEIT).player1.name == "Gus Hale"
+    seated = round_2.filter(player1=star) | round_2.filter(player2=star)
+    assert seated.get().table == 3
     assert not Round.objects.get(division=division, number=2).published
+    page.click("#publish-form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    page.goto(f"{base}/t/club-night/A/")
+    assert "Standings after round 1 (round 2 in play)" in page.inner_text("h3#standings-heading")
 
     page.goto(f"{base}/desk/club-night/")
     page.click("text=Lock the tournament")
@@ -133,6 +162,17 @@ def test_a_new_director_runs_an_event_from_the_desk(live_url: str, page, tmp_pat
     assert "Club Night" in tou
     assert all(name in tou for name, _ in PLAYERS)
 
+    # The summary: the winners so far, and the files for the rating submission.
+    page.click("#summary-link")
+    page.wait_for_url(f"{base}/desk/club-night/summary/")
+    summary = page.inner_text("body")
+    assert "Division A: rounds 2, 3 not played (of 3)" in summary
+    with page.expect_download() as download:
+        page.click("#download-tsh")
+    archive = Path(download.value.path()).read_text(encoding="utf-8")
+    assert archive.startswith("division A a.t\n#begin_file name=a.t\n")
+    assert all(name in archive for name, _ in PLAYERS)
+
     # Every page of the event, desk and public, on a phone.
     d = division.pk
     game = Game.objects.filter(division=division, round=1, player2__isnull=False).first()
@@ -142,6 +182,8 @@ def test_a_new_director_runs_an_event_from_the_desk(live_url: str, page, tmp_pat
         "/desk/club-night/",
         "/desk/club-night/people/",
         "/desk/club-night/changes/",
+        "/desk/club-night/summary/",
+        "/desk/club-night/divisions/",
         f"/desk/club-night/division/{d}/players/",
         f"/desk/club-night/division/{d}/check-in/",
         f"/desk/club-night/division/{d}/pairing/",

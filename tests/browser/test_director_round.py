@@ -28,12 +28,12 @@ def test_a_director_enters_a_round_uploads_a_scoresheet_and_the_standings_follow
     call_command("loaddemo")
     base = live_url
     assert _standings(page, base) == [
-        "Eli Moss",
-        "Ada Quill",
         "Cora Vale",
+        "Fay North",
+        "Eli Moss",
         "Ben Crane",
         "Dev Patel",
-        "Fay North",
+        "Ada Quill",
     ]
 
     page.goto(f"{base}/accounts/login/")
@@ -56,7 +56,7 @@ def test_a_director_enters_a_round_uploads_a_scoresheet_and_the_standings_follow
     entered = Game.objects.filter(division=division, round=4).order_by("table")
     assert [(g.score1, g.score2) for g in entered] == [(420, 380), (400, 350), (390, 410)]
 
-    # Ada against Eli, as a record whose final scores (7 to 17) are not the entered 420 to 380.
+    # Ada against Eli, as a record whose final scores (305 to 340) are not the entered 420 to 380.
     sheet = tmp_path / "ada-eli.gcg"
     text = (DEMO / "a1-ada-ben.gcg").read_text(encoding="utf-8")
     sheet.write_text(
@@ -71,14 +71,14 @@ def test_a_director_enters_a_round_uploads_a_scoresheet_and_the_standings_follow
     page.goto(f"{base}/desk/demo/games/{game.pk}/")
     assert "flagged" in page.inner_text("body")
 
-    # Ada 3–1 +95, Cora 2.5–1.5 +61, Eli 2.5–1.5 +34, Dev 2–2 −29, Ben 1–3 −57, Fay 1–3 −104.
+    # Cora 3.5–0.5 +146, Fay 2–2 +21, Ada 2–2 −15, Dev 2–2 −29, Eli 1.5–2.5 −91, Ben 1–3 −32.
     assert _standings(page, base) == [
-        "Ada Quill",
         "Cora Vale",
-        "Eli Moss",
-        "Dev Patel",
-        "Ben Crane",
         "Fay North",
+        "Ada Quill",
+        "Dev Patel",
+        "Eli Moss",
+        "Ben Crane",
     ]
 
 

@@ -80,3 +80,40 @@ def test_the_display_changes_by_itself_after_a_report(live_url, page) -> None:
     # No reload: the page's own polling brings the result in.
     page.locator("#display-body", has_text="350 – 410").wait_for(timeout=10_000)
     assert "Vale, Cora" in page.inner_text("#display-body")
+
+
+def test_a_player_types_their_scoresheet_on_a_phone_and_sees_a_finding(
+    live_url, page, tmp_path
+) -> None:
+    division = _event()
+    ada_token = selfservice.issue_link(division.players.get(number=1))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_url}/p/{ada_token}/")
+    page.get_by_role("link", name="Type or upload your scoresheet").click()
+    sheet = page.locator("#id_gcg")
+    assert sheet.input_value() == "#player1 Ada Quill, Ada\n#player2 Ben Crane, Ben\n"
+    # Two moves typed as a player types them: Enter at the end of a move starts Ben's line.
+    sheet.press("End")
+    page.keyboard.press("Control+End")
+    page.keyboard.type(">Ada: DJINNRS 8D DJINN +32 32")
+    page.keyboard.press("Enter")
+    assert sheet.input_value().endswith(">Ben: ")
+    page.keyboard.type("ABHITWY I7 WITHY +33 65")
+    # Checked as typed, without saving: DJINN scores 30, not 32; Ben's total is his own 33.
+    page.locator("#sheet-lines tbody tr.wrong", has_text="WITHY").wait_for(timeout=10_000)
+    rows = page.locator("#sheet-lines tbody tr")
+    assert rows.count() == 2
+    djinn, withy = rows.nth(0), rows.nth(1)
+    assert djinn.get_attribute("class") == "wrong"
+    assert [c.inner_text() for c in djinn.locator("td.num").all()] == ["32", "30", "32", "30"]
+    assert "error: " in djinn.locator(".finding").first.inner_text()
+    assert [c.inner_text() for c in withy.locator("td.num").all()] == ["33", "33", "65", "33"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(tmp_path / "phone-sheet-390.png"), full_page=True)
+    page.get_by_role("button", name="Save the scoresheet").click()
+    assert "Scoresheet saved with" in page.inner_text(".messages")
+    assert page.get_by_role("link", name="Your scoresheet: look or change it").count() == 1
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.get_by_role("link", name="Your scoresheet: look or change it").click()
+    page.locator("#sheet-lines tbody tr").first.wait_for(timeout=10_000)
+    page.screenshot(path=str(tmp_path / "phone-sheet-1280.png"), full_page=True)

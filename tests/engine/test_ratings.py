@@ -457,3 +457,62 @@ def test_it_disagrees_with_the_stale_ratings_of_the_edited_file() -> None:
     ]
 
     assert len(agreeing) == 4
+
+
+class _DictMemo:
+    """A memo in a dict, recording which keys each call stored."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, dict] = {}
+        self.stored: list[list[str]] = []
+
+    def get_many(self, keys: list[str]) -> dict[str, dict]:
+        return {k: self.kept[k] for k in keys if k in self.kept}
+
+    def set_many(self, data: dict[str, dict]) -> None:
+        self.kept.update(data)
+        self.stored.append(list(data))
+
+
+def _four_rounds(last: Game) -> list[list[Game]]:
+    return [
+        [_win("A", "B"), _win("C", "D")],
+        [_win("A", "C"), _win("D", "B")],
+        [_win("B", "C"), _win("A", "D")],
+        [last, _win("C", "B")],
+    ]
+
+
+def test_kept_ratings_are_the_same_and_a_last_round_result_rates_that_round_alone() -> None:
+    players = [
+        RatedPlayer("A", 1500, 100),
+        RatedPlayer("B", 1700, 30),
+        RatedPlayer("C", 0, 0),
+        RatedPlayer("D", 1900, 400),
+    ]
+    memo = _DictMemo()
+
+    first = rate_event(players, _four_rounds(_win("A", "D")), max_rounds=20, memo=memo)
+    again = rate_event(players, _four_rounds(_win("A", "D")), max_rounds=20, memo=memo)
+    corrected = rate_event(players, _four_rounds(_win("D", "A")), max_rounds=20, memo=memo)
+
+    plain = rate_event(players, _four_rounds(_win("D", "A")), max_rounds=20)
+    assert first == rate_event(players, _four_rounds(_win("A", "D")), max_rounds=20)
+    assert again == first
+    assert corrected == plain
+    assert [len(keys) for keys in memo.stored] == [4, 1]  # nothing new the second time
+
+
+def test_a_correction_to_an_early_round_rates_it_and_every_later_round_again() -> None:
+    players = [RatedPlayer(p, 1500 + 100 * i, 50) for i, p in enumerate("ABCD")]
+    rounds = _four_rounds(_win("A", "D"))
+    memo = _DictMemo()
+    rate_event(players, rounds, max_rounds=20, memo=memo)
+
+    rounds[1][0] = _win("C", "A")
+    corrected = rate_event(players, rounds, max_rounds=20, memo=memo)
+    other_players = [RatedPlayer(p, 1400, 50) for p in "ABCD"]
+    rate_event(other_players, rounds, max_rounds=20, memo=memo)
+
+    assert corrected == rate_event(players, rounds, max_rounds=20)
+    assert [len(keys) for keys in memo.stored] == [4, 3, 4]

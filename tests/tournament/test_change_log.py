@@ -60,6 +60,12 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     events.add_person(division.tournament, "sam", "scorekeeper", director)
     events.set_lock(division.tournament, True, director)
     events.set_lock(division.tournament, False, director)
+    players.set_absent(hal, 3, True, director)
+    g = events.add_division(fresh, events.NewDivision(name="G"), director)
+    events.move_player(ann, g, director)
+    wrong = record("Fay", "Fay North", "Gus", "Gus Stone").replace("+33 33", "+35 35")
+    held = scoresheets.attach_scoresheet(game_of(5), wrong, director)
+    scoresheets.release_scoresheet(held, director)
 
     logged = list(Change.objects.order_by("pk").values_list("action", "user", "player"))
 
@@ -92,6 +98,11 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
         "people",
         "lock",
         "unlock",
+        "absent",
+        "division",
+        "move player",
+        "upload",
+        "release",
     ]
     assert {(user, player) for _, user, player in logged} == {(director.pk, None)}
     assert {a for a, _, _ in logged} | {"swap", "unpair"} == set(Change.Action.values)

@@ -93,3 +93,133 @@ def test_a_round_s_pairings_are_the_tables_django_tables2_renders(
     assert "&lt;i&gt;&quot;Bo&quot; &amp; Co&lt;/i&gt;" in written_by_name
     assert "<td >400–350</td>" in written_by_table
     assert "<td >Bye</td>" in written_by_table
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sort", ["", "-after", "name", "change", "-before"])
+def test_the_ratings_are_the_table_django_tables2_renders_in_any_order(
+    division: Division, director: User, sort: str
+) -> None:
+    from django_tables2 import RequestConfig
+
+    from tournament import services
+    from tournament.tables import RatingsTable, ratings_html
+
+    hostile = Player.objects.get(division=division, number=3)
+    hostile.name = '<b>"Zed" & Co</b>'
+    hostile.rating = 1500
+    hostile.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    results.enter_line(division, 1, "3 380 4 380", director)
+    request = RequestFactory().get("/", {"sort": sort} if sort else {})
+    rows = services.division_ratings(division)
+
+    by_tables2 = RatingsTable(rows, division)
+    RequestConfig(request, paginate=False).configure(by_tables2)
+    written = RatingsTable(rows, division)
+    RequestConfig(request, paginate=False).configure(written)
+
+    assert _same_markup(ratings_html(written, request)) == _same_markup(by_tables2.as_html(request))
+    assert "&lt;b&gt;&quot;Zed&quot; &amp; Co&lt;/b&gt;" in ratings_html(written, request)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sort", ["", "-spread", "name", "record", "-rank", "rating"])
+def test_the_standings_are_the_table_django_tables2_renders_in_any_order(
+    division: Division, director: User, sort: str
+) -> None:
+    from django_tables2 import RequestConfig
+
+    from tournament import services
+    from tournament.tables import StandingsTable, standings_html
+
+    hostile = Player.objects.get(division=division, number=3)
+    hostile.name = '<b>"Zed" & Co</b>'
+    hostile.save()
+    withdrawn = Player.objects.get(division=division, number=7)
+    withdrawn.withdrawn_from_round = 1
+    withdrawn.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    results.enter_line(division, 1, "3 380 4 380", director)
+    request = RequestFactory().get("/", {"sort": sort} if sort else {})
+    rows = services.division_standings(division)
+
+    by_tables2 = StandingsTable(rows, division)
+    RequestConfig(request, paginate=False).configure(by_tables2)
+    written = StandingsTable(rows, division)
+    RequestConfig(request, paginate=False).configure(written)
+
+    assert _same_markup(standings_html(written, request)) == _same_markup(
+        by_tables2.as_html(request)
+    )
+
+
+@pytest.mark.django_db
+def test_a_players_games_are_the_table_django_tables2_renders(
+    division: Division, director: User, game_of, record
+) -> None:
+    from tournament import scoresheets
+    from tournament.models import Game
+    from tournament.tables import PlayerGamesTable, player_games_html
+
+    hostile = Player.objects.get(division=division, number=2)
+    hostile.name = '<b>"Zed" & Co</b>'
+    hostile.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    scoresheets.attach_scoresheet(game_of(1), record(), director)
+    ada = Player.objects.get(division=division, number=1)
+    Game.objects.create(division=division, round=2, player1=ada, kind=Game.BYE, score1=50)
+    Game.objects.create(division=division, round=3, player1=ada, player2=hostile, table=2)
+    request = RequestFactory().get("/")
+    rows = queries.player_games(ada)
+
+    by_tables2 = PlayerGamesTable(rows, division).as_html(request)
+    written = player_games_html(PlayerGamesTable(rows, division), request)
+
+    assert _same_markup(written) == _same_markup(by_tables2)
+    assert "&lt;b&gt;&quot;Zed&quot; &amp; Co&lt;/b&gt;" in written
+    assert len(rows) == 3
+
+
+@pytest.mark.django_db
+def test_the_crosstable_of_kept_round_cells_is_the_table_django_tables2_renders(
+    division: Division, director: User
+) -> None:
+    from tournament import services
+    from tournament.tables import crosstable_cells, standings_crosstable_html
+
+    hostile = Player.objects.get(division=division, number=3)
+    hostile.name = '<b>"Zed" & Co</b>'
+    hostile.save()
+    results.enter_line(division, 1, "1 400 2 350", director)
+    results.enter_line(division, 1, "3 380 4 380", director)
+    request = RequestFactory().get("/")
+
+    def written() -> str:
+        stamps = Division.objects.values_list("frame_stamp", "round_stamps").get(pk=division.pk)
+        rows = services.division_standings(division)
+        players = {row.player.pk: row.player for row in rows}
+        cells = crosstable_cells(division, players, [1], stamps)
+        return standings_crosstable_html(division, rows, cells, request)
+
+    first = written()
+    results.enter_line(division, 1, "5 300 6 390", director)
+    second = written()
+
+    by_tables2, _ = _both(division)
+    assert _same_markup(second) == by_tables2
+    assert "W #2<br><small>400–350</small>" in first
+    assert "W #5<br><small>390–300</small>" not in first
+    assert "W #5<br><small>390–300</small>" in second
+
+
+@pytest.mark.django_db
+def test_the_pairings_player_and_crosstable_tables_are_styled_and_offer_no_sort_that_does_nothing(
+    client: Client, division: Division, director: User
+) -> None:
+    results.enter_line(division, 1, "1 400 2 350", director)
+    for name, args in [("pairings", [1]), ("player", [1]), ("crosstable", [])]:
+        page = client.get(reverse(name, args=["spring-open", "A", *args])).text
+
+        assert '<table class="data">' in page, name
+        assert "sort=" not in page, name

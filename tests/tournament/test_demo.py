@@ -27,12 +27,12 @@ def test_the_demo_loads_once_with_two_divisions_results_and_scoresheets(capsys) 
     a = Division.objects.get(tournament=demo, name="A")
     rows = services.division_standings(a)
     assert [(r.rank, r.name, r.wins, r.losses, r.spread) for r in rows] == [
-        (1, "Eli Moss", 2.5, 0.5, 74),
-        (2, "Ada Quill", 2, 1, 55),
-        (3, "Cora Vale", 1.5, 1.5, 11),
-        (4, "Ben Crane", 1, 2, -37),
+        (1, "Cora Vale", 2.5, 0.5, 96),
+        (2, "Fay North", 2, 1, 71),
+        (3, "Eli Moss", 1.5, 1.5, -51),
+        (4, "Ben Crane", 1, 2, -12),
         (5, "Dev Patel", 1, 2, -49),
-        (6, "Fay North", 1, 2, -54),
+        (6, "Ada Quill", 1, 2, -55),
     ]
     b = Division.objects.get(tournament=demo, name="B")
     assert [(r.rank, r.name, r.spread) for r in services.division_standings(b)] == [
@@ -48,15 +48,22 @@ def test_the_demo_loads_once_with_two_divisions_results_and_scoresheets(capsys) 
 def test_the_demo_scoresheets_are_verified_and_the_wrong_addition_is_found() -> None:
     call_command("loaddemo")
     sheets = {s.report["file"]: s for s in Scoresheet.objects.all()}
-    assert sorted(sheets) == ["a1-ada-ben.gcg", "a1-eli-fay.gcg", "a2-ada-cora.gcg"]
+    assert sorted(sheets) == ["a1-ada-ben.gcg", "a1-eli-fay.gcg", "a2-cora-ada.gcg"]
     assert sheets["a1-ada-ben.gcg"].verified
     assert sheets["a1-eli-fay.gcg"].verified
-    wrong = sheets["a2-ada-cora.gcg"]
-    assert not wrong.verified
+    wrong = sheets["a2-cora-ada.gcg"]
+    assert not wrong.verified and wrong.held  # off the public pages until the director acts
+    # Whole games, scored as real games are.
+    finals = {f: [p.final for p in s.engine_report.players] for f, s in sheets.items()}
+    assert finals == {
+        "a1-ada-ben.gcg": [305, 340],
+        "a1-eli-fay.gcg": [348, 422],
+        "a2-cora-ada.gcg": [415, 342],
+    }
     findings = [
         (f["line"], f["code"], f["expected"], f["recorded"]) for f in wrong.report["findings"]
     ]
-    assert findings == [(6, "wrong_total", 28, 38)]
+    assert findings == [(7, "wrong_total", 65, 75)]
 
 
 @pytest.mark.django_db
@@ -71,3 +78,31 @@ def test_the_demo_leaves_round_3_of_division_b_for_the_director_to_pair(capsys) 
     assert sorted(seated) == ["Gus Hale", "Ivy Stone", "Jon Reed", "Kai Wren", "Lea Frost"]
     met = {frozenset({"Jon Reed", "Kai Wren"}), frozenset({"Ivy Stone", "Lea Frost"})}
     assert not any(frozenset((p["first"], p["second"])) in met for p in pairs)
+
+
+@pytest.mark.django_db
+def test_the_demo_s_firsts_alternate_as_a_pairing_would_give_them() -> None:
+    call_command("loaddemo")
+    a = Division.objects.get(tournament__slug="demo", name="A")
+    starts = {}
+    for g in a.games.filter(kind="played").select_related("player1", "player2"):
+        first, second = (g.player1, g.player2) if g.first == 1 else (g.player2, g.player1)
+        starts[g.round, first.name] = "first"
+        starts[g.round, second.name] = "second"
+    runs = {
+        name: "".join("F" if starts[r, name] == "first" else "s" for r in range(1, 5))
+        for name in sorted({n for _, n in starts})
+    }
+    assert runs == {
+        "Ada Quill": "FsFF",
+        "Ben Crane": "sFsF",
+        "Cora Vale": "FFss",
+        "Dev Patel": "sFss",
+        "Eli Moss": "FsFs",
+        "Fay North": "ssFF",
+    }
+    # Every scoresheet names the player who went first as its first player.
+    for sheet in Scoresheet.objects.select_related("game__player1", "game__player2"):
+        g = sheet.game
+        first = g.player1 if g.first == 1 else g.player2
+        assert sheet.engine_report.players[0].name == first.name

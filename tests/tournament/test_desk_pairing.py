@@ -274,10 +274,20 @@ def test_settings_are_saved_and_used(desk: Client, played: Division):
         "gibson_spread_text": "400",
         "prize_bands_text": "1, 2, 3",
         "forbidden": "3 6",
+        "entry_mode": "spread",
+        "absent_result": "nothing",
+        "first_table": 11,
+        "last_table": 20,
     }
     response = desk.post(url("desk-division-settings", played), form)
     assert response.status_code == 302
     played.refresh_from_db()
+    assert (played.entry_mode, played.absent_result, played.first_table, played.last_table) == (
+        "spread",
+        "nothing",
+        11,
+        20,
+    )
     assert played.pairing_schedule == [
         {"rounds": "1-3", "system": "swiss"},
         {"rounds": "4-", "system": "koth", "repeats": 2},

@@ -128,12 +128,16 @@ def test_the_director_sets_the_default_language_on_the_desk(demo: Tournament) ->
     desk.force_login(demo.directors.get())
     dashboard = reverse("desk-dashboard", args=[demo.slug])
     assert 'id="language-form"' in desk.get(dashboard).content.decode()
+    pages = public_pages(demo)
+    # Pages already kept in English (the phone's snapshot, the page cache) do not outlive it.
+    for name in ("phone", "tournament"):
+        assert '<html lang="en"' in Client().get(pages[name]).content.decode()
     response = desk.post(reverse("desk-language", args=[demo.slug]), {"language": "fa"})
     assert response.status_code == 302
     demo.refresh_from_db()
     assert demo.language == "fa"
-    page = Client().get(public_pages(demo)["tournament"]).content.decode()
-    assert '<html lang="fa" dir="rtl">' in page
+    for name in ("phone", "tournament"):
+        assert '<html lang="fa" dir="rtl">' in Client().get(pages[name]).content.decode()
     # Not a language of Spread's: refused, nothing changed.
     desk.post(reverse("desk-language", args=[demo.slug]), {"language": "xx"})
     demo.refresh_from_db()
@@ -164,7 +168,7 @@ def test_the_switcher_remembers_the_choice_in_the_language_cookie(demo: Tourname
     assert client.cookies[COOKIE].value == "ko"
     page = client.get(standings).content.decode()
     assert '<html lang="ko" dir="ltr">' in page
-    assert re.search(r"<h3>\d+라운드 후 순위</h3>", page)
+    assert re.search(r"<h3 id=\"standings-heading\">\d+라운드 후 순위", page)
     # The switcher is on the page, with Korean selected and every language on offer.
     assert '<option value="ko" lang="ko" selected>한국어</option>' in page
     for code in LANGUAGES:

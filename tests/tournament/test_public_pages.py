@@ -285,9 +285,10 @@ def test_the_standings_page_runs_the_same_number_of_queries_for_any_size(
     page = reverse("standings", args=["big", "Division A"])
 
     # The divisions' stamps (the page cache's key), the tournament, the division, the rounds,
-    # the standings' stamp, and on the first view the players and the games; later views find
-    # the whole page in the cache under the same stamps.
-    with django_assert_num_queries(7):
+    # the standings' stamp, and on the first view the stamp the players and games are read
+    # under, the players and the games; later views find the whole page in the cache under the
+    # same stamps.
+    with django_assert_num_queries(8):
         response = client.get(page, {"sort": "-spread"})
     with django_assert_num_queries(1):
         again = client.get(page, {"sort": "-spread"})
@@ -305,14 +306,16 @@ def test_the_crosstable_and_player_pages_run_the_same_number_of_queries_for_any_
     tournament = Tournament.objects.create(name="Big Open", slug="big")
     circle_division(tournament, "Division A", players, rounds)
 
-    # The page cache's stamps, the tournament, the division with its games, the players, and
-    # the standings: their stamp, then (not yet cached) the players and the games.
-    with django_assert_num_queries(7):
+    # The page cache's stamps, the tournament, the division, its frame and round stamps, the
+    # standings: their stamp, then (not yet cached) the stamp the players and games are read
+    # under, the players and the games; the rounds, and the games of the rounds whose cells
+    # are not kept.
+    with django_assert_num_queries(10):
         client.get(reverse("crosstable", args=["big", "Division A"]))
     # The page cache's stamps, the tournament, the division, the player, the standings' stamp
-    # (now cached) and the players, then the player's games and their scoresheets; the ratings
-    # (not yet cached) read the players and the games.
-    with django_assert_num_queries(9):
+    # (now cached), then the player's games and their scoresheets; the ratings (not yet
+    # cached) read the stamp, and find the players and games this process read under it.
+    with django_assert_num_queries(8):
         response = client.get(reverse("player", args=["big", "Division A", 2]))
 
     assert len(body_rows(response)) == rounds
@@ -446,7 +449,11 @@ def test_a_scoresheet_shows_the_engine_s_score_beside_the_recorded_one_and_the_f
     client: Client,
 ) -> None:
     event = make_event()
-    sheet = Scoresheet.objects.create(game=event.games["r3 ann cy"], gcg=WRONG_SCORE_GCG)
+    # A sheet with an error finding is held from the public until the director publishes it
+    # anyway (`released`).
+    sheet = Scoresheet.objects.create(
+        game=event.games["r3 ann cy"], gcg=WRONG_SCORE_GCG, released=True
+    )
 
     response = client.get(url("scoresheet", event, sheet.pk))
 
@@ -507,7 +514,9 @@ def test_a_private_tournament_is_not_found_by_a_stranger_but_shown_to_its_direct
     client: Client,
 ) -> None:
     event = make_event(public=False)
-    sheet = Scoresheet.objects.create(game=event.games["r3 ann cy"], gcg=RIGHT_SCORE_GCG)
+    sheet = Scoresheet.objects.create(
+        game=event.games["r3 ann cy"], gcg=RIGHT_SCORE_GCG, verified=True
+    )
     director = User.objects.create_user("dora", password="x")
     event.tournament.directors.add(director)
     other = User.objects.create_user("otto", password="x")
@@ -525,7 +534,9 @@ def test_a_private_tournament_is_not_found_by_a_stranger_but_shown_to_its_direct
 @pytest.mark.django_db
 def test_no_public_page_has_an_edit_control(client: Client) -> None:
     event = make_event()
-    sheet = Scoresheet.objects.create(game=event.games["r3 ann cy"], gcg=WRONG_SCORE_GCG)
+    sheet = Scoresheet.objects.create(
+        game=event.games["r3 ann cy"], gcg=WRONG_SCORE_GCG, released=True
+    )
 
     for page in [reverse("home"), *every_page(event, sheet)]:
         content = client.get(page).content.decode()

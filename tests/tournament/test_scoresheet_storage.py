@@ -129,6 +129,8 @@ def test_a_record_of_thousands_of_turns_is_shown_a_page_at_a_time(
     extra = ">Ada: AERSTUV - +0 20\n>Ben: ABEEOST - +0 24\n"
     text = record() + extra * 1000
     sheet = scoresheets.attach_scoresheet(game_of(1), text, director)
+    assert sheet.held  # moves after six passes ended the game are errors: held from the public
+    scoresheets.release_scoresheet(sheet, director, "shown with its findings")
 
     first = client.get(page_url(sheet)).content.decode()
     last = client.get(page_url(sheet), {"page": "11"}).content.decode()

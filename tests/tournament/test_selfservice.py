@@ -246,7 +246,6 @@ def test_the_demo_leaves_division_a_a_round_for_the_players_to_report(db: None) 
     assert all(selfservice.can_report(g, g.player1) for g in waiting)
 
 
-
 def test_a_locked_tournament_takes_no_report(on: Division) -> None:
     on.tournament.locked = True
     on.tournament.save()

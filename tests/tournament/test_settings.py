@@ -18,3 +18,12 @@ def test_it_uses_a_sqlite_file_when_database_url_is_absent() -> None:
 
     assert database["ENGINE"] == "django.db.backends.sqlite3"
     assert str(database["NAME"]).endswith("db.sqlite3")
+
+
+def test_it_keeps_postgresql_connections_open_between_requests() -> None:
+    database = database_from_env({"DATABASE_URL": "postgres://director@db.example/spread"})
+
+    assert database["CONN_MAX_AGE"] == 600
+    assert database["CONN_HEALTH_CHECKS"] is True
+    env = {"DATABASE_URL": "postgres://director@db.example/spread", "CONN_MAX_AGE": "0"}
+    assert database_from_env(env)["CONN_MAX_AGE"] == 0

@@ -10,9 +10,11 @@ Plain data only: no Django, no database.
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from tournament.engine.standings import Game, GameKind, PlayerId, mirrors
@@ -98,12 +100,43 @@ def rating_system_names() -> list[str]:
     return sorted(_SYSTEMS)
 
 
+class RatingsMemo(Protocol):
+    """Where the ratings after each round are kept between calls (Django's cache is one)."""
+
+    def get_many(self, keys: list[str]) -> Mapping[str, dict[PlayerId, int]]: ...
+
+    def set_many(self, data: dict[str, dict[PlayerId, int]]) -> object: ...
+
+
+# This module's own source in every memo key: ratings kept by another version are not taken.
+_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def _prefix_keys(
+    rater: RatingSystem,
+    players: Sequence[RatedPlayer],
+    pairings: Sequence[Sequence[Pairing]],
+    scheduled: int,
+) -> list[str]:
+    """For each round k, a key naming everything the ratings after round k are computed from:
+    the code, the system, the event's length, the players and the games of rounds 1 to k."""
+    people = [(p.id, p.rating, p.career_games) for p in players]
+    digest = hashlib.sha256(repr((_CODE, rater, scheduled, people)).encode())
+    keys = []
+    for games in pairings:
+        rows = [(g.first, g.second, g.first_score, g.second_score) for g in games]
+        digest.update(repr(rows).encode())
+        keys.append("ratings-after:" + digest.copy().hexdigest())
+    return keys
+
+
 def rate_event(
     players: Sequence[RatedPlayer],
     rounds: Sequence[Iterable[Game]],
     *,
     system: str = "nsa2008",
     max_rounds: int | None = None,
+    memo: RatingsMemo | None = None,
 ) -> dict[PlayerId, PlayerRatings]:
     """Every player's rating after each round, as the named system computes it.
 
@@ -111,6 +144,10 @@ def rate_event(
     players are rated (a bye, a forfeit of either kind, a result without an opponent is not).
     `max_rounds` is the scheduled length of the event
     (tsh's `max_rounds`); without it, the rounds given are taken to be the whole event.
+
+    With a `memo`, the ratings after round k are taken from it when it holds them for the same
+    players and games of rounds 1 to k, and kept in it when computed: a result entered in the
+    last round rates that round again, not every round before it.
     """
     rater = rating_system(system)
     _check_players(players)
@@ -123,10 +160,19 @@ def rate_event(
     # tsh rates the division afresh after each round from the results so far, so the rating
     # after round k does not depend on anything entered later.
     after: dict[PlayerId, list[int]] = {p.id: [] for p in players}
+    keys = _prefix_keys(rater, players, pairings, scheduled) if memo is not None else []
+    kept = dict(memo.get_many(keys)) if memo is not None else {}
+    computed: dict[str, dict[PlayerId, int]] = {}
     for played in range(1, len(pairings) + 1):
-        ratings = rater.rate(players, pairings[:played], scheduled)
+        ratings = kept.get(keys[played - 1]) if keys else None
+        if ratings is None:
+            ratings = rater.rate(players, pairings[:played], scheduled)
+            if keys:
+                computed[keys[played - 1]] = ratings
         for player in players:
             after[player.id].append(ratings[player.id])
+    if memo is not None and computed:
+        memo.set_many(computed)
     return {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in players}
 
 

@@ -203,3 +203,59 @@ def read_roster(data: bytes, filename: str, lengths: dict[str, int] | None = Non
     if problems:
         raise RosterError(problems)
     return entries
+
+
+def _entries_of_t(data: bytes, filename: str, lengths: dict[str, int]) -> list[Entry]:
+    """The players of a tsh `.t` file: name, rating, team and (a NASPA file's `:AA000000`
+    suffix) membership id; the file's results are not read (`importtsh` reads a whole event)."""
+    from tournament.interchange import tsh
+
+    if len(data) > MAX_BYTES:
+        raise RosterError(
+            [f"{filename} is larger than {_mib(MAX_BYTES)}, the most a roster file may be"]
+        )
+    try:
+        text, _ = tsh.decode(data)
+        tfile = tsh.read_t(text.lstrip("\ufeff"), source=filename)
+    except (tsh.TshFormatError, ValueError) as error:
+        raise RosterError([str(error)]) from error
+    if len(tfile.players) > MAX_ROWS:
+        raise RosterError([f"{filename} has more than {MAX_ROWS} players"])
+    entries: list[Entry] = []
+    problems: list[str] = []
+    for p in tfile.players:
+        name, _, member = p.name.partition(":")
+        name = " ".join(name.split())
+        rating = int(p.rating_value)
+        if not 0 <= rating <= MAX_RATING:
+            problems.append(f"line {p.line}: the rating {rating} is not 0 to {MAX_RATING}")
+        team = " ".join(p.extra("team") or [])
+        for key, value in (("name", name), ("team", team), ("membership_id", member)):
+            limit = lengths.get(key)
+            if limit is not None and len(value) > limit:
+                what = key.replace("_", " ")
+                problems.append(
+                    f"line {p.line}: the {what} is {len(value)} characters; at most {limit}"
+                )
+        entries.append(Entry(p.line, name, None, rating, "", team, member.strip()))
+    if problems:
+        raise RosterError(problems)
+    if not entries:
+        raise RosterError([f"{filename} names no player"])
+    return entries
+
+
+# The kinds of file a division's players are read from at the desk, by the end of the file's
+# name: one reader for each, all giving `Entry` rows; another kind is one more reader here. A
+# rating list (NASPA's or WESPA's) adds no one: it fills in the ratings of the players there
+# by name (`ratinglist.py`).
+KINDS = {".xlsx": "xlsx", ".csv": "CSV", ".txt": "CSV", ".t": "TSH .t"}
+
+
+def read_players(data: bytes, filename: str, lengths: dict[str, int] | None = None) -> list[Entry]:
+    """The players of any file the desk takes (`KINDS`): xlsx or CSV with a header row, or a
+    tsh `.t` file. Every row is checked; RosterError lists the bad ones."""
+    lengths = lengths or {}
+    if filename.lower().endswith(".t"):
+        return _entries_of_t(data, filename, lengths)
+    return read_roster(data, filename, lengths)

@@ -48,11 +48,13 @@ def make(
     paper: str = "a4",
     public: bool = False,
     lang: str | None = None,
+    base: str = "",
 ) -> Download:
     """A report of the division as a file; `ReportError` with a sentence if it cannot be made.
 
     It is written in `lang` when one is asked for, else in the tournament's default language,
-    else in the active one: headings, the engines' sentences, Persian right to left."""
+    else in the active one: headings, the engines' sentences, Persian right to left. `base` is
+    the site's address, for the reports that print the players' personal links."""
     from tournament.reports import data, pdf, xlsx
 
     if kind not in BUILDERS:
@@ -61,7 +63,7 @@ def make(
             % {"kind": kind, "kinds": ", ".join(KINDS)}
         )
     if fmt not in CONTENT_TYPES:
-        raise ReportError(f"{fmt!r} is not a report format: pdf or xlsx")
+        raise ReportError(_("%(fmt)r is not a report format: pdf or xlsx") % {"fmt": fmt})
     if fmt == "xlsx" and kind not in XLSX_KINDS:
         raise ReportError(_("the %(kind)s report is made as PDF only") % {"kind": kind})
     if fmt == "pdf" and kind == "results":
@@ -75,7 +77,7 @@ def make(
         )
     language = lang or getattr(division.tournament, "language", "") or get_language() or "en"
     with translation.override(language):
-        report = data.build(kind, division, number, public)
+        report = data.build(kind, division, number, public, base)
         content = pdf.render(report, paper) if fmt == "pdf" else xlsx.render(report)
     parts = [division.tournament.slug, slugify(division.name) or "division", kind]
     if report.round is not None:

@@ -57,6 +57,17 @@ class Card:
     heading: str
     details: str
     table: Table
+    link: str = ""  # the player's personal link, printed as a QR code; empty: none printed
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A player's slip: their personal link as a QR code and as text, with who they are."""
+
+    number: int
+    name: str
+    division: str
+    link: str
 
 
 @dataclass
@@ -68,6 +79,7 @@ class Report:
     round: int | None
     tables: list[Table] = field(default_factory=list)
     cards: list[Card] = field(default_factory=list)
+    slips: list[Slip] = field(default_factory=list)
     landscape: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -215,6 +227,31 @@ def pairings(division: Division, number: int | None = None, public: bool = False
     )
 
 
+def wall(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """The wall sheet: a round's pairings by name in large print, to tape to the wall, so a
+    crowd finds its tables from a few steps away: name, table, opponent, who goes first."""
+    made = pairings(division, number, public)
+    by_name = made.tables[1]
+    columns = [
+        Column("Player", flexible=True),
+        Column("Table", numeric=True),
+        Column("Opponent", flexible=True),
+        Column("Goes"),
+    ]
+    rows: list[list[Cell]] = [
+        [f"{name} ({no})", table, opponent if opp_no is None else f"{opponent} ({opp_no})", goes]
+        for name, no, table, opp_no, opponent, goes in by_name.rows
+    ]
+    return Report(
+        "wall",
+        division.tournament.name,
+        division.name,
+        f"Round {made.round}: find your table",
+        made.round,
+        [Table(f"Round {made.round}", columns, rows)],
+    )
+
+
 # -- standings and ratings -------------------------------------------------------------------
 
 
@@ -343,10 +380,49 @@ def _planned(division: Division, games: list[Game]) -> int:
     return max([division.planned_rounds or 0] + [g.round for g in games])
 
 
-def scorecards(division: Division, number: int | None = None, public: bool = False) -> Report:
+def player_links(division: Division, base: str) -> dict[int, str]:
+    """Each player's personal link (by player pk) under the site's address `base`, issuing a
+    link to a player who has none; none at all without an address."""
+    from django.urls import reverse
+
+    from tournament import selfservice
+
+    base = base.rstrip("/")
+    if not base:
+        return {}
+    return {
+        p.pk: base + reverse("phone", args=[selfservice.live_token(p)])
+        for p in division.players.all()
+    }
+
+
+def slips(
+    division: Division, number: int | None = None, public: bool = False, base: str = ""
+) -> Report:
+    """A slip per player, in number order, to hand out or leave at the tables: the player's
+    personal link as a QR code and as text, their name, number and division."""
+    links = player_links(division, base)
+    if not links:
+        raise ReportError(_("slips need the address the players open (the site's own)"))
+    players = division.players.order_by("number")
+    return Report(
+        "slips",
+        division.tournament.name,
+        division.name,
+        "Players' personal links",
+        None,
+        slips=[Slip(p.number, p.name, division.name, links[p.pk]) for p in players],
+    )
+
+
+def scorecards(
+    division: Division, number: int | None = None, public: bool = False, base: str = ""
+) -> Report:
     """A card per player, as tsh prints them: a row per round with the opponent once paired, and
     the score, the opponent's, the spread and the running record once played; the rows of rounds
-    to come are left empty to be written in."""
+    to come are left empty to be written in. With the site's address (`base`) each card has the
+    player's personal link as a QR code."""
+    links = player_links(division, base)
     after = _after_round(division, number, public) if number is not None else None
     players = {p.pk: p for p in division.players.all()}
     games = list(_games(division, public))
@@ -413,6 +489,7 @@ def scorecards(division: Division, number: int | None = None, public: bool = Fal
                 f"{player.number}. {player.name}",
                 details,
                 Table(_("Scorecard %(number)s") % {"number": player.number}, columns, rows),
+                links.get(player.pk, ""),
             )
         )
     heading = (
@@ -916,7 +993,7 @@ def playoffs(division: Division, number: int | None = None, public: bool = False
 
     now = playoff_service.state(division)
     if now is None:
-        raise ReportError(f"division {division.name} has no playoff")
+        raise ReportError(_("division %(name)s has no playoff") % {"name": division.name})
     columns = [
         Column("Match", numeric=True),
         Column("Seed", numeric=True),
@@ -965,6 +1042,8 @@ BUILDERS = {
     "pairings": pairings,
     "standings": standings,
     "scorecards": scorecards,
+    "slips": slips,
+    "wall": wall,
     "crosstable": crosstable,
     "ratings": ratings,
     "prizes": prizes,
@@ -977,11 +1056,23 @@ PUBLIC_KINDS = ("pairings", "standings", "stats", "playoffs")
 XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results", "stats", "playoffs")
 
 
-def build(kind: str, division: Division, number: int | None = None, public: bool = False) -> Report:
+# Reports that print the players' personal links: never public, and made with the site's address.
+LINK_KINDS = ("scorecards", "slips")
+
+
+def build(
+    kind: str,
+    division: Division,
+    number: int | None = None,
+    public: bool = False,
+    base: str = "",
+) -> Report:
     try:
         builder = BUILDERS[kind]
     except KeyError:
         raise ReportError(_("there is no %(kind)r report") % {"kind": kind}) from None
+    if kind in LINK_KINDS:
+        return builder(division, number, public, base=base)  # type: ignore[call-arg]
     return builder(division, number, public)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+import segno
 from django.utils.translation import get_language, gettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER, landscape
@@ -28,7 +29,7 @@ from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Spacer
 
 from tournament.reports import scripts
-from tournament.reports.data import Column, Report, Table, display
+from tournament.reports.data import Column, Report, Slip, Table, display
 
 PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 36.0  # half an inch all round: inside every printer's printable area
@@ -393,7 +394,7 @@ def page_size(paper: str, wide: bool = False) -> tuple[float, float]:
     try:
         size = PAPERS[paper.lower()]
     except KeyError:
-        raise ValueError(f"paper {paper!r}: a4 or letter") from None
+        raise ValueError(gettext("paper %(paper)r: a4 or letter") % {"paper": paper}) from None
     return landscape(size) if wide else size
 
 
@@ -521,6 +522,142 @@ def tables_pdf(report: Report, paper: str = "a4") -> bytes:
     return make_document(report, _tables_story(report, room), paper, report.landscape)
 
 
+# -- QR codes and the players' slips -----------------------------------------------------------
+
+QR_ERROR = "m"  # 15% of the code may be smudged or torn and it still reads
+QR_BORDER = 4  # the quiet zone, in modules, that a reader needs around the code
+
+
+def qr_matrix(text: str) -> list[bytearray]:
+    """The QR code of `text` as rows of modules (1 dark), without its quiet zone."""
+    return list(segno.make(text, error=QR_ERROR, micro=False).matrix)
+
+
+def draw_qr(c: pdfcanvas.Canvas, text: str, x: float, y: float, side: float) -> None:
+    """The QR code of `text` drawn as vector squares in a `side`-point square whose lower left
+    corner is (x, y), quiet zone included. Each row's dark runs are one rectangle each, drawn
+    in the code's own units (a module is 1 × 1, row 0 at the top), so the page holds the
+    matrix exactly as it is."""
+    matrix = qr_matrix(text)
+    n = len(matrix)
+    module = side / (n + 2 * QR_BORDER)
+    c.saveState()
+    c.translate(x + QR_BORDER * module, y + side - QR_BORDER * module)
+    c.scale(module, -module)
+    c.setFillColor(colors.black)
+    path = c.beginPath()
+    for row, modules in enumerate(matrix):
+        col = 0
+        while col < n:
+            if modules[col]:
+                start = col
+                while col < n and modules[col]:
+                    col += 1
+                path.rect(start, row, col - start, 1)
+            else:
+                col += 1
+    c.drawPath(path, stroke=0, fill=1)
+    c.restoreState()
+
+
+class QRCode(Flowable):
+    def __init__(self, text: str, side: float) -> None:
+        super().__init__()
+        self.text = text
+        self.width = self.height = side
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        draw_qr(self.canv, self.text, 0, 0, self.width)
+
+
+SLIP_COLUMNS = 2
+SLIP_HEIGHT = 164.0  # four rows of slips, eight slips, to an A4 or Letter page
+SLIP_QR = 120.0
+
+
+class SlipRow(Flowable):
+    """A row of slips, with dashed cut lines between and around them."""
+
+    def __init__(self, slips: Sequence[Slip], tournament: str, width: float) -> None:
+        super().__init__()
+        self.slips = slips
+        self.tournament = tournament
+        self.width = width
+        self.height = SLIP_HEIGHT
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        f = fonts()
+        w = self.width / SLIP_COLUMNS
+        c.setDash(3, 3)
+        c.setLineWidth(0.4)
+        c.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
+        c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+        for i in range(1, SLIP_COLUMNS):
+            c.line(i * w, 0, i * w, self.height)
+        c.setDash()
+        c.setFillColor(colors.black)
+        for i, slip in enumerate(self.slips):
+            x = i * w
+            draw_qr(c, slip.link, x + 4, self.height - SLIP_QR - 8, SLIP_QR)
+            room = w - SLIP_QR - 16
+            left = x + SLIP_QR + 10
+            top = self.height - 24
+            name = fit(slip.name, f.bold, 15, room)
+            c.setFont(f.bold, name.size)
+            for line in name.lines:
+                c.drawString(left, top, line)
+                top -= leading(name.size)
+            c.setFont(f.regular, 11)
+            c.drawString(left, top - 4, f"Player {slip.number}")
+            c.drawString(left, top - 18, f"Division {slip.division}")
+            event = fit(self.tournament, f.regular, 9, room)
+            c.setFont(f.regular, event.size)
+            c.drawString(left, top - 34, event.lines[0])
+            link = fit(slip.link, f.regular, 8, w - 16)
+            c.setFont(f.regular, link.size)
+            y = 26.0 + leading(link.size) * (len(link.lines) - 1)
+            for line in link.lines:
+                c.drawString(x + 8, y, line)
+                y -= leading(link.size)
+            c.setFont(f.regular, 7)
+            c.drawString(x + 8, 15, "Scan for your table, your results and your scoresheet.")
+            c.drawString(x + 8, 6, "Keep it to yourself: it reports in your name.")
+
+
+def slips_pdf(report: Report, paper: str = "a4") -> bytes:
+    """The players' slips, two to a row, cut along the dashes."""
+    room = frame_width(paper)
+    story: list[Flowable] = []
+    for i in range(0, len(report.slips), SLIP_COLUMNS):
+        story.append(SlipRow(report.slips[i : i + SLIP_COLUMNS], report.tournament, room))
+    return make_document(report, story, paper)
+
+
+# -- the wall sheet --------------------------------------------------------------------------
+
+WALL_SIZE = 20.0  # read from two or three steps away
+
+
+def wall_pdf(report: Report, paper: str = "a4") -> bytes:
+    """A round's pairings by name in large print, the header row repeated on every page."""
+    room = frame_width(paper)
+    story: list[Flowable] = []
+    for table in report.tables:
+        texts = shown(table)
+        header = [c.header for c in table.columns]
+        widths = column_widths(table.columns, header, texts, room, size=WALL_SIZE)
+        story.append(FitLine(report.heading, 28, after=10))
+        story.append(FitTable(layout_table(table.columns, texts, widths, size=WALL_SIZE)))
+    return make_document(report, story, paper)
+
+
 def scorecards_pdf(report: Report, paper: str = "a4") -> bytes:
     """A card a player, kept whole on a page, as many to a page as fit; every card's columns
     are the same widths, so that the stack of them reads alike."""
@@ -535,17 +672,39 @@ def scorecards_pdf(report: Report, paper: str = "a4") -> bytes:
             table = FitTable(
                 layout_table(columns, rows, widths, ruled=True, row_height=17, zebra=False)
             )
-            story.append(
-                KeepTogether(
-                    [
-                        FitLine(card.heading, 12, after=2),
-                        FitLine(card.details, 9, bold=False, after=4),
-                        table,
-                        Spacer(1, 16),
-                    ]
-                )
-            )
+            head: list[Flowable] = [
+                FitLine(card.heading, 12, after=2),
+                FitLine(card.details, 9, bold=False, after=4),
+            ]
+            if card.link:  # the personal link's QR code beside the heading
+                head = [CardHead(head, card.link, room)]
+            story.append(KeepTogether([*head, table, Spacer(1, 16)]))
     return make_document(report, story, paper)
+
+
+CARD_QR = 64.0
+
+
+class CardHead(Flowable):
+    """A scorecard's heading lines, with the player's personal link as a QR code on the right."""
+
+    def __init__(self, lines: list[Flowable], link: str, width: float) -> None:
+        super().__init__()
+        self.lines = lines
+        self.link = link
+        self.width = width
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        used = sum(line.wrap(self.width - CARD_QR - 8, avail_height)[1] for line in self.lines)
+        self.height = max(used, CARD_QR)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        y = self.height
+        for line in self.lines:
+            y -= line.height
+            line.drawOn(self.canv, 0, y)
+        draw_qr(self.canv, self.link, self.width - CARD_QR, self.height - CARD_QR, CARD_QR)
 
 
 # -- a game record ---------------------------------------------------------------------------
@@ -633,6 +792,8 @@ def game_pdf(report: Report, paper: str = "a4") -> bytes:
 
 RENDERERS: dict[str, Callable[[Report, str], bytes]] = {
     "scorecards": scorecards_pdf,
+    "slips": slips_pdf,
+    "wall": wall_pdf,
     "game": game_pdf,
 }
 

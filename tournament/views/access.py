@@ -94,7 +94,7 @@ def get_desk_scoresheet(
     tournament = get_desk_tournament(request, slug, scorekeeper=scorekeeper)
     return get_object_or_404(
         Scoresheet.objects.select_related(
-            "game__division__tournament", "game__player1", "game__player2", "uploaded_by"
+            "game__division__tournament", "game__player1", "game__player2", "uploaded_by", "sent_by"
         ),
         pk=sheet_id,
         game__division__tournament=tournament,
@@ -128,10 +128,12 @@ def get_public_player(division: Division, number: int) -> Player:
 
 
 def get_public_scoresheet(tournament: Tournament, pk: int) -> Scoresheet:
-    """A scoresheet of the tournament, unless its round is not published yet."""
+    """A scoresheet of the tournament, unless its round is not published yet or the sheet is
+    held for the director (`Scoresheet.held`: flagged, or with error findings)."""
     return get_object_or_404(
-        Scoresheet.objects.select_related("game__division", "game__player1", "game__player2"),
+        Scoresheet.objects.public().select_related(
+            "game__division", "game__player1", "game__player2"
+        ),
         pk=pk,
         game__division__tournament=tournament,
-        game__in=Game.objects.published(),
     )

@@ -2,27 +2,32 @@
 
 A page is kept under its address and the stamps of its tournament's divisions (one small query),
 which every change to a division replaces in the same transaction (`tournament/stamps.py`): a
-result entered is on the next request to any worker, and with REDIS_URL to any server. The stamp
-is also the page's ETag, so a phone that asks again with If-None-Match gets a 304 at the cost of
-that query. A page is kept once per language (`tournament/language.py` decides it, before the
-cache is read: the tournament's default language comes with the stamps). Signed-in users
-(directors see hidden tournaments and a logout form with a CSRF token) and requests carrying
-messages get the page rendered for them, uncached.
+result entered is on the next request to any worker, and with REDIS_URL to any server. A page
+that shows one round's games alone (the round's pairings, a scoresheet) is kept under the
+divisions' frame stamps and that round's own stamp instead (`one_round`, `sheet_round`): a result
+in round 7 leaves round 3's pairings cached, and is on round 7's next request all the same.
+The stamp is also the page's ETag, so a phone that asks again with If-None-Match gets a 304 at
+the cost of that query. A page is kept once per language (`tournament/language.py` decides it
+before the cache is read: the tournament's default language comes with the stamps). Signed-in
+users (directors see hidden tournaments and a logout form with a CSRF token) and requests
+carrying messages get the page rendered for them, uncached.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
-from django.utils import translation
 from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language
 
 from tournament.cache_once import get_or_compute
 from tournament.language import apply_tournament_language
-from tournament.models import Division
+from tournament.models import Division, Scoresheet
 
 # Long enough to outlive a day's play; a stamp replaced leaves its pages to expire unread.
 PAGE_TIMEOUT = 6 * 3600
@@ -30,16 +35,54 @@ PAGE_TIMEOUT = 6 * 3600
 View = Callable[..., HttpResponseBase]
 
 
-def _stamps(slug: str) -> tuple[list[str], str]:
-    """The stamps of a public tournament's divisions (none if it is not public or has none),
-    and the tournament's default language."""
+@dataclass(frozen=True)
+class Stamps:
+    """A division's stamps, as `tournament/stamps.py` keeps them."""
+
+    pk: int
+    name: str
+    stamp: str
+    frame: str
+    rounds: dict[str, str]
+    language: str  # the tournament's default language ("" for none)
+
+
+# Which stamps a page is kept under: from the tournament's divisions' and the view's arguments,
+# the parts of its key; None for every division's stamp.
+Scope = Callable[[list[Stamps], dict[str, Any]], list[str] | None]
+
+
+def _stamps(slug: str) -> list[Stamps]:
+    """The stamps of a public tournament's divisions; none if it is not public or has none."""
     rows = Division.objects.filter(tournament__slug=slug, tournament__public=True).order_by("pk")
-    pairs = list(rows.values_list("stamp", "tournament__language"))
-    return [stamp for stamp, _language in pairs], (pairs[0][1] if pairs else "")
+    fields = ("pk", "name", "stamp", "frame_stamp", "round_stamps", "tournament__language")
+    return [Stamps(*row) for row in rows.values_list(*fields)]
+
+
+def _round_of(rows: list[Stamps], division: Stamps | None, number: int) -> list[str] | None:
+    if division is None:
+        return None
+    own = division.rounds.get(str(number), "")
+    return [*(r.frame for r in rows), f"{division.pk}:{number}:{own}"]
+
+
+def one_round(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None:
+    """A round's pairings page (`division`, `number`): the frame stamps and the round's."""
+    division = next((r for r in rows if r.name == kwargs.get("division")), None)
+    return _round_of(rows, division, int(kwargs["number"]))
+
+
+def sheet_round(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None:
+    """A scoresheet's page (`pk`): the frame stamps and its game's round's (one more query)."""
+    found = Scoresheet.objects.filter(pk=kwargs["pk"]).values_list("game__division", "game__round")
+    for division_pk, number in found:
+        return _round_of(rows, next((r for r in rows if r.pk == division_pk), None), number)
+    return None
 
 
 def _page_key(request: HttpRequest, stamps: list[str]) -> str:
-    raw = "\n".join([request.get_full_path(), translation.get_language(), *stamps])
+    # The page's language is part of its address: the same URL reads differently in Persian.
+    raw = "\n".join([request.get_full_path(), get_language() or "", *stamps])
     return "page:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -48,20 +91,24 @@ def _etag_matches(request: HttpRequest, etag: str) -> bool:
     return any(tag.strip().removeprefix("W/") == etag for tag in wanted.split(","))
 
 
-def cached_public_page(view: View) -> View:
-    """Serve `view`'s page from the cache, for anyone not signed in, until a division changes."""
+def cached_public_page(view: View, scope: Scope | None = None) -> View:
+    """Serve `view`'s page from the cache, for anyone not signed in, until a division changes
+    (or, with `scope`, until the stamps it names change)."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, slug: str, *args: object, **kwargs: object):
+    def wrapper(request: HttpRequest, slug: str, *args: object, **kwargs: Any):
         cacheable = (
             request.method in ("GET", "HEAD")
             and "messages" not in request.COOKIES
             and not request.user.is_authenticated
         )
-        stamps, language = _stamps(slug) if cacheable else ([], "")
-        if not stamps:
+        rows = _stamps(slug) if cacheable else []
+        if not rows:
             return view(request, slug, *args, **kwargs)
-        apply_tournament_language(request, language)
+        apply_tournament_language(request, rows[0].language)
+        stamps = scope(rows, kwargs) if scope is not None else None
+        if stamps is None:
+            stamps = [r.stamp for r in rows]
         key = _page_key(request, stamps)
         etag = f'"{key.removeprefix("page:")[:32]}"'
         if _etag_matches(request, etag):

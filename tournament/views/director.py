@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import corrections, events, results, rounds, scoresheets, services, viewer
@@ -329,7 +330,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         "result": results.result_text(results.snapshot(game)),
         "form": form,
         "error": error,
-        "scoresheets": game.scoresheets.select_related("uploaded_by"),
+        "scoresheets": game.scoresheets.select_related("uploaded_by", "sent_by"),
         "upload_form": SingleUploadForm(),
         "changes": _game_changes(game),
     }
@@ -417,16 +418,7 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
 @require_POST
 def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
     game = get_desk_game(request, slug, game_id, scorekeeper=True)
-    text = request.POST.get("gcg", "")[: scoresheets.MAX_SCORESHEET_BYTES]
-    report = scoresheets.check_scoresheet(game.division, text)
-    data = report.as_dict()
-    # The script shows each finding's sentence: made here from its code and parameters.
-    data["findings"] = [f.as_json() for f in report.findings]
-    data["findings_by_line"] = {
-        str(line): [f.as_json() for f in found] for line, found in report.findings_by_line().items()
-    }
-    data["differs"] = scoresheets.differs(game, report)
-    return JsonResponse(data)
+    return JsonResponse(scoresheets.live_check(game, request.POST.get("gcg", "")))
 
 
 def _sheet_message(sheet: Scoresheet) -> str:
@@ -437,7 +429,7 @@ def _sheet_message(sheet: Scoresheet) -> str:
     return text + "."
 
 
-def _read_upload(upload: Any) -> bytes | None:
+def read_upload(upload: Any) -> bytes | None:
     data = upload.read(scoresheets.MAX_SCORESHEET_BYTES + 1)
     return None if len(data) > scoresheets.MAX_SCORESHEET_BYTES else data
 
@@ -451,7 +443,7 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
         messages.error(request, form_error(form))
         return redirect("desk-game", slug, game.pk)
     upload = form.cleaned_data["file"]
-    data = _read_upload(upload)
+    data = read_upload(upload)
     if data is None:
         messages.error(
             request, gettext("%(name)s is too large to be a scoresheet.") % {"name": upload.name}
@@ -512,6 +504,22 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
 
 
 @login_required
+@require_POST
+def scoresheet_release(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
+    """A held scoresheet (flagged, or with error findings) shown to the public anyway."""
+    sheet = get_desk_scoresheet(request, slug, sheet_id)
+    form = ResolveForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        scoresheets.release_scoresheet(sheet, request.user, reason)
+    except results.EntryError as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, _("Published: the public pages show the scoresheet."))
+    return redirect("desk-scoresheet", slug, sheet.pk)
+
+
+@login_required
 def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     """Many GCG files at once: each goes to the game its players' names point to; the director
     picks the game for the others, whose text comes back with the form (nothing is half saved)."""
@@ -541,7 +549,7 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         if form.is_valid():
             round_number = form.cleaned_data["round"]
             for upload in form.cleaned_data["files"]:
-                data = _read_upload(upload)
+                data = read_upload(upload)
                 if data is None:
                     errors.append(f"{upload.name} is too large to be a scoresheet.")
                     continue

@@ -11,10 +11,16 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import events, rounds
+from tournament import players as player_changes
 from tournament.forms import (
+    AbsentForm,
+    DivisionNameForm,
+    FixedTableForm,
+    MoveForm,
     NewDivisionFormSet,
     NewTournamentForm,
     PasteForm,
@@ -274,6 +280,124 @@ def delete_demo(request: HttpRequest, slug: str) -> HttpResponse:
         request, gettext("The demo tournament, %(name)s, is deleted.") % {"name": name}
     )
     return redirect("desk")
+
+
+# -- absent, fixed tables, moves; divisions -----------------------------------------------------
+
+
+@login_required
+@require_POST
+def absent(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """A player marked absent for a round not paired yet (or present again)."""
+    division = get_desk_division(request, slug, division_id)
+    form = AbsentForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error(form))
+        return redirect("desk-players", slug, division.pk)
+    player = get_object_or_404(division.players, number=form.cleaned_data["player"])
+    round_number = form.cleaned_data["round"]
+    is_absent = request.POST.get("absent") != "0"
+    try:
+        player_changes.set_absent(player, round_number, is_absent, request.user)
+    except rounds.PairingRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        if not is_absent:
+            text = _("%(name)s is present in round %(round)d.")
+        elif division.absent_result == "forfeit":
+            text = _("%(name)s is absent in round %(round)d: a forfeit loss when it is paired.")
+        else:
+            text = _("%(name)s is absent in round %(round)d: not paired, no result.")
+        messages.success(request, text % {"name": player.name, "round": round_number})
+    return redirect("desk-players", slug, division.pk)
+
+
+@login_required
+@require_POST
+def fixed_table(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = get_desk_division(request, slug, division_id)
+    form = FixedTableForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error(form))
+        return redirect("desk-players", slug, division.pk)
+    player = get_object_or_404(division.players, number=form.cleaned_data["player"])
+    table = form.cleaned_data["table"]
+    try:
+        player_changes.set_fixed_table(player, table, request.user)
+    except rounds.PairingRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(
+            request,
+            _("%(name)s sits at table %(table)d in every round paired from now on.")
+            % {"name": player.name, "table": table}
+            if table
+            else _("%(name)s has no fixed table.") % {"name": player.name},
+        )
+    return redirect("desk-players", slug, division.pk)
+
+
+@login_required
+@require_POST
+def move_player(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = get_desk_division(request, slug, division_id)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error(form))
+        return redirect("desk-players", slug, division.pk)
+    player = get_object_or_404(division.players, number=form.cleaned_data["player"])
+    target = get_object_or_404(division.tournament.divisions, pk=form.cleaned_data["division"])
+    try:
+        moved = events.move_player(player, target, request.user)
+    except events.PeopleRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(
+            request,
+            _("%(name)s moved to division %(division)s as player %(number)d.")
+            % {"name": moved.name, "division": target.name, "number": moved.number},
+        )
+    return redirect("desk-players", slug, division.pk)
+
+
+@login_required
+def divisions(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's divisions: add one, rename one, remove an empty one."""
+    tournament = get_desk_tournament(request, slug)
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "add":
+                form = DivisionNameForm(request.POST)
+                if not form.is_valid():
+                    raise events.PeopleRefused(form_error(form))
+                new = events.NewDivision(name=form.cleaned_data["name"])
+                added = events.add_division(tournament, new, request.user)
+                messages.success(request, _("Division %(name)s added.") % {"name": added.name})
+            else:
+                division = get_object_or_404(tournament.divisions, pk=request.POST.get("division"))
+                if action == "rename":
+                    old = division.name
+                    renamed = events.rename_division(
+                        division, request.POST.get("name", ""), request.user
+                    )
+                    messages.success(
+                        request,
+                        _("Division %(old)s is now %(name)s.") % {"old": old, "name": renamed.name},
+                    )
+                elif action == "remove":
+                    name = events.remove_division(division, request.user)
+                    messages.success(request, _("Division %(name)s removed.") % {"name": name})
+            return redirect("desk-divisions", slug)
+        except events.PeopleRefused as refused:
+            messages.error(request, str(refused))
+            status = 409
+    rows = [
+        (d, d.players.count(), d.games.exists()) for d in tournament.divisions.order_by("position")
+    ]
+    context = {"tournament": tournament, "rows": rows, "form": DivisionNameForm()}
+    return render(request, "tournament/desk/divisions.html", context, status=status)
 
 
 @login_required

@@ -164,7 +164,7 @@ def round_pairings(
     manual_text = "\n".join(
         f"{r['game'].player1.number} {r['game'].player2.number if r['game'].player2 else 'bye'}"
         for r in rows
-        if r["game"].kind != Game.VOID
+        if r["game"].kind not in (Game.VOID, Game.FORFEIT)  # an absent player's: made again
     )
     context = {
         "tournament": division.tournament,
@@ -174,6 +174,7 @@ def round_pairings(
         "published": state is None or state.published,
         "rows": rows,
         "warnings": warnings,
+        "beyond": rounds.beyond_range(division, [r["game"].table for r in rows]),
         "notes": rounds.note_lines(state),
         "has_results": any(r["game"].has_result and r["game"].kind != Game.BYE for r in rows),
         "swap": SwapForm(),
@@ -308,6 +309,8 @@ def _players_page(
         "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
         "late": late or LateEntryForm(last_first=player_changes.names_last_first(division)),
         "roster": RosterForm(),
+        "next_round": rounds.next_round(division),
+        "other_divisions": division.tournament.divisions.exclude(pk=division.pk),
         # A refused list comes back to be corrected rather than typed again.
         "paste": PasteForm(initial={"players": request.session.pop("pasted_players", "")}),
     }

@@ -1,27 +1,37 @@
 """The player's own page, `/p/<token>/`, built for a phone; and the desk's side of it: the
 queue of players' reports, and revoking and reissuing links.
 
-The page is never cached (it is one player's), and every write is rate limited per link.
+The page is one player's: never cached by a browser or proxy, but its body is kept in the
+server's cache, exact, under what it shows (see `page`). Every write is rate limited per link.
 """
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournament import queries, results, selfservice, services
+from tournament import results, scoresheets, selfservice
 from tournament.language import apply_tournament_language
-from tournament.models import Claim, Player
-from tournament.tables import PlayerGamesTable
+from tournament.models import Claim, Player, Scoresheet
 from tournament.views import api
 from tournament.views.access import get_desk_division
+from tournament.views.cache import PAGE_TIMEOUT
+from tournament.views.director import read_upload
 
+SENT_SHOWN = 50  # the latest scoresheets sent from phones, on the desk's queue page
 TOO_MANY = gettext_lazy("Too many reports from this link in a minute: wait a moment.")
 
 
@@ -34,45 +44,101 @@ def _player(request: HttpRequest, token: str) -> Player:
     return player
 
 
+CSRF_MARK = "csrf-mark-3b9f0c"  # where the request's own CSRF token goes in a kept page body
+STANDING_MARK = "standing-mark-7d41e2"  # where the player's record and rank go in a kept body
+
+
 def page(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(request, token)
-    division = player.division
-    game = selfservice.current_game(player)
-    opponent = first = None
-    if game is not None and game.player2_id is not None:
-        opponent = game.player2 if game.player1_id == player.pk else game.player1
-        first = {1: game.player1, 2: game.player2}.get(game.first)
-    key = services.standings_key(division, public=True)
-    standing = next(
-        (
-            r
-            for r in services.division_standings(division, key=key, public=True)
-            if r.player.pk == player.pk
-        ),
-        None,
-    )
-    claim = Claim.objects.filter(game=game, player=player).first() if game else None
-    can_report = (
-        game is not None and game.player2_id is not None and selfservice.can_report(game, player)
-    )
-    ctx = {
-        "player": player,
-        "division": division,
-        "tournament": division.tournament,
-        "game": game,
-        "opponent": opponent,
-        "first": first,
-        "standing": standing,
-        "claim": claim,
-        "can_report": can_report,
-        "token": token,
-        "table": PlayerGamesTable(queries.player_games(player), division),
-    }
+    """The player's page, built from the division's snapshot (computed once per stamp for all
+    its players, `selfservice.snapshot`). Its body is kept per player under what it shows of
+    the player's own (their games, opponents, check-in, scoresheets, the division's switches)
+    and their claims, so a result elsewhere in the division re-renders no one's page: their
+    record and rank, which every result may move, and the request's CSRF token and messages
+    are put in afresh every time. A poll costs two small queries and cache reads."""
+    state = selfservice.poll_state(token)
+    if state is None:
+        raise Http404(_("This link does not work: ask the desk for a new one."))
+    player_id, division_id, stamp, claims = state
+    snap = selfservice.kept_snapshot(division_id, stamp)
+    if snap is None:
+        player = _player(request, token)
+        player.division.stamp = stamp  # kept under the stamp read with the claims
+        snap = selfservice.snapshot(player.division)
+    # The page speaks the tournament's language unless the player chose another; its body is
+    # kept once per language.
+    apply_tournament_language(request, snap["tournament"].get("language", ""))
+    own = _own(snap, player_id)
+    raw = f"{player_id}:{token}:{claims}:{own!r}:{get_language()}"
+    key = "phone-page:" + hashlib.sha256(raw.encode()).hexdigest()
+    kept = cache.get(key)
+    if kept is None:
+        kept = _body(player_id, snap, claims, token)
+        cache.set(key, kept, PAGE_TIMEOUT)
+    body = kept["body"].replace(CSRF_MARK, get_token(request))
+    body = body.replace(STANDING_MARK, _standing(snap["standing"].get(player_id)))
+    ctx = {"title": kept["title"], "body": mark_safe(body)}  # noqa: S308 - rendered, escaped
     response = render(request, "tournament/phone/page.html", ctx)
     response["Cache-Control"] = "no-store"
     # The site's own Referrer-Policy (same-origin) keeps the token, in the address, from other
     # sites; "no-referrer" would make Chromium send `Origin: null`, which CSRF refuses.
     return response
+
+
+def _own(snap: dict, player_id: int) -> tuple:
+    """All the snapshot says that the player's kept body shows (not their rank)."""
+    players = snap["players"]
+    mine = snap["games"].get(player_id, [])
+    opponents = [players[g["opponent"]] for g in mine if g["opponent"] is not None]
+    return (players[player_id], mine, opponents, snap["division"], snap["tournament"])
+
+
+def _standing(row: dict | None) -> str:
+    if row is None:
+        return ""
+    text = _("Record %(record)s") % {"record": row["record"]}
+    if row["rank"]:
+        text += " · " + _("rank %(rank)s") % {"rank": row["rank"]}
+    return str(format_html('<p class="record">{}</p>', text))
+
+
+def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, str]:
+    """The page's title and body for the player, from the division's snapshot alone."""
+    players = snap["players"]
+    player = {"pk": player_id, **players[player_id]}
+    mine = snap["games"].get(player_id, [])
+
+    def who(pk: int | None) -> dict | None:
+        return None if pk is None else {"pk": pk, **players[pk]}
+
+    games = [{**g, "opponent": who(g["opponent"]), "result": _result(g)} for g in reversed(mine)]
+    now = games[0] if games else None
+    claim = None
+    if now is not None and now["can_report"]:
+        claim = next(((m, o) for g, m, o in claims if g == now["game"]), None)
+    ctx = {
+        "csrf_token": CSRF_MARK,
+        "player": player,
+        "division": snap["division"],
+        "tournament": snap["tournament"],
+        "now": now,
+        "games": games,
+        "standing_mark": STANDING_MARK,
+        "claim": claim,
+        "token": token,
+    }
+    return {
+        "title": f"{player['name']} · {snap['tournament']['name']}",
+        "body": render_to_string("tournament/phone/_body.html", ctx),
+    }
+
+
+def _result(game: dict) -> str:
+    score, theirs = game["score"], game["opponent_score"]
+    if score is None:
+        return ""
+    if game["opponent"] is None:
+        return f"{score:+d}" if score else "0"
+    return "W" if score > theirs else "L" if score < theirs else "T"
 
 
 @require_POST
@@ -108,6 +174,88 @@ def report(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("phone", token=token)
 
 
+# -- the player's scoresheet ------------------------------------------------------------------
+
+
+def _own_game(player: Player, game_id: int):
+    game = selfservice.game_of(player, game_id)
+    if game is None:
+        raise Http404(_("This is not one of your games."))
+    return game
+
+
+def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
+    """Type or upload the scoresheet of one of the player's games, checked as it is typed."""
+    player = _player(request, token)
+    game = _own_game(player, game_id)
+    mine = selfservice.own_sheet(game, player)
+    refused = selfservice.sheet_refusal(game, player)
+    text = mine.gcg if mine else scoresheets.scoresheet_header(game)
+    error = ""
+    if request.method == "POST":
+        text = request.POST.get("gcg", "")
+        upload = request.FILES.get("file")
+        data: str | bytes = text
+        file = ""
+        if upload is not None and upload.size:
+            read = read_upload(upload)
+            if read is None:
+                error = _("%(name)s is too large to be a scoresheet: not saved.") % {
+                    "name": upload.name
+                }
+            data, file = read or b"", upload.name or ""
+        if not error and not selfservice.allow(token):
+            error = TOO_MANY
+        if not error:
+            try:
+                saved = selfservice.send_sheet(player, game, data, file)
+            except (selfservice.ReportRefused, results.EntryError) as refusal:
+                error = str(refusal)
+            else:
+                messages.success(request, _sheet_message(saved))
+                return redirect("phone", token=token)
+    ctx = {
+        "player": player,
+        "division": game.division,
+        "tournament": game.division.tournament,
+        "game": game,
+        "token": token,
+        "mine": mine,
+        "refused": refused,
+        "text": text,
+        "error": error,
+        "check_url": reverse("phone-sheet-check", args=[token, game.pk]),
+    }
+    response = render(request, "tournament/phone/sheet.html", ctx, status=400 if error else 200)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _sheet_message(sheet: Scoresheet) -> str:
+    if sheet.verified:
+        text = _("Scoresheet saved: the engine found nothing wrong.")
+    else:
+        text = _("Scoresheet saved with %(count)s finding(s): the desk will see them.") % {
+            "count": len(sheet.engine_report.findings)
+        }
+    if sheet.flagged:
+        text += " " + _("Its final scores differ from the recorded result: it is flagged.")
+    return text
+
+
+@require_POST
+def sheet_check(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
+    """The desk's live check of a record being typed, for the player's own game."""
+    player = _player(request, token)
+    game = _own_game(player, game_id)
+    if not selfservice.allow(token, selfservice.CHECKS_PER_MINUTE, what="check"):
+        return JsonResponse({"error": _("Too many checks in a minute: wait a moment.")}, status=429)
+    refused = selfservice.sheet_refusal(game, player)
+    if refused:
+        return JsonResponse({"error": refused}, status=403)
+    return JsonResponse(scoresheets.live_check(game, request.POST.get("gcg", "")))
+
+
 # -- the desk's side ------------------------------------------------------------------------------
 
 
@@ -139,6 +287,9 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         "tournament": division.tournament,
         "division": division,
         "pending": selfservice.pending(division),
+        "sent": Scoresheet.objects.filter(game__division=division, sent_by__isnull=False)
+        .select_related("game__player1", "game__player2", "sent_by")
+        .order_by("-uploaded")[:SENT_SHOWN],
         "players": division.players.order_by("number"),
         "view_choices": [
             ("pairings", _("pairings")),

@@ -7,14 +7,19 @@ error page: the reason comes from `tournament.reports`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext
 
-from tournament import reports, results
+from tournament import events, reports, results, services, statistics
 from tournament.interchange.tou import TouError
 from tournament.language import explicit_choice
-from tournament.models import Scoresheet
+from tournament.models import Division, Scoresheet
+from tournament.reports import data
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
 from tournament.views.access import (
@@ -53,6 +58,8 @@ def _download(made: reports.Download) -> HttpResponse:
 
 
 def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> HttpResponse:
+    # The players' links on slips and scorecards are printed under the address the desk uses.
+    base = "" if public else request.build_absolute_uri("/")
     try:
         made = reports.make(
             division,
@@ -61,6 +68,7 @@ def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> 
             _number(request, "round"),
             _paper(request),
             public,
+            base=base,
             # ?lang= first, then the reader's own choice (the switcher), before the tournament's
             # default and the browser's (tournament/language.py).
             lang=request.GET.get("lang") or explicit_choice(request),
@@ -137,3 +145,63 @@ def public_report(
     if kind not in reports.PUBLIC_KINDS:
         raise Http404(gettext("Only the pairings and the standings are public."))
     return _make(request, div, kind, fmt, public=True)
+
+
+@login_required
+def desk_tsh(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole event as one TSH archive (config.tsh carrying each division's .t file)."""
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
+    text = services.tsh_archive(tournament)
+    response = HttpResponse(text.encode("utf-8"), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-config.tsh"'
+    return response
+
+
+@dataclass
+class DivisionSummary:
+    division: Division
+    leaders: list[services.Row]
+    prizes: Any  # the prizes report's table, or None
+    high_games: list[Any]
+    sheets: int
+    with_findings: list[Scoresheet]
+    held: int
+
+
+@login_required
+def desk_summary(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event at its end: each division's winners, prizes, high game and the scoresheets'
+    findings; the files a rating body takes (.tou; the TSH archive for NASPA)."""
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
+    summaries = []
+    for division in tournament.divisions.all():
+        rows = services.division_standings(division, public=False)
+        try:
+            prizes = data.prizes(division).tables[0] if division.prizes else None
+        except data.ReportError:
+            prizes = None
+        stats = statistics.division_statistics(division)
+        sheets = list(
+            Scoresheet.objects.filter(game__division=division)
+            .select_related("game__player1", "game__player2")
+            .defer("gcg")
+            .order_by("game__round", "game__table", "pk")
+        )
+        summaries.append(
+            DivisionSummary(
+                division=division,
+                leaders=[r for r in rows if r.rank is not None and r.rank <= 3],
+                prizes=prizes,
+                high_games=stats.high_games[:3],
+                sheets=len(sheets),
+                with_findings=[s for s in sheets if s.report.get("findings")],
+                held=sum(s.held for s in sheets),
+            )
+        )
+    context = {
+        "tournament": tournament,
+        "summaries": summaries,
+        "unplayed": events.unplayed_rounds(tournament),
+        "is_director": tournament.is_director(request.user),
+    }
+    return render(request, "tournament/desk/summary.html", context)

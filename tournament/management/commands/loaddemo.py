@@ -40,11 +40,19 @@ DIVISION_B = [
     ("Kai Wren", 1300),
     ("Lea Frost", 1200),
 ]
-# Round: [(first player's number, score, second player's number, score, scoresheet or "")];
-# a second player of 0 is a bye; no scores is a pairing still to be played.
+# Round: [(a player's number, score, the other's number, score, scoresheet or "")]; a second
+# player of 0 is a bye; no scores is a pairing still to be played. Who went first is worked
+# out as a pairing would (`_first`): firsts alternate; a scoresheet's first player is theirs.
+# The scoresheets are whole games (greedy self-play, checked by the rules engine).
 RESULTS_A = {
-    1: [(1, 7, 2, 17, "a1-ada-ben.gcg"), (3, 412, 4, 389, ""), (5, 58, 6, 7, "a1-eli-fay.gcg")],
-    2: [(1, 31, 3, 19, "a2-ada-cora.gcg"), (2, 398, 5, 421, ""), (4, 377, 6, 350, "")],
+    1: [
+        (1, 305, 2, 340, "a1-ada-ben.gcg"),
+        (3, 412, 4, 389, ""),
+        (5, 348, 6, 422, "a1-eli-fay.gcg"),
+    ],
+    # Cora's scoresheet against Ada has Ada's total wrong from line 7 on, 10 too many: the
+    # result entered is the sheet's, 415 to 342, and the engine finds 332.
+    2: [(3, 415, 1, 342, "a2-cora-ada.gcg"), (2, 398, 5, 421, ""), (4, 377, 6, 350, "")],
     3: [(1, 455, 4, 402, ""), (6, 390, 2, 366, ""), (3, 410, 5, 410, "")],
     4: [(1, None, 5, None, ""), (3, None, 6, None, ""), (2, None, 4, None, "")],
 }
@@ -123,8 +131,17 @@ class Command(BaseCommand):
                 )
                 for number, (player, rating) in enumerate(people, start=1)
             }
+            firsts: dict[int, int] = {}  # how often each player has gone first
+            went_second: set[int] = set()  # who went second in the round before
             for round_number, games in rounds.items():
+                seconds: set[int] = set()
                 for table, (a, score_a, b, score_b, sheet) in enumerate(games, start=1):
+                    first = 0
+                    if b:
+                        first = _first(a, b, firsts, went_second)
+                        goes, waits = (a, b) if first == 1 else (b, a)
+                        firsts[goes] = firsts.get(goes, 0) + 1
+                        seconds.add(waits)
                     game = Game.objects.create(
                         division=division,
                         round=round_number,
@@ -134,8 +151,18 @@ class Command(BaseCommand):
                         score1=score_a,
                         score2=score_b,
                         kind=Game.PLAYED if b else Game.BYE,
-                        first=1 if b else 0,
+                        first=first,
                     )
                     if sheet:
                         data = (SCORESHEETS / sheet).read_bytes()
                         scoresheets.attach_scoresheet(game, data, director, file=sheet)
+                went_second = seconds
+
+
+def _first(a: int, b: int, firsts: dict[int, int], went_second: set[int]) -> int:
+    """Who goes first, much as the pairing engine (`engine/pairing/firsts.py`) has it: the
+    player who has gone first less often; on a tie, the one who went second in the round
+    before; else the one listed first. 1 for `a`, 2 for `b`."""
+    key_a = (firsts.get(a, 0), a not in went_second)
+    key_b = (firsts.get(b, 0), b not in went_second)
+    return 2 if key_b < key_a else 1

@@ -1,5 +1,5 @@
 """python manage.py report SLUG KIND --division NAME [--round N] --format pdf|xlsx --output FILE
-[--paper a4|letter]."""
+[--paper a4|letter] [--base URL]."""
 
 from pathlib import Path
 
@@ -30,6 +30,11 @@ class Command(DivisionCommand):
             help="the report's language (default: the tournament's, else English)",
         )
         parser.add_argument("--output", required=True, help="the file to write")
+        parser.add_argument(
+            "--base",
+            default="http://127.0.0.1:8000",
+            help="the address players open (slips and scorecards print their links under it)",
+        )
 
     def handle(self, *args, slug: str, kind: str, division: str, **options) -> None:
         div = self.division(slug, division)
@@ -41,6 +46,7 @@ class Command(DivisionCommand):
                 options["round"],
                 options["paper"],
                 lang=options["lang"],
+                base=options["base"],
             )
         except reports.ReportError as error:
             raise CommandError(str(error)) from error
