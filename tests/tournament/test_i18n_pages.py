@@ -43,7 +43,7 @@ def public_pages(tournament: Tournament) -> dict[str, str]:
     slug = tournament.slug
     division = Division.objects.get(tournament=tournament, name="A")
     player = Player.objects.get(division=division, number=1)
-    sheet = Scoresheet.objects.filter(game__division=division).order_by("pk").first()
+    sheet = Scoresheet.objects.filter(game__division=division, game__player1=player).first()
     assert sheet is not None
     token = selfservice.issue_link(player)
     return {
@@ -60,6 +60,7 @@ def public_pages(tournament: Tournament) -> dict[str, str]:
         "playoff": reverse("playoff", args=[slug, division.name]),
         "display": reverse("display", args=[slug, division.name]),
         "phone": reverse("phone", args=[token]),
+        "phone-sheet": reverse("phone-sheet", args=[token, sheet.game_id]),
         "login": reverse("login"),
     }
 
