@@ -17,7 +17,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -26,6 +26,8 @@ from django.views.decorators.http import require_POST
 from tournament import results, scoresheets, selfservice
 from tournament.language import apply_tournament_language
 from tournament.models import Claim, Player, Scoresheet
+from tournament.tables import RESULT_WORDS
+from tournament.templatetags.spread_i18n import ltr
 from tournament.views import api
 from tournament.views.access import get_desk_division
 from tournament.views.cache import PAGE_TIMEOUT
@@ -95,10 +97,11 @@ def _own(snap: dict, player_id: int) -> tuple:
 def _standing(row: dict | None) -> str:
     if row is None:
         return ""
-    text = _("Record %(record)s") % {"record": row["record"]}
+    # The record ("2–1") stays left to right inside a right-to-left sentence.
+    text = conditional_escape(_("Record %(record)s")) % {"record": ltr(row["record"])}
     if row["rank"]:
-        text += " · " + _("rank %(rank)s") % {"rank": row["rank"]}
-    return str(format_html('<p class="record">{}</p>', text))
+        text += " · " + conditional_escape(_("rank %(rank)s") % {"rank": row["rank"]})
+    return str(format_html('<p class="record">{}</p>', mark_safe(text)))  # noqa: S308
 
 
 def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, str]:
@@ -138,7 +141,8 @@ def _result(game: dict) -> str:
         return ""
     if game["opponent"] is None:
         return f"{score:+d}" if score else "0"
-    return "W" if score > theirs else "L" if score < theirs else "T"
+    result = "win" if score > theirs else "loss" if score < theirs else "tie"
+    return RESULT_WORDS[result]()
 
 
 @require_POST
