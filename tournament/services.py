@@ -705,6 +705,7 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 spread_cap=[caps] if isinstance(caps, int) else caps,
                 prize_bands=config.prize_bands(line.name),
                 prizes=config.prizes(line.name),
+                rating_classes=config.classes(line.name),
                 gibson=_perl_true(config.value("gibson")),
                 gibson_spread=config.gibson_spread,
                 pairing_schedule=_schedule(config, line.name),
@@ -828,11 +829,26 @@ def _prizes_as_set(config_text: str, divisions: list[Division]) -> str:
     return tsh.with_prizes(config_text, changed) if changed else config_text
 
 
+def _classes_as_set(config_text: str, divisions: list[Division]) -> str:
+    """config.tsh with the `classes` line of each division whose number of classes was changed
+    at the desk written afresh (as `_prizes_as_set` does for prizes)."""
+    try:
+        config = tsh.read_config(config_text)
+    except tsh.TshFormatError:
+        config = None
+    changed = {
+        d.name: d.rating_classes
+        for d in divisions
+        if (config.classes(d.name) if config else 0) != d.rating_classes
+    }
+    return tsh.with_classes(config_text, changed) if changed else config_text
+
+
 def _config_text(tournament: Tournament, divisions: list[Division]) -> str:
     config_text = tournament.tsh_config or "".join(
         f"division {d.name} {_t_name(d)}\n" for d in divisions
     )
-    return _prizes_as_set(config_text, divisions)
+    return _classes_as_set(_prizes_as_set(config_text, divisions), divisions)
 
 
 def _t_name(division: Division) -> str:

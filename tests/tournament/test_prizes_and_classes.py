@@ -138,6 +138,57 @@ def test_prize_lines_with_a_class_are_read_and_written_back(
     assert tsh.read_config(text).prizes("A")[0]["class"] == "B"
 
 
+def test_tsh_classes_line_gives_classes_by_rating_order_to_standings_and_prizes(
+    played: Division, tmp_path: Path
+) -> None:
+    played.class_bands = []
+    played.rating_classes = 3
+    played.prizes = [
+        {"kind": "rank", "place": 1, "value": "$300", "note": ""},
+        {"kind": "rank", "place": 2, "value": "$200", "note": ""},
+        {"kind": "rank", "place": 1, "value": "$100", "note": "", "class": "B"},
+        {"kind": "rank", "place": 1, "value": "$50", "note": "", "class": "C"},
+    ]
+    played.save()
+    # Ratings 1900 Ada, 1850 Ben, 1500 Cora, 1450 Eli, 1400 Fay, 1000 Gus, 900 Hal: tsh puts
+    # Fay, Gus, Hal in C, Eli and Cora in B, Ben and Ada in A.
+    rows = prizes.class_standings(played)
+    assert [(c.row.name, c.player_class, c.class_rank) for c in rows] == [
+        ("Moss, Eli", "B", 1),
+        ("Quill, Ada", "A", 1),
+        ("Reed, Hal", "C", 1),
+        ("Stone, Gus", "C", 2),
+        ("North, Fay", "C", 3),
+        ("Crane, Ben", "A", 2),
+        ("Vale, Cora", "B", 2),
+    ]
+    awarded = [[r[0], r[3]] for r in data.build("prizes", played).tables[0].rows]
+    assert awarded == [
+        ["1st place", "Moss, Eli"],
+        ["2nd place", "Quill, Ada"],
+        ["1st place, class B", "Vale, Cora"],
+        ["1st place, class C", "Reed, Hal"],
+    ]
+    # Rating bands, when the division has them, come first.
+    played.class_bands = [["A", 1800], ["B", 0]]
+    played.save()
+    assert {c.player_class for c in prizes.class_standings(played)} == {"A", "B"}
+    played.class_bands = []
+    played.save()
+
+    # The line round trip: written after the division line, replaced when changed.
+    written = services.export_tsh(played.tournament, tmp_path / "out")
+    config_path = next(p for p in written if p.name == "config.tsh")
+    text = config_path.read_text()
+    assert "classes A 3\n" in text and tsh.read_config(text).classes("A") == 3
+    again = services.import_tsh(config_path, slug="again").divisions.get()
+    assert again.rating_classes == 3
+    assert [c.player_class for c in prizes.class_standings(again)] == [c.player_class for c in rows]
+    assert tsh.with_classes(text, {"A": 2}).count("classes A") == 1
+    assert "classes A 2\n" in tsh.with_classes(text, {"A": 2})
+    assert "classes A" not in tsh.with_classes(text, {"A": 0})
+
+
 @pytest.mark.django_db
 def test_a_gibsonized_leader_is_marked_with_the_rule(director: User) -> None:
     tournament = Tournament.objects.create(name="Gibson Open", slug="gibson")
