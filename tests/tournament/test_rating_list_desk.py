@@ -175,3 +175,46 @@ def test_the_useratings_command_reports_then_applies(tmp_path, division: Divisio
     assert ratings(division)[0] == ("Quill, Ada", 2105)
     change = Change.objects.get(action=Change.Action.EDIT_PLAYER)
     assert change.user is None and change.after == {"ratings": {"1": 2105, "3": 1900}}
+
+
+def test_config_tsh_rating_list_chooses_the_format_at_the_desk_and_for_useratings(
+    tmp_path, desk: Client, division: Division
+) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from tournament import services
+
+    tournament = division.tournament
+    page = desk.get(url(division)).content.decode()
+    assert 'value="naspa" id="id_format_0" required checked' in page  # the form's default
+    assert "rating-list-asked" not in page
+
+    tournament.tsh_config = "division A a.t\nconfig rating_list = 'wespa'\n"
+    tournament.save()
+    assert services.rating_list_asked(division) == ("wespa", "wespa")
+    page = desk.get(url(division)).content.decode()
+    assert 'value="wespa" id="id_format_1" required checked' in page
+    assert "names the rating list “wespa”: its format is chosen below" in page
+    path = tmp_path / "rating.dat"
+    path.write_bytes(WESPA)
+    out = StringIO()
+    call_command("useratings", "club-night", "--division", "A", str(path), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "format wespa: config.tsh's rating_list is 'wespa'"
+    assert lines[-1] == "2 ratings would change (--apply to set)"
+
+    tournament.tsh_config = "division A a.t\nconfig rating_list{'A'} = 'nsa'\n"
+    tournament.save()
+    assert services.rating_list_asked(division) == ("nsa", "naspa")
+    tournament.tsh_config = "division A a.t\nconfig rating_list = 'naspa-csw'\n"
+    tournament.save()
+    assert services.rating_list_asked(division) == ("naspa-csw", "naspa")
+    tournament.tsh_config = "division A a.t\nconfig rating_list = 'absp'\n"
+    tournament.save()
+    assert services.rating_list_asked(division) == ("absp", None)
+    assert "“absp”, which Spread does not read" in desk.get(url(division)).content.decode()
+    with pytest.raises(CommandError, match="config.tsh names 'absp', which Spread does not read"):
+        call_command("useratings", "club-night", "--division", "A", str(path), stdout=StringIO())
