@@ -285,3 +285,48 @@ def test_a_4_team_round_robin_is_paired_and_its_team_standings_are_shown() -> No
     # The Lions won both their games by 100: first on wins, 2-0 +200; every team is listed.
     assert rows[0] == ("1", "Lions", "2", "0", "200")
     assert sorted(r[1] for r in rows) == sorted(teams)
+
+
+CORPUS = JVC56.parent
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared tsh corpus is not here")
+@pytest.mark.django_db
+def test_the_corpus_events_prize_lines_are_imported_and_exported_round_trip(
+    tmp_path: Path,
+) -> None:
+    # The Lagos event: ten `prize rank` lines over two divisions, values with commas.
+    lagos = (CORPUS / "domino14_tsh-parser" / "config.tsh").read_text()
+    config = tsh.read_config(lagos)
+    assert [(p["place"], p["value"]) for p in config.prizes("A")] == [
+        (1, "1,500,000+TROPHY"), (2, "800,000"), (3, "500,000"), (4, "300,000"), (5, "200,000")
+    ]  # fmt: skip
+    assert [p["value"] for p in config.prizes("B")] == [
+        "1,000,000", "500,000", "300,000", "200,000", "100,000"
+    ]  # fmt: skip
+    assert config.classes("A") == 0  # its `classes a 2` line is a comment
+    rewritten = tsh.with_prizes(lagos, {"A": config.prizes("A")})
+    assert tsh.read_config(rewritten).prizes("A") == config.prizes("A")
+    assert tsh.read_config(rewritten).prizes("B") == config.prizes("B")
+
+    # The Sri Lankan event, imported whole: its prizes, then written back as they were.
+    folder = tmp_path / "event"
+    folder.mkdir()
+    source = CORPUS / "e4c5_team_pairings"
+    text = (source / "tournament1_config.tsh").read_text(encoding="utf-8-sig")
+    (folder / "config.tsh").write_text(text)
+    shutil.copyfile(source / "tournament1_a.t", folder / "a.t")
+    division = services.import_tsh(folder / "config.tsh", slug="lanka").divisions.get()
+    expected = tsh.read_config(text).prizes("a")
+    assert division.prizes == expected and len(expected) == text.count("\nprize ") == 13
+    assert expected[0] == {"kind": "rank", "place": 1, "value": "25pts", "note": ""}
+    out = services.export_tsh(division.tournament, tmp_path / "out")
+    exported = next(p for p in out if p.name == "config.tsh").read_text()
+    prize_lines = [line for line in text.splitlines() if line.startswith("prize ")]
+    assert [line for line in exported.splitlines() if line.startswith("prize ")] == prize_lines
+    # Changed at the desk: the new prizes are written, and read back the same.
+    division.prizes = expected[:2] + [{"kind": "highgame", "place": 1, "value": "5pts", "note": ""}]
+    division.save()
+    out = services.export_tsh(division.tournament, tmp_path / "again")
+    exported = next(p for p in out if p.name == "config.tsh").read_text()
+    assert tsh.read_config(exported).prizes("a") == division.prizes

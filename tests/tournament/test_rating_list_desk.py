@@ -119,11 +119,12 @@ def test_a_stale_preview_or_a_paired_round_1_changes_nothing(
 def test_a_naspa_list_with_bad_lines_still_previews_the_good_ones(
     desk: Client, division: Division
 ) -> None:
-    data = b"QUILL\tADA\tAA000101\t1850\t412\nPATEL\tDEV\tAA000104\tnone\nCRANE BEN\n"
+    # tsh's columns: name, rating, rank, expiry, games, separated by tabs.
+    data = b"QUILL, ADA\t1850\t120\t2026-12-31\t412\nPATEL, DEV\tnone\nCRANE BEN 1700\n"
     page = upload(desk, division, data, "naspa")
     assert "1 rating to change" in page
-    assert "line 2: no rating on this line" in page
-    assert "line 3: no rating on this line" in page
+    assert "line 2: the rating &#x27;none&#x27; is not a whole number from 0 to 9999" in page
+    assert "line 3: no tab on this line: NASPA&#x27;s list has its columns separated" in page
 
 
 def test_a_player_of_another_division_cannot_be_set(
