@@ -330,3 +330,18 @@ def test_the_corpus_events_prize_lines_are_imported_and_exported_round_trip(
     out = services.export_tsh(division.tournament, tmp_path / "again")
     exported = next(p for p in out if p.name == "config.tsh").read_text()
     assert tsh.read_config(exported).prizes("a") == division.prizes
+
+
+def test_the_desk_sets_classes_by_rating_order(played: Division, desk: Client) -> None:
+    url = reverse("desk-prizes", args=[played.tournament.slug, played.pk])
+    form = {"prizes": "", "class_bands": "", "rating_classes": "3", "team_order": "wins"}
+    assert desk.post(url, form).status_code == 302
+    played.refresh_from_db()
+    assert (played.class_bands, played.rating_classes) == ([], 3)
+    assert "Classes by rating order" in desk.get(url).content.decode()
+    page = Client().get(reverse("standings", args=[played.tournament.slug, played.name]))
+    assert "Class standings" in page.content.decode()
+    bad = desk.post(url, {**form, "rating_classes": "27"})
+    assert bad.status_code == 400
+    played.refresh_from_db()
+    assert played.rating_classes == 3
