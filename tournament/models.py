@@ -112,6 +112,9 @@ class Division(models.Model):
     # Rating classes: [["A", 1800], ["B", 1400], ["C", 0]], a class and its lowest rating; when
     # empty, a player's class is their own `class` field (.t files).
     class_bands = models.JSONField(default=list, blank=True)
+    # tsh's `classes DIV N`: N classes by rating order (engine/prizes.classes_by_rating) when
+    # there are no rating bands; 0: none.
+    rating_classes = models.PositiveSmallIntegerField(default=0)
     # Team standings: "wins" (wins, then spread) or "spread" (spread, then wins).
     team_order = models.CharField(
         max_length=10, choices=[("wins", "wins first"), ("spread", "spread first")], default="wins"
@@ -339,6 +342,9 @@ class Playoff(models.Model):
     length = models.PositiveSmallIntegerField(default=5)  # best of N, N odd
     seeds = models.JSONField(default=list)  # player ids, best first, from the standings
     seeded_after = models.PositiveIntegerField()  # the round of the standings seeded from
+    # Like a round: hidden from the public (its page, report and API) until the director
+    # publishes it; its games show as they are entered after that.
+    published = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

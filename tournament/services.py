@@ -538,6 +538,37 @@ def rating_system_asked(tournament: Tournament) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
+# tsh's `config rating_list`: the folder of tsh's lib/ratings/ whose current.txt the event's
+# ratings are looked up in (Division::RatingList); tsh's UPDATERATINGS fills `nsa` and
+# `naspa-csw` from scrabbleplayers.org/ratings/data/full (and /csw/full), NASPA's lists, and
+# `wespa` with WESPA's. The others it knows (absp, pak, ken, nor) Spread does not read.
+RATING_LIST_FORMATS = {"nsa": "naspa", "naspa-csw": "naspa", "wespa": "wespa"}
+
+
+def rating_list_asked(division: Division) -> tuple[str, str | None] | None:
+    """The rating list the event's config.tsh names (`config rating_list = 'nsa'`, or per
+    division `config rating_list{'A'}`), and the format of `interchange.ratinglist` that reads
+    it (None: one Spread does not read); None when the config names none."""
+    tournament = division.tournament
+    if not tournament.tsh_config:
+        return None
+    try:
+        config = tsh.read_config(tournament.tsh_config)
+        value = config.value("rating_list", tsh.canonical_division(division.name))
+        if value is None:
+            value = config.value("rating_list")
+    except tsh.TshFormatError:
+        return None
+    if isinstance(value, dict):
+        wanted = tsh.canonical_division(division.name)
+        mine = [v for k, v in value.items() if tsh.canonical_division(str(k)) == wanted]
+        value = mine[0] if mine else None
+    if not isinstance(value, str) or not value.strip():
+        return None
+    name = value.strip()
+    return name, RATING_LIST_FORMATS.get(name.lower())
+
+
 def ratings_note(division: Division) -> str | None:
     """One line saying that the ratings shown are not those of the system the event asks for,
     or None when they are: Spread never passes off one system's figures as another's."""
@@ -705,6 +736,7 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 spread_cap=[caps] if isinstance(caps, int) else caps,
                 prize_bands=config.prize_bands(line.name),
                 prizes=config.prizes(line.name),
+                rating_classes=config.classes(line.name),
                 gibson=_perl_true(config.value("gibson")),
                 gibson_spread=config.gibson_spread,
                 pairing_schedule=_schedule(config, line.name),
@@ -828,11 +860,26 @@ def _prizes_as_set(config_text: str, divisions: list[Division]) -> str:
     return tsh.with_prizes(config_text, changed) if changed else config_text
 
 
+def _classes_as_set(config_text: str, divisions: list[Division]) -> str:
+    """config.tsh with the `classes` line of each division whose number of classes was changed
+    at the desk written afresh (as `_prizes_as_set` does for prizes)."""
+    try:
+        config = tsh.read_config(config_text)
+    except tsh.TshFormatError:
+        config = None
+    changed = {
+        d.name: d.rating_classes
+        for d in divisions
+        if (config.classes(d.name) if config else 0) != d.rating_classes
+    }
+    return tsh.with_classes(config_text, changed) if changed else config_text
+
+
 def _config_text(tournament: Tournament, divisions: list[Division]) -> str:
     config_text = tournament.tsh_config or "".join(
         f"division {d.name} {_t_name(d)}\n" for d in divisions
     )
-    return _prizes_as_set(config_text, divisions)
+    return _classes_as_set(_prizes_as_set(config_text, divisions), divisions)
 
 
 def _t_name(division: Division) -> str:

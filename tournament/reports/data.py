@@ -926,11 +926,12 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
 
 def playoffs(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The division's playoff (`tournament/playoffs.py`): each match's series with its games,
-    stage by stage, and the champion once the final is decided. Playoff games are entered at
-    the desk and public as soon as they are entered; `number` and `public` change nothing."""
+    stage by stage, and the champion once the final is decided. `public`: only once the
+    director has published the playoff (its games then show as they are entered); `number`
+    changes nothing."""
     from tournament import playoffs as playoff_service
 
-    now = playoff_service.state(division)
+    now = playoff_service.state(division, public=public)
     if now is None:
         raise ReportError(f"division {division.name} has no playoff")
     columns = [
