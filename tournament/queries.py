@@ -71,9 +71,15 @@ _ROUND_COLUMNS = {
     # As `services.scored_when_paired` tells them apart: results entered (a forfeit of a paired
     # game keeps its table), and byes and absent players' forfeits, scored when paired.
     "played": Count(
-        "pk",
-        filter=(Q(player2__isnull=False) & Q(score1__isnull=False) & Q(score2__isnull=False))
-        | (Q(player2__isnull=True, kind=Game.FORFEIT, table__isnull=False, score1__isnull=False)),
+        "pk", filter=Q(player2__isnull=False, score1__isnull=False, score2__isnull=False)
+    ),
+    # A forfeit of a paired game is two rows at its table (the loss and the win): one result.
+    "forfeits": Count(
+        "table",
+        distinct=True,
+        filter=Q(
+            player2__isnull=True, kind=Game.FORFEIT, table__isnull=False, score1__isnull=False
+        ),
     ),
     "pending": Count(
         "pk",
@@ -90,9 +96,8 @@ _ROUND_COLUMNS = {
 
 
 def _round_count(r: dict, mode: str) -> RoundCount:
-    return RoundCount(
-        r["round"], r["games"], r["results"], r["played"], r["pending"], r["alone"], mode
-    )
+    played = r["played"] + r["forfeits"]
+    return RoundCount(r["round"], r["games"], r["results"], played, r["pending"], r["alone"], mode)
 
 
 def division_rounds(division: Division) -> list[RoundCount]:

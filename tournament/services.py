@@ -280,6 +280,7 @@ class _RoundRead:
 
 def _round_read(games: list[_GameRow]) -> _RoundRead:
     played = pending = 0
+    forfeit_tables: set[int | None] = set()  # a paired game's forfeit: two rows, one result
     pairs: list[engine.Game] = []
     alone: list[engine.Game] = []
     for g in games:
@@ -289,11 +290,14 @@ def _round_read(games: list[_GameRow]) -> _RoundRead:
             if g.has_result:
                 alone.append(engine_game(g))
         elif g.has_result:
-            played += 1
+            if g.player2_id is None:
+                forfeit_tables.add(g.table)
+            else:
+                played += 1
             pairs.append(engine_game(g))
         else:
             pending += 1
-    return _RoundRead(played, pending, pairs, alone)
+    return _RoundRead(played + len(forfeit_tables), pending, pairs, alone)
 
 
 # The last few divisions' players and results read by this process, by stamp: after a change,

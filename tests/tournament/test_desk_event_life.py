@@ -164,6 +164,8 @@ def test_absent_in_a_paired_round_asks_then_turns_the_pairing_into_a_forfeit(
     )
     rows = {r.player.number: r for r in services.division_standings(division, public=False)}
     assert (rows[3].losses, rows[3].spread, rows[4].wins, rows[4].spread) == (1, -50, 1, 50)
+    # Still a pair for the pairing checks: 7 players, one bye, no "extra bye" warning.
+    assert rounds.current_warnings(division, 1) == []
 
     # Undo takes back the forfeit and the mark together.
     corrections.undo_last(division, director)
