@@ -147,6 +147,12 @@ def rounds_played(division: Division) -> int:
     return last.first() or 0
 
 
+def rounds_counted(division: Division, public: bool = True) -> int:
+    """The last round the standings count (`round_counts`: a result, or its byes once they
+    count): what "standings after round N" means by default."""
+    return len(_players_and_results(division, public)[1])
+
+
 def shows_inactive(tournament: Tournament) -> bool:
     """tsh's `config show_inactive`: withdrawn players keep a rank in the standings."""
     if not tournament.tsh_config:

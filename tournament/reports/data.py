@@ -133,7 +133,9 @@ def _paired_rounds(division: Division, public: bool) -> list[int]:
 
 
 def _after_round(division: Division, number: int | None, public: bool) -> int:
-    last = last_result_round(division, public)
+    # The rounds the standings count, by the division's `byes_count`: a round with only its
+    # byes scored is not "after round N" unless they count already.
+    last = services.rounds_counted(division, public)
     if number is None:
         return last
     if number < 0 or number > last:
