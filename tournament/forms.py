@@ -314,8 +314,9 @@ class DivisionSettingsForm(forms.ModelForm):
                 "stored as 55–0."
             ),
             "byes_count": _(
-                "A round's byes and forfeits without an opponent are scored when it is paired; "
-                "this says when the standings count them. The standings' heading says which."
+                "A round's byes, and the forfeit losses of players left out as absent, are "
+                "scored when it is paired; this says when the standings count them. The "
+                "standings' heading says which."
             ),
             "first_table": _("The division's tables are numbered from here (e.g. 11 for 11–20)."),
             "last_table": _("Empty: no limit. The pairings page warns of tables past it."),
