@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
 from tournament.sheet_report import SheetReport
@@ -87,6 +88,15 @@ class Division(models.Model):
     # nothing (the round counts as not played).
     ABSENT_CHOICES = [("forfeit", "a forfeit loss"), ("nothing", "nothing")]
     absent_result = models.CharField(max_length=10, choices=ABSENT_CHOICES, default="forfeit")
+    # When a round's byes and forfeits (results without an opponent) count in the standings:
+    # once the round's results are complete, as soon as the round is published (at the desk:
+    # paired), or once any of its games has a result (`services.byes_count`).
+    BYES_COUNT_CHOICES = [
+        ("complete", _lazy("when the round's results are complete")),
+        ("published", _lazy("as soon as the round is published")),
+        ("any", _lazy("once any result of the round is in")),
+    ]
+    byes_count = models.CharField(max_length=10, choices=BYES_COUNT_CHOICES, default="complete")
     # The hall display shows only this view ("pairings", "standings", "results"); "" rotates.
     display_pin = models.CharField(max_length=20, blank=True)
     # Pairing: which system pairs which round ([{"rounds": "1-3", "system": "fontes"}, …], read
