@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0016_hall2'),
+        ('tournament', '0017_tsh3'),
     ]
 
     operations = [
