@@ -172,6 +172,17 @@ class PrizesForm(forms.Form):
             "player's own class (the .t file's class field)."
         ),
     )
+    rating_classes = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=26,
+        label=gettext_lazy("Classes by rating order"),
+        help_text=gettext_lazy(
+            "tsh's classes line: this many classes A, B, … by rating, about as many players in "
+            "each, players level on rating in the same class. Used when there are no rating "
+            "classes above; 0 or empty: none."
+        ),
+    )
 
     team_order = forms.ChoiceField(
         choices=[("wins", gettext_lazy("wins first")), ("spread", gettext_lazy("spread first"))],
@@ -205,10 +216,17 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
             division.prizes = form.cleaned_data["prizes"]
             division.prizes_more_than_one = form.cleaned_data["more_than_one"]
             division.class_bands = form.cleaned_data["class_bands"]
+            division.rating_classes = form.cleaned_data["rating_classes"] or 0
             division.team_order = form.cleaned_data["team_order"]
             with transaction.atomic():
                 division.save(
-                    update_fields=["prizes", "prizes_more_than_one", "class_bands", "team_order"]
+                    update_fields=[
+                        "prizes",
+                        "prizes_more_than_one",
+                        "class_bands",
+                        "rating_classes",
+                        "team_order",
+                    ]
                 )
             messages.success(
                 request, gettext("Division %(name)s's prizes are saved.") % {"name": division.name}
@@ -221,6 +239,7 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
                 "prizes": prize_text(division.prizes or []),
                 "more_than_one": division.prizes_more_than_one,
                 "class_bands": "\n".join(f"{n} {r}" for n, r in division.class_bands or []),
+                "rating_classes": division.rating_classes,
                 "team_order": division.team_order,
             }
         )

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from tournament import pairing_systems, results, rounds, sentences, services
+from tournament import pairing_systems, queries, results, rounds, sentences, services
 from tournament import players as player_changes
 from tournament.engine.pairing import SYSTEMS
 from tournament.forms import (
@@ -30,6 +30,7 @@ from tournament.forms import (
 )
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
+from tournament.tables import fixed_table_legend
 from tournament.views.access import get_desk_division
 
 
@@ -161,6 +162,9 @@ def round_pairings(
             warnings = sentences.warnings(rounds.current_warnings(division, round_number))
         except rounds.PairingRefused as error:
             messages.error(request, str(error))
+    for r in rows:
+        game = r["game"]
+        r["fixed"] = queries.at_fixed_table(game.table, game.player1, game.player2)
     manual_text = "\n".join(
         f"{r['game'].player1.number} {r['game'].player2.number if r['game'].player2 else 'bye'}"
         for r in rows
@@ -180,6 +184,7 @@ def round_pairings(
         "swap": SwapForm(),
         "manual": ManualPairingsForm(initial={"pairs": manual_text}),
         "forfeit_spread": division.forfeit_spread,
+        "fixed_legend": fixed_table_legend() if any(r["fixed"] for r in rows) else "",
     }
     return render(request, "tournament/desk/round_pairings.html", context)
 
