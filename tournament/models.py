@@ -13,7 +13,6 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_lazy as _lazy
 
 from tournament.sheet_report import SheetReport
 
@@ -103,9 +102,9 @@ class Division(models.Model):
     # once the round's results are complete, as soon as the round is published (at the desk:
     # paired), or once any of its games has a result (`services.byes_count`).
     BYES_COUNT_CHOICES = [
-        ("complete", _lazy("when the round's results are complete")),
-        ("published", _lazy("as soon as the round is published")),
-        ("any", _lazy("once any result of the round is in")),
+        ("complete", _("when the round's results are complete")),
+        ("published", _("as soon as the round is published")),
+        ("any", _("once any result of the round is in")),
     ]
     byes_count = models.CharField(max_length=10, choices=BYES_COUNT_CHOICES, default="complete")
     # The hall display shows only this view ("pairings", "standings", "results"); "" rotates.
