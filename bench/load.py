@@ -7,7 +7,9 @@ The event is the real 60-player one of the shared corpus (`mgi`) or a 500-player
 synthetic one (`synthetic`, built by bench/standings.py); its last round's results are taken out
 so that the directors have something to enter. The database is PostgreSQL's `spread_bench`
 (dropped and made afresh; `--database-url` to change), the server `python -m config.serve`, as
-`make serve` runs it, with `--workers` gunicorn workers (2) and REDIS_URL if `--redis` is given.
+`make serve` runs it, with `--workers` gunicorn workers (2) of `--threads` threads (4), and the
+cache in Redis as the README's production environment has it (`--redis`, REDIS_URL or
+redis://127.0.0.1:6379/0; `--local-cache` for each worker's own memory instead).
 
 First, without writes, each page alone for `--seconds` (after every page of its kind has been
 asked for once more than there are workers, to warm the caches), the login page too: req/s,
@@ -83,6 +85,8 @@ record = (
     + ">A: (AERSTUV) -10 20\n>B: (ABEEOST) -9 24\n"
 )
 sheet = scoresheets.attach_scoresheet(sheet_game, record, User.objects.get(username="d1"))
+if sheet.held:  # its totals differ from the game's result: published with its findings
+    scoresheets.release_scoresheet(sheet, User.objects.get(username="d1"), "load test")
 print("JSON" + json.dumps({
     "slug": tournament.slug, "division": division.name, "division_id": division.pk,
     "rounds": last, "players": division.players.count(), "scoresheet": sheet.pk,
@@ -117,6 +121,26 @@ def server_env(database_url: str, workers: int, cache_prefix: str) -> dict[str, 
         "WEB_CONCURRENCY": str(workers),
         "CACHE_KEY_PREFIX": cache_prefix,
     }
+
+
+def server_args(parser: argparse.ArgumentParser) -> None:
+    """The server's options both benches take: its threads and its cache."""
+    parser.add_argument("--threads", type=int, default=4, help="threads a worker (WEB_THREADS)")
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="the REDIS_URL of the shared cache (default: REDIS_URL, or the local Redis)",
+    )
+    parser.add_argument(
+        "--local-cache", action="store_true", help="each worker's own cache instead of Redis"
+    )
+
+
+def apply_server_args(env: dict[str, str], args: argparse.Namespace) -> None:
+    env["WEB_THREADS"] = str(args.threads)
+    env.pop("REDIS_URL", None)
+    if not args.local_cache:
+        env["REDIS_URL"] = args.redis
 
 
 def free_port() -> int:
@@ -331,7 +355,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
-    parser.add_argument("--redis", help="a REDIS_URL for the cache (default: each worker's own)")
+    server_args(parser)
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/spread_bench"
     )
@@ -344,9 +368,7 @@ def main() -> int:
     port = free_port()
     env = server_env(args.database_url, args.workers, f"bench-{port}")
     env["PORT"] = str(port)
-    env.pop("REDIS_URL", None)
-    if args.redis:
-        env["REDIS_URL"] = args.redis
+    apply_server_args(env, args)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
@@ -406,8 +428,8 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     }
     print(
         f"{args.event}: {info['players']} players, {info['rounds']} rounds; "
-        f"{args.viewers} viewers, {args.workers} workers, "
-        f"cache {'Redis' if args.redis else 'per worker'}, {os.cpu_count()} cores"
+        f"{args.viewers} viewers, {args.workers} workers of {args.threads} threads, "
+        f"cache {'per worker' if args.local_cache else 'Redis'}, {os.cpu_count()} cores"
     )
     missed = False
     print(f"\nEach page alone, no writes ({args.seconds:g} s each; ratio to the login page):")
