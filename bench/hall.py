@@ -29,12 +29,14 @@ from load import (  # the same database, server and shell helpers as bench/load.
     ROOT,
     Tally,
     apply_server_args,
+    cpu_line,
     django_shell,
     free_port,
     fresh_database,
     load_average,
     percentile,
     server_args,
+    server_cpu,
     server_env,
     start_server,
     stop_server,
@@ -181,6 +183,7 @@ def main() -> int:
         threads = [threading.Thread(target=phone, args=(t,), daemon=True) for t in tokens]
         threads += [threading.Thread(target=screen, daemon=True) for _ in range(args.screens)]
         began = time.perf_counter()
+        cpu = server_cpu(server.pid)
         for t in threads:
             t.start()
         reporting = threading.Thread(target=reporter)
@@ -190,6 +193,7 @@ def main() -> int:
         for t in threads:
             t.join(timeout=30)
         elapsed = time.perf_counter() - began
+        cpu = server_cpu(server.pid) - cpu
     finally:
         stop_server(server)
     print(
@@ -208,6 +212,7 @@ def main() -> int:
         )
         missed |= p99 >= 250 or tally.errors[kind] > 0
     print(f"reports: {info['games']} games, {recorded} recorded, {lost} lost")
+    print(cpu_line(cpu, sum(len(t) for t in tally.times.values())))
     if stderr_lines:
         print("server errors:\n" + "".join(stderr_lines[-10:]))
     missed |= lost > 0

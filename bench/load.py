@@ -328,6 +328,28 @@ class Director:
             time.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
 
 
+def server_cpu(pid: int) -> float:
+    """Seconds of CPU the server (gunicorn's master and its workers) has used so far: on a
+    machine shared with other work, the CPU a request costs is steadier than its wall time.
+    PostgreSQL's and Redis's own CPU are not counted. 0.0 where /proc cannot tell."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            pids += [int(c) for c in (task / "children").read_text().split()]
+    for p in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
+
+
+def cpu_line(seconds: float, requests: int) -> str:
+    per = seconds / requests * 1000 if requests else float("nan")
+    return f"  server CPU {seconds:.1f} s for {requests} requests: {per:.1f} ms a request"
+
+
 def load_average() -> str:
     """The machine's load average: other work on it lowers every figure, the login page's too."""
     one, five, fifteen = os.getloadavg()
@@ -356,9 +378,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     server_args(parser)
-    parser.add_argument(
-        "--database-url", default="postgres://postgres@127.0.0.1:5432/spread_bench"
-    )
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/spread_bench")
     args = parser.parse_args()
     if args.event == "mgi" and not (MGI / "config.tsh").is_file():
         print(f"the real event is not at {MGI}: try --event synthetic")
@@ -376,7 +396,7 @@ def main() -> int:
         info = django_shell(env, SETUP, args.event, folder, PASSWORD)
     server, stderr_lines = start_server(env, port)
     try:
-        return measure(port, info, args, stderr_lines)
+        return measure(port, info, args, stderr_lines, server.pid)
     finally:
         stop_server(server)
 
@@ -415,7 +435,9 @@ def stop_server(server: subprocess.Popen) -> None:
         server.wait(timeout=10)
 
 
-def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[str]) -> int:
+def measure(
+    port: int, info: dict, args: argparse.Namespace, stderr_lines: list[str], pid: int
+) -> int:
     base = f"/t/{info['slug']}/{urllib.parse.quote(info['division'])}/"
     urls = {
         "login": ["/accounts/login/"],
@@ -439,10 +461,15 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     for kind in ("login", *PAGES):
         warm(port, urls[kind], args.workers)
         tally = Tally()
+        cpu = server_cpu(pid)
         viewers(port, urls, [kind], args.viewers, args.seconds, tally)
+        cpu = server_cpu(pid) - cpu
         rates[kind] = len(tally.times[kind]) / args.seconds
         errors += tally.errors[kind]
-        print(line(kind, tally.times[kind], args.seconds, tally.errors[kind], rates["login"]))
+        print(
+            line(kind, tally.times[kind], args.seconds, tally.errors[kind], rates["login"])
+            + f"  CPU {cpu / max(1, len(tally.times[kind])) * 1000:.1f} ms"
+        )
         if kind != "login" and rates[kind] < 0.5 * rates["login"]:
             missed = True
 
@@ -457,14 +484,14 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     for d in directors:
         d.login()
     tally = Tally()
-    writers = [
-        threading.Thread(target=d.run, args=(duration, i)) for i, d in enumerate(directors)
-    ]
+    writers = [threading.Thread(target=d.run, args=(duration, i)) for i, d in enumerate(directors)]
+    cpu = server_cpu(pid)
     for w in writers:
         w.start()
     viewers(port, urls, list(PAGES), args.viewers, duration, tally)
     for w in writers:
         w.join()
+    cpu = server_cpu(pid) - cpu
     for kind in PAGES:
         times = tally.times[kind]
         print(line(kind, times, duration, tally.errors[kind], None))
@@ -474,6 +501,7 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     print(f"  {load_average()}")
     saves = [t for d in directors for t in d.times]
     print(line("saves", saves, duration, sum(d.errors for d in directors), None))
+    print(cpu_line(cpu, len(saves) + sum(len(t) for t in tally.times.values())))
     errors += sum(d.errors for d in directors)
 
     ids = [g[0] for g in games]
