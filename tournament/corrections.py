@@ -128,12 +128,18 @@ def undo_last(division: Division, user: Any) -> Change:
         for s in after:
             if s["id"] not in kept:
                 rows[s["id"]].delete()
+        absent = (change.after or {}).get("absent")
+        taken_back = {"present": absent} if absent else {}
+        if absent:  # the result of marking a player absent: the mark goes too
+            marked = players[absent["player"]]
+            marked.absent_rounds = sorted(set(marked.absent_rounds or []) - {absent["round"]})
+            marked.save(update_fields=["absent_rounds", "updated"])
         return audit.record(
             division,
             UNDO,
             actor=user,
             game=change.game,
             before={"games": current},
-            after={"games": restored, "undoes": change.pk},
+            after={"games": restored, "undoes": change.pk, **taken_back},
             reason=f"Undo of change {change.pk} ({change.action})",
         )

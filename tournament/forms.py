@@ -296,6 +296,7 @@ class DivisionSettingsForm(forms.ModelForm):
             "auto_pair",
             "entry_mode",
             "absent_result",
+            "byes_count",
             "first_table",
             "last_table",
         ]
@@ -303,6 +304,7 @@ class DivisionSettingsForm(forms.ModelForm):
             "auto_pair": "Pair the next round by itself",
             "entry_mode": _("Results are entered as"),
             "absent_result": _("A player marked absent for a round gets"),
+            "byes_count": _("Byes and forfeits count in the standings"),
             "first_table": _("First table"),
             "last_table": _("Last table"),
         }
@@ -310,6 +312,11 @@ class DivisionSettingsForm(forms.ModelForm):
             "entry_mode": _(
                 "Spread only (TSH's config entry): “12 +55 7” records 12 beating 7 by 55, "
                 "stored as 55–0."
+            ),
+            "byes_count": _(
+                "A round's byes, and the forfeit losses of players left out as absent, are "
+                "scored when it is paired; this says when the standings count them. The "
+                "standings' heading says which."
             ),
             "first_table": _("The division's tables are numbered from here (e.g. 11 for 11–20)."),
             "last_table": _("Empty: no limit. The pairings page warns of tables past it."),

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
 from tournament.sheet_report import SheetReport
@@ -87,6 +88,15 @@ class Division(models.Model):
     # nothing (the round counts as not played).
     ABSENT_CHOICES = [("forfeit", "a forfeit loss"), ("nothing", "nothing")]
     absent_result = models.CharField(max_length=10, choices=ABSENT_CHOICES, default="forfeit")
+    # When a round's byes and forfeits (results without an opponent) count in the standings:
+    # once the round's results are complete, as soon as the round is published (at the desk:
+    # paired), or once any of its games has a result (`services.byes_count`).
+    BYES_COUNT_CHOICES = [
+        ("complete", _lazy("when the round's results are complete")),
+        ("published", _lazy("as soon as the round is published")),
+        ("any", _lazy("once any result of the round is in")),
+    ]
+    byes_count = models.CharField(max_length=10, choices=BYES_COUNT_CHOICES, default="complete")
     # The hall display shows only this view ("pairings", "standings", "results"); "" rotates.
     display_pin = models.CharField(max_length=20, blank=True)
     # Pairing: which system pairs which round ([{"rounds": "1-3", "system": "fontes"}, …], read
@@ -112,6 +122,9 @@ class Division(models.Model):
     # Rating classes: [["A", 1800], ["B", 1400], ["C", 0]], a class and its lowest rating; when
     # empty, a player's class is their own `class` field (.t files).
     class_bands = models.JSONField(default=list, blank=True)
+    # tsh's `classes DIV N`: N classes by rating order (engine/prizes.classes_by_rating) when
+    # there are no rating bands; 0: none.
+    rating_classes = models.PositiveSmallIntegerField(default=0)
     # Team standings: "wins" (wins, then spread) or "spread" (spread, then wins).
     team_order = models.CharField(
         max_length=10, choices=[("wins", "wins first"), ("spread", "spread first")], default="wins"
@@ -339,6 +352,9 @@ class Playoff(models.Model):
     length = models.PositiveSmallIntegerField(default=5)  # best of N, N odd
     seeds = models.JSONField(default=list)  # player ids, best first, from the standings
     seeded_after = models.PositiveIntegerField()  # the round of the standings seeded from
+    # Like a round: hidden from the public (its page, report and API) until the director
+    # publishes it; its games show as they are entered after that.
+    published = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

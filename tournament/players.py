@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournament import audit, rounds
+from tournament import audit, results, rounds
 from tournament.interchange import roster
 from tournament.models import Change, Division, Game, Player
 from tournament.results import snapshot
@@ -202,10 +202,92 @@ def absent_in(player: Player, round_number: int) -> bool:
     )
 
 
+def pairing_of(player: Player, round_number: int) -> Game | None:
+    """The player's game in a round already paired (None: not paired in it)."""
+    games = player.division.games.filter(round=round_number).exclude(kind=Game.VOID)
+    return (
+        games.filter(models.Q(player1=player) | models.Q(player2=player))
+        .select_related("player1", "player2")
+        .first()
+    )
+
+
+def absence_question(player: Player, game: Game) -> str:
+    """What marking the player absent does to their pairing, naming both players: the
+    question the desk asks before it does it."""
+    division = player.division
+    opponent = game.player2 if game.player1_id == player.pk else game.player1
+    values = {
+        "name": player.name,
+        "round": game.round,
+        "spread": division.forfeit_spread,
+        "bye": division.bye_spread,
+        "other": opponent.name if opponent else "",
+    }
+    if opponent is None:
+        return (
+            _(
+                "%(name)s has the bye in round %(round)d. Marked absent, it becomes a forfeit "
+                "loss (−%(spread)d). Record it?"
+            )
+            % values
+        )
+    if division.absent_result == "forfeit":
+        return (
+            _(
+                "%(name)s is paired with %(other)s in round %(round)d. Marked absent, %(name)s "
+                "gets a forfeit loss (−%(spread)d) and %(other)s a forfeit win (+%(spread)d). "
+                "Record it?"
+            )
+            % values
+        )
+    return (
+        _(
+            "%(name)s is paired with %(other)s in round %(round)d. Marked absent, %(name)s "
+            "gets no result and %(other)s a bye (+%(bye)d). Record it?"
+        )
+        % values
+    )
+
+
+def _absent_from_pairing(player: Player, game: Game, user: Any) -> None:
+    """A player marked absent in a round already paired and not yet played: their pairing
+    becomes their forfeit loss and the opponent's forfeit win (as the desk's forfeit does), or,
+    when the division gives absent players nothing, the opponent's bye. One change, with the
+    mark: undo takes both back."""
+    division = player.division
+    round_number = game.round
+    mark = {"player": player.number, "round": round_number}
+    reason = _("%(name)s absent in round %(round)d") % {"name": player.name, "round": round_number}
+    player.absent_rounds = sorted({*(player.absent_rounds or []), round_number})
+    player.save(update_fields=["absent_rounds", "updated"])
+    if game.player2_id is None or division.absent_result == "forfeit":
+        results.enter_line(
+            division, round_number, f"{player.number} forfeit", user, reason=reason, absent=mark
+        )
+        return
+    opponent = game.player2 if game.player1_id == player.pk else game.player1
+    before = snapshot(game)
+    game.player1, game.player2 = opponent, None
+    game.kind, game.score1, game.score2, game.first = Game.BYE, division.bye_spread, None, 0
+    game.version += 1
+    game.save()
+    audit.record(
+        division,
+        Change.Action.CORRECT,
+        actor=user,
+        game=game,
+        before={"games": [before]},
+        after={"games": [snapshot(game)], "absent": mark},
+        reason=reason,
+    )
+
+
 def set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Player:
-    """Mark the player absent for a round not paired yet (or take the mark back): the round's
-    pairing leaves them out and gives them the division's `absent_result` (a forfeit loss, or
-    nothing)."""
+    """Mark the player absent for a round (or take the mark back). A round not paired yet
+    leaves them out when it is paired and gives them the division's `absent_result` (a forfeit
+    loss, or nothing); in a round paired and not yet played, their pairing is changed at once
+    (`_absent_from_pairing`, after the desk's confirmation: `absence_question`)."""
     if round_number < 1:
         raise rounds.PairingRefused(_("A player is absent for round 1 or later."))
     with transaction.atomic():
@@ -215,13 +297,28 @@ def set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Pl
         if (round_number in marked) == absent:
             return player
         if division.games.filter(round=round_number).exists():
-            raise rounds.PairingRefused(
-                _(
-                    "Round %(round)d of division %(division)s is paired already: unpair it "
-                    "first, or record a forfeit on its pairings page."
+            game = pairing_of(player, round_number) if absent else None
+            if game is not None and not game.has_result:
+                _absent_from_pairing(player, game, user)
+                player.refresh_from_db()
+                return player
+            names = {"round": round_number, "division": division.name, "name": player.name}
+            if game is not None:
+                raise rounds.PairingRefused(
+                    _(
+                        "%(name)s already has a result in round %(round)d: correct it on the "
+                        "entry page instead."
+                    )
+                    % names
                 )
-                % {"round": round_number, "division": division.name}
-            )
+            if not absent:
+                raise rounds.PairingRefused(
+                    _(
+                        "Round %(round)d of division %(division)s is paired already: undo the "
+                        "forfeit at the desk, or correct the result, to bring %(name)s back."
+                    )
+                    % names
+                )
         before = {"player": player.number, "absent_rounds": marked}
         marked = sorted({*marked, round_number} if absent else set(marked) - {round_number})
         player.absent_rounds = marked

@@ -61,11 +61,14 @@ class State:
         ]
 
 
-def state(division: Division) -> State | None:
-    """The division's playoff as it stands, or None when it has none."""
-    try:
-        playoff = division.playoff
-    except Playoff.DoesNotExist:
+def state(division: Division, public: bool = False) -> State | None:
+    """The division's playoff as it stands, or None when it has none, or (`public`) when the
+    director has not published it yet: like a round, a playoff is the desk's until published,
+    then its games show as they are entered."""
+    playoff = Playoff.objects.filter(division=division).first()  # never a stale cached one
+    if playoff is None:
+        return None
+    if public and not playoff.published:
         return None
     players = {p.pk: p for p in Player.objects.filter(pk__in=playoff.seeds)}
     games: dict[tuple[int, int], list[PlayoffGame]] = {}
@@ -123,6 +126,28 @@ def set_up(division: Division, seeds: int, length: int, after: int, user: Any) -
             after={"seeds": [p.number for p in top], "length": length, "after": after},
             reason=_("Playoff set up: best of %(n)d, %(names)s")
             % {"n": length, "names": ", ".join(p.name for p in top)},
+        )
+    return playoff
+
+
+def publish(division: Division, user: Any) -> Playoff:
+    """The playoff shown to everyone: its page, its report and the API."""
+    with transaction.atomic():
+        division = rounds.locked_division(division)
+        playoff = Playoff.objects.filter(division=division).first()
+        if playoff is None:
+            raise PlayoffRefused(_("Division %(name)s has no playoff.") % {"name": division.name})
+        if playoff.published:
+            raise PlayoffRefused(_("The playoff is public already."))
+        playoff.published = True
+        playoff.save(update_fields=["published"])
+        stamps.touch([division.pk])
+        audit.record(
+            division,
+            Change.Action.PLAYOFF,
+            actor=user,
+            after={"published": True},
+            reason=_("Playoff published"),
         )
     return playoff
 

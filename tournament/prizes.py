@@ -25,12 +25,30 @@ def bands(division: Division) -> list[tuple[str, int]]:
     return [(str(name), int(lowest)) for name, lowest in division.class_bands or []]
 
 
-def player_class(division: Division, player: Player) -> str:
+def by_rating_order(division: Division, players: list[Player] | None = None) -> dict[int, str]:
+    """tsh's `classes DIV N` (`division.rating_classes`): the classes of the division's active
+    players by rating order (`engine.classes_by_rating`); empty when the division has none, or
+    has rating bands (which come first)."""
+    if not division.rating_classes or division.class_bands:
+        return {}
+    everyone = players if players is not None else list(division.players.all())
+    active = [(p.pk, p.rating) for p in everyone if p.withdrawn_from_round is None]
+    found = engine.classes_by_rating(active, division.rating_classes)
+    return {int(str(k)): v for k, v in found.items()}
+
+
+def player_class(division: Division, player: Player, ordered: dict[int, str] | None = None) -> str:
+    """The player's class: by the division's rating bands, else by rating order (tsh's
+    `classes` line; `ordered` from `by_rating_order` if the caller has it), else their own."""
+    if not division.class_bands and division.rating_classes:
+        if ordered is None:
+            ordered = by_rating_order(division)
+        return ordered.get(player.pk, "")
     return engine.rating_class(player.rating, bands(division), own_class(player))
 
 
 def has_classes(division: Division, players: list[Player] | None = None) -> bool:
-    if division.class_bands:
+    if division.class_bands or division.rating_classes:
         return True
     everyone = players if players is not None else list(division.players.all())
     return any(own_class(p) for p in everyone)
@@ -53,20 +71,27 @@ def class_standings(
     it, in the standings' order."""
     if rows is None:
         rows = services.division_standings(division, after, public=public)
-    contenders = _contenders(division, rows)
+    ordered = by_rating_order(division)
+    contenders = _contenders(division, rows, ordered)
     ranks = engine.class_ranks(contenders)
     classes = {c.id: c.player_class for c in contenders}
     return [
         ClassRow(
-            r, classes.get(r.player.pk, player_class(division, r.player)), ranks.get(r.player.pk)
+            r,
+            classes.get(r.player.pk, player_class(division, r.player, ordered)),
+            ranks.get(r.player.pk),
         )
         for r in rows
     ]
 
 
-def _contenders(division: Division, rows: list[services.Row]) -> list[engine.Contender]:
+def _contenders(
+    division: Division, rows: list[services.Row], ordered: dict[int, str] | None = None
+) -> list[engine.Contender]:
+    if ordered is None:
+        ordered = by_rating_order(division)
     return [
-        engine.Contender(r.player.pk, r.name, r.rank, player_class(division, r.player))
+        engine.Contender(r.player.pk, r.name, r.rank, player_class(division, r.player, ordered))
         for r in rows
         if r.rank is not None
     ]

@@ -42,30 +42,69 @@ class RoundCount:
     number: int
     games: int
     results: int  # games with a result entered
-    played: int = 0  # of them, games between two players (not a bye or a forfeit alone)
+    played: int = 0  # results entered (not a bye or an absent player's forfeit)
+    pending: int = 0  # games between two players without a result yet
+    alone: int = 0  # byes and absent players' forfeits, scored when paired
+    byes_count: str = "complete"  # the division's `byes_count`
 
     @property
     def has_results(self) -> bool:
-        """Whether the round counts in the standings: a game between two players has a
-        result. A round just published has its byes (and an absent player's forfeit) scored
-        and nothing else: it is in play, and the standings are those after the round before;
-        its byes and forfeits count once a game has a result."""
-        return self.played > 0
+        """Whether the round counts in the standings yet (`services.round_counts`): a game
+        between two players has a result, or its byes and forfeits count by the division's
+        choice. A round just published has its byes (and an absent player's forfeit) scored
+        and nothing else: unless they count as soon as published, it is in play and the
+        standings are those after the round before."""
+        return services.round_counts(self.byes_count, self.played, self.pending, self.alone)
+
+    @property
+    def byes_counted(self) -> bool:
+        """Whether the round's byes and forfeits count yet."""
+        return services.byes_count(self.byes_count, self.played, self.pending)
+
+    @property
+    def complete(self) -> bool:
+        return self.pending == 0
+
+
+_ROUND_COLUMNS = {
+    "games": Count("pk"),
+    "results": Count("score1"),
+    # As `services.scored_when_paired` tells them apart: results entered (a forfeit of a paired
+    # game keeps its table), and byes and absent players' forfeits, scored when paired.
+    "played": Count(
+        "pk", filter=Q(player2__isnull=False, score1__isnull=False, score2__isnull=False)
+    ),
+    # A forfeit of a paired game is two rows at its table (the loss and the win): one result.
+    "forfeits": Count(
+        "table",
+        distinct=True,
+        filter=Q(
+            player2__isnull=True, kind=Game.FORFEIT, table__isnull=False, score1__isnull=False
+        ),
+    ),
+    "pending": Count(
+        "pk",
+        filter=Q(player2__isnull=False)
+        & ~Q(kind=Game.VOID)
+        & (Q(score1__isnull=True) | Q(score2__isnull=True)),
+    ),
+    "alone": Count(
+        "score1",
+        filter=Q(player2__isnull=True, kind=Game.BYE)
+        | Q(player2__isnull=True, kind=Game.FORFEIT, table__isnull=True),
+    ),
+}
+
+
+def _round_count(r: dict, mode: str) -> RoundCount:
+    played = r["played"] + r["forfeits"]
+    return RoundCount(r["round"], r["games"], r["results"], played, r["pending"], r["alone"], mode)
 
 
 def division_rounds(division: Division) -> list[RoundCount]:
     """The published rounds that have games, in order (one query)."""
-    rows = (
-        division.games.published()
-        .values("round")
-        .annotate(
-            games=Count("pk"),
-            results=Count("score1"),
-            played=Count("score1", filter=Q(player2__isnull=False)),
-        )
-        .order_by("round")
-    )
-    return [RoundCount(r["round"], r["games"], r["results"], r["played"]) for r in rows]
+    rows = division.games.published().values("round").annotate(**_ROUND_COLUMNS).order_by("round")
+    return [_round_count(r, division.byes_count) for r in rows]
 
 
 def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
@@ -73,17 +112,13 @@ def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
     rows = (
         Game.objects.filter(division__tournament=tournament)
         .published()
-        .values("division", "round")
-        .annotate(
-            games=Count("pk"),
-            results=Count("score1"),
-            played=Count("score1", filter=Q(player2__isnull=False)),
-        )
+        .values("division", "division__byes_count", "round")
+        .annotate(**_ROUND_COLUMNS)
         .order_by("division", "round")
     )
     found: dict[int, list[RoundCount]] = defaultdict(list)
     for r in rows:
-        found[r["division"]].append(RoundCount(r["round"], r["games"], r["results"], r["played"]))
+        found[r["division"]].append(_round_count(r, r["division__byes_count"]))
     return found
 
 
@@ -108,6 +143,11 @@ class Side:
     @property
     def table(self) -> int | None:
         return self.game.table
+
+    @property
+    def fixed_table(self) -> bool:
+        """The game is at a player's fixed table (`Player.fixed_table`)."""
+        return at_fixed_table(self.game.table, self.player, self.opponent)
 
     @property
     def has_result(self) -> bool:
@@ -149,6 +189,11 @@ class Side:
         return "Forfeit" if self.game.kind == Game.FORFEIT else "Bye"
 
 
+def at_fixed_table(table: int | None, *players: Player | None) -> bool:
+    """A game at `table` is at the fixed table of one of its players (`Player.fixed_table`)."""
+    return table is not None and any(p is not None and p.fixed_table == table for p in players)
+
+
 def signed(number: int) -> str:
     return f"{number:+d}" if number else "0"
 
@@ -183,6 +228,11 @@ def _players_of(games: Iterable[Game]) -> dict[int, Player]:
 class Pairings:
     by_table: list[Side]  # each game once, from its first-listed player's side
     by_name: list[Side]  # every player of the round, in alphabetical order
+
+    @property
+    def fixed_tables(self) -> bool:
+        """Some game is at a fixed table: the printed pairings mark it and say what it means."""
+        return any(s.fixed_table for s in self.by_table)
 
 
 def round_pairings(division: Division, number: int) -> Pairings:

@@ -523,7 +523,9 @@ def _game_label(game: Game) -> str:
 REFUSED = "Your save was refused and nothing was overwritten"
 
 
-def _apply(plan: _Plan, user: Any, reason: str, action: str) -> Change:
+def _apply(
+    plan: _Plan, user: Any, reason: str, action: str, absent: dict[str, int] | None = None
+) -> Change:
     game = plan.game
     before = [snapshot(game)]
     for key, value in plan.values.items():
@@ -546,13 +548,15 @@ def _apply(plan: _Plan, user: Any, reason: str, action: str) -> Change:
     from tournament.scoresheets import reflag
 
     reflag(game)
+    # A forfeit because the player was marked absent keeps the mark with it: undo takes both back.
+    marked = {"absent": absent} if absent else {}
     return audit.record(
         game.division,
         action,
         actor=user,
         game=game,
         before={"games": before},
-        after={"games": after},
+        after={"games": after, **marked},
         reason=reason,
     )
 
@@ -576,11 +580,14 @@ def enter_line(
     version: int | None = None,
     reason: str = "",
     first_as_typed: bool = False,
+    absent: dict[str, int] | None = None,
 ) -> Change:
     """Save a line: a new result, or a correction (which needs a reason).
 
     `version` is the game's version the check showed: a save against an older one is refused.
     `first_as_typed`: the player typed first went first, even against the pairing's first.
+    `absent`: the forfeit is a player's marked absent (`players.set_absent`), kept in the
+    change as {"player": number, "round": round} so that undo takes the mark back too.
     """
     entry = parse_line(text, spread=division.entry_mode == "spread")
     reason = reason.strip()
@@ -597,7 +604,7 @@ def enter_line(
                 f"{result_text(snapshot(plan.game))} is already entered: "
                 "a correction needs a reason."
             )
-        return _apply(plan, user, reason, CORRECT if plan.correction else CREATE)
+        return _apply(plan, user, reason, CORRECT if plan.correction else CREATE, absent)
 
 
 # -- the rounds at a glance ----------------------------------------------------------------------

@@ -461,6 +461,16 @@ def _check(
     # rows are left out of the pairs, and so of the count of byes.
     forfeits = {g.player1_id for g in games if g.kind == Game.FORFEIT}
     pairs = [(g.player1_id, g.player2_id) for g in games if g.kind not in (Game.VOID, Game.FORFEIT)]
+    # A forfeit entered for a paired game (or a player marked absent after pairing) is its two
+    # rows at the game's table: still a pair, so the field's byes are counted as paired.
+    at_table: dict[int, list[int]] = {}
+    for g in games:
+        if g.kind == Game.FORFEIT and g.player2_id is None and g.table is not None:
+            at_table.setdefault(g.table, []).append(g.player1_id)
+    forfeit_pairs = [(two[0], two[1]) for two in at_table.values() if len(two) == 2]
+    pairs += forfeit_pairs
+    # A player marked absent once paired was in the field the round was paired from.
+    past = replace(past, absent=past.absent - {pk for pair in forfeit_pairs for pk in pair})
     warnings = pairing.check_pairings(
         past.engine_players,
         past.results,

@@ -96,13 +96,24 @@ class _GameRow:
     kind: str
     first: int
     tou: dict | None
+    table: int | None
 
     @property
     def has_result(self) -> bool:
         return self.score1 is not None and (self.player2_id is None or self.score2 is not None)
 
 
-_GAME_COLUMNS = ("round", "player1_id", "player2_id", "score1", "score2", "kind", "first", "tou")
+_GAME_COLUMNS = (
+    "round",
+    "player1_id",
+    "player2_id",
+    "score1",
+    "score2",
+    "kind",
+    "first",
+    "tou",
+    "table",
+)
 
 
 def engine_game(g: Game | _GameRow, with_scores: bool = True) -> engine.Game:
@@ -134,6 +145,12 @@ def rounds_played(division: Division) -> int:
     """The last round with a result."""
     last = division.games.exclude(score1=None).order_by("-round").values_list("round", flat=True)
     return last.first() or 0
+
+
+def rounds_counted(division: Division, public: bool = True) -> int:
+    """The last round the standings count (`round_counts`: a result, or its byes once they
+    count): what "standings after round N" means by default."""
+    return len(_players_and_results(division, public)[1])
 
 
 def shows_inactive(tournament: Tournament) -> bool:
@@ -222,37 +239,104 @@ def engine_player(p: Player) -> engine.Player:
     return engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round)
 
 
+def byes_count(mode: str, played: int, pending: int) -> bool:
+    """Whether a round's byes and forfeits (results without an opponent) count in the
+    standings, by the division's `byes_count`: `played` of its games between two players have
+    a result and `pending` have none yet. A round with no game between two players is complete
+    as soon as it exists. The one rule for every standings, rating, report and heading."""
+    if mode == "published":
+        return True
+    if mode == "any":
+        return played > 0 or pending == 0
+    return pending == 0  # "complete", the default
+
+
+def scored_when_paired(kind: str, player2_id: int | None, table: int | None) -> bool:
+    """A bye, or the forfeit loss of a player left out as absent (no table): scored when the
+    round is paired, and counted as `byes_count` says. A forfeit entered for a paired game
+    keeps its table and is a result like any other."""
+    if player2_id is not None:
+        return False
+    return kind == Game.BYE or (kind == Game.FORFEIT and table is None)
+
+
+def round_counts(mode: str, played: int, pending: int, alone: int) -> bool:
+    """Whether a round adds anything to the standings yet: a result between two players, or
+    its byes and forfeits once they count."""
+    return played > 0 or (alone > 0 and byes_count(mode, played, pending))
+
+
+@dataclass(frozen=True, slots=True)
+class _RoundRead:
+    """A round's games as the engines take them, with what `byes_count` needs."""
+
+    played: int  # results entered: games between two players, forfeits of paired games
+    pending: int  # games between two players without a result
+    pairs: list[engine.Game]  # the results entered
+    alone: list[engine.Game]  # byes and absent players' forfeits, scored when paired
+
+    def results(self, mode: str) -> list[engine.Game] | None:
+        """The round's results that count, or None when nothing of it counts yet."""
+        if not round_counts(mode, self.played, self.pending, len(self.alone)):
+            return None
+        if byes_count(mode, self.played, self.pending):
+            return self.pairs + self.alone
+        return list(self.pairs)
+
+
+def _round_read(games: list[_GameRow]) -> _RoundRead:
+    played = pending = 0
+    forfeit_tables: set[int | None] = set()  # a paired game's forfeit: two rows, one result
+    pairs: list[engine.Game] = []
+    alone: list[engine.Game] = []
+    for g in games:
+        if g.kind == Game.VOID:
+            continue
+        if scored_when_paired(g.kind, g.player2_id, g.table):
+            if g.has_result:
+                alone.append(engine_game(g))
+        elif g.has_result:
+            if g.player2_id is None:
+                forfeit_tables.add(g.table)
+            else:
+                played += 1
+            pairs.append(engine_game(g))
+        else:
+            pending += 1
+    return _RoundRead(played + len(forfeit_tables), pending, pairs, alone)
+
+
 # The last few divisions' players and results read by this process, by stamp: after a change,
 # the standings, the ratings and the Gibsonized players each need them, and reading a big
 # division's games is most of computing any of them.
-_READ: dict[tuple[int, str, bool], tuple[list[Player], list[list[engine.Game]]]] = {}
+_READ: dict[tuple[int, str, bool, str], tuple[list[Player], list[list[engine.Game]]]] = {}
 _READ_KEPT = 8
 # Each round's results as this process last read them, by the division's frame stamp: round →
-# (the round's own stamp, whether a game of it has a result, its games as the engines take
-# them). Under one frame stamp the rounds are the same ones (a game added, deleted or moved
-# renews it), so a result read again is the one round whose stamp changed.
-_ROUNDS: dict[tuple[int, str, bool], dict[int, tuple[str, bool, list[engine.Game]]]] = {}
+# (the round's own stamp, its games as read). Under one frame stamp the rounds are the same
+# ones (a game added, deleted or moved renews it), so a result read again is the one round
+# whose stamp changed.
+_ROUNDS: dict[tuple[int, str, bool], dict[int, tuple[str, _RoundRead]]] = {}
 _READ_LOCK = threading.Lock()
 
 
 def _players_and_results(
     division: Division, public: bool
 ) -> tuple[list[Player], list[list[engine.Game]]]:
-    """The division's players, and the results of each round up to the last with one (three
-    queries, or one when this process read them under the division's current stamp; the
-    games are read as plain values, without building model instances, and only those of the
-    rounds changed since this process last read them). Read-only: shared by every caller
-    under the same stamp."""
+    """The division's players, and the results of each round up to the last that counts
+    (`round_counts`, by the division's `byes_count`; three queries, or one when this process
+    read them under the division's current stamp; the games are read as plain values, without
+    building model instances, and only those of the rounds changed since this process last
+    read them). Read-only: shared by every caller under the same stamp."""
     # The stamps are read first: what is read after them is at least as new, so never stale.
-    stamp, frame, round_stamps = (
+    stamp, frame, round_stamps, mode = (
         Division.objects.filter(pk=division.pk)
-        .values_list("stamp", "frame_stamp", "round_stamps")
+        .values_list("stamp", "frame_stamp", "round_stamps", "byes_count")
         .get()
     )
-    key = (division.pk, stamp, public)
+    key = (division.pk, stamp, public, mode)
     found = _READ.get(key)
     if found is None:
-        found = _read_players_and_results(division, public, frame, round_stamps)
+        found = _read_players_and_results(division, public, frame, round_stamps, mode)
         with _READ_LOCK:
             while len(_READ) >= _READ_KEPT:
                 _READ.pop(next(iter(_READ)))
@@ -261,7 +345,7 @@ def _players_and_results(
 
 
 def _read_players_and_results(
-    division: Division, public: bool, frame: str, round_stamps: dict[str, str]
+    division: Division, public: bool, frame: str, round_stamps: dict[str, str], mode: str
 ) -> tuple[list[Player], list[list[engine.Game]]]:
     players = list(division.players.all())
     where = (division.pk, frame, public)
@@ -277,19 +361,14 @@ def _read_players_and_results(
         game = _GameRow(*values)
         fresh.setdefault(game.round, []).append(game)
     for number, games in fresh.items():
-        rated = [engine_game(g) for g in games if g.has_result and g.kind != Game.VOID]
-        kept[number] = (
-            round_stamps.get(str(number), ""),
-            any(g.has_result for g in games),
-            rated,
-        )
+        kept[number] = (round_stamps.get(str(number), ""), _round_read(games))
     with _READ_LOCK:
         while len(_ROUNDS) >= _READ_KEPT:
             _ROUNDS.pop(next(iter(_ROUNDS)))
         _ROUNDS[where] = kept
-    last_round = max((n for n, held in kept.items() if held[1]), default=0)
-    empty: tuple[str, bool, list[engine.Game]] = ("", False, [])
-    return players, [list(kept.get(n, empty)[2]) for n in range(1, last_round + 1)]
+    counted = {n: held[1].results(mode) for n, held in kept.items()}
+    last_round = max((n for n, found in counted.items() if found is not None), default=0)
+    return players, [list(counted.get(n) or []) for n in range(1, last_round + 1)]
 
 
 def _standings(
@@ -574,6 +653,37 @@ def rating_system_asked(tournament: Tournament) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
+# tsh's `config rating_list`: the folder of tsh's lib/ratings/ whose current.txt the event's
+# ratings are looked up in (Division::RatingList); tsh's UPDATERATINGS fills `nsa` and
+# `naspa-csw` from scrabbleplayers.org/ratings/data/full (and /csw/full), NASPA's lists, and
+# `wespa` with WESPA's. The others it knows (absp, pak, ken, nor) Spread does not read.
+RATING_LIST_FORMATS = {"nsa": "naspa", "naspa-csw": "naspa", "wespa": "wespa"}
+
+
+def rating_list_asked(division: Division) -> tuple[str, str | None] | None:
+    """The rating list the event's config.tsh names (`config rating_list = 'nsa'`, or per
+    division `config rating_list{'A'}`), and the format of `interchange.ratinglist` that reads
+    it (None: one Spread does not read); None when the config names none."""
+    tournament = division.tournament
+    if not tournament.tsh_config:
+        return None
+    try:
+        config = tsh.read_config(tournament.tsh_config)
+        value = config.value("rating_list", tsh.canonical_division(division.name))
+        if value is None:
+            value = config.value("rating_list")
+    except tsh.TshFormatError:
+        return None
+    if isinstance(value, dict):
+        wanted = tsh.canonical_division(division.name)
+        mine = [v for k, v in value.items() if tsh.canonical_division(str(k)) == wanted]
+        value = mine[0] if mine else None
+    if not isinstance(value, str) or not value.strip():
+        return None
+    name = value.strip()
+    return name, RATING_LIST_FORMATS.get(name.lower())
+
+
 def ratings_note(division: Division) -> str | None:
     """One line saying that the ratings shown are not those of the system the event asks for,
     or None when they are: Spread never passes off one system's figures as another's."""
@@ -592,6 +702,9 @@ def ratings_note(division: Division) -> str | None:
 @transaction.atomic
 def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **settings) -> Division:
     """A division and its players and games from a read `.t` file."""
+    # An imported event keeps the rule it was read under: a round's byes count once any of its
+    # games has a result (the results of a finished tsh event are the same under every rule).
+    settings.setdefault("byes_count", "any")
     division = Division.objects.create(tournament=tournament, name=name, **settings)
     players = {}
     for p in tfile.players:
@@ -741,6 +854,7 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 spread_cap=[caps] if isinstance(caps, int) else caps,
                 prize_bands=config.prize_bands(line.name),
                 prizes=config.prizes(line.name),
+                rating_classes=config.classes(line.name),
                 gibson=_perl_true(config.value("gibson")),
                 gibson_spread=config.gibson_spread,
                 pairing_schedule=_schedule(config, line.name),
@@ -864,11 +978,26 @@ def _prizes_as_set(config_text: str, divisions: list[Division]) -> str:
     return tsh.with_prizes(config_text, changed) if changed else config_text
 
 
+def _classes_as_set(config_text: str, divisions: list[Division]) -> str:
+    """config.tsh with the `classes` line of each division whose number of classes was changed
+    at the desk written afresh (as `_prizes_as_set` does for prizes)."""
+    try:
+        config = tsh.read_config(config_text)
+    except tsh.TshFormatError:
+        config = None
+    changed = {
+        d.name: d.rating_classes
+        for d in divisions
+        if (config.classes(d.name) if config else 0) != d.rating_classes
+    }
+    return tsh.with_classes(config_text, changed) if changed else config_text
+
+
 def _config_text(tournament: Tournament, divisions: list[Division]) -> str:
     config_text = tournament.tsh_config or "".join(
         f"division {d.name} {_t_name(d)}\n" for d in divisions
     )
-    return _prizes_as_set(config_text, divisions)
+    return _classes_as_set(_prizes_as_set(config_text, divisions), divisions)
 
 
 def _t_name(division: Division) -> str:

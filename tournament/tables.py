@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from tournament.models import Division, Player
 from tournament.queries import CrossRow, PlayerGame, Side, sides_of, signed
@@ -88,6 +89,9 @@ class PairingsByTableTable(DivisionTable):
     score_text = tables.Column(verbose_name="Score", default="")
     opponent = tables.Column(verbose_name="Opponent", empty_values=())
 
+    def render_table(self, record: Side) -> Any:
+        return table_cell(record)
+
     def render_player(self, record: Side) -> str:
         return _player_link(self, record.player, _with_first(record.player.name, record.first))
 
@@ -95,6 +99,23 @@ class PairingsByTableTable(DivisionTable):
         other = {1: 2, 2: 1}.get(record.first, 0)
         text = _with_first(record.opponent_text, other) if record.opponent else record.opponent_text
         return _player_link(self, record.opponent, text)
+
+
+FIXED_MARK = "*"  # after a fixed table's number, in every printed pairing; the legend says so
+
+
+def fixed_table_legend() -> str:
+    """What the mark after a table number means, printed under pairings that have one."""
+    return _("%(mark)s a fixed table: the player sits there every round.") % {"mark": FIXED_MARK}
+
+
+def table_cell(side: Side) -> Any:
+    """A game's table in the pairings, marked when it is a player's fixed table."""
+    if side.table is None or not side.fixed_table:
+        return side.table
+    return format_html(
+        '{}<abbr class="fixed-table" title="{}">{}</abbr>', side.table, _("fixed table"), FIXED_MARK
+    )
 
 
 def _with_first(name: str, first: int) -> str:
@@ -112,6 +133,9 @@ class PairingsByNameTable(DivisionTable):
     opponent = tables.Column(verbose_name="Opponent", empty_values=())
     first_text = tables.Column(verbose_name="1st/2nd", default="")
     score_text = tables.Column(verbose_name="Score", default="")
+
+    def render_table(self, record: Side) -> Any:
+        return table_cell(record)
 
     def render_opponent(self, record: Side) -> str:
         return _player_link(self, record.opponent, record.opponent_text)
@@ -355,7 +379,7 @@ def pairings_by_table_html(table: PairingsByTableTable, request: Any) -> str:
 
     def cells(side: Side) -> list[str]:
         return [
-            _td(side.table, "num"),
+            _td(table_cell(side), "num"),
             _td(table.render_player(side)),
             _td(side.score_text),
             _td(table.render_opponent(side)),
@@ -371,7 +395,7 @@ def pairings_by_name_html(table: PairingsByNameTable, request: Any) -> str:
         link = format_html('<a href="{}">{}</a>', table.player_url(side.player), side.player)
         return [
             _td(link),
-            _td(side.table, "num"),
+            _td(table_cell(side), "num"),
             _td(table.render_opponent(side)),
             _td(side.first_text),
             _td(side.score_text),

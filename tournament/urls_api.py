@@ -12,6 +12,7 @@ urlpatterns = [
     path(base + "players", cached(api.players), name="api-players"),
     path(base + "rounds", cached(api.rounds), name="api-rounds"),
     path(base + "display", cached(api.display), name="api-display"),
+    path(base + "playoff", cached(api.playoff), name="api-playoff"),
     path("t/<slug:slug>/<str:division>/display/", display.display, name="display"),
     path("t/<slug:slug>/tourney.js", cached(api.tourney_js), name="tourney-js"),
 ]

@@ -151,6 +151,47 @@ def test_a_new_director_runs_an_event_from_the_desk(live_url: str, page, tmp_pat
     page.goto(f"{base}/t/club-night/A/")
     assert "Standings after round 1 (round 2 in play)" in page.inner_text("h3#standings-heading")
 
+    # The printed pairings show the star's fixed table, with the legend.
+    page.goto(f"{base}/t/club-night/A/round/2/")
+    marked = page.locator("abbr.fixed-table")
+    assert marked.count() == 3  # by table once, by name for both players
+    assert "* a fixed table: the player sits there every round." in page.inner_text("body")
+
+    # A player away after round 2 is paired: asked first (on a phone), naming both players,
+    # then the pairing is their forfeit loss and the opponent's forfeit win.
+    away = next(g for g in round_2 if g.player2 and star not in (g.player1, g.player2))
+    page.goto(f"{base}/desk/club-night/division/{division.pk}/players/")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.fill("#id_absent_player", str(away.player1.number))
+    page.fill("#id_absent_round", "2")
+    page.click("#absent-form button[value='1']")
+    page.wait_for_load_state("networkidle")
+    question = page.inner_text("#absent-question")
+    assert question == (
+        f"{away.player1.name} is paired with {away.player2.name} in round 2. Marked absent, "
+        f"{away.player1.name} gets a forfeit loss (−50) and {away.player2.name} a forfeit win "
+        "(+50). Record it?"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "absent-confirm-390.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.click("#absent-confirm button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert f"{away.player1.name} is absent in round 2: the pairing is changed" in page.inner_text(
+        "body"
+    )
+    forfeits = Game.objects.filter(division=division, round=2, kind=Game.FORFEIT, table=away.table)
+    assert sorted((g.player1.name, g.score1) for g in forfeits) == sorted(
+        [(away.player1.name, -50), (away.player2.name, 50)]
+    )
+    page.goto(f"{base}/desk/club-night/division/{division.pk}/round/2/pairings/")
+    assert page.locator("#no-warnings").count() == 1  # the forfeit is no extra bye
+    page.goto(f"{base}/t/club-night/A/")
+    assert page.inner_text("h3#standings-heading") == (
+        "Standings after round 2 (1 of 3 results in; byes count when all are in)"
+    )
+
     page.goto(f"{base}/desk/club-night/")
     page.click("text=Lock the tournament")
     page.wait_for_load_state("networkidle")
@@ -197,6 +238,7 @@ def test_a_new_director_runs_an_event_from_the_desk(live_url: str, page, tmp_pat
         "/t/club-night/",
         "/t/club-night/A/",
         "/t/club-night/A/round/1/",
+        "/t/club-night/A/round/2/",
     ]
     widths = {url: _phone_width(page, base + url) for url in urls}
     assert {url: w for url, w in widths.items() if w > 390} == {}

@@ -92,6 +92,8 @@ def test_ratings_from_a_list_and_a_final(live_url: str, page, tmp_path) -> None:
     page.fill("#id_after", "1")
     page.click("#playoff-form button[type=submit]")
     page.wait_for_load_state("networkidle")
+    page.click("#playoff-publish button[type=submit]")
+    page.wait_for_load_state("networkidle")
     for score1, score2 in ((450, 400), (390, 410), (500, 350)):
         page.fill("input[name=score1]", str(score1))
         page.fill("input[name=score2]", str(score2))

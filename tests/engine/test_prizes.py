@@ -9,6 +9,7 @@ from tournament.engine.prizes import (
     award,
     award_order,
     class_ranks,
+    classes_by_rating,
     rating_class,
 )
 
@@ -122,3 +123,24 @@ def test_a_players_rank_within_the_class_and_ties_in_class() -> None:
     assert class_ranks(STANDINGS) == {"ann": 1, "dan": 2, "bea": 1, "cal": 2, "eve": 3}
     level = [Contender("x", "X", 1, "A"), Contender("y", "Y", 2, "A"), Contender("z", "Z", 2, "A")]
     assert class_ranks(level) == {"x": 1, "y": 2, "z": 2}
+
+
+def test_tsh_classes_line_assigns_classes_by_rating_order_from_the_bottom() -> None:
+    """tsh's Config::AssignClasses, worked by hand: 7 players in 3 classes. From the lowest up,
+    each adds 3 to a counter; at 7 or more it drops by 7 and the class moves up a letter."""
+    seven = [("g", 1400), ("a", 2000), ("b", 1900), ("c", 1800), ("d", 1700), ("e", 1600),
+             ("f", 1500)]  # fmt: skip
+    assert classes_by_rating(seven, 3) == {
+        "g": "C", "f": "C", "e": "C", "d": "B", "c": "B", "b": "A", "a": "A"
+    }  # fmt: skip
+    # Players level on rating are not split: the one above takes the class of the one below.
+    tied = [("a", 2000), ("b", 1900), ("c", 1800), ("d", 1800), ("e", 1600), ("f", 1500)]
+    assert classes_by_rating(tied, 3) == {
+        "f": "C", "e": "C", "d": "B", "c": "B", "b": "A", "a": "A"
+    }  # fmt: skip
+    tied_at_the_edge = [("a", 2000), ("b", 1900), ("c", 1700), ("d", 1700)]
+    assert classes_by_rating(tied_at_the_edge, 2) == {"d": "B", "c": "B", "b": "A", "a": "A"}
+    level = [("a", 1500), ("b", 1500), ("c", 1500)]
+    assert classes_by_rating(level, 2) == {"a": "B", "b": "B", "c": "B"}
+    assert classes_by_rating(seven, 1) == {pid: "A" for pid, _ in seven}
+    assert classes_by_rating(seven, 0) == {} and classes_by_rating([], 3) == {}

@@ -15,14 +15,17 @@ ZZZ UK
 JOSE ESP Jos\xc3\xa9 N\xc3\xba\xc3\xb1ez 100 1900 20240401
 """
 
+# As tsh's Ratings::LoadFileToHash reads NASPA's current.txt: name, rating, rank, expiry, games,
+# separated by tabs.
 NASPA = (
-    "QUILL\tADA\tAA000101\t1850\t412\n"
-    "CRANE\tBEN\tAA000102\t1721\t90\n"
-    "CRANE\tBEN\tAA000199\t1300\t12\n"
-    "O'NEIL-SMYTHE\tDEV\tAA000103\t1580\n"
+    "QUILL, ADA\t1850\t120\t2026-12-31\t412\n"
+    "CRANE, BEN\t1721\t300\t2026-06-30\t90\n"
+    "CRANE, BEN\t1300\t2100\t2025-01-31\t12\n"
+    "O'NEIL-SMYTHE, DEV (EXP)\t1580\t700\n"
     "VALE, CORA\t1640\n"
-    "NO RATING HERE\n"
-    "PATEL\tRAJ\tAA000104\t12345\n"
+    "NO RATING HERE 1500\n"
+    "PATEL, RAJ\t12345\n"
+    "SHAH, ANU\t1400\t900\t2026-01-31\tmany\n"
 )
 
 
@@ -40,18 +43,24 @@ def test_the_wespa_list_is_read_with_its_columns_and_a_bad_line_is_a_problem() -
     ]
 
 
-def test_the_naspa_list_is_read_by_what_each_field_is() -> None:
+def test_the_naspa_list_is_read_with_tsh_columns() -> None:
     found = read(NASPA.encode(), "naspa")
     assert [(e.line, e.name, e.rating, e.games, e.member_id) for e in found.entries] == [
-        (1, "QUILL, ADA", 1850, 412, "AA000101"),
-        (2, "CRANE, BEN", 1721, 90, "AA000102"),
-        (3, "CRANE, BEN", 1300, 12, "AA000199"),
-        (4, "O'NEIL-SMYTHE, DEV", 1580, None, "AA000103"),
+        (1, "QUILL, ADA", 1850, 412, ""),
+        (2, "CRANE, BEN", 1721, 90, ""),
+        (3, "CRANE, BEN", 1300, 12, ""),
+        (4, "O'NEIL-SMYTHE, DEV", 1580, None, ""),  # tsh drops "(EXP)"
         (5, "VALE, CORA", 1640, None, ""),
     ]
     assert [p.text for p in found.problems] == [
-        "line 6: no rating on this line",
+        "line 6: no tab on this line: NASPA's list has its columns separated by tabs",
         "line 7: the rating '12345' is not a whole number from 0 to 9999",
+        "line 8: the games 'many' are not a whole number",
+    ]
+    # A first line without a digit names the columns, in any order (tsh does the same).
+    named = read(b"games\tid\tname\trating\n412\tAA000101\tQUILL, ADA\t1850\n", "naspa")
+    assert [(e.line, e.name, e.rating, e.games, e.member_id) for e in named.entries] == [
+        (2, "QUILL, ADA", 1850, 412, "AA000101")
     ]
 
 
@@ -66,6 +75,11 @@ def test_names_match_without_case_accents_punctuation_or_order() -> None:
 
 def test_matching_updates_keeps_and_lists_the_unmatched_and_the_ambiguous() -> None:
     found = read(NASPA, "naspa")
+    with_ids = read(b"name\trating\tid\nCRANE, BEN\t1721\tAA000102\n"
+                    b"CRANE, BEN\t1300\tAA000199\n", "naspa")  # fmt: skip
+    found = ratinglist.RatingList(
+        "naspa", found.entries[:1] + with_ids.entries + found.entries[3:], (), 0
+    )
     players = [
         (1, "Ada Quill", 1800, ""),
         (2, "Ben Crane", 1700, ""),  # two entries, two ratings: ambiguous

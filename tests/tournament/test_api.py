@@ -101,3 +101,36 @@ def test_the_display_feed_and_a_pinned_view(division: Division, director, desk) 
     assert Client().get(BASE + "display").json()["pin"] == "standings"
     page = Client().get("/t/spring-open/A/display/")
     assert page.status_code == 200 and b'id="display-feeds"' in page.content
+
+
+def test_the_playoff_is_in_the_api_once_published(division: Division, director) -> None:
+    from tournament import playoffs
+
+    for line in ("1 451 2 345", "3 300 4 420", "6 390 5 380", "7 bye"):
+        results.enter_line(division, 1, line, director)
+    assert Client().get(BASE + "playoff").status_code == 404  # none
+    playoffs.set_up(division, 2, 3, 1, director)  # Eli (+120) and Ada (+106), best of 3
+    playoffs.enter_game(division, 1, 1, 400, 350, director)
+    assert Client().get(BASE + "playoff").status_code == 404  # not published
+    playoffs.publish(division, director)
+    first = Client().get(BASE + "playoff")
+    assert first.json() == {
+        "length": 3,
+        "seeded_after": 1,
+        "seeds": [{"seed": 1, "number": 4, "name": "Moss, Eli"},
+                  {"seed": 2, "number": 1, "name": "Quill, Ada"}],
+        "stages": [{"stage": 1, "name": "Final", "matches": [
+            {"slot": 1, "players": [4, 1], "games": [[400, 350]], "wins": [1, 0],
+             "winner": None},
+        ]}],
+        "champion": None,
+    }  # fmt: skip
+    assert first["Access-Control-Allow-Origin"] == "*"
+    playoffs.enter_game(division, 1, 1, 380, 420, director)
+    playoffs.enter_game(division, 1, 1, 410, 300, director)
+    later = Client().get(BASE + "playoff", headers={"if-none-match": first["ETag"]})
+    assert later.status_code == 200  # a game entered renews the stamp
+    final = later.json()["stages"][0]["matches"][0]
+    assert final == {"slot": 1, "players": [4, 1], "games": [[400, 350], [380, 420], [410, 300]],
+                     "wins": [2, 1], "winner": 4}  # fmt: skip
+    assert later.json()["champion"] == 4

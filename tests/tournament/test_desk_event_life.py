@@ -122,20 +122,88 @@ def test_absence_is_marked_before_the_round_is_paired(
     desk: Client, division: Division, director: User
 ) -> None:
     page = desk.post(
-        desk_url("desk-absent", division), {"player": 3, "round": 1, "absent": "1"}, follow=True
-    )
-
-    assert (
-        "Round 1 of division A is paired already: unpair it first, or record a forfeit on its "
-        "pairings page." in html.unescape(page.content.decode())
-    )
-    page = desk.post(
         desk_url("desk-absent", division), {"player": 3, "round": 2, "absent": "1"}, follow=True
     )
     text = html.unescape(page.content.decode())
     assert "Vale, Cora is absent in round 2: a forfeit loss when it is paired." in text
     assert "absent in round 2" in text
     assert division.players.get(number=3).absent_rounds == [2]
+
+
+def test_absent_in_a_paired_round_asks_then_turns_the_pairing_into_a_forfeit(
+    desk: Client, division: Division, director: User
+) -> None:
+    from tournament import corrections
+
+    asked = desk.post(desk_url("desk-absent", division), {"player": 3, "round": 1, "absent": "1"})
+
+    question = html.unescape(asked.content.decode())
+    assert (
+        "Vale, Cora is paired with Moss, Eli in round 1. Marked absent, Vale, Cora gets a "
+        "forfeit loss (−50) and Moss, Eli a forfeit win (+50). Record it?" in question
+    )
+    assert division.players.get(number=3).absent_rounds == []  # nothing done yet
+    assert table_of(division, 1)[3] == (2, 4, Game.PLAYED)
+
+    confirm = {"player": 3, "round": 1, "absent": "1", "confirm": "1"}
+    page = desk.post(desk_url("desk-absent", division), confirm, follow=True)
+
+    assert "Vale, Cora is absent in round 1: the pairing is changed" in html.unescape(
+        page.content.decode()
+    )
+    assert division.players.get(number=3).absent_rounds == [1]
+    games = division.games.filter(round=1, kind=Game.FORFEIT).select_related("player1")
+    assert sorted((g.player1.number, g.player2_id, g.score1, g.table) for g in games) == [
+        (3, None, -50, 2),
+        (4, None, 50, 2),
+    ]
+    change = Change.objects.filter(action="create").latest("pk")
+    assert (change.reason, change.after["absent"]) == (
+        "Vale, Cora absent in round 1",
+        {"player": 3, "round": 1},
+    )
+    rows = {r.player.number: r for r in services.division_standings(division, public=False)}
+    assert (rows[3].losses, rows[3].spread, rows[4].wins, rows[4].spread) == (1, -50, 1, 50)
+    # Still a pair for the pairing checks: 7 players, one bye, no "extra bye" warning.
+    assert rounds.current_warnings(division, 1) == []
+
+    # Undo takes back the forfeit and the mark together.
+    corrections.undo_last(division, director)
+    assert table_of(division, 1)[3] == (2, 4, Game.PLAYED)
+    assert division.games.filter(round=1, kind=Game.FORFEIT).count() == 0
+    assert division.players.get(number=3).absent_rounds == []
+
+
+def test_absent_in_a_paired_round_gives_the_opponent_a_bye_when_absent_players_get_nothing(
+    desk: Client, division: Division, director: User
+) -> None:
+    from tournament import corrections
+
+    division.absent_result = "nothing"
+    division.save()
+    asked = desk.post(desk_url("desk-absent", division), {"player": 3, "round": 1, "absent": "1"})
+    assert (
+        "Vale, Cora is paired with Moss, Eli in round 1. Marked absent, Vale, Cora gets no "
+        "result and Moss, Eli a bye (+50). Record it?" in html.unescape(asked.content.decode())
+    )
+
+    players.set_absent(division.players.get(number=3), 1, True, director)
+
+    assert 3 not in table_of(division, 1)
+    assert table_of(division, 1)[4] == (2, None, Game.BYE)
+    assert division.games.get(round=1, player1__number=4).score1 == 50
+    corrections.undo_last(division, director)
+    assert table_of(division, 1)[3] == (2, 4, Game.PLAYED)
+    assert division.players.get(number=3).absent_rounds == []
+
+
+def test_absent_in_a_round_already_played_is_refused(division: Division, director: User) -> None:
+    results.enter_line(division, 1, "3 380 4 390", director)
+    with pytest.raises(rounds.PairingRefused) as refused:
+        players.set_absent(division.players.get(number=3), 1, True, director)
+    assert str(refused.value) == (
+        "Vale, Cora already has a result in round 1: correct it on the entry page instead."
+    )
 
 
 # -- spread-only entry -------------------------------------------------------------------------
@@ -209,6 +277,56 @@ def test_a_fixed_table_and_the_division_s_range_number_the_pairings(
         {"round": 2},
     )
     assert pdf.status_code == 200
+
+
+def test_the_printed_pairings_mark_fixed_tables(
+    client: Client, desk: Client, division: Division, director: User
+) -> None:
+    from tournament.reports import data
+
+    play_round_1(division, director)
+    results.enter_line(division, 1, "7 bye", director)
+    division.first_table = 11
+    division.save()
+    players.set_fixed_table(division.players.get(number=5), 12, director)
+    rounds.pair(division, 2, director, system="koth")
+    rounds.publish(division, 2, director)
+    partner = table_of(division, 2)[5][1]
+    legend = "* a fixed table: the player sits there every round."
+    mark = '12<abbr class="fixed-table" title="fixed table">*</abbr>'
+
+    report = data.pairings(division, 2, public=True)
+    by_table, by_name = report.tables
+    assert [row[0] for row in by_table.rows] == [11, "12*", 13, None]
+    assert {row[1]: row[2] for row in by_name.rows}[5] == "12*"
+    assert {row[1]: row[2] for row in by_name.rows}[partner] == "12*"
+    assert (by_table.note, by_name.note) == (legend, legend)
+    assert (
+        desk.get(
+            reverse("desk-report", args=[division.tournament.slug, division.pk, "pairings", "pdf"]),
+            {"round": 2},
+        ).status_code
+        == 200
+    )
+
+    public = client.get(reverse("pairings", args=[division.tournament.slug, division.name, 2]))
+    page = public.content.decode()
+    assert page.count(mark) == 3  # by table once, by name for both players
+    assert page.count(f'<p class="legend">{legend}</p>') == 2
+
+    at_desk = desk.get(desk_url("desk-round-pairings", division, 2)).content.decode()
+    assert at_desk.count(mark) == 1
+    assert f'<p class="legend" id="fixed-legend">{legend}</p>' in at_desk
+
+    # Without a fixed table, no mark and no legend.
+    players.set_fixed_table(division.players.get(number=5), None, director)
+    assert "legend" not in data.pairings(division, 2, public=True).tables[0].note
+    assert (
+        "fixed-table"
+        not in client.get(
+            reverse("pairings", args=[division.tournament.slug, division.name, 2])
+        ).content.decode()
+    )
 
 
 def test_two_players_cannot_share_a_fixed_table(division: Division, director: User) -> None:
@@ -320,28 +438,106 @@ def test_the_tsh_archive_reads_back_as_the_same_event(
 # -- the standings while a round is in play ----------------------------------------------------
 
 
-def test_standings_just_after_publishing_say_the_round_is_in_play(
-    client: Client, division: Division, director: User
-) -> None:
+def _round_2_published(division: Division, director: User, mode: str) -> tuple[Game, str]:
+    division.byes_count = mode
+    division.save()
     play_round_1(division, director)
     results.enter_line(division, 1, "7 bye", director)
     rounds.pair(division, 2, director, system="koth")
     rounds.publish(division, 2, director)  # 7 players: round 2's bye is scored now
-    bye = division.games.get(round=2, kind=Game.BYE)
-    url = reverse("standings", args=[division.tournament.slug, division.name])
+    bye = division.games.select_related("player1").get(round=2, kind=Game.BYE)
+    return bye, reverse("standings", args=[division.tournament.slug, division.name])
 
+
+def _heading(client: Client, url: str) -> str:
     page = html.unescape(client.get(url).content.decode())
+    return page.split('<h3 id="standings-heading">')[1].split("</h3>")[0]
 
-    assert "Standings after round 1 (round 2 in play)" in page
-    rows = {r.player.pk: r for r in services.division_standings(division, 1, public=True)}
-    assert rows[bye.player1_id].wins == (1 if bye.player1.number in (1, 4, 5, 7) else 0)
-    # Once a game of round 2 has a result, the round counts, with its bye.
-    game = division.games.filter(round=2, kind=Game.PLAYED).first()
-    results.enter_line(
-        division, 2, f"{game.player1.number} 400 {game.player2.number} 300", director
+
+def _wins(division: Division, player_id: int, *, public: bool = True) -> float:
+    rows = services.division_standings(division, public=public)
+    return next(r.wins for r in rows if r.player.pk == player_id)
+
+
+def _enter_round_2(division: Division, director: User, how_many: int) -> None:
+    games = division.games.filter(round=2, kind=Game.PLAYED, score1=None)
+    for game in list(games.select_related("player1", "player2"))[:how_many]:
+        line = f"{game.player1.number} 400 {game.player2.number} 300"
+        results.enter_line(division, 2, line, director)
+
+
+def test_byes_count_once_the_round_is_complete_by_default(
+    client: Client, division: Division, director: User
+) -> None:
+    assert Division(tournament=division.tournament).byes_count == "complete"
+    bye, url = _round_2_published(division, director, "complete")
+    before = _wins(division, bye.player1_id)  # round 1's record
+
+    assert _heading(client, url) == "Standings after round 1 (round 2 in play)"
+    assert _wins(division, bye.player1_id) == before
+    assert _wins(division, bye.player1_id, public=False) == before  # the desk counts alike
+    from tournament.reports import data
+
+    assert data.standings(division, public=True).heading == "Standings after round 1"
+
+    _enter_round_2(division, director, 1)
+    assert _heading(client, url) == (
+        "Standings after round 2 (1 of 3 results in; byes count when all are in)"
     )
-    page = html.unescape(client.get(url).content.decode())
-    assert "Standings after round 2</h3>" in page
+    assert _wins(division, bye.player1_id) == before
+
+    _enter_round_2(division, director, 2)
+    assert _heading(client, url) == "Standings after round 2"
+    assert _wins(division, bye.player1_id) == before + 1
+
+
+def test_byes_count_as_soon_as_published_when_the_director_chooses(
+    client: Client, division: Division, director: User
+) -> None:
+    bye, url = _round_2_published(division, director, "published")
+    before = _wins(division, bye.player1_id, public=False) - 1
+
+    assert _heading(client, url) == "Standings after round 1, with round 2's byes (round 2 in play)"
+    assert _wins(division, bye.player1_id) == before + 1
+
+    _enter_round_2(division, director, 1)
+    assert _heading(client, url) == "Standings after round 2 (1 of 3 results in)"
+    assert _wins(division, bye.player1_id) == before + 1
+
+
+def test_byes_count_once_any_result_is_in_when_the_director_chooses(
+    client: Client, division: Division, director: User
+) -> None:
+    bye, url = _round_2_published(division, director, "any")
+    before = _wins(division, bye.player1_id)
+
+    assert _heading(client, url) == "Standings after round 1 (round 2 in play)"
+    assert _wins(division, bye.player1_id, public=False) == before
+
+    _enter_round_2(division, director, 1)
+    assert _heading(client, url) == "Standings after round 2 (1 of 3 results in)"
+    assert _wins(division, bye.player1_id) == before + 1
+    # The ratings are the same whichever way byes count: byes are not rated.
+    ratings = {r.player.pk: r.by_round for r in services.division_ratings(division)}
+    assert len(ratings[bye.player1_id]) == 2
+
+
+def test_the_choice_is_in_the_division_settings(desk: Client, division: Division) -> None:
+    page = desk.get(desk_url("desk-division-settings", division)).content.decode()
+
+    assert "Byes and forfeits count in the standings" in page
+    assert "when the round&#x27;s results are complete" in page
+
+
+@pytest.mark.django_db
+def test_an_imported_tsh_event_counts_byes_once_any_result_is_in(tmp_path: Path) -> None:
+    config = tmp_path / "config.tsh"
+    config.write_text("config max_rounds = 2\ndivision a a.t\n")
+    (tmp_path / "a.t").write_text("Quill, Ada 1650 2 0; 400 0\nCrane, Ben 1480 1 0; 300 0\n")
+
+    imported = services.import_tsh(config, slug="imported")
+
+    assert imported.divisions.get().byes_count == "any"
 
 
 # -- scoresheets held from the public -----------------------------------------------------------

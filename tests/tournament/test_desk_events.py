@@ -221,7 +221,7 @@ def test_logging_in_leads_to_the_desk_and_the_header_links_to_it(director: User)
     client = Client()
     response = client.post("/accounts/login/", {"username": "alice", "password": "pw-alice-1234"})
     assert response["Location"] == "/desk/"
-    assert '<a href="/desk/">Desk</a>' in client.get("/").content.decode()
+    assert '<a href="/desk/" id="desk-link">Desk</a>' in client.get("/").content.decode()
 
 
 # -- the lock -----------------------------------------------------------------------------------

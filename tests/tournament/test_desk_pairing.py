@@ -278,6 +278,7 @@ def test_settings_are_saved_and_used(desk: Client, played: Division):
         "forbidden": "3 6",
         "entry_mode": "spread",
         "absent_result": "nothing",
+        "byes_count": "published",
         "first_table": 11,
         "last_table": 20,
     }
@@ -290,6 +291,7 @@ def test_settings_are_saved_and_used(desk: Client, played: Division):
         11,
         20,
     )
+    assert played.byes_count == "published"
     assert played.pairing_schedule == [
         {"rounds": "1-3", "system": "swiss"},
         {"rounds": "4-", "system": "koth", "repeats": 2},

@@ -41,6 +41,7 @@ def formulas(division: Division, director) -> Division:
         results.enter_line(division, 1, line, director)
     # A playoff of every player, so that the playoffs report names them all.
     playoffs.set_up(division, division.players.count(), 1, 1, director)
+    playoffs.publish(division, director)
     return division
 
 

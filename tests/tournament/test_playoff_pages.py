@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tournament import playoffs
 from tournament.models import Change, Division, PlayoffGame, Tournament
-from tournament.reports import make
+from tournament.reports import data, make
 
 
 @pytest.fixture
@@ -65,7 +65,20 @@ def test_a_best_of_5_final_decided_after_3_0(
     page = enter(desk, division, 450, 400)
     assert f"Game 1: {one} 450, {two} 400." in page
     assert f"Game 2 ({two} goes first)" in page
+    assert "Not public yet." in page
+    # Like a round, the playoff is the desk's until published: its page, report and API.
     public_url = reverse("playoff", args=["spring-open", division.name])
+    hidden = client.get(public_url).content.decode()
+    assert "This division has no playoff." in hidden and "1–0" not in hidden
+    standings_url = reverse("standings", args=["spring-open", division.name])
+    assert public_url not in client.get(standings_url).content.decode()
+    assert client.get(f"/api/v1/t/spring-open/{division.name}/playoff").status_code == 404
+    with pytest.raises(data.ReportError):
+        data.playoffs(division, public=True)
+    page = desk.post(desk_url(division), {"action": "publish"}, follow=True).content.decode()
+    assert "The playoff is public now." in page and "Not public yet." not in page
+    again = desk.post(desk_url(division), {"action": "publish"})
+    assert again.status_code == 409
     assert "1–0" in client.get(public_url).content.decode()  # cached under the stamp
     enter(desk, division, 390, 380)
     assert "2–0" in client.get(public_url).content.decode()  # the entry renewed the stamp
@@ -78,7 +91,7 @@ def test_a_best_of_5_final_decided_after_3_0(
     )
     assert refused.status_code == 409
     assert PlayoffGame.objects.count() == 3
-    assert Change.objects.filter(action=Change.Action.PLAYOFF).count() == 4
+    assert Change.objects.filter(action=Change.Action.PLAYOFF).count() == 5
     assert [r[0] for r in playoffs_seeded(division)] == [one, two]
 
     public = client.get(reverse("playoff", args=["spring-open", division.name])).content.decode()
@@ -88,8 +101,6 @@ def test_a_best_of_5_final_decided_after_3_0(
 
     report = make(division, "playoffs", "xlsx", public=True)
     assert report.filename == "spring-open-a-playoffs.xlsx"
-    from tournament.reports import data
-
     built = data.playoffs(division)
     assert built.heading == f"Playoff, best of 5, seeded after round 1 · won by {one}"
     assert built.tables[0].title == "Final"

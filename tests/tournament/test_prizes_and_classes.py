@@ -138,6 +138,57 @@ def test_prize_lines_with_a_class_are_read_and_written_back(
     assert tsh.read_config(text).prizes("A")[0]["class"] == "B"
 
 
+def test_tsh_classes_line_gives_classes_by_rating_order_to_standings_and_prizes(
+    played: Division, tmp_path: Path
+) -> None:
+    played.class_bands = []
+    played.rating_classes = 3
+    played.prizes = [
+        {"kind": "rank", "place": 1, "value": "$300", "note": ""},
+        {"kind": "rank", "place": 2, "value": "$200", "note": ""},
+        {"kind": "rank", "place": 1, "value": "$100", "note": "", "class": "B"},
+        {"kind": "rank", "place": 1, "value": "$50", "note": "", "class": "C"},
+    ]
+    played.save()
+    # Ratings 1900 Ada, 1850 Ben, 1500 Cora, 1450 Eli, 1400 Fay, 1000 Gus, 900 Hal: tsh puts
+    # Fay, Gus, Hal in C, Eli and Cora in B, Ben and Ada in A.
+    rows = prizes.class_standings(played)
+    assert [(c.row.name, c.player_class, c.class_rank) for c in rows] == [
+        ("Moss, Eli", "B", 1),
+        ("Quill, Ada", "A", 1),
+        ("Reed, Hal", "C", 1),
+        ("Stone, Gus", "C", 2),
+        ("North, Fay", "C", 3),
+        ("Crane, Ben", "A", 2),
+        ("Vale, Cora", "B", 2),
+    ]
+    awarded = [[r[0], r[3]] for r in data.build("prizes", played).tables[0].rows]
+    assert awarded == [
+        ["1st place", "Moss, Eli"],
+        ["2nd place", "Quill, Ada"],
+        ["1st place, class B", "Vale, Cora"],
+        ["1st place, class C", "Reed, Hal"],
+    ]
+    # Rating bands, when the division has them, come first.
+    played.class_bands = [["A", 1800], ["B", 0]]
+    played.save()
+    assert {c.player_class for c in prizes.class_standings(played)} == {"A", "B"}
+    played.class_bands = []
+    played.save()
+
+    # The line round trip: written after the division line, replaced when changed.
+    written = services.export_tsh(played.tournament, tmp_path / "out")
+    config_path = next(p for p in written if p.name == "config.tsh")
+    text = config_path.read_text()
+    assert "classes A 3\n" in text and tsh.read_config(text).classes("A") == 3
+    again = services.import_tsh(config_path, slug="again").divisions.get()
+    assert again.rating_classes == 3
+    assert [c.player_class for c in prizes.class_standings(again)] == [c.player_class for c in rows]
+    assert tsh.with_classes(text, {"A": 2}).count("classes A") == 1
+    assert "classes A 2\n" in tsh.with_classes(text, {"A": 2})
+    assert "classes A" not in tsh.with_classes(text, {"A": 0})
+
+
 @pytest.mark.django_db
 def test_a_gibsonized_leader_is_marked_with_the_rule(director: User) -> None:
     tournament = Tournament.objects.create(name="Gibson Open", slug="gibson")
@@ -234,3 +285,63 @@ def test_a_4_team_round_robin_is_paired_and_its_team_standings_are_shown() -> No
     # The Lions won both their games by 100: first on wins, 2-0 +200; every team is listed.
     assert rows[0] == ("1", "Lions", "2", "0", "200")
     assert sorted(r[1] for r in rows) == sorted(teams)
+
+
+CORPUS = JVC56.parent
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared tsh corpus is not here")
+@pytest.mark.django_db
+def test_the_corpus_events_prize_lines_are_imported_and_exported_round_trip(
+    tmp_path: Path,
+) -> None:
+    # The Lagos event: ten `prize rank` lines over two divisions, values with commas.
+    lagos = (CORPUS / "domino14_tsh-parser" / "config.tsh").read_text()
+    config = tsh.read_config(lagos)
+    assert [(p["place"], p["value"]) for p in config.prizes("A")] == [
+        (1, "1,500,000+TROPHY"), (2, "800,000"), (3, "500,000"), (4, "300,000"), (5, "200,000")
+    ]  # fmt: skip
+    assert [p["value"] for p in config.prizes("B")] == [
+        "1,000,000", "500,000", "300,000", "200,000", "100,000"
+    ]  # fmt: skip
+    assert config.classes("A") == 0  # its `classes a 2` line is a comment
+    rewritten = tsh.with_prizes(lagos, {"A": config.prizes("A")})
+    assert tsh.read_config(rewritten).prizes("A") == config.prizes("A")
+    assert tsh.read_config(rewritten).prizes("B") == config.prizes("B")
+
+    # The Sri Lankan event, imported whole: its prizes, then written back as they were.
+    folder = tmp_path / "event"
+    folder.mkdir()
+    source = CORPUS / "e4c5_team_pairings"
+    text = (source / "tournament1_config.tsh").read_text(encoding="utf-8-sig")
+    (folder / "config.tsh").write_text(text)
+    shutil.copyfile(source / "tournament1_a.t", folder / "a.t")
+    division = services.import_tsh(folder / "config.tsh", slug="lanka").divisions.get()
+    expected = tsh.read_config(text).prizes("a")
+    assert division.prizes == expected and len(expected) == text.count("\nprize ") == 13
+    assert expected[0] == {"kind": "rank", "place": 1, "value": "25pts", "note": ""}
+    out = services.export_tsh(division.tournament, tmp_path / "out")
+    exported = next(p for p in out if p.name == "config.tsh").read_text()
+    prize_lines = [line for line in text.splitlines() if line.startswith("prize ")]
+    assert [line for line in exported.splitlines() if line.startswith("prize ")] == prize_lines
+    # Changed at the desk: the new prizes are written, and read back the same.
+    division.prizes = expected[:2] + [{"kind": "highgame", "place": 1, "value": "5pts", "note": ""}]
+    division.save()
+    out = services.export_tsh(division.tournament, tmp_path / "again")
+    exported = next(p for p in out if p.name == "config.tsh").read_text()
+    assert tsh.read_config(exported).prizes("a") == division.prizes
+
+
+def test_the_desk_sets_classes_by_rating_order(played: Division, desk: Client) -> None:
+    url = reverse("desk-prizes", args=[played.tournament.slug, played.pk])
+    form = {"prizes": "", "class_bands": "", "rating_classes": "3", "team_order": "wins"}
+    assert desk.post(url, form).status_code == 302
+    played.refresh_from_db()
+    assert (played.class_bands, played.rating_classes) == ([], 3)
+    assert "Classes by rating order" in desk.get(url).content.decode()
+    page = Client().get(reverse("standings", args=[played.tournament.slug, played.name]))
+    assert "Class standings" in page.content.decode()
+    bad = desk.post(url, {**form, "rating_classes": "27"})
+    assert bad.status_code == 400
+    played.refresh_from_db()
+    assert played.rating_classes == 3

@@ -119,11 +119,12 @@ def test_a_stale_preview_or_a_paired_round_1_changes_nothing(
 def test_a_naspa_list_with_bad_lines_still_previews_the_good_ones(
     desk: Client, division: Division
 ) -> None:
-    data = b"QUILL\tADA\tAA000101\t1850\t412\nPATEL\tDEV\tAA000104\tnone\nCRANE BEN\n"
+    # tsh's columns: name, rating, rank, expiry, games, separated by tabs.
+    data = b"QUILL, ADA\t1850\t120\t2026-12-31\t412\nPATEL, DEV\tnone\nCRANE BEN 1700\n"
     page = upload(desk, division, data, "naspa")
     assert "1 rating to change" in page
-    assert "line 2: no rating on this line" in page
-    assert "line 3: no rating on this line" in page
+    assert "line 2: the rating &#x27;none&#x27; is not a whole number from 0 to 9999" in page
+    assert "line 3: no tab on this line: NASPA&#x27;s list has its columns separated" in page
 
 
 def test_a_player_of_another_division_cannot_be_set(
@@ -175,3 +176,46 @@ def test_the_useratings_command_reports_then_applies(tmp_path, division: Divisio
     assert ratings(division)[0] == ("Quill, Ada", 2105)
     change = Change.objects.get(action=Change.Action.EDIT_PLAYER)
     assert change.user is None and change.after == {"ratings": {"1": 2105, "3": 1900}}
+
+
+def test_config_tsh_rating_list_chooses_the_format_at_the_desk_and_for_useratings(
+    tmp_path, desk: Client, division: Division
+) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from tournament import services
+
+    tournament = division.tournament
+    page = desk.get(url(division)).content.decode()
+    assert 'value="naspa" id="id_format_0" required checked' in page  # the form's default
+    assert "rating-list-asked" not in page
+
+    tournament.tsh_config = "division A a.t\nconfig rating_list = 'wespa'\n"
+    tournament.save()
+    assert services.rating_list_asked(division) == ("wespa", "wespa")
+    page = desk.get(url(division)).content.decode()
+    assert 'value="wespa" id="id_format_1" required checked' in page
+    assert "names the rating list “wespa”: its format is chosen below" in page
+    path = tmp_path / "rating.dat"
+    path.write_bytes(WESPA)
+    out = StringIO()
+    call_command("useratings", "club-night", "--division", "A", str(path), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "format wespa: config.tsh's rating_list is 'wespa'"
+    assert lines[-1] == "2 ratings would change (--apply to set)"
+
+    tournament.tsh_config = "division A a.t\nconfig rating_list{'A'} = 'nsa'\n"
+    tournament.save()
+    assert services.rating_list_asked(division) == ("nsa", "naspa")
+    tournament.tsh_config = "division A a.t\nconfig rating_list = 'naspa-csw'\n"
+    tournament.save()
+    assert services.rating_list_asked(division) == ("naspa-csw", "naspa")
+    tournament.tsh_config = "division A a.t\nconfig rating_list = 'absp'\n"
+    tournament.save()
+    assert services.rating_list_asked(division) == ("absp", None)
+    assert "“absp”, which Spread does not read" in desk.get(url(division)).content.decode()
+    with pytest.raises(CommandError, match="config.tsh names 'absp', which Spread does not read"):
+        call_command("useratings", "club-night", "--division", "A", str(path), stdout=StringIO())

@@ -10,7 +10,9 @@ prizes (`rank` with a class) by class and place, then the score prizes (`highgam
   prizes: two tied for 1st share 1st and 2nd, each award naming the prizes pooled.
 - Players level on the score a score prize is for share that prize.
 - A class comes from the division's rating bands (the highest band whose lowest rating the
-  player's pre-event rating reaches), else from the player's own `class` field (.t files).
+  player's pre-event rating reaches), else from tsh's `classes DIV N` line (`classes_by_rating`:
+  N classes by rating order, as tsh's Config::AssignClasses), else from the player's own `class`
+  field (.t files).
 
 Plain data only: no Django, no database.
 """
@@ -73,6 +75,35 @@ def rating_class(rating: int, bands: Sequence[tuple[str, int]], own: str = "") -
                 return name
         return ""
     return own
+
+
+def classes_by_rating(players: Sequence[tuple[PlayerId, int]], count: int) -> dict[PlayerId, str]:
+    """tsh's `classes DIV N` (Config::AssignClasses, tsh 3.x): the division's active players
+    in N classes A, B, … by rating, about as many in each. From the lowest rated up, each player
+    adds N to a counter and takes the current class (the last letter first); once the counter
+    reaches the number of players it drops by that number and the class moves up a letter. A
+    player rated the same as the one just below takes that player's class, so players level on
+    rating are never split (the tie goes to the lower class). `players`: (id, rating) in any
+    order, best first after sorting (highest rating first, ties in the order given)."""
+    if count < 1 or not players:
+        return {}
+    ordered = sorted(players, key=lambda p: -p[1])
+    found: dict[PlayerId, str] = {}
+    phase = 0
+    current = chr(ord("A") + count - 1)
+    last_rating: int | None = None
+    last_class = current
+    for pid, rating in reversed(ordered):
+        phase += count
+        if last_rating is not None and last_rating == rating:
+            found[pid] = last_class
+        else:
+            last_rating, last_class = rating, current
+            found[pid] = current
+        if phase >= len(ordered):
+            phase -= len(ordered)
+            current = chr(ord(current) - 1)
+    return found
 
 
 def class_ranks(contenders: Sequence[Contender]) -> dict[PlayerId, int]:

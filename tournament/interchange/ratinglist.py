@@ -19,18 +19,17 @@ YYYYMMDD", as ASPA's page shows it). A line without a date of eight digits is re
 rest fits (the state is optional: a second field that is not all capitals is part of the name).
 
 **NASPA** — the full ratings list NASPA publishes as text
-(scrabbleplayers.org/ratings/data/full/current.txt, the file tsh's UPDATERATINGS fetches for
-rating system "nsa"). What could be confirmed of it: one player a line, the line starting
-with the player's last name in capitals (hyphenated names joined: `JANOTA-BZOWSKI`), and
-NASPA member IDs are two letters and six digits (`AA000083`). Its exact columns could not be
-confirmed from any stored source, so Spread reads it by what each field is, not by position:
-fields are separated by tabs (or, without tabs, by white space); the fields before the first
-number or member ID are the name: one field, or fields with a comma, are the name as written
-("SMITH, JOHN" or "John Smith"), two or more without a comma are the last name then the given
-names ("Last, First"); a field of two
-capitals and six digits is the member ID; the first whole number after the name is the
-rating, the next (if any) the games. A line naming columns (starting with "name" or "last")
-is skipped. The format note on the desk's page says this.
+(scrabbleplayers.org/ratings/data/full/current.txt). Its layout is read as tsh reads it: tsh's
+UPDATERATINGS mirrors that folder into tsh's lib/ratings/nsa/ (and .../data/csw/full into
+naspa-csw), and tsh's `Ratings::LoadFileToHash` (Ratings.pm, 2008-2012) reads
+`ratings/<rating_list>/current.txt` so: fields separated by tabs, in the order `name`,
+`rating`, `rank`, `expiry`, `games`, unless the first line has no digit, when it is a header
+naming the columns (tab separated) and its names are used. tsh keys a player by the name in
+capitals with its comma taken out and "(EXP)" / "(GM)" removed. Spread reads the same: the
+`name` column (those marks removed), the `rating` (a whole number), the `games` if given, and a
+member ID only if a header names an `id` column (tsh reads none). A line without a tab has no
+rating (tsh would read the whole line as the name). The 2011 post that ranks the file's first
+fields agrees: the line starts with the last name in capitals.
 
 Both: one problem a bad line, with its line number (never an exception); blank lines and
 lines starting with `#` are skipped. Names are matched by `name_key` (see `match`).
@@ -66,6 +65,7 @@ MESSAGES = {
     "no-name": "no name on this line",
     "bad-rating": "the rating {text!r} is not a whole number from 0 to {most}",
     "bad-games": "the games {text!r} are not a whole number",
+    "no-tab": "no tab on this line: NASPA's list has its columns separated by tabs",
     "too-few": "a WESPA line is NICK STATE NAME GAMES RATING DATE; this one has {count} fields",
     "long-name": "the name is longer than {most} characters",
 }
@@ -114,7 +114,7 @@ def read(data: bytes | str, fmt: str) -> RatingList:
         text = decode(data.replace(b"\x00", b""))
     else:
         text = data.replace("\x00", "")
-    reader = _wespa_line if fmt == "wespa" else _naspa_line
+    columns: tuple[str, ...] = NASPA_COLUMNS
     entries: list[Entry] = []
     more = 0
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -124,7 +124,14 @@ def read(data: bytes | str, fmt: str) -> RatingList:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        found = reader(number, line)
+        if fmt == "wespa":
+            found = _wespa_line(number, line)
+        elif number == 1 and not any(c.isdigit() for c in line):
+            # tsh: a first line without a digit names the columns.
+            columns = tuple(f.strip().lower() for f in raw.split("\t"))
+            continue
+        else:
+            found = _naspa_line(number, raw.strip("\r\n "), columns)
         if isinstance(found, Entry):
             entries.append(found)
         elif found is not None:
@@ -170,41 +177,34 @@ def _wespa_line(number: int, line: str) -> Entry | Problem | None:
     return Entry(number, name, rating, games, "", country, date)
 
 
-_HEADER_WORDS = ("name", "last", "surname", "player")
+# tsh's Ratings::LoadFileToHash: a NASPA list's columns, unless a header line names them.
+NASPA_COLUMNS = ("name", "rating", "rank", "expiry", "games")
+_MARKS = re.compile(r"\((?:EXP|GM)\)", re.IGNORECASE)  # tsh removes these from the name
 
 
-def _naspa_line(number: int, line: str) -> Entry | Problem | None:
-    fields = [f.strip() for f in line.split("\t")] if "\t" in line else line.split()
-    fields = [f for f in fields if f]
-    if fields[0].lower().rstrip(":").split()[0] in _HEADER_WORDS:
-        return None
-    names: list[str] = []
-    member_id = ""
-    numbers: list[str] = []
-    for f in fields:
-        if _NASPA_ID.fullmatch(f):
-            member_id = member_id or f
-        elif f.lstrip("-").isdigit() or _DIGITS.fullmatch(f):
-            numbers.append(f)
-        elif not numbers and not member_id:
-            names.append(f)
-    if not names:
+def _naspa_line(number: int, line: str, columns: Sequence[str]) -> Entry | Problem | None:
+    if "\t" not in line:
+        return Problem(number, "no-tab")
+    data = dict(zip(columns, (f.strip() for f in line.split("\t")), strict=False))
+    name = " ".join(_MARKS.sub(" ", data.get("name", "")).split())
+    if not name:
         return Problem(number, "no-name")
-    if not numbers:
+    rating_text = data.get("rating", "")
+    if not rating_text:
         return Problem(number, "no-rating")
-    rating = _number(numbers[0], MAX_RATING)
+    rating = _number(rating_text, MAX_RATING)
     if rating is None:
-        return Problem(number, "bad-rating", {"text": numbers[0], "most": MAX_RATING})
-    games = _number(numbers[1], 10**6) if len(numbers) > 1 else None
-    written = " ".join(names)
-    # One field, or a comma already there: the name as written; else last name, given names.
-    name = written if len(names) == 1 or "," in written else f"{names[0]}, {' '.join(names[1:])}"
+        return Problem(number, "bad-rating", {"text": rating_text, "most": MAX_RATING})
+    games_text = data.get("games", "")
+    games = None
+    if games_text:
+        games = _number(games_text, 10**6)
+        if games is None:
+            return Problem(number, "bad-games", {"text": games_text})
     if len(name) > MAX_NAME:
         return Problem(number, "long-name", {"most": MAX_NAME})
-    return Entry(number, name, rating, games, member_id)
-
-
-# -- matching by name ---------------------------------------------------------------------------
+    member_id = data.get("id", "")
+    return Entry(number, name, rating, games, member_id if _NASPA_ID.fullmatch(member_id) else "")
 
 
 def name_key(name: str) -> tuple[str, ...]:

@@ -555,6 +555,38 @@ def with_prizes(config: str, prizes: dict[str, list[dict[str, Any]]]) -> str:
     return "".join(out)
 
 
+def with_classes(config: str, classes: dict[str, int]) -> str:
+    """`config` with each named division's `classes` line set to its number of classes (none
+    for 0): an old line is replaced where it stands, a new one written after the division's
+    `division` line; the other lines are kept as they are."""
+    wanted = {canonical_division(name): (name, count) for name, count in classes.items()}
+    done: set[str] = set()
+    out: list[str] = []
+    for raw in config.splitlines(keepends=True):
+        parts = raw.split()
+        key = canonical_division(parts[1]) if len(parts) == 3 else ""
+        if len(parts) == 3 and parts[0].lower() == "classes" and key in wanted:
+            name, count = wanted[key]
+            if count and key not in done:
+                out.append(f"classes {name} {count}\n")
+            done.add(key)
+            continue
+        out.append(raw)
+    for key, (name, count) in wanted.items():
+        if key in done or not count:
+            continue
+        for i, raw in enumerate(out):
+            parts = raw.split()
+            division_line = len(parts) >= 3 and parts[0].lower() == "division"
+            if division_line and canonical_division(parts[1]) == key:
+                line = raw if raw.endswith("\n") else raw + "\n"
+                out[i : i + 1] = [line, f"classes {name} {count}\n"]
+                break
+        else:
+            out.append(f"classes {name} {count}\n")
+    return "".join(out)
+
+
 _KEYWORD = re.compile(r"^(prize|begin|perl|encoding)\s", re.IGNORECASE)
 _BEGIN_FILE = re.compile(r"^#begin_file\s+name=(\S+)\s*$")
 _SUBKEY = re.compile(r"^[\[{]\s*(?:'([^']*)'|\"([^\"]*)\"|([^\]}]*?))\s*[\]}]$")
@@ -653,6 +685,19 @@ class ConfigFile:
         if isinstance(value, list) and all(_whole(v) for v in value):
             return [int(v) for v in value]
         raise TshFormatError(line.number, "config prize_bands should be a list of ranks")
+
+    def classes(self, division: str) -> int:
+        """`classes DIV N`: the division's number of prize classes, which tsh assigns by rating
+        order when it loads the event (Config::AssignClasses); 0 without such a line (the last
+        one counts)."""
+        wanted = canonical_division(division)
+        found = 0
+        for line in self.lines:
+            if isinstance(line, OtherLine) and line.kind == "classes":
+                parts = line.text.split()
+                if len(parts) == 3 and canonical_division(parts[1]) == wanted:
+                    found = whole_number(parts[2]) or 0
+        return found
 
     def prizes(self, division: str) -> list[dict[str, Any]]:
         """The division's `prize TYPE SUBTYPE DIV VALUE` lines in order, as Division.prizes

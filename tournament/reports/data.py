@@ -18,6 +18,7 @@ from tournament import queries, services
 from tournament.engine.prizes import SCORE_PRIZES
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.tables import FIXED_MARK, fixed_table_legend
 
 Cell = str | int | float | None
 
@@ -132,7 +133,9 @@ def _paired_rounds(division: Division, public: bool) -> list[int]:
 
 
 def _after_round(division: Division, number: int | None, public: bool) -> int:
-    last = last_result_round(division, public)
+    # The rounds the standings count, by the division's `byes_count`: a round with only its
+    # byes scored is not "after round N" unless they count already.
+    last = services.rounds_counted(division, public)
     if number is None:
         return last
     if number < 0 or number > last:
@@ -158,6 +161,13 @@ def pairings(division: Division, number: int | None = None, public: bool = False
     games = list(_games(division, public).filter(round=number).select_related("player1", "player2"))
     players = queries._players_of(games)
     by_table: list[list[Cell]] = []
+    sides = [s for g in games for s in queries.sides_of(g, players)]
+    fixed = {s.game.pk for s in sides if s.fixed_table}
+
+    def table_of(game: Game) -> Cell:
+        # A fixed table is marked, as on the pairings pages; the legend is the table's note.
+        return f"{game.table}{FIXED_MARK}" if game.pk in fixed else game.table
+
     for game in sorted(games, key=lambda g: (g.table is None, g.table or 0, g.pk)):
         one, two = players[game.player1_id], players.get(game.player2_id)
         note = ""
@@ -169,7 +179,7 @@ def pairings(division: Division, number: int | None = None, public: bool = False
             note = "first not known"
         by_table.append(
             [
-                game.table,
+                table_of(game),
                 one.number,
                 one.name,
                 two.number if two else None,
@@ -178,13 +188,12 @@ def pairings(division: Division, number: int | None = None, public: bool = False
             ]
         )
     by_name: list[list[Cell]] = []
-    sides = [s for g in games for s in queries.sides_of(g, players)]
     for side in sorted(sides, key=lambda s: (s.player.name.casefold(), s.player.number)):
         by_name.append(
             [
                 side.player.name,
                 side.player.number,
-                side.table,
+                table_of(side.game),
                 side.opponent.number if side.opponent else None,
                 side.opponent_text,
                 side.first_text,
@@ -206,6 +215,7 @@ def pairings(division: Division, number: int | None = None, public: bool = False
         Column("Opponent", flexible=True),
         Column("Goes"),
     ]
+    legend = fixed_table_legend() if fixed else ""
     return Report(
         "pairings",
         division.tournament.name,
@@ -213,8 +223,8 @@ def pairings(division: Division, number: int | None = None, public: bool = False
         f"Pairings, round {number}",
         number,
         [
-            Table("By table", table_columns, by_table),
-            Table("By player", name_columns, by_name),
+            Table("By table", table_columns, by_table, note=legend),
+            Table("By player", name_columns, by_name, note=legend),
         ],
     )
 
@@ -926,11 +936,12 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
 
 def playoffs(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The division's playoff (`tournament/playoffs.py`): each match's series with its games,
-    stage by stage, and the champion once the final is decided. Playoff games are entered at
-    the desk and public as soon as they are entered; `number` and `public` change nothing."""
+    stage by stage, and the champion once the final is decided. `public`: only once the
+    director has published the playoff (its games then show as they are entered); `number`
+    changes nothing."""
     from tournament import playoffs as playoff_service
 
-    now = playoff_service.state(division)
+    now = playoff_service.state(division, public=public)
     if now is None:
         raise ReportError(f"division {division.name} has no playoff")
     columns = [

@@ -1,4 +1,5 @@
-"""The read-only JSON API, version 1, and TSH's `tourney.js`: published rounds only.
+"""The read-only JSON API, version 1, and TSH's `tourney.js`: published rounds only, and a
+playoff once the director has published it.
 
 Every answer goes through the public page cache (`views/cache.py`): kept under the divisions'
 stamps, with the stamp as its ETag, so a display polling with If-None-Match gets a 304.
@@ -13,7 +14,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 
-from tournament import queries, services
+from tournament import playoffs, queries, services
 from tournament.models import Division, Game
 from tournament.views.access import get_public_division, get_public_tournament
 
@@ -154,6 +155,53 @@ def tourney_js(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
     response["Access-Control-Allow-Origin"] = "*"
     return response
+
+
+def playoff(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    """The division's playoff once published (`playoffs.state`): its seeds (by player number,
+    best first), and stage by stage each match's series with its games, the higher seed's
+    score first; a bye has one player. 404 when there is none, or none published."""
+    div = _division(request, slug, division)
+    state = playoffs.state(div, public=True)
+    if state is None:
+        raise Http404("No playoff.")
+    number = {pk: p.number for pk, p in state.players.items()}
+
+    def num(pk: Any) -> int | None:
+        return None if pk is None else number[int(str(pk))]
+
+    stages = []
+    for stage in state.stages:
+        matches: list[dict[str, Any]] = []
+        for m in stage:
+            if m.series is None:
+                matches.append({"slot": m.slot, "players": [num(m.bye)], "bye": True})
+                continue
+            one, two = m.series.wins
+            matches.append(
+                {
+                    "slot": m.slot,
+                    "players": [num(m.series.seed1), num(m.series.seed2)],
+                    "games": [[g.score1, g.score2] for g in m.series.games],
+                    "wins": [one, two],
+                    "winner": num(m.winner),
+                }
+            )
+        stages.append(
+            {"stage": stage[0].stage, "name": state.stage_name(stage[0].stage), "matches": matches}
+        )
+    return _json(
+        {
+            "length": state.playoff.length,
+            "seeded_after": state.playoff.seeded_after,
+            "seeds": [
+                {"seed": n, "number": state.players[pk].number, "name": state.players[pk].name}
+                for n, pk in enumerate(state.playoff.seeds, start=1)
+            ],
+            "stages": stages,
+            "champion": num(state.champion.pk) if state.champion else None,
+        }
+    )
 
 
 DISPLAY_VIEWS = ("pairings", "standings", "results")

@@ -249,6 +249,23 @@ def absent(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     player = get_object_or_404(division.players, number=form.cleaned_data["player"])
     round_number = form.cleaned_data["round"]
     is_absent = request.POST.get("absent") != "0"
+    paired = player_changes.pairing_of(player, round_number) if is_absent else None
+    changes_pairing = (
+        paired is not None
+        and not paired.has_result
+        and round_number not in (player.absent_rounds or [])
+    )
+    if changes_pairing and request.POST.get("confirm") != "1":
+        # A round already paired: its pairing changes at once, so the desk asks first, naming
+        # both players.
+        context = {
+            "tournament": division.tournament,
+            "division": division,
+            "player": player,
+            "round": round_number,
+            "question": player_changes.absence_question(player, paired),
+        }
+        return render(request, "tournament/desk/absent_confirm.html", context)
     try:
         player_changes.set_absent(player, round_number, is_absent, request.user)
     except rounds.PairingRefused as refused:
@@ -256,6 +273,11 @@ def absent(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     else:
         if not is_absent:
             text = _("%(name)s is present in round %(round)d.")
+        elif changes_pairing:
+            text = _(
+                "%(name)s is absent in round %(round)d: the pairing is changed (undo takes it "
+                "back)."
+            )
         elif division.absent_result == "forfeit":
             text = _("%(name)s is absent in round %(round)d: a forfeit loss when it is paired.")
         else:

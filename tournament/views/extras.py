@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy
 
 from tournament import prizes, queries, results, services
 from tournament.engine.prizes import SCORE_PRIZES
@@ -151,6 +152,17 @@ class PrizesForm(forms.Form):
         help_text="One a line, the class and its lowest rating: A 1800. Leave empty to use each "
         "player's own class (the .t file's class field).",
     )
+    rating_classes = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=26,
+        label=gettext_lazy("Classes by rating order"),
+        help_text=gettext_lazy(
+            "tsh's classes line: this many classes A, B, … by rating, about as many players in "
+            "each, players level on rating in the same class. Used when there are no rating "
+            "classes above; 0 or empty: none."
+        ),
+    )
 
     team_order = forms.ChoiceField(
         choices=[("wins", "wins first"), ("spread", "spread first")],
@@ -182,10 +194,17 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
             division.prizes = form.cleaned_data["prizes"]
             division.prizes_more_than_one = form.cleaned_data["more_than_one"]
             division.class_bands = form.cleaned_data["class_bands"]
+            division.rating_classes = form.cleaned_data["rating_classes"] or 0
             division.team_order = form.cleaned_data["team_order"]
             with transaction.atomic():
                 division.save(
-                    update_fields=["prizes", "prizes_more_than_one", "class_bands", "team_order"]
+                    update_fields=[
+                        "prizes",
+                        "prizes_more_than_one",
+                        "class_bands",
+                        "rating_classes",
+                        "team_order",
+                    ]
                 )
             messages.success(request, f"Division {division.name}'s prizes are saved.")
             return redirect("desk-prizes", slug, division.pk)
@@ -196,6 +215,7 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
                 "prizes": prize_text(division.prizes or []),
                 "more_than_one": division.prizes_more_than_one,
                 "class_bands": "\n".join(f"{n} {r}" for n, r in division.class_bands or []),
+                "rating_classes": division.rating_classes,
                 "team_order": division.team_order,
             }
         )

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament import players as player_changes
-from tournament import results, rounds, sentences, services
+from tournament import queries, results, rounds, sentences, services
 from tournament.engine.pairing import SYSTEMS
 from tournament.engine.text import plural
 from tournament.forms import (
@@ -30,6 +30,7 @@ from tournament.forms import (
 )
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
+from tournament.tables import fixed_table_legend
 from tournament.views.access import get_desk_division
 
 
@@ -154,6 +155,9 @@ def round_pairings(
             warnings = sentences.warnings(rounds.current_warnings(division, round_number))
         except rounds.PairingRefused as error:
             messages.error(request, str(error))
+    for r in rows:
+        game = r["game"]
+        r["fixed"] = queries.at_fixed_table(game.table, game.player1, game.player2)
     manual_text = "\n".join(
         f"{r['game'].player1.number} {r['game'].player2.number if r['game'].player2 else 'bye'}"
         for r in rows
@@ -173,6 +177,7 @@ def round_pairings(
         "swap": SwapForm(),
         "manual": ManualPairingsForm(initial={"pairs": manual_text}),
         "forfeit_spread": division.forfeit_spread,
+        "fixed_legend": fixed_table_legend() if any(r["fixed"] for r in rows) else "",
     }
     return render(request, "tournament/desk/round_pairings.html", context)
 

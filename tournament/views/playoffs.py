@@ -131,6 +131,10 @@ def desk_playoff(request: HttpRequest, slug: str, division_id: int) -> HttpRespo
                     },
                 )
                 return redirect("desk-playoff", slug, division.pk)
+            elif action == "publish":
+                playoffs.publish(division, request.user)
+                messages.success(request, _("The playoff is public now."))
+                return redirect("desk-playoff", slug, division.pk)
             elif action == "undo":
                 playoffs.remove_last_game(division, request.user)
                 messages.success(request, _("The last playoff game is taken back."))
@@ -158,7 +162,7 @@ def playoff(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     """The division's playoff for everyone: each match's series, game by game."""
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
-    state = playoffs.state(div)
+    state = playoffs.state(div, public=True)
     context = {
         "tournament": tournament,
         "division": div,

@@ -24,6 +24,7 @@ from tournament.tables import (
     RatingsTable,
     StandingsTable,
     crosstable_cells,
+    fixed_table_legend,
     pairings_by_name_html,
     pairings_by_table_html,
     player_games_html,
@@ -103,6 +104,13 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         "after": last if after is None else after,
         # The round published after the last one counted, with no game result yet.
         "in_play": in_play if after is None or after == last else None,
+        # The last round counted while its results are still coming in: the heading says so.
+        "partial": next(
+            (r for r in rounds if r.number == last and not r.complete),
+            None,
+        )
+        if after is None or after == last
+        else None,
         "capped": capped,
         "table": table,
         **extras.standings_extras(div, after, standings_key),
@@ -129,6 +137,7 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
         "by_name": mark_safe(  # noqa: S308 - escaped cell by cell
             pairings_by_name_html(PairingsByNameTable(found.by_name, div), request)
         ),
+        "fixed_legend": fixed_table_legend() if found.fixed_tables else "",
     }
     return render(request, "tournament/pairings.html", ctx)
 

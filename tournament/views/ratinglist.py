@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament import events, results, rounds
+from tournament import events, results, rounds, services
 from tournament.interchange import ratinglist
 from tournament.models import Game
 from tournament.views.access import get_desk_division
@@ -63,7 +63,8 @@ def rating_list(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
     started = Game.objects.filter(division=division).exists()
     status = 200
     preview = None
-    form = RatingListForm()
+    asked = services.rating_list_asked(division)
+    form = RatingListForm(initial={"format": asked[1]} if asked and asked[1] else None)
     if request.method == "POST" and request.POST.get("action") == "confirm":
         source = str(FORMAT_NAMES.get(request.POST.get("format", ""), _("rating list")))
         try:
@@ -111,5 +112,6 @@ def rating_list(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
         "form": form,
         "preview": preview,
         "started": started,
+        "asked": asked,
     }
     return render(request, "tournament/desk/rating_list.html", context, status=status)

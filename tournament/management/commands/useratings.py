@@ -1,12 +1,13 @@
-"""python manage.py useratings SLUG --division NAME --format naspa|wespa FILE [--apply]:
+"""python manage.py useratings SLUG --division NAME [--format naspa|wespa] FILE [--apply]:
 tsh's USERATINGS. Players' ratings from an association's rating list, matched by name, before
-round 1; without --apply it only says what would change."""
+round 1; without --apply it only says what would change. Without --format, the format of the
+rating list the event's config.tsh names (`config rating_list`, `services.rating_list_asked`)."""
 
 from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament import events, rounds
+from tournament import events, rounds, services
 from tournament.engine.text import plural
 from tournament.interchange import ratinglist
 from tournament.management.base import DivisionCommand
@@ -20,7 +21,11 @@ class Command(DivisionCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         super().add_arguments(parser)
         parser.add_argument("file")
-        parser.add_argument("--format", choices=ratinglist.FORMATS, required=True)
+        parser.add_argument(
+            "--format",
+            choices=ratinglist.FORMATS,
+            help="the list's format; by default the one config.tsh's rating_list names",
+        )
         parser.add_argument("--apply", action="store_true", help="make the changes")
 
     def handle(self, *args, slug: str, division: str, file: str, **options) -> None:
@@ -31,6 +36,15 @@ class Command(DivisionCommand):
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error.strerror}") from error
         fmt = options["format"]
+        if fmt is None:
+            asked = services.rating_list_asked(div)
+            if asked is None or asked[1] is None:
+                named = " names none"
+                if asked:
+                    named = f" names {asked[0]!r}, which Spread does not read"
+                raise CommandError(f"--format naspa or wespa: the event's config.tsh{named}")
+            fmt = asked[1]
+            self.stdout.write(f"format {fmt}: config.tsh's rating_list is {asked[0]!r}")
         read = ratinglist.read(data, fmt)
         for problem in read.problems:
             self.stderr.write(f"{file}: {problem.text}")

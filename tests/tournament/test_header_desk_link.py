@@ -1,0 +1,78 @@
+"""Every public page's header links to the desk for a signed-in director (issue 13): to the
+tournament's own desk when they direct it or keep score at it, else to the desk's index."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import URLPattern, URLResolver, reverse
+
+from tournament import results, scoresheets, urls_public
+from tournament.models import Division, Game
+
+LINK = '<a href="{}" id="desk-link">Desk</a>'
+
+
+def _names(patterns: list) -> set[str]:
+    found: set[str] = set()
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            found |= _names(p.url_patterns)
+        elif isinstance(p, URLPattern) and p.name:
+            found.add(p.name)
+    return found
+
+
+# The public addresses that are files, not pages with a header.
+FILES = {"public-gcg", "public-report", "public-game-record"}
+
+
+def _pages(division: Division, sheet: int) -> dict[str, str]:
+    slug, name = division.tournament.slug, division.name
+    return {
+        "home": reverse("home"),
+        "tournament": reverse("tournament", args=[slug]),
+        "standings": reverse("standings", args=[slug, name]),
+        "pairings": reverse("pairings", args=[slug, name, 1]),
+        "player": reverse("player", args=[slug, name, 1]),
+        "crosstable": reverse("crosstable", args=[slug, name]),
+        "ratings": reverse("ratings", args=[slug, name]),
+        "statistics": reverse("statistics", args=[slug, name]),
+        "playoff": reverse("playoff", args=[slug, name]),
+        "scoresheet": reverse("scoresheet", args=[slug, sheet]),
+        "high-plays": reverse("high-plays", args=[slug]),
+    }
+
+
+def test_every_public_page_links_to_the_tournament_s_desk(
+    desk: Client,
+    client_for: Callable[[User], Client],
+    stranger: User,
+    division: Division,
+    director: User,
+    game_of: Callable[..., Game],
+    record: Callable[..., str],
+) -> None:
+    results.enter_line(division, 1, "1 20 2 24", director)
+    sheet = scoresheets.attach_scoresheet(game_of(1), record(), director)
+    desk.post(
+        f"/desk/{division.tournament.slug}/division/{division.pk}/playoff/",
+        {"action": "setup", "seeds": 2, "length": 3, "after": 1},
+    )
+    pages = _pages(division, sheet.pk)
+    assert set(pages) == _names(urls_public.urlpatterns) - FILES  # every public page is here
+
+    own = LINK.format(reverse("desk-dashboard", args=[division.tournament.slug]))
+    index = LINK.format(reverse("desk"))
+    other = client_for(stranger)
+    for name, url in pages.items():
+        page = desk.get(url)
+        assert page.status_code == 200, name
+        expected = index if name == "home" else own
+        assert expected in page.content.decode(), name
+        # Signed in but not one of its directors: the desk's index.
+        seen = other.get(url)
+        if seen.status_code == 200:
+            assert index in seen.content.decode(), name
