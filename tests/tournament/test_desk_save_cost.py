@@ -63,7 +63,7 @@ def test_records_count_byes_forfeits_and_only_what_the_public_may_see(
     records = services.records_of(division, [7, 4, 3, 1, 99], public=False)
 
     assert [(r.name, r.record, r.spread, r.games) for r in records] == [
-        ("Reed, Hal", "1–0", 50, 1),
+        ("Reed, Hal", "0–0", 0, 0),  # round 1 is not complete: its bye does not count yet
         ("Moss, Eli", "1–0", 50, 1),
         ("Vale, Cora", "0–1", -50, 1),
         ("Quill, Ada", "1–0", 66, 1),
@@ -123,3 +123,24 @@ def test_a_round_without_games_says_so_and_names_are_escaped(division: Division)
     player.save()
     assert "<td>1 &lt;b&gt;Ada&lt;/b&gt; &amp; co</td>" in round_rows_html(division, 1)
     assert Game.objects.filter(division=division, round=1).count() == 4
+
+
+@pytest.mark.django_db
+def test_a_bye_counts_in_the_records_when_the_division_counts_it(
+    desk: Client, division: Division
+) -> None:
+    assert division.byes_count == "complete"  # a round's byes count once it is complete
+    assert _enter(desk, division, "7 bye")["ok"]
+    assert _enter(desk, division, "1 455 2 389")["ok"]
+
+    def both() -> list[tuple]:
+        full = {r.player.number: r for r in services.division_standings(division, public=False)}
+        records = services.records_of(division, [7, 1], public=False)
+        assert [_standing(r) for r in records] == [_standing(full[n]) for n in (7, 1)]
+        return [(r.record, r.spread, r.games) for r in records]
+
+    assert both() == [("0–0", 0, 0), ("1–0", 66, 1)]
+    assert _enter(desk, division, "3 300 4 410")["ok"]
+    data = _enter(desk, division, "5 420 6 400")
+    assert both() == [("1–0", 50, 1), ("1–0", 66, 1)]
+    assert data["records"] == "Now: North, Fay 1–0 +20; Stone, Gus 0–1 -20."
