@@ -6,7 +6,8 @@ minute, and the hall's screens poll the display feed (every 3 s, with If-None-Ma
                                    [--screens 2]
 
 The server is `python -m config.serve` (as `make serve`) on PostgreSQL's `spread_hall_bench`
-(dropped and made afresh), started and stopped as bench/load.py does. Prints req/s, p50 and p99
+(dropped and made afresh), started and stopped as bench/load.py does, with its cache in Redis by
+default (the same `--redis`, `--local-cache` and `--threads` options). Prints req/s, p50 and p99
 of the page polls and of the reports, errors (any answer but 200 or a report's 302) and lost
 reports (games both players reported that have no result). Targets: p99 < 250 ms, 0 errors,
 0 lost; `--check` exits 1 if one is missed.
@@ -27,10 +28,15 @@ import urllib.parse
 from load import (  # the same database, server and shell helpers as bench/load.py
     ROOT,
     Tally,
+    apply_server_args,
+    cpu_line,
     django_shell,
     free_port,
     fresh_database,
+    load_average,
     percentile,
+    server_args,
+    server_cpu,
     server_env,
     start_server,
     stop_server,
@@ -100,6 +106,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--screens", type=int, default=2, help="hall displays polling the feed")
     parser.add_argument("--check", action="store_true")
+    server_args(parser)
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/spread_hall_bench"
     )
@@ -107,7 +114,7 @@ def main() -> int:
     fresh_database(args.database_url)
     port = free_port()
     env = server_env(args.database_url, args.workers, f"hall-{port}")
-    env.pop("REDIS_URL", None)
+    apply_server_args(env, args)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
@@ -176,6 +183,7 @@ def main() -> int:
         threads = [threading.Thread(target=phone, args=(t,), daemon=True) for t in tokens]
         threads += [threading.Thread(target=screen, daemon=True) for _ in range(args.screens)]
         began = time.perf_counter()
+        cpu = server_cpu(server.pid)
         for t in threads:
             t.start()
         reporting = threading.Thread(target=reporter)
@@ -185,8 +193,13 @@ def main() -> int:
         for t in threads:
             t.join(timeout=30)
         elapsed = time.perf_counter() - began
+        cpu = server_cpu(server.pid) - cpu
     finally:
         stop_server(server)
+    print(
+        f"{args.players} phones, {args.workers} workers of {args.threads} threads, "
+        f"cache {'per worker' if args.local_cache else 'Redis'}; {load_average()}"
+    )
     recorded = django_shell(env, COUNT)["recorded"]
     lost = info["games"] - recorded
     missed = False
@@ -199,6 +212,7 @@ def main() -> int:
         )
         missed |= p99 >= 250 or tally.errors[kind] > 0
     print(f"reports: {info['games']} games, {recorded} recorded, {lost} lost")
+    print(cpu_line(cpu, sum(len(t) for t in tally.times.values())))
     if stderr_lines:
         print("server errors:\n" + "".join(stderr_lines[-10:]))
     missed |= lost > 0

@@ -7,7 +7,9 @@ The event is the real 60-player one of the shared corpus (`mgi`) or a 500-player
 synthetic one (`synthetic`, built by bench/standings.py); its last round's results are taken out
 so that the directors have something to enter. The database is PostgreSQL's `spread_bench`
 (dropped and made afresh; `--database-url` to change), the server `python -m config.serve`, as
-`make serve` runs it, with `--workers` gunicorn workers (2) and REDIS_URL if `--redis` is given.
+`make serve` runs it, with `--workers` gunicorn workers (2) of `--threads` threads (4), and the
+cache in Redis as the README's production environment has it (`--redis`, REDIS_URL or
+redis://127.0.0.1:6379/0; `--local-cache` for each worker's own memory instead).
 
 First, without writes, each page alone for `--seconds` (after every page of its kind has been
 asked for once more than there are workers, to warm the caches), the login page too: req/s,
@@ -83,6 +85,8 @@ record = (
     + ">A: (AERSTUV) -10 20\n>B: (ABEEOST) -9 24\n"
 )
 sheet = scoresheets.attach_scoresheet(sheet_game, record, User.objects.get(username="d1"))
+if sheet.held:  # its totals differ from the game's result: published with its findings
+    scoresheets.release_scoresheet(sheet, User.objects.get(username="d1"), "load test")
 print("JSON" + json.dumps({
     "slug": tournament.slug, "division": division.name, "division_id": division.pk,
     "rounds": last, "players": division.players.count(), "scoresheet": sheet.pk,
@@ -117,6 +121,26 @@ def server_env(database_url: str, workers: int, cache_prefix: str) -> dict[str, 
         "WEB_CONCURRENCY": str(workers),
         "CACHE_KEY_PREFIX": cache_prefix,
     }
+
+
+def server_args(parser: argparse.ArgumentParser) -> None:
+    """The server's options both benches take: its threads and its cache."""
+    parser.add_argument("--threads", type=int, default=4, help="threads a worker (WEB_THREADS)")
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="the REDIS_URL of the shared cache (default: REDIS_URL, or the local Redis)",
+    )
+    parser.add_argument(
+        "--local-cache", action="store_true", help="each worker's own cache instead of Redis"
+    )
+
+
+def apply_server_args(env: dict[str, str], args: argparse.Namespace) -> None:
+    env["WEB_THREADS"] = str(args.threads)
+    env.pop("REDIS_URL", None)
+    if not args.local_cache:
+        env["REDIS_URL"] = args.redis
 
 
 def free_port() -> int:
@@ -304,6 +328,28 @@ class Director:
             time.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
 
 
+def server_cpu(pid: int) -> float:
+    """Seconds of CPU the server (gunicorn's master and its workers) has used so far: on a
+    machine shared with other work, the CPU a request costs is steadier than its wall time.
+    PostgreSQL's and Redis's own CPU are not counted. 0.0 where /proc cannot tell."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            pids += [int(c) for c in (task / "children").read_text().split()]
+    for p in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
+
+
+def cpu_line(seconds: float, requests: int) -> str:
+    per = seconds / requests * 1000 if requests else float("nan")
+    return f"  server CPU {seconds:.1f} s for {requests} requests: {per:.1f} ms a request"
+
+
 def load_average() -> str:
     """The machine's load average: other work on it lowers every figure, the login page's too."""
     one, five, fifteen = os.getloadavg()
@@ -331,10 +377,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
-    parser.add_argument("--redis", help="a REDIS_URL for the cache (default: each worker's own)")
-    parser.add_argument(
-        "--database-url", default="postgres://postgres@127.0.0.1:5432/spread_bench"
-    )
+    server_args(parser)
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/spread_bench")
     args = parser.parse_args()
     if args.event == "mgi" and not (MGI / "config.tsh").is_file():
         print(f"the real event is not at {MGI}: try --event synthetic")
@@ -344,9 +388,7 @@ def main() -> int:
     port = free_port()
     env = server_env(args.database_url, args.workers, f"bench-{port}")
     env["PORT"] = str(port)
-    env.pop("REDIS_URL", None)
-    if args.redis:
-        env["REDIS_URL"] = args.redis
+    apply_server_args(env, args)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
@@ -354,7 +396,7 @@ def main() -> int:
         info = django_shell(env, SETUP, args.event, folder, PASSWORD)
     server, stderr_lines = start_server(env, port)
     try:
-        return measure(port, info, args, stderr_lines)
+        return measure(port, info, args, stderr_lines, server.pid)
     finally:
         stop_server(server)
 
@@ -393,7 +435,9 @@ def stop_server(server: subprocess.Popen) -> None:
         server.wait(timeout=10)
 
 
-def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[str]) -> int:
+def measure(
+    port: int, info: dict, args: argparse.Namespace, stderr_lines: list[str], pid: int
+) -> int:
     base = f"/t/{info['slug']}/{urllib.parse.quote(info['division'])}/"
     urls = {
         "login": ["/accounts/login/"],
@@ -406,8 +450,8 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     }
     print(
         f"{args.event}: {info['players']} players, {info['rounds']} rounds; "
-        f"{args.viewers} viewers, {args.workers} workers, "
-        f"cache {'Redis' if args.redis else 'per worker'}, {os.cpu_count()} cores"
+        f"{args.viewers} viewers, {args.workers} workers of {args.threads} threads, "
+        f"cache {'per worker' if args.local_cache else 'Redis'}, {os.cpu_count()} cores"
     )
     missed = False
     print(f"\nEach page alone, no writes ({args.seconds:g} s each; ratio to the login page):")
@@ -417,10 +461,15 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     for kind in ("login", *PAGES):
         warm(port, urls[kind], args.workers)
         tally = Tally()
+        cpu = server_cpu(pid)
         viewers(port, urls, [kind], args.viewers, args.seconds, tally)
+        cpu = server_cpu(pid) - cpu
         rates[kind] = len(tally.times[kind]) / args.seconds
         errors += tally.errors[kind]
-        print(line(kind, tally.times[kind], args.seconds, tally.errors[kind], rates["login"]))
+        print(
+            line(kind, tally.times[kind], args.seconds, tally.errors[kind], rates["login"])
+            + f"  CPU {cpu / max(1, len(tally.times[kind])) * 1000:.1f} ms"
+        )
         if kind != "login" and rates[kind] < 0.5 * rates["login"]:
             missed = True
 
@@ -435,14 +484,14 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     for d in directors:
         d.login()
     tally = Tally()
-    writers = [
-        threading.Thread(target=d.run, args=(duration, i)) for i, d in enumerate(directors)
-    ]
+    writers = [threading.Thread(target=d.run, args=(duration, i)) for i, d in enumerate(directors)]
+    cpu = server_cpu(pid)
     for w in writers:
         w.start()
     viewers(port, urls, list(PAGES), args.viewers, duration, tally)
     for w in writers:
         w.join()
+    cpu = server_cpu(pid) - cpu
     for kind in PAGES:
         times = tally.times[kind]
         print(line(kind, times, duration, tally.errors[kind], None))
@@ -452,6 +501,7 @@ def measure(port: int, info: dict, args: argparse.Namespace, stderr_lines: list[
     print(f"  {load_average()}")
     saves = [t for d in directors for t in d.times]
     print(line("saves", saves, duration, sum(d.errors for d in directors), None))
+    print(cpu_line(cpu, len(saves) + sum(len(t) for t in tally.times.values())))
     errors += sum(d.errors for d in directors)
 
     ids = [g[0] for g in games]

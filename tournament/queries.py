@@ -6,6 +6,7 @@ division, so that the pages stay fast on a phone at the venue.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -302,6 +303,48 @@ def player_games(player: Player) -> list[PlayerGame]:
             PlayerGame(side, mine.wins, mine.losses, mine.spread, sheets[0] if sheets else None)
         )
     return result
+
+
+def player_games_key(player: Player, division: Division, language: str) -> str:
+    """The cache key of a player's games table (`player_games`, written by
+    `tables.player_games_html`): it changes with what the table shows, and not with a result
+    elsewhere in the division, which changes the division's stamp and the player's rank but not
+    the player's own games. Two small queries of plain values.
+
+    The table shows the player's published games (read here, their values in the key), their
+    opponents' names and links (a player renamed, a round published, a division or tournament
+    renamed renews the frame stamp, in the key) and the public scoresheets of those games (any
+    change to a game's sheets renews its round's stamp: the stamps of the rounds whose game has
+    a sheet are in the key, and which games have one is read here). `division` must have been
+    read before this call, so that its stamps are never newer than the games read here."""
+    games = list(
+        Game.objects.filter(Q(player1=player) | Q(player2=player))
+        .published()
+        .order_by("round", "table", "pk")
+        .values_list(
+            "pk", "round", "table", "player1_id", "player2_id", "score1", "score2", "kind",
+            "first", "tou",
+        )
+    )  # fmt: skip
+    with_sheets = sorted(
+        set(
+            Scoresheet.objects.filter(game_id__in=[g[0] for g in games]).values_list(
+                "game__round", flat=True
+            )
+        )
+    )
+    rounds = division.round_stamps or {}
+    raw = repr(
+        (
+            player.pk,
+            division.pk,
+            division.frame_stamp,
+            language,
+            games,
+            [(n, rounds.get(str(n), "")) for n in with_sheets],
+        )
+    )
+    return "player-games:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
 # -- the crosstable ----------------------------------------------------------------------------

@@ -410,6 +410,36 @@ def _standings(
     ]
 
 
+def records_of(division: Division, numbers: Sequence[int], *, public: bool = True) -> list[Row]:
+    """The records of the players numbered `numbers` (wins, losses, spread, games: the same as
+    their rows of `division_standings`, without a rank), counted from their own games alone.
+    The desk says them after each save, which renews the stamp the whole standings are kept
+    under: the results are read as the standings read them (`_players_and_results`, by
+    `byes_count`; after a save, only the saved round afresh, and kept for the pages that follow)
+    but only these players' games are counted. In the order given; a number not in the division
+    is left out."""
+    players, results = _players_and_results(division, public)
+    by_number = {p.number: p for p in players}
+    wanted = {by_number[n].pk for n in numbers if n in by_number}
+    if not wanted:
+        return []
+    mine = [[g for g in games if g.player in wanted or g.opponent in wanted] for games in results]
+    # The opponents are players of the engine's table too: it checks every game's two players.
+    met = wanted | {g.player for r in mine for g in r} | {g.opponent for r in mine for g in r}
+    table = engine.standings(
+        [engine_player(p) for p in players if p.pk in met], mine, rank_withdrawn=True
+    )
+    no_spread = bool(division.tou.get("results_only"))
+    by_id = {s.player.id: s for s in table}
+    found = []
+    for number in numbers:
+        player = by_number.get(number)
+        if player is not None:
+            s = by_id[player.pk]
+            found.append(Row(None, player, s.wins, s.losses, 0 if no_spread else s.spread, s.games))
+    return found
+
+
 # -- ratings ---------------------------------------------------------------------------------
 
 

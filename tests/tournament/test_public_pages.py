@@ -313,9 +313,11 @@ def test_the_crosstable_and_player_pages_run_the_same_number_of_queries_for_any_
     with django_assert_num_queries(10):
         client.get(reverse("crosstable", args=["big", "Division A"]))
     # The page cache's stamps, the tournament, the division, the player, the standings' stamp
-    # (now cached), then the player's games and their scoresheets; the ratings (not yet
-    # cached) read the stamp, and find the players and games this process read under it.
-    with django_assert_num_queries(8):
+    # (now cached), the key of the player's games table (their games' values, which of them
+    # have scoresheets), then (not yet kept) the player's games and their scoresheets; the
+    # ratings (not yet cached) read the stamp, and find the players and games this process read
+    # under it.
+    with django_assert_num_queries(10):
         response = client.get(reverse("player", args=["big", "Division A", 2]))
 
     assert len(body_rows(response)) == rounds

@@ -16,6 +16,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -115,8 +117,57 @@ def changes(request: HttpRequest, slug: str) -> HttpResponse:
 # -- result entry -------------------------------------------------------------------------------
 
 
+_ROUND_COLUMNS = (
+    "pk", "table", "score1", "score2", "first", "kind",
+    "player1__number", "player1__name", "player2_id", "player2__number", "player2__name",
+)  # fmt: skip
+
+
+def round_rows_html(division: Division, round_number: int) -> str:
+    """The rows of the round's games for the desk's entry table, written in one pass from plain
+    values: the desk swaps the table in after every save, and a template loop over 250 games'
+    model instances cost most of a save at 500 players."""
+    games = division.games.filter(round=round_number).values_list(*_ROUND_COLUMNS)
+    marker = 987654321  # a game's address, with the game's own key put in below
+    url = reverse("desk-game", args=[division.tournament.slug, marker])
+    head, tail = (escape(part) for part in url.split(str(marker)))
+    rows = []
+    for pk, table, score1, score2, first, kind, n1, name1, p2, n2, name2 in games:
+        done = score1 is not None and (p2 is None or score2 is not None)
+        cells = [
+            "" if table is None else str(table),
+            f"{n1} {escape(name1)}",
+            _number(score1),
+        ]
+        if p2 is not None:
+            who = n1 if first == 1 else n2 if first == 2 else ""
+            tail_cells = (
+                f'<td>{n2} {escape(name2)}</td><td class="num">{_number(score2)}</td><td>{who}</td>'
+            )
+        else:
+            if kind == Game.FORFEIT and score1 is not None:
+                what = escape(_("forfeit win") if score1 > 0 else _("forfeit loss"))
+            else:
+                what = escape(results.kind_label(kind))
+            tail_cells = f'<td colspan="3" class="muted">{what}</td>'
+        link = escape(_("correct") if done else _("open"))
+        rows.append(
+            f'<tr class="{"" if done else "missing"}" data-game="{pk}">'
+            f'<td>{cells[0]}</td><td>{cells[1]}</td><td class="num">{cells[2]}</td>'
+            f'{tail_cells}<td><a href="{head}{pk}{tail}">{link}</a></td></tr>'
+        )
+    if not rows:
+        text = _("Round %(round)s has no pairings yet.") % {"round": round_number}
+        rows.append(f'<tr><td colspan="7" class="muted">{escape(text)}</td></tr>')
+    return "\n".join(rows)
+
+
+def _number(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
 def _round_context(request: HttpRequest, division: Division, round_number: int) -> dict[str, Any]:
-    games = division.games.filter(round=round_number).select_related("player1", "player2")
+    rows = mark_safe(round_rows_html(division, round_number))  # noqa: S308 - escaped there
     recent = Change.objects.filter(
         game__division=division, game__round=round_number
     ).select_related("user", "player", "game", "scoresheet")
@@ -125,7 +176,7 @@ def _round_context(request: HttpRequest, division: Division, round_number: int) 
         "tournament": division.tournament,
         "division": division,
         "round": round_number,
-        "games": games,
+        "game_rows": rows,
         "recent": _change_rows(recent[:10]),
         "undoable": undoable,
         "undoable_text": results.change_text(undoable.after) if undoable else "",
@@ -186,8 +237,10 @@ def _records_now(division: Division, change: Change) -> str:
     numbers = []
     for g in (change.after or {}).get("games", []):
         numbers += [n for n in (g["player1"], g["player2"]) if n is not None]
-    rows = {r.player.number: r for r in services.division_standings(division, public=False)}
-    shown = [f"{rows[n].name} {rows[n].record} {rows[n].spread:+d}" for n in numbers if n in rows]
+    # Their own games only: the whole division's standings would be computed afresh after
+    # every save (a result replaces the stamp they are kept under).
+    rows = services.records_of(division, numbers, public=False)
+    shown = [f"{r.name} {r.record} {r.spread:+d}" for r in rows]
     return f"Now: {'; '.join(shown)}." if shown else ""
 
 

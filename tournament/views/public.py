@@ -12,11 +12,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
 
 from tournament import queries, results, scoresheets, services, viewer
-from tournament.models import Division, Scoresheet, Tournament
+from tournament.cache_once import get_or_compute
+from tournament.models import Division, Player, Scoresheet, Tournament
 from tournament.tables import (
     PairingsByNameTable,
     PairingsByTableTable,
@@ -39,6 +40,7 @@ from tournament.views.access import (
     get_public_scoresheet,
     get_public_tournament,
 )
+from tournament.views.cache import PAGE_TIMEOUT
 
 HIGH_PLAYS = 20
 
@@ -162,12 +164,23 @@ def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpR
         "standing": standing,
         "rating": rating,
         "ratings_note": services.ratings_note(div),
-        # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
-        "table": mark_safe(  # noqa: S308 - escaped cell by cell
-            player_games_html(PlayerGamesTable(queries.player_games(person), div), request)
-        ),
+        "table": mark_safe(_player_games(request, person, div)),  # noqa: S308 - escaped
     }
     return render(request, "tournament/player.html", ctx)
+
+
+def _player_games(request: HttpRequest, person: Player, div: Division) -> str:
+    """The player's games table, kept under what it shows (`queries.player_games_key`): after a
+    result the page is rendered again for its rank, and the table only for the two players of
+    the game. Written without django-tables2's per-cell template loop: the same HTML."""
+    key = queries.player_games_key(person, div, get_language() or "")
+    table = get_or_compute(
+        key,
+        lambda: player_games_html(PlayerGamesTable(queries.player_games(person), div), request),
+        PAGE_TIMEOUT,
+    )
+    assert table is not None  # noqa: S101 - computed, never None
+    return table
 
 
 def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
