@@ -128,6 +128,10 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the visitor's choice (the language cookie), else the browser's
+    # Accept-Language; a public page of a tournament with a default language then applies it
+    # where the visitor chose none (tournament/language.py).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -170,6 +174,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -204,7 +209,19 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "desk"  # a director signs in to work at the desk
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
+# English is the default; the others are the languages of the rules Spread implements.
+# Catalogs: locale/<code>/LC_MESSAGES/django.po (and the compiled .mo, committed), `make messages`.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("id", "Bahasa Indonesia"),
+    ("ko", "한국어"),
+    ("fi", "Suomi"),
+    ("fa", "فارسی"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # the switcher's choice is remembered for a year
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from config.views import healthz
 
@@ -7,6 +9,10 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    # The header's language switcher posts to set_language, which sets the language cookie. It is
+    # on every public page, which is cached whole for every visitor, so it carries no CSRF token;
+    # a forged post could change no more than the reader's own language.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("", include("tournament.urls_phone")),
     path("", include("tournament.urls_api")),
     path("", include("tournament.urls")),

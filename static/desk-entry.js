@@ -12,6 +12,9 @@
   var timer = null;
   var JSON_HEADERS = {"Accept": "application/json"};
 
+  // The page's words, in its language (data-t-… attributes of the entry form).
+  function say(name) { return form.dataset[name] || ""; }
+
   function para(cls, text) {
     var p = document.createElement("p");
     p.className = cls;
@@ -23,8 +26,8 @@
     out.replaceChildren();
     (result.errors || []).forEach(function (e) { out.appendChild(para("error", e)); });
     if (result.ok) {
-      out.appendChild(para("after", (result.correction ? "Correction: " + result.before + " → " : "Saves: ") + result.after));
-      if (result.also) { out.appendChild(para("after", "and " + result.also)); }
+      out.appendChild(para("after", (result.correction ? say("tCorrection") + " " + result.before + " → " : say("tSaves") + " ") + result.after));
+      if (result.also) { out.appendChild(para("after", say("tAnd") + " " + result.also)); }
     }
     (result.warnings || []).forEach(function (w) { out.appendChild(para("warning", w)); });
     if (extraError) { out.appendChild(para("error", extraError)); }
@@ -84,7 +87,7 @@
     ready.then(function (result) {
       if (!result.ok) { show(result); line.focus(); return; }
       if (result.correction && !reason.value.trim()) {
-        show(result, "Type the reason for the correction, then Enter.");
+        show(result, say("tReason"));
         reason.focus();
         return;
       }
@@ -103,7 +106,7 @@
           line.focus();
         }
       });
-    }).catch(function () { show({errors: ["The desk did not answer: check the connection and try again."]}); });
+    }).catch(function () { show({errors: [say("tNoAnswer")]}); });
   });
 
   roundBox.addEventListener("submit", function (ev) {

@@ -8,6 +8,11 @@
   const body = document.getElementById("display-body");
   const title = document.getElementById("display-title");
   const viewLabel = document.getElementById("display-view");
+  // The page's words, in its language (data-t-… attributes of #display); %s is the value.
+  function t(name, value) {
+    const text = root.dataset[name] || "";
+    return value === undefined ? text : text.replace("%s", String(value));
+  }
   const VIEWS = ["pairings", "standings", "results"];
   const state = feeds.map(function () { return { etag: null, data: null }; });
   let step = 0;
@@ -32,18 +37,18 @@
   function signed(n) { return n > 0 ? "+" + n : String(n); }
 
   function render(data, view) {
-    title.textContent = document.title.split(" · ")[0] + " · division " + data.division;
-    viewLabel.textContent = view === "pairings" ? "Round " + data.round + " pairings"
-      : view === "standings" ? "Standings" : "Latest results";
+    title.textContent = document.title.split(" · ")[0] + " · " + t("tDivision", data.division);
+    viewLabel.textContent = view === "pairings" ? t("tRoundPairings", data.round)
+      : view === "standings" ? t("tStandings") : t("tResults");
     viewLabel.dataset.view = view;
     body.replaceChildren();
     let content;
     if (view === "pairings") {
       content = table(data.pairings, [
         [function (r) { return r.name; }],
-        [function (r) { return r.table ? "table " + r.table : ""; }, "num"],
+        [function (r) { return r.table ? t("tTable", r.table) : ""; }, "num"],
         [function (r) { return r.opponent + (r.first ? "" : ""); }],
-        [function (r) { return r.first ? "first" : ""; }],
+        [function (r) { return r.first ? t("tFirst") : ""; }],
       ]);
       content.classList.add("columns");
     } else if (view === "standings") {
@@ -63,7 +68,7 @@
       ]);
       if (!data.results.length) {
         content = document.createElement("p");
-        content.textContent = "No results yet this round.";
+        content.textContent = t("tNoResults");
       }
     }
     body.appendChild(content);

@@ -6,6 +6,11 @@
   var form = document.getElementById("sheet-form");
   var ta = form.elements.gcg;
   var summary = document.getElementById("sheet-summary");
+  // The page's words, in its language (data-t-… attributes of the form); %s is the value.
+  function say(name, value) {
+    var text = form.dataset[name] || "";
+    return value === undefined ? text : text.replace("%s", String(value));
+  }
   var recordFindings = document.getElementById("sheet-record-findings");
   var body = document.querySelector("#sheet-lines tbody");
   var board = document.getElementById("sheet-board");
@@ -22,7 +27,7 @@
   function finding(f) {
     var p = document.createElement("div");
     p.className = "finding " + f.severity;
-    p.textContent = f.severity + ": " + f.message;
+    p.textContent = (say("tSeverity" + f.severity.charAt(0).toUpperCase() + f.severity.slice(1)) || f.severity) + ": " + f.message;
     return p;
   }
 
@@ -33,10 +38,10 @@
     var byLine = report.findings_by_line || {};
     var errors = (report.findings || []).filter(function (f) { return f.severity === "error"; }).length;
     var players = (report.players || []).map(function (p) {
-      return p.nick + " " + p.final + (p.final !== p.computed ? " (engine " + p.computed + ")" : "");
+      return p.nick + " " + p.final + (p.final !== p.computed ? " (" + say("tEngine", p.computed) + ")" : "");
     }).join(", ");
-    summary.textContent = (report.verified ? "Verified" : errors + " error(s)") + (players ? ": " + players : "") +
-      (report.differs ? ". The final scores differ from the entered result: the scoresheet will be flagged." : ".");
+    summary.textContent = (report.verified ? say("tVerified") : say(errors === 1 ? "tError" : "tErrors", errors)) +
+      (players ? ": " + players : "") + (report.differs ? ". " + say("tDiffers") : ".");
     summary.className = report.verified && !report.differs ? "success" : "warning";
     recordFindings.replaceChildren();
     (byLine["0"] || []).forEach(function (f) { recordFindings.appendChild(finding(f)); });
@@ -73,7 +78,7 @@
         if (report.error) { summary.textContent = report.error; summary.className = "warning"; return; }
         render(report);
       })
-      .catch(function () { summary.textContent = "The desk did not answer: the scoresheet is not checked."; });
+      .catch(function () { summary.textContent = say("tNoAnswer"); });
   }
 
   function nicks() {

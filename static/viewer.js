@@ -9,6 +9,11 @@
     var source = document.getElementById("viewer-data");
     var root = document.getElementById("viewer");
     if (!source || !root) return;
+    // The page's words, in its language (data-t-… attributes of #viewer); %s is the value.
+    function say(name, value) {
+      var text = root.dataset[name] || "";
+      return value === undefined ? text : text.replace("%s", String(value));
+    }
     var data = JSON.parse(source.textContent);
     var svg = root.querySelector("svg.board");
     var tilesGroup = svg.querySelector("g.tiles");
@@ -19,7 +24,7 @@
     slider.id = "viewer-slider";
     slider.min = "0";
     slider.max = String(data.turns.length);
-    slider.setAttribute("aria-label", "Move");
+    slider.setAttribute("aria-label", say("tMove"));
     document.getElementById("viewer-slider-place").appendChild(slider);
     var last = data.turns.length;
     var step = data.step;
@@ -101,17 +106,17 @@
       });
       var info = data.steps[step];
       var title = svg.querySelector("title");
-      if (title) title.textContent = "The board " + info.caption;
+      if (title) title.textContent = say("tBoard", info.caption);
       setText("viewer-text", textBoard(board));
       setText("viewer-caption", info.caption);
       setText("viewer-step", step + " / " + last);
       var totals = info.totals.map(function (t) {
-        return t.nick + " " + t.recorded + (t.computed !== t.recorded ? " (engine " + t.computed + ")" : "");
+        return t.nick + " " + t.recorded + (t.computed !== t.recorded ? " (" + say("tEngine", t.computed) + ")" : "");
       });
       setText("viewer-totals", totals.join(" · "));
       setText("viewer-to-move", info.to_move
-        ? info.to_move + (info.rack ? ", rack " + info.rack : "")
-        : "the game is over");
+        ? info.to_move + (info.rack ? ", " + say("tRack") + " " + info.rack : "")
+        : say("tOver"));
       setText("viewer-unseen", info.unseen);
       setText("viewer-unseen-count", "(" + info.unseen_count + ")");
       slider.value = String(step);

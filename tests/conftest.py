@@ -14,3 +14,13 @@ def _empty_cache() -> None:
     cache_once._LOCAL.clear()
     services._READ.clear()
     services._ROUNDS.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    # A request in another language leaves that language active in the thread (LocaleMiddleware
+    # does not deactivate it): the next test starts in English, the default, again.
+    yield
+    from django.utils import translation
+
+    translation.activate("en")

@@ -8,6 +8,7 @@ static/viewer.js draws tiles the same way when it steps through the game.
 from __future__ import annotations
 
 from django.utils.html import escape
+from django.utils.translation import gettext_lazy as _
 
 from scoring.board import Layout
 
@@ -22,13 +23,15 @@ PREMIUMS = {
     (1, 3): ("tw", "TW"),
     (1, 4): ("qw", "QW"),
 }
+# The legend's names, in the reader's language; the squares themselves keep the Latin marks
+# (DL, TW…) and the board its orientation in every language (docs/DESIGN.md, "Languages").
 NAMES = {
-    "dl": "double letter",
-    "tl": "triple letter",
-    "ql": "quadruple letter",
-    "dw": "double word",
-    "tw": "triple word",
-    "qw": "quadruple word",
+    "dl": _("double letter"),
+    "tl": _("triple letter"),
+    "ql": _("quadruple letter"),
+    "dw": _("double word"),
+    "tw": _("triple word"),
+    "qw": _("quadruple word"),
 }
 
 Square = tuple[int, int]

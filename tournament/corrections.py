@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournament import audit
 from tournament.models import Change, Division, Game
@@ -52,12 +53,12 @@ def correct_game(
         if game.version != version:
             raise StaleResult(_stale_message(game, version, REFUSED))
         if game.kind == Game.VOID:
-            raise EntryError("A void game has no result to enter.")
+            raise EntryError(gettext("A void game has no result to enter."))
         if game.player2_id is None:
             values: dict[str, Any] = {"score1": score1, "kind": kind or game.kind}
         else:
             if (score1 is None) != (score2 is None):
-                raise EntryError("Give both scores, or neither to remove the result.")
+                raise EntryError(gettext("Give both scores, or neither to remove the result."))
             values = {
                 "score1": score1,
                 "score2": score2,
@@ -65,9 +66,9 @@ def correct_game(
             }
         plan = _Plan(game, values, None)
         if plan.unchanged:
-            raise EntryError("Nothing to change.")
+            raise EntryError(gettext("Nothing to change."))
         if plan.correction and not reason:
-            raise EntryError("The game already has a result: a correction needs a reason.")
+            raise EntryError(gettext("The game already has a result: a correction needs a reason."))
         action = CREATE if not game.has_result else DELETE if score1 is None else CORRECT
         return _apply(plan, user, reason, action)
 
@@ -97,21 +98,29 @@ def undo_last(division: Division, user: Any) -> Change:
     with transaction.atomic():
         change = last_undoable(division, user)
         if change is None:
-            raise EntryError(f"Nothing of yours to undo in division {division.name}.")
+            raise EntryError(
+                gettext("Nothing of yours to undo in division %(name)s.") % {"name": division.name}
+            )
         before, after = _games_of(change.before), _games_of(change.after)
         ids = {s["id"] for s in before} | {s["id"] for s in after}
         rows = {g.pk: g for g in Game.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
         for s in after:
             row = rows.get(s["id"])
             if row is None:
-                raise EntryError(f"{result_text(s)} no longer exists: not undone.")
+                raise EntryError(
+                    gettext("%(result_text)s no longer exists: not undone.")
+                    % {"result_text": result_text(s)}
+                )
             # Content, not version: an undo in between bumps the version and puts back the same.
             if _content(snapshot(row)) != _content(s):
                 raise StaleResult(_stale_message(row, s["version"], "Your entry was not undone"))
         kept = {s["id"] for s in before}
         for s in after:
             if s["id"] not in kept and rows[s["id"]].scoresheets.exists():
-                raise EntryError(f"{result_text(s)} has a scoresheet: not undone.")
+                raise EntryError(
+                    gettext("%(result_text)s has a scoresheet: not undone.")
+                    % {"result_text": result_text(s)}
+                )
         current = [snapshot(rows[s["id"]]) for s in after]
         players = {p.number: p for p in division.players.all()}
         restored = []

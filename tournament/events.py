@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.text import slugify
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from tournament import audit, results, rounds, stamps
@@ -97,14 +99,17 @@ ROLES = {"director": "co-director", "scorekeeper": "scorekeeper"}
 def add_person(tournament: Tournament, username: str, role: str, by: Any) -> Any:
     """Make the user `username` a co-director or a scorekeeper (one role at a time)."""
     if role not in ROLES:
-        raise PeopleRefused(f"{role!r} is not a role: co-director or scorekeeper.")
+        raise PeopleRefused(
+            gettext("%(role)r is not a role: co-director or scorekeeper.") % {"role": role}
+        )
     User = get_user_model()
     username = username.strip()
     try:
         user = User.objects.get(**{User.USERNAME_FIELD + "__iexact": username})
     except User.DoesNotExist:
         raise PeopleRefused(
-            f"No user is called “{username}”: they need an account on this site first."
+            gettext("No user is called “%(username)s”: they need an account on this site first.")
+            % {"username": username}
         ) from None
     with transaction.atomic():
         if role == "director":
@@ -113,8 +118,8 @@ def add_person(tournament: Tournament, username: str, role: str, by: Any) -> Any
         else:
             if tournament.is_director(user):
                 raise PeopleRefused(
-                    f"{user.get_username()} directs {tournament.name}; remove them as a "
-                    "co-director first."
+                    gettext("%(username)s directs %(name)s; remove them as a co-director first.")
+                    % {"username": user.get_username(), "name": tournament.name}
                 )
             tournament.scorekeepers.add(user)
         audit.record(
@@ -132,13 +137,13 @@ def remove_person(tournament: Tournament, user_id: int, by: Any) -> str:
         user = tournament.directors.filter(pk=user_id).first()
         if user is not None:
             if tournament.directors.count() == 1:
-                raise PeopleRefused("A tournament keeps at least one director.")
+                raise PeopleRefused(gettext("A tournament keeps at least one director."))
             tournament.directors.remove(user)
             role = "director"
         else:
             user = tournament.scorekeepers.filter(pk=user_id).first()
             if user is None:
-                raise PeopleRefused("That user has no role in this tournament.")
+                raise PeopleRefused(gettext("That user has no role in this tournament."))
             tournament.scorekeepers.remove(user)
             role = "scorekeeper"
         audit.record(
@@ -206,21 +211,33 @@ def read_player_list(text: str) -> list[NewPlayer]:
             None,
         )
         if at is None:
-            problems.append(f"line {number}: a name, then a rating (e.g. “Quill, Ada, 1650”)")
+            problems.append(
+                gettext("line %(number)s: a name, then a rating (e.g. “Quill, Ada, 1650”)")
+                % {"number": number}
+            )
             continue
         separator = ", " if "," in line and "\t" not in line else " "
         name = " ".join(separator.join(fields[:at]).split())
         rating = results.plain_number(fields[at])
         assert rating is not None
         if rating > 3000:
-            problems.append(f"line {number}: a rating of at most 3000, not {rating}")
+            problems.append(
+                gettext("line %(number)s: a rating of at most 3000, not %(rating)s")
+                % {"number": number, "rating": rating}
+            )
             continue
         club = " ".join(" ".join(fields[at + 1 :]).split())
         if len(name) > 200 or len(club) > 100:
-            problems.append(f"line {number}: a name of at most 200 characters, a club of 100")
+            problems.append(
+                gettext("line %(number)s: a name of at most 200 characters, a club of 100")
+                % {"number": number}
+            )
             continue
         if name.lower() in seen:
-            problems.append(f"line {number}: {name} is listed twice")
+            problems.append(
+                gettext("line %(number)s: %(name)s is listed twice")
+                % {"number": number, "name": name}
+            )
             continue
         seen.add(name.lower())
         players.append(NewPlayer(name=name, rating=rating, club=club))
@@ -270,10 +287,14 @@ def unplayed_rounds(tournament: Tournament) -> list[str]:
         summaries = results.round_summaries(division)
         unplayed = [s.number for s in summaries if not s.games or s.missing]
         if unplayed:
-            word = "round" if len(unplayed) == 1 else "rounds"
             numbers = ", ".join(map(str, unplayed))
             lines.append(
-                f"Division {division.name}: {word} {numbers} not played (of {len(summaries)})"
+                ngettext(
+                    "Division %(name)s: round %(numbers)s not played (of %(count)s)",
+                    "Division %(name)s: rounds %(numbers)s not played (of %(count)s)",
+                    len(unplayed),
+                )
+                % {"name": division.name, "numbers": numbers, "count": len(summaries)}
             )
     return lines
 
@@ -281,8 +302,11 @@ def unplayed_rounds(tournament: Tournament) -> list[str]:
 def _before_round_1(player: Player, what: str) -> None:
     if Game.objects.filter(division_id=player.division_id).exists():
         raise rounds.PairingRefused(
-            f"Round 1 of division {player.division.name} is paired: players can no longer be "
-            f"{what} (withdraw them instead, or unpair round 1 first)."
+            gettext(
+                "Round 1 of division %(name)s is paired: players can no longer be "
+                "%(what)s (withdraw them instead, or unpair round 1 first)."
+            )
+            % {"name": player.division.name, "what": what}
         )
 
 
@@ -290,13 +314,16 @@ def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
     """A player's name, rating and club corrected before round 1 is paired."""
     name = " ".join(new.name.split())
     if not name:
-        raise rounds.PairingRefused("A player needs a name.")
+        raise rounds.PairingRefused(gettext("A player needs a name."))
     with transaction.atomic():
         division = rounds.locked_division(player.division)
         player = Player.objects.select_for_update().get(pk=player.pk)
         _before_round_1(player, "edited")
         if division.players.exclude(pk=player.pk).filter(name__iexact=name).exists():
-            raise rounds.PairingRefused(f"{name} is already in division {division.name}.")
+            raise rounds.PairingRefused(
+                gettext("%(name)s is already in division %(name2)s.")
+                % {"name": name, "name2": division.name}
+            )
         before = {
             "player": player.number,
             "name": player.name,
@@ -396,24 +423,34 @@ def next_step(division: Division, states: list[RoundState]) -> str:
     """What the director does next in this division, in one sentence."""
     players = division.players.count()
     if players == 0:
-        return "Add players: type or paste them on the players page."
+        return gettext("Add players: type or paste them on the players page.")
     for s in states:
         if not s.paired:
             if s.number == 1:
                 checked = division.players.filter(checked_in=True).count()
                 if checked == 0:
-                    return "Check players in, then pair round 1."
-                return f"Pair round 1 ({checked} of {players} players checked in)."
-            return f"Pair round {s.number}."
+                    return gettext("Check players in, then pair round 1.")
+                return gettext("Pair round 1 (%(checked)s of %(players)s players checked in).") % {
+                    "checked": checked,
+                    "players": players,
+                }
+            return gettext("Pair round %(number)s.") % {"number": s.number}
         if not s.published:
-            return f"Check round {s.number}'s pairings and publish them."
+            return gettext("Check round %(number)s's pairings and publish them.") % {
+                "number": s.number
+            }
         if s.missing:
-            return f"Enter round {s.number}'s results ({len(s.missing)} missing)."
+            return gettext("Enter round %(number)s's results (%(count)s missing).") % {
+                "number": s.number,
+                "count": len(s.missing),
+            }
     if not states:
-        return "Pair round 1."
+        return gettext("Pair round 1.")
     if division.planned_rounds and states[-1].number < division.planned_rounds:
-        return f"Pair round {states[-1].number + 1}."
-    return "Every round is played: check the scoresheets, lock the event, download the .tou file."
+        return gettext("Pair round %(value)s.") % {"value": states[-1].number + 1}
+    return gettext(
+        "Every round is played: check the scoresheets, lock the event, download the .tou file."
+    )
 
 
 # Division and player fields a copy leaves behind: identity, and what belongs to one event.
@@ -435,13 +472,14 @@ def copy_tournament(tournament: Tournament, user: Any, name: str) -> Tournament:
     copier and the directors are its directors."""
     name = " ".join(name.split())
     if not name:
-        raise PeopleRefused("The copy needs a name.")
+        raise PeopleRefused(gettext("The copy needs a name."))
     with transaction.atomic():
         copy = Tournament.objects.create(
             name=name,
             slug=unique_slug(name),
             venue=tournament.venue,
             public=tournament.public,
+            language=tournament.language,
             tsh_config=tournament.tsh_config,
         )
         copy.directors.add(user, *tournament.directors.all())
@@ -647,8 +685,11 @@ def use_ratings(
         division = rounds.locked_division(division)
         if Game.objects.filter(division=division).exists():
             raise rounds.PairingRefused(
-                f"Round 1 of division {division.name} is paired: ratings are set from a rating "
-                "list only before it (unpair round 1 first)."
+                gettext(
+                    "Round 1 of division %(name)s is paired: ratings are set from a rating "
+                    "list only before it (unpair round 1 first)."
+                )
+                % {"name": division.name}
             )
         players = {
             p.pk: p
@@ -662,7 +703,7 @@ def use_ratings(
             player = players.get(pk)
             if player is None or player.rating != previewed:
                 raise rounds.PairingRefused(
-                    "The roster changed since the preview: upload the rating list again."
+                    gettext("The roster changed since the preview: upload the rating list again.")
                 )
             if player.rating == new:
                 continue
@@ -681,3 +722,15 @@ def use_ratings(
                 f"from the {source}",
             )
     return len(after)
+
+
+def set_language(tournament: Tournament, language: str, by: Any) -> None:
+    """The tournament's default language for its public pages and reports ("" for none: the
+    visitor's browser decides). Saved as any change to the tournament: its divisions' stamps
+    are renewed, so a page or phone snapshot kept with the old default is not served again."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValueError(
+            gettext("%(language)r is not one of Spread's languages") % {"language": language}
+        )
+    tournament.language = language
+    tournament.save(update_fields=["language"])

@@ -5,27 +5,32 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import builtin_rulesets
 from scoring.tiles import builtin_tilesets
 from tournament import results, scoresheets, services
 from tournament.engine.pairing import parse_schedule
-from tournament.engine.pairing.registry import REGISTRY, automatic
+from tournament.engine.pairing.registry import automatic
 from tournament.engine.ratings import rating_system_names
 from tournament.models import Division, Game
+from tournament.pairing_systems import description
 
 
 class EntryForm(forms.Form):
     line = forms.CharField(
+        label=_("Result"),
         max_length=100,
         widget=forms.TextInput(
-            attrs={"autocomplete": "off", "autofocus": True, "spellcheck": "false"}
+            # The line is typed as numbers and words in a fixed order: left to right everywhere.
+            attrs={"autocomplete": "off", "autofocus": True, "spellcheck": "false", "dir": "ltr"}
         ),
     )
-    reason = forms.CharField(max_length=500, required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
     # Unticked, the pairing's first player stays first whoever is typed first.
-    first_as_typed = forms.BooleanField(required=False, label="first as typed")
+    first_as_typed = forms.BooleanField(required=False, label=_("first as typed"))
     # The game's version the check showed: a save against an older one is refused.
     version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
@@ -41,7 +46,10 @@ class GameResultForm(forms.Form):
 
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     reason = forms.CharField(
-        max_length=500, required=False, help_text="Needed to change or remove a result."
+        label=_("Reason"),
+        max_length=500,
+        required=False,
+        help_text=_("Needed to change or remove a result."),
     )
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
@@ -59,28 +67,32 @@ class GameResultForm(forms.Form):
         self.game = game
         if game.player2_id is None:
             self.fields["kind"] = forms.ChoiceField(
-                choices=[(Game.BYE, "bye"), (Game.FORFEIT, "forfeit")]
+                label=_("Kind"), choices=[(Game.BYE, _("bye")), (Game.FORFEIT, _("forfeit"))]
             )
-            self.fields["score1"] = _score_field(f"Spread for {game.player1.name}")
+            self.fields["score1"] = _score_field(
+                gettext("Spread for %(name)s") % {"name": game.player1.name}
+            )
         else:
             self.fields["score1"] = _score_field(f"{game.player1.number} {game.player1.name}")
             self.fields["score2"] = _score_field(f"{game.player2.number} {game.player2.name}")
             self.fields["first"] = forms.TypedChoiceField(
-                label="Went first",
+                label=_("Went first"),
                 coerce=int,
-                choices=[(0, "not known"), (1, game.player1.name), (2, game.player2.name)],
+                choices=[(0, _("not known")), (1, game.player1.name), (2, game.player2.name)],
             )
         self.order_fields(["kind", "score1", "score2", "first", "reason", "version"])
 
 
 class ScoresheetTextForm(forms.Form):
     gcg = forms.CharField(
-        label="Scoresheet",
+        label=_("Scoresheet"),
         max_length=scoresheets.MAX_SCORESHEET_BYTES,
         strip=False,
-        widget=forms.Textarea(attrs={"rows": 24, "spellcheck": "false", "autocomplete": "off"}),
+        widget=forms.Textarea(
+            attrs={"rows": 24, "spellcheck": "false", "autocomplete": "off", "dir": "ltr"}
+        ),
     )
-    reason = forms.CharField(max_length=500, required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
 
 
 class AssignForm(forms.Form):
@@ -90,7 +102,9 @@ class AssignForm(forms.Form):
     count = forms.IntegerField(
         min_value=0,
         max_value=MAX_FILES,
-        error_messages={"max_value": f"At most {MAX_FILES} scoresheets can be assigned at once."},
+        error_messages={
+            "max_value": _("At most %(limit_value)s scoresheets can be assigned at once.")
+        },
     )
 
 
@@ -113,49 +127,61 @@ class MultipleFileField(forms.FileField):
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(label="GCG files")
+    files = MultipleFileField(label=_("GCG files"))
     round = forms.IntegerField(
-        required=False, min_value=1, help_text="Only look for games of this round."
+        label=_("Round"),
+        required=False,
+        min_value=1,
+        help_text=_("Only look for games of this round."),
     )
 
 
 class SingleUploadForm(forms.Form):
-    file = forms.FileField(label="GCG file", allow_empty_file=True)
+    file = forms.FileField(label=_("GCG file"), allow_empty_file=True)
 
 
 class ResolveForm(forms.Form):
-    reason = forms.CharField(max_length=500, required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
 
 
 # -- pairing ------------------------------------------------------------------------------------
 
 
 class PairForm(forms.Form):
-    round = forms.IntegerField(min_value=1)
-    system = forms.ChoiceField(required=False, help_text="Empty: the division's schedule.")
+    round = forms.IntegerField(label=_("Round"), min_value=1)
+    system = forms.ChoiceField(
+        label=_("System"), required=False, help_text=_("Empty: the division's schedule.")
+    )
     based_on = forms.IntegerField(
-        required=False, min_value=0, help_text="Pair from the results up to this round."
+        label=_("from round"),
+        required=False,
+        min_value=0,
+        help_text=_("Pair from the results up to this round."),
     )
     repeats = forms.IntegerField(
-        required=False, min_value=0, help_text="Empty: the division's repeat limit."
+        label=_("repeats"),
+        required=False,
+        min_value=0,
+        help_text=_("Empty: the division's repeat limit."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "as scheduled")]
-        choices += [(name, f"{name}: {REGISTRY[name].description}") for name in automatic()]
+        choices = [("", gettext("as scheduled"))]
+        choices += [(name, f"{name}: {description(name)}") for name in automatic()]
         self.fields["system"].choices = choices
 
 
 class SwapForm(forms.Form):
-    a = forms.IntegerField(min_value=1, label="Player")
-    b = forms.IntegerField(min_value=1, label="with player")
+    a = forms.IntegerField(min_value=1, label=_("Player"))
+    b = forms.IntegerField(min_value=1, label=_("with player"))
 
 
 class ManualPairingsForm(forms.Form):
     pairs = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}),
-        help_text="One table a line, first player first: “12 7”; a bye: “5 bye”.",
+        label=_("Pairings"),
+        widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "dir": "ltr"}),
+        help_text=_("One table a line, first player first: “12 7”; a bye: “5 bye”."),
     )
 
     def clean_pairs(self) -> list[tuple[int, int | None]]:
@@ -171,16 +197,17 @@ class ManualPairingsForm(forms.Form):
                 found.append((numbers[0], numbers[1]))
             else:
                 raise forms.ValidationError(
-                    f"Line {number}: “{line.strip()}” is not two player numbers or “N bye”."
+                    gettext("Line %(number)s: “%(line)s” is not two player numbers or “N bye”.")
+                    % {"number": number, "line": line.strip()}
                 )
         if not found:
-            raise forms.ValidationError("No pairings given.")
+            raise forms.ValidationError(gettext("No pairings given."))
         return found
 
 
 class WithdrawForm(forms.Form):
-    player = forms.IntegerField(min_value=1)
-    from_round = forms.IntegerField(min_value=1, label="from round")
+    player = forms.IntegerField(label=_("Player"), min_value=1)
+    from_round = forms.IntegerField(min_value=1, label=_("from round"))
 
 
 class RosterForm(forms.Form):
@@ -195,14 +222,18 @@ class RosterForm(forms.Form):
 
 
 class LateEntryForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    rating = forms.IntegerField(min_value=0, max_value=3000, initial=0)
-    club = forms.CharField(max_length=100, required=False)
-    team = forms.CharField(max_length=100, required=False)
-    membership_id = forms.CharField(max_length=40, required=False)
+    name = forms.CharField(label=_("Name"), max_length=200)
+    rating = forms.IntegerField(label=_("Rating"), min_value=0, max_value=3000, initial=0)
+    club = forms.CharField(label=_("Club"), max_length=100, required=False)
+    team = forms.CharField(label=_("Team"), max_length=100, required=False)
+    membership_id = forms.CharField(label=_("Membership id"), max_length=40, required=False)
     missed = forms.ChoiceField(
-        label="For the rounds already under way",
-        choices=[("forfeits", "forfeit losses"), ("byes", "byes"), ("nothing", "nothing")],
+        label=_("For the rounds already under way"),
+        choices=[
+            ("forfeits", _("forfeit losses")),
+            ("byes", _("byes")),
+            ("nothing", _("nothing")),
+        ],
         initial="forfeits",
         required=False,
         widget=forms.RadioSelect,
@@ -213,20 +244,22 @@ class LateEntryForm(forms.Form):
         # The name is written as the roster writes its names.
         self.last_first = last_first
         self.fields["name"].help_text = (
-            "As the roster writes names: Last, First."
+            _("As the roster writes names: Last, First.")
             if last_first
-            else "As the roster writes names: First Last."
+            else _("As the roster writes names: First Last.")
         )
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
         if self.last_first and "," not in name:
             raise forms.ValidationError(
-                f"The roster writes names “Last, First”: write {name!r} that way."
+                gettext("The roster writes names “Last, First”: write %(name)r that way.")
+                % {"name": name}
             )
         if not self.last_first and "," in name:
             raise forms.ValidationError(
-                f"The roster writes names “First Last”, without a comma, not {name!r}."
+                gettext("The roster writes names “First Last”, without a comma, not %(name)r.")
+                % {"name": name}
             )
         return name
 
@@ -237,7 +270,9 @@ class LateEntryForm(forms.Form):
 def _numbers(text: str, what: str) -> list[int]:
     numbers = [results.plain_number(w) for w in text.replace(",", " ").split()]
     if any(n is None for n in numbers):
-        raise forms.ValidationError(f"{what}: whole numbers separated by commas or spaces.")
+        raise forms.ValidationError(
+            gettext("%(what)s: whole numbers separated by commas or spaces.") % {"what": what}
+        )
     return [n for n in numbers if n is not None]
 
 
@@ -262,25 +297,29 @@ class DivisionSettingsForm(forms.ModelForm):
     """A division's pairing and rating settings, edited at the desk."""
 
     schedule = forms.CharField(
+        label=_("Schedule"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false"}),
-        help_text="One line a block of rounds: “1-4 swiss”, “5-6 koth repeats=1”, “7- cp”.",
+        widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false", "dir": "ltr"}),
+        help_text=_("One line a block of rounds: “1-4 swiss”, “5-6 koth repeats=1”, “7- cp”."),
     )
     gibson_spread_text = forms.CharField(
         required=False,
-        label="Gibson spread",
-        help_text="Spread a game may swing per player, e.g. “500”; a list counts from the last "
-        "round. Empty: 500.",
+        label=_("Gibson spread"),
+        help_text=_(
+            "Spread a game may swing per player, e.g. “500”; a list counts from the last "
+            "round. Empty: 500."
+        ),
     )
     prize_bands_text = forms.CharField(
         required=False,
-        label="Prize bands",
-        help_text="The last rank of each band, e.g. “1, 2, 3, 6”. Empty: the top quarter.",
+        label=_("Prize bands"),
+        help_text=_("The last rank of each band, e.g. “1, 2, 3, 6”. Empty: the top quarter."),
     )
     forbidden = forms.CharField(
+        label=_("Forbidden pairs"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
-        help_text="Pairs of player numbers never to be paired, one pair a line: “3 7”.",
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "dir": "ltr"}),
+        help_text=_("Pairs of player numbers never to be paired, one pair a line: “3 7”."),
     )
 
     class Meta:
@@ -301,7 +340,14 @@ class DivisionSettingsForm(forms.ModelForm):
             "last_table",
         ]
         labels = {
-            "auto_pair": "Pair the next round by itself",
+            "planned_rounds": _("Planned rounds"),
+            "max_repeats": _("Repeat limit"),
+            "gibson": _("Gibsonization"),
+            "avoid_same": _("Avoid pairing"),
+            "bye_spread": _("Bye spread"),
+            "forfeit_spread": _("Forfeit spread"),
+            "rating_system": _("Rating system"),
+            "auto_pair": _("Pair the next round by itself"),
             "entry_mode": _("Results are entered as"),
             "absent_result": _("A player marked absent for a round gets"),
             "byes_count": _("Byes and forfeits count in the standings"),
@@ -320,8 +366,10 @@ class DivisionSettingsForm(forms.ModelForm):
             ),
             "first_table": _("The division's tables are numbered from here (e.g. 11 for 11–20)."),
             "last_table": _("Empty: no limit. The pairings page warns of tables past it."),
-            "auto_pair": "When a round's results are complete, the next round is paired by the "
-            "schedule and left unpublished for you to check.",
+            "auto_pair": _(
+                "When a round's results are complete, the next round is paired by the "
+                "schedule and left unpublished for you to check."
+            ),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -337,7 +385,7 @@ class DivisionSettingsForm(forms.ModelForm):
             " ".join(map(str, pair)) for pair in division.forbidden_pairs or []
         )
         self.fields["rating_system"] = forms.ChoiceField(
-            choices=[(name, name) for name in rating_system_names()]
+            label=_("Rating system"), choices=[(name, name) for name in rating_system_names()]
         )
 
     def clean(self) -> dict[str, Any]:
@@ -355,14 +403,18 @@ class DivisionSettingsForm(forms.ModelForm):
                 continue
             if len(words) < 2:
                 raise forms.ValidationError(
-                    f"Line {number}: rounds and a system, e.g. “1-4 swiss”."
+                    gettext("Line %(number)s: rounds and a system, e.g. “1-4 swiss”.")
+                    % {"number": number}
                 )
             entry: dict[str, Any] = {"rounds": words[0], "system": words[1]}
             options: dict[str, Any] = {}
             for word in words[2:]:
                 key, equals, value = word.partition("=")
                 if not equals:
-                    raise forms.ValidationError(f"Line {number}: “{word}” is not key=value.")
+                    raise forms.ValidationError(
+                        gettext("Line %(number)s: “%(word)s” is not key=value.")
+                        % {"number": number, "word": word}
+                    )
                 if key in ("repeats", "lag", "based_on"):
                     entry[key] = _value(value)
                 else:
@@ -377,29 +429,34 @@ class DivisionSettingsForm(forms.ModelForm):
         return entries
 
     def clean_gibson_spread_text(self) -> int | list[int] | None:
-        spreads = _numbers(self.cleaned_data["gibson_spread_text"], "Gibson spread")
+        spreads = _numbers(self.cleaned_data["gibson_spread_text"], gettext("Gibson spread"))
         if not spreads:
             return None
         return spreads[0] if len(spreads) == 1 else spreads
 
     def clean_prize_bands_text(self) -> list[int] | None:
-        bands = _numbers(self.cleaned_data["prize_bands_text"], "Prize bands")
+        bands = _numbers(self.cleaned_data["prize_bands_text"], gettext("Prize bands"))
         if bands and (bands != sorted(set(bands)) or bands[0] < 1):
-            raise forms.ValidationError("Prize bands: rising ranks, from 1.")
+            raise forms.ValidationError(gettext("Prize bands: rising ranks, from 1."))
         return bands or None
 
     def clean_forbidden(self) -> list[list[int]]:
         numbers = set(self.instance.players.values_list("number", flat=True))
         pairs = []
         for number, line in enumerate(self.cleaned_data["forbidden"].splitlines(), 1):
-            pair = _numbers(line, f"Line {number}")
+            pair = _numbers(line, gettext("Line %(number)s") % {"number": number})
             if not pair:
                 continue
             if len(pair) != 2 or pair[0] == pair[1]:
-                raise forms.ValidationError(f"Line {number}: two different player numbers.")
+                raise forms.ValidationError(
+                    gettext("Line %(number)s: two different player numbers.") % {"number": number}
+                )
             missing = [n for n in pair if n not in numbers]
             if missing:
-                raise forms.ValidationError(f"Line {number}: no player {missing[0]}.")
+                raise forms.ValidationError(
+                    gettext("Line %(number)s: no player %(player)s.")
+                    % {"number": number, "player": missing[0]}
+                )
             pairs.append(pair)
         return pairs
 
@@ -428,36 +485,67 @@ def form_error(form: forms.BaseForm) -> str:
 class NewTournamentForm(forms.Form):
     """A new tournament: a name alone is enough; divisions and players can come later."""
 
-    name = forms.CharField(max_length=200)
-    start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    venue = forms.CharField(max_length=200, required=False, label="Place")
+    name = forms.CharField(label=_("Name"), max_length=200)
+    start_date = forms.DateField(
+        label=_("Start date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.DateField(
+        label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    venue = forms.CharField(max_length=200, required=False, label=_("Place"))
     public = forms.BooleanField(
-        required=False, initial=True, help_text="Its pages are listed and open to everyone."
+        label=_("Public"),
+        required=False,
+        initial=True,
+        help_text=_("Its pages are listed and open to everyone."),
+    )
+    language = forms.ChoiceField(
+        label=_("Default language"),
+        required=False,
+        choices=[("", _("the visitor's browser"))] + list(settings.LANGUAGES),
+        help_text=_(
+            "The language of the public pages and reports for visitors who have not chosen one."
+        ),
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
-            raise forms.ValidationError("The last day comes before the first.")
+            raise forms.ValidationError(gettext("The last day comes before the first."))
         return data
+
+
+class TournamentLanguageForm(forms.Form):
+    """A tournament's default language, set on its desk."""
+
+    language = forms.ChoiceField(
+        label=_("Default language"),
+        required=False,
+        choices=[("", _("the visitor's browser"))] + list(settings.LANGUAGES),
+        help_text=_(
+            "The language of the public pages and reports for visitors who have not chosen one."
+        ),
+    )
 
 
 class NewDivisionForm(forms.Form):
     """One division of a new tournament; a row left without a name is no division."""
 
-    name = forms.CharField(max_length=50, required=False)
-    planned_rounds = forms.IntegerField(min_value=1, max_value=99, required=False, label="Rounds")
-    ruleset = forms.ChoiceField(choices=(), initial="naspa")
-    tile_set = forms.ChoiceField(choices=(), initial="english")
+    name = forms.CharField(label=_("Name"), max_length=50, required=False)
+    planned_rounds = forms.IntegerField(
+        min_value=1, max_value=99, required=False, label=_("Rounds")
+    )
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=(), initial="naspa")
+    tile_set = forms.ChoiceField(label=_("Tile set"), choices=(), initial="english")
     spread_cap = forms.CharField(
+        label=_("Spread cap"),
         required=False,
-        help_text="e.g. “300”, or one a round; empty: none.",
+        help_text=_("e.g. “300”, or one a round; empty: none."),
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
     )
-    bye_spread = forms.IntegerField(min_value=0, max_value=1000, initial=50)
-    rating_system = forms.ChoiceField(choices=(), initial="nsa2008")
+    bye_spread = forms.IntegerField(label=_("Bye spread"), min_value=0, max_value=1000, initial=50)
+    rating_system = forms.ChoiceField(label=_("Rating system"), choices=(), initial="nsa2008")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -473,9 +561,9 @@ class NewDivisionForm(forms.Form):
         return name
 
     def clean_spread_cap(self) -> list[int] | None:
-        caps = _numbers(self.cleaned_data["spread_cap"], "Spread cap")
+        caps = _numbers(self.cleaned_data["spread_cap"], gettext("Spread cap"))
         if any(c < 1 for c in caps):
-            raise forms.ValidationError("Spread cap: whole numbers above 0.")
+            raise forms.ValidationError(gettext("Spread cap: whole numbers above 0."))
         return caps or None
 
 
@@ -486,7 +574,7 @@ class BaseDivisionFormSet(forms.BaseFormSet):
         names = [f.cleaned_data.get("name", "").lower() for f in self.forms]
         names = [n for n in names if n]
         if len(names) != len(set(names)):
-            raise forms.ValidationError("Two divisions have the same name.")
+            raise forms.ValidationError(gettext("Two divisions have the same name."))
 
     def divisions(self) -> list[Any]:
         from tournament.events import NewDivision
@@ -512,23 +600,29 @@ NewDivisionFormSet = forms.formset_factory(
 
 
 class PersonForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    role = forms.ChoiceField(choices=[("director", "co-director"), ("scorekeeper", "scorekeeper")])
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[("director", _("co-director")), ("scorekeeper", _("scorekeeper"))],
+    )
 
 
 class PasteForm(forms.Form):
     players = forms.CharField(
+        label=_("Players"),
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         max_length=200_000,
-        help_text="One player a line: name, rating, optional club — e.g. “Quill, Ada, 1650, "
-        "Leeds” or, copied from a spreadsheet, columns separated by tabs.",
+        help_text=_(
+            "One player a line: name, rating, optional club — e.g. “Quill, Ada, 1650, "
+            "Leeds” or, copied from a spreadsheet, columns separated by tabs."
+        ),
     )
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    rating = forms.IntegerField(min_value=0, max_value=3000)
-    club = forms.CharField(max_length=100, required=False)
+    name = forms.CharField(label=_("Name"), max_length=200)
+    rating = forms.IntegerField(label=_("Rating"), min_value=0, max_value=3000)
+    club = forms.CharField(label=_("Club"), max_length=100, required=False)
 
 
 class AbsentForm(forms.Form):

@@ -11,9 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from tournament.sheet_report import SheetReport
 
@@ -36,6 +35,17 @@ class Tournament(models.Model):
     locked = models.BooleanField(default=False)
     # config.tsh lines Spread does not use, kept so that exporting gives them back.
     tsh_config = models.TextField(blank=True)
+    # The language of its public pages and printed reports for a visitor who chose none with
+    # the switcher (blank: the visitor's browser decides); see tournament/language.py.
+    language = models.CharField(
+        _("default language"),
+        max_length=10,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_(
+            "The language of the public pages and reports for visitors who have not chosen one."
+        ),
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -65,7 +75,7 @@ class Division(models.Model):
     position = models.PositiveIntegerField(default=0)
     ruleset = models.CharField(max_length=100, default="naspa")  # a scoring ruleset name
     tile_set = models.CharField(max_length=100, default="english")
-    lexicons = models.TextField(blank=True, help_text="Word lists, one KIND:PATH a line.")
+    lexicons = models.TextField(blank=True, help_text=_("Word lists, one KIND:PATH a line."))
     planned_rounds = models.PositiveIntegerField(null=True, blank=True)
     bye_spread = models.IntegerField(default=50)
     forfeit_spread = models.IntegerField(default=50)
@@ -79,22 +89,22 @@ class Division(models.Model):
     self_report = models.BooleanField(default=False)
     # How results are typed at the desk, as tsh's `config entry`: both scores, or the spread only
     # (stored as the spread and 0, the loser's score 0, as tsh stores them).
-    ENTRY_MODES = [("scores", "scores"), ("spread", "spread only")]
+    ENTRY_MODES = [("scores", _("scores")), ("spread", _("spread only"))]
     entry_mode = models.CharField(max_length=10, choices=ENTRY_MODES, default="scores")
     # The division's table numbers: from `first_table` on, up to `last_table` when set.
     first_table = models.PositiveIntegerField(default=1)
     last_table = models.PositiveIntegerField(null=True, blank=True)
     # What a player marked absent for a round gets instead of a pairing: a forfeit loss, or
     # nothing (the round counts as not played).
-    ABSENT_CHOICES = [("forfeit", "a forfeit loss"), ("nothing", "nothing")]
+    ABSENT_CHOICES = [("forfeit", _("a forfeit loss")), ("nothing", _("nothing"))]
     absent_result = models.CharField(max_length=10, choices=ABSENT_CHOICES, default="forfeit")
     # When a round's byes and forfeits (results without an opponent) count in the standings:
     # once the round's results are complete, as soon as the round is published (at the desk:
     # paired), or once any of its games has a result (`services.byes_count`).
     BYES_COUNT_CHOICES = [
-        ("complete", _lazy("when the round's results are complete")),
-        ("published", _lazy("as soon as the round is published")),
-        ("any", _lazy("once any result of the round is in")),
+        ("complete", _("when the round's results are complete")),
+        ("published", _("as soon as the round is published")),
+        ("any", _("once any result of the round is in")),
     ]
     byes_count = models.CharField(max_length=10, choices=BYES_COUNT_CHOICES, default="complete")
     # The hall display shows only this view ("pairings", "standings", "results"); "" rotates.
@@ -104,20 +114,20 @@ class Division(models.Model):
     # Gibsonization, the prize bands contention pairing aims at, and pairs never to be made.
     pairing_schedule = models.JSONField(default=list, blank=True)
     max_repeats = models.PositiveIntegerField(
-        default=0, help_text="How many times two players may meet again (0: no rematches)."
+        default=0, help_text=_("How many times two players may meet again (0: no rematches).")
     )
     gibson = models.BooleanField(default=True)
     gibson_spread = models.JSONField(
-        null=True, blank=True, help_text="Spread a player may win by per game, as tsh's."
+        null=True, blank=True, help_text=_("Spread a player may win by per game, as tsh's.")
     )
     prize_bands = models.JSONField(
-        null=True, blank=True, help_text="The last rank of each prize band, e.g. [1, 2, 3, 6]."
+        null=True, blank=True, help_text=_("The last rank of each prize band, e.g. [1, 2, 3, 6].")
     )
     # The prizes, in order: [{"kind": "rank", "place": 1, "value": "$500", "note": ""}, …]; a
     # class prize has "class": "B" (`engine/prizes.py` awards them).
     prizes = models.JSONField(default=list, blank=True)
     prizes_more_than_one = models.BooleanField(
-        default=False, help_text="A player may take more than one prize."
+        default=False, help_text=_("A player may take more than one prize.")
     )
     # Rating classes: [["A", 1800], ["B", 1400], ["C", 0]], a class and its lowest rating; when
     # empty, a player's class is their own `class` field (.t files).
@@ -127,12 +137,14 @@ class Division(models.Model):
     rating_classes = models.PositiveSmallIntegerField(default=0)
     # Team standings: "wins" (wins, then spread) or "spread" (spread, then wins).
     team_order = models.CharField(
-        max_length=10, choices=[("wins", "wins first"), ("spread", "spread first")], default="wins"
+        max_length=10,
+        choices=[("wins", _("wins first")), ("spread", _("spread first"))],
+        default="wins",
     )
-    AVOID_CHOICES = [("", "no one"), ("club", "same club"), ("team", "same team")]
+    AVOID_CHOICES = [("", _("no one")), ("club", _("same club")), ("team", _("same team"))]
     avoid_same = models.CharField(max_length=10, choices=AVOID_CHOICES, blank=True)
     forbidden_pairs = models.JSONField(
-        default=list, blank=True, help_text="Pairs of player numbers never to be paired."
+        default=list, blank=True, help_text=_("Pairs of player numbers never to be paired.")
     )
     tsh_file = models.CharField(max_length=200, blank=True)  # the .t file it came from
     # A division imported from a .tou file: what an export needs to write it back as it came
@@ -240,7 +252,7 @@ class Game(models.Model):
     BYE = "bye"
     FORFEIT = "forfeit"
     VOID = "void"
-    KINDS = [(PLAYED, "played"), (BYE, "bye"), (FORFEIT, "forfeit"), (VOID, "void")]
+    KINDS = [(PLAYED, _("played")), (BYE, _("bye")), (FORFEIT, _("forfeit")), (VOID, _("void"))]
 
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="games")
     round = models.PositiveIntegerField()
@@ -330,7 +342,9 @@ class Scoresheet(models.Model):
         findings = ngettext("%(n)d finding", "%(n)d findings", count) % {"n": count}
         if self.verified:
             return (
-                _("verified") if not count else _("verified, %(findings)s") % {"findings": findings}
+                gettext("verified")
+                if not count
+                else gettext("verified, %(findings)s") % {"findings": findings}
             )
         return findings
 
@@ -391,30 +405,30 @@ class Change(models.Model):
     """
 
     class Action(models.TextChoices):
-        CREATE = "create"
-        CORRECT = "correct"
-        DELETE = "delete"
-        UPLOAD = "upload"
-        RESOLVE = "resolve"
-        UNDO = "undo"
-        PAIR = "pair"
-        SWAP = "swap"
-        PUBLISH = "publish"
-        UNPAIR = "unpair"
-        WITHDRAW = "withdraw"
-        REINSTATE = "reinstate"
-        LATE_ENTRY = "late entry"
-        CHECK_IN = "check in"
-        EDIT_PLAYER = "edit player"
-        REMOVE_PLAYER = "remove player"
-        PEOPLE = "people"
-        LOCK = "lock"
-        UNLOCK = "unlock"
-        ABSENT = "absent"
-        DIVISION = "division"
-        MOVE_PLAYER = "move player"
-        RELEASE = "release"
-        PLAYOFF = "playoff"
+        CREATE = "create", _("create")
+        CORRECT = "correct", _("correct")
+        DELETE = "delete", _("delete")
+        UPLOAD = "upload", _("upload")
+        RESOLVE = "resolve", _("resolve")
+        UNDO = "undo", _("undo")
+        PAIR = "pair", _("pair")
+        SWAP = "swap", _("swap")
+        PUBLISH = "publish", _("publish")
+        UNPAIR = "unpair", _("unpair")
+        WITHDRAW = "withdraw", _("withdraw")
+        REINSTATE = "reinstate", _("reinstate")
+        LATE_ENTRY = "late entry", _("late entry")
+        CHECK_IN = "check in", _("check in")
+        EDIT_PLAYER = "edit player", _("edit player")
+        REMOVE_PLAYER = "remove player", _("remove player")
+        PEOPLE = "people", _("people")
+        LOCK = "lock", _("lock")
+        UNLOCK = "unlock", _("unlock")
+        ABSENT = "absent", _("absent")
+        DIVISION = "division", _("division")
+        MOVE_PLAYER = "move player", _("move player")
+        RELEASE = "release", _("release")
+        PLAYOFF = "playoff", _("playoff")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)

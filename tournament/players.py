@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import models, transaction
 from django.db.models import Max
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tournament import audit, results, rounds
@@ -28,15 +29,18 @@ def withdraw(player: Player, from_round: int, user: Any) -> Player:
     director to re-pair; the pairing checks warn about them.
     """
     if from_round < 1:
-        raise rounds.PairingRefused("A player withdraws from round 1 or later.")
+        raise rounds.PairingRefused(gettext("A player withdraws from round 1 or later."))
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         played = player.division.games.filter(round__gte=from_round).exclude(score1=None)
         mine = [g for g in played if player.pk in (g.player1_id, g.player2_id)]
         if mine:
             raise rounds.PairingRefused(
-                f"{player.name} has a result in round {mine[0].round}: withdraw them from a "
-                "later round, or delete that result first."
+                gettext(
+                    "%(name)s has a result in round %(round)s: withdraw them from a "
+                    "later round, or delete that result first."
+                )
+                % {"name": player.name, "round": mine[0].round}
             )
         reason = f"{player.name} withdrawn from round {from_round}"
         return _set_withdrawn(player, from_round, user, WITHDRAW, reason)
@@ -97,14 +101,20 @@ def late_entry(division: Division, new: NewPlayer, user: Any, missed: str = "for
     but neither published nor played can be paired again to include the newcomer.
     """
     if missed not in MISSED:
-        raise rounds.PairingRefused(f"{missed!r} is not a choice: {', '.join(MISSED)}.")
+        raise rounds.PairingRefused(
+            gettext("%(missed)r is not a choice: %(join)s.")
+            % {"missed": missed, "join": ", ".join(MISSED)}
+        )
     name = " ".join(new.name.split())
     if not name:
-        raise rounds.PairingRefused("A new player needs a name.")
+        raise rounds.PairingRefused(gettext("A new player needs a name."))
     with transaction.atomic():
         division = rounds.locked_division(division)
         if division.players.filter(name__iexact=name).exists():
-            raise rounds.PairingRefused(f"{name} is already in division {division.name}.")
+            raise rounds.PairingRefused(
+                gettext("%(name)s is already in division %(name2)s.")
+                % {"name": name, "name2": division.name}
+            )
         number = (division.players.aggregate(n=Max("number"))["n"] or 0) + 1
         player = Player.objects.create(
             division=division,

@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import ngettext
+
 from tournament import services
 from tournament.engine import prizes as engine
-from tournament.engine.text import ordinal, plural
+from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player
 
 
@@ -169,10 +171,14 @@ def gibsonized(division: Division, after: int | None = None, public: bool = Fals
     allowance = swing(fld)
     found = []
     for place, pid in enumerate(settled, start=1):
-        rule = (
-            f"Gibsonized after round {done}: no one below can catch them for {ordinal(place)} "
-            f"place with {plural(left, 'round')} left, even gaining the {allowance} spread the "
-            f"Gibson spread allows"
-        )
+        rule = ngettext(
+            "Gibsonized after round %(round)s: no one below can catch them for %(ordinal)s "
+            "place with %(left)s round left, even gaining the %(allowance)s spread the "
+            "Gibson spread allows",
+            "Gibsonized after round %(round)s: no one below can catch them for %(ordinal)s "
+            "place with %(left)s rounds left, even gaining the %(allowance)s spread the "
+            "Gibson spread allows",
+            left,
+        ) % {"round": done, "ordinal": ordinal(place), "left": left, "allowance": allowance}
         found.append(Gibson(by_id[pid], place, rule))
     return found

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q
+from django.utils.translation import gettext, pgettext
 
 import scoring
 from tournament import services
@@ -169,12 +170,16 @@ class Side:
 
     @property
     def first_text(self) -> str:
-        return {1: "first", 2: "second"}.get(self.first, "")
+        if self.first == 1:
+            return pgettext("goes", "first")
+        if self.first == 2:
+            return pgettext("goes", "second")
+        return ""
 
     @property
     def score_text(self) -> str:
         if self.game.kind == Game.VOID:
-            return "void"
+            return gettext("void")
         if not self.has_result:
             return ""
         if self.opponent is None:
@@ -186,7 +191,7 @@ class Side:
         """The opponent's name, or what the game was instead."""
         if self.opponent is not None:
             return self.opponent.name
-        return "Forfeit" if self.game.kind == Game.FORFEIT else "Bye"
+        return gettext("Forfeit") if self.game.kind == Game.FORFEIT else gettext("Bye")
 
 
 def at_fixed_table(table: int | None, *players: Player | None) -> bool:

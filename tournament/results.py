@@ -47,6 +47,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournament import audit
 from tournament.models import Change, Division, Game, Player
@@ -116,16 +117,19 @@ def _shown(token: str) -> str:
 def _player_number(token: str) -> int:
     number = plain_number(token)
     if not number:
-        raise EntryError(f"'{_shown(token)}' is not a player number.")
+        raise EntryError(gettext("'%(text)s' is not a player number.") % {"text": _shown(token)})
     return number
 
 
 def _score(token: str) -> int:
     score = plain_number(token, signed=True)
     if score is None:
-        raise EntryError(f"'{_shown(token)}' is not a score.")
+        raise EntryError(gettext("'%(text)s' is not a score.") % {"text": _shown(token)})
     if not MIN_SCORE <= score <= MAX_SCORE:
-        raise EntryError(f"{score} is not a possible score ({MIN_SCORE} to {MAX_SCORE}).")
+        raise EntryError(
+            gettext("%(score)s is not a possible score (%(low)s to %(high)s).")
+            % {"score": score, "low": MIN_SCORE, "high": MAX_SCORE}
+        )
     return score
 
 
@@ -138,34 +142,50 @@ def parse_line(text: str, spread: bool = False) -> Entry:
         margin = plain_number(tokens[1], signed=True)
         assert margin is not None
         if not -MAX_SCORE <= margin <= MAX_SCORE:
-            raise EntryError(f"{margin} is not a possible spread (at most {MAX_SCORE}).")
+            raise EntryError(
+                gettext("%(margin)s is not a possible spread (at most %(most)s).")
+                % {"margin": margin, "most": MAX_SCORE}
+            )
         if opponent == player:
-            raise EntryError(f"Player {player} cannot play themselves.")
+            raise EntryError(
+                gettext("Player %(player)s cannot play themselves.") % {"player": player}
+            )
         return Entry(Game.PLAYED, player, max(margin, 0), opponent, max(-margin, 0), True)
     if not tokens:
-        raise EntryError(f"Type a result: {FORMS}.")
+        raise EntryError(gettext("Type a result: %(forms)s.") % {"forms": FORMS})
     player = _player_number(tokens[0])
     if len(tokens) == 1:
-        raise EntryError(f"Player {player} needs a score, bye or forfeit: {FORMS}.")
+        raise EntryError(
+            gettext("Player %(player)s needs a score, bye or forfeit: %(forms)s.")
+            % {"player": player, "forms": FORMS}
+        )
     word = tokens[1].lower()
     if word in BYE_WORDS or word in FORFEIT_WORDS:
         kind = Game.BYE if word in BYE_WORDS else Game.FORFEIT
         if len(tokens) > 2:
-            raise EntryError(f"Nothing may follow '{_shown(tokens[1])}': P {kind}.")
+            raise EntryError(
+                gettext("Nothing may follow '%(text)s': P %(kind)s.")
+                % {"text": _shown(tokens[1]), "kind": kind}
+            )
         return Entry(kind, player)
     if plain_number(tokens[1], signed=True) is None:
-        raise EntryError(f"'{_shown(tokens[1])}' is not a score, bye or forfeit.")
+        raise EntryError(
+            gettext("'%(text)s' is not a score, bye or forfeit.") % {"text": _shown(tokens[1])}
+        )
     score = _score(tokens[1])
     if len(tokens) == 2:
-        raise EntryError("A score needs the opponent and their score: P S Q T.")
+        raise EntryError(gettext("A score needs the opponent and their score: P S Q T."))
     opponent = _player_number(tokens[2])
     if len(tokens) == 3:
-        raise EntryError(f"The score of player {opponent} is missing: P S Q T.")
+        raise EntryError(
+            gettext("The score of player %(opponent)s is missing: P S Q T.")
+            % {"opponent": opponent}
+        )
     if len(tokens) > 4:
-        raise EntryError(f"Too many fields: {FORMS}.")
+        raise EntryError(gettext("Too many fields: %(forms)s.") % {"forms": FORMS})
     opponent_score = _score(tokens[3])
     if opponent == player:
-        raise EntryError(f"Player {player} cannot play themselves.")
+        raise EntryError(gettext("Player %(player)s cannot play themselves.") % {"player": player})
     return Entry(Game.PLAYED, player, score, opponent, opponent_score)
 
 
@@ -185,12 +205,21 @@ def plausibility(entry: Entry) -> list[str]:
     )
     for number, score in scores:
         if score < LOW_SCORE:
-            warnings.append(f"{score} for player {number} is low (under {LOW_SCORE}): check it.")
+            warnings.append(
+                gettext("%(score)s for player %(number)s is low (under %(low)s): check it.")
+                % {"score": score, "number": number, "low": LOW_SCORE}
+            )
         elif score > HIGH_SCORE:
-            warnings.append(f"{score} for player {number} is high (over {HIGH_SCORE}): check it.")
+            warnings.append(
+                gettext("%(score)s for player %(number)s is high (over %(high)s): check it.")
+                % {"score": score, "number": number, "high": HIGH_SCORE}
+            )
     spread = abs(entry.score - entry.opponent_score)
     if spread > BIG_SPREAD:
-        warnings.append(f"A spread of {spread} is large (over {BIG_SPREAD}): check the scores.")
+        warnings.append(
+            gettext("A spread of %(spread)s is large (over %(limit)s): check the scores.")
+            % {"spread": spread, "limit": BIG_SPREAD}
+        )
     return warnings
 
 
@@ -218,23 +247,30 @@ def snapshot(game: Game) -> dict[str, Any]:
 def result_text(s: dict[str, Any]) -> str:
     """A snapshot as a line a director reads: `12 Smith 455 – 7 Jones 389, Smith first`."""
     one = f"{s['player1']} {s['name1']}"
+    kind = kind_label(s["kind"])
     if s["player2"] is None:
         if s["score1"] is None:
-            return f"{one}: {s['kind']}, not entered"
+            return gettext("%(player)s: %(kind)s, not entered") % {"player": one, "kind": kind}
         if s["kind"] == Game.FORFEIT:
-            label = "forfeit win" if s["score1"] > 0 else "forfeit loss"
+            label = gettext("forfeit win") if s["score1"] > 0 else gettext("forfeit loss")
         else:
-            label = s["kind"]
+            label = kind
         return f"{one}: {label} {s['score1']:+d}"
     two = f"{s['player2']} {s['name2']}"
     if s["score1"] is None:
-        return f"{one} v {two}: not entered"
+        return gettext("%(player1)s v %(player2)s: not entered") % {"player1": one, "player2": two}
     text = f"{one} {s['score1']} – {two} {s['score2']}"
     if s["kind"] != Game.PLAYED:
-        text += f" ({s['kind']})"
+        text += f" ({kind})"
     if s["first"] in (1, 2):
-        text += f", {s['name1'] if s['first'] == 1 else s['name2']} first"
+        first = s["name1"] if s["first"] == 1 else s["name2"]
+        text += gettext(", %(name)s first") % {"name": first}
     return text
+
+
+def kind_label(kind: str) -> str:
+    """A game's kind (played, bye, forfeit, void) in the reader's language."""
+    return str(dict(Game.KINDS).get(kind, kind))
 
 
 def change_text(data: dict[str, Any] | None) -> str:
@@ -244,13 +280,22 @@ def change_text(data: dict[str, Any] | None) -> str:
     if "games" in data:
         return "; ".join(result_text(s) for s in data["games"])
     if "scoresheet" in data:
-        state = "verified" if data.get("verified") else f"{data.get('findings', 0)} finding(s)"
+        count = data.get("findings", 0)
+        state = (
+            gettext("verified")
+            if data.get("verified")
+            else ngettext("%(count)s finding", "%(count)s findings", count) % {"count": count}
+        )
         if data.get("resolved"):
-            state += ", resolved"
+            state += ", " + gettext("resolved")
         elif data.get("flagged"):
-            state += ", flagged"
+            state += ", " + gettext("flagged")
         scores = ", ".join(f"{nick} {final}" for nick, final in data.get("players") or [])
-        return f"scoresheet {data['scoresheet']} ({scores}): {state}"
+        return gettext("scoresheet %(data)s (%(scores)s): %(state)s") % {
+            "data": data["scoresheet"],
+            "scores": scores,
+            "state": state,
+        }
     return ""
 
 
@@ -261,19 +306,27 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
         after["player2"],
         after["kind"],
     ):
-        return [f"{result_text(before)} became {result_text(after)}"]
+        return [
+            gettext("%(before)s became %(after)s")
+            % {"before": result_text(before), "after": result_text(after)}
+        ]
     found = []
     for key, name in (("score1", "name1"), ("score2", "name2")):
         if before[key] != after[key]:
-            was = "none" if before[key] is None else before[key]
-            now = "none" if after[key] is None else after[key]
-            found.append(f"{after[name]}'s score {was} → {now}")
+            was = gettext("none") if before[key] is None else before[key]
+            now = gettext("none") if after[key] is None else after[key]
+            found.append(
+                gettext("%(name)s's score %(was)s → %(now)s")
+                % {"name": after[name], "was": was, "now": now}
+            )
     if before["first"] != after["first"]:
 
         def who(s: dict[str, Any]) -> str:
             return {1: s["name1"], 2: s["name2"]}.get(s["first"]) or "not known"
 
-        found.append(f"going first {who(before)} → {who(after)}")
+        found.append(
+            gettext("going first %(who)s → %(who2)s") % {"who": who(before), "who2": who(after)}
+        )
     return found
 
 
@@ -290,7 +343,7 @@ def _content(s: dict[str, Any]) -> dict[str, Any]:
 
 
 def _who(player: Player) -> str:
-    return f"{player.number} {player.name}"
+    return gettext("%(number)s %(name)s") % {"number": player.number, "name": player.name}
 
 
 # -- checking a line against the round --------------------------------------------------------
@@ -326,12 +379,20 @@ def _where(player: Player, games: list[Game], players: dict[int, Player]) -> str
     for g in games:
         if player.pk == g.player1_id and g.player2_id is None:
             if g.kind == Game.FORFEIT and g.score1 is not None:
-                return f"{player.name} has a forfeit {'win' if g.score1 > 0 else 'loss'}"
-            return f"{player.name} has a {g.kind}"
+                if g.score1 > 0:
+                    return gettext("%(name)s has a forfeit win") % {"name": player.name}
+                return gettext("%(name)s has a forfeit loss") % {"name": player.name}
+            return gettext("%(name)s has a %(kind)s") % {
+                "name": player.name,
+                "kind": kind_label(g.kind),
+            }
         if player.pk in (g.player1_id, g.player2_id):
             other = g.player2_id if player.pk == g.player1_id else g.player1_id
-            return f"{player.name} plays {_who(players[other])}"
-    return f"{player.name} is not paired"
+            return gettext("%(name)s plays %(opponent)s") % {
+                "name": player.name,
+                "opponent": _who(players[other]),
+            }
+    return gettext("%(name)s is not paired") % {"name": player.name}
 
 
 def _plan(
@@ -355,13 +416,21 @@ def _plan(
     numbers = [entry.player] + ([entry.opponent] if entry.opponent is not None else [])
     for number in numbers:
         if number not in by_number:
-            raise EntryError(f"No player {number} in division {division.name}.")
+            raise EntryError(
+                gettext("No player %(number)s in division %(name)s.")
+                % {"number": number, "name": division.name}
+            )
     if not games:
-        raise EntryError(f"Round {round_number} has no pairings yet.")
+        raise EntryError(
+            gettext("Round %(round_number)s has no pairings yet.") % {"round_number": round_number}
+        )
     player = by_number[entry.player]
     mine = [g for g in games if player.pk in (g.player1_id, g.player2_id)]
     if not mine:
-        raise EntryError(f"{_who(player)} is not paired in round {round_number}.")
+        raise EntryError(
+            gettext("%(who)s is not paired in round %(round_number)s.")
+            % {"who": _who(player), "round_number": round_number}
+        )
 
     if entry.kind == Game.PLAYED:
         assert entry.opponent is not None
@@ -369,11 +438,22 @@ def _plan(
         game = next((g for g in mine if opponent.pk in (g.player1_id, g.player2_id)), None)
         if game is None:
             raise EntryError(
-                f"{_who(player)} and {_who(opponent)} are not paired in round {round_number}: "
-                f"{_where(player, games, by_id)}, {_where(opponent, games, by_id)}."
+                gettext(
+                    "%(who)s and %(who2)s are not paired in round %(round_number)s: "
+                    "%(where)s, %(where2)s."
+                )
+                % {
+                    "who": _who(player),
+                    "who2": _who(opponent),
+                    "round_number": round_number,
+                    "where": _where(player, games, by_id),
+                    "where2": _where(opponent, games, by_id),
+                }
             )
         if game.kind == Game.VOID:
-            raise EntryError(f"{game} is void: change it on the game's page.")
+            raise EntryError(
+                gettext("%(game)s is void: change it on the game's page.") % {"game": game}
+            )
         if game.player1_id == player.pk:
             score1, score2, first = entry.score, entry.opponent_score, 1
         else:
@@ -383,13 +463,19 @@ def _plan(
             due = game.player1 if game.first == 1 else game.player2
             if first_as_typed:
                 warnings.append(
-                    f"{due.name} was to go first; this entry records {player.name} as going "
-                    "first, as you chose."
+                    gettext(
+                        "%(name)s was to go first; this entry records %(name2)s as going "
+                        "first, as you chose."
+                    )
+                    % {"name": due.name, "name2": player.name}
                 )
             else:
                 warnings.append(
-                    f"{due.name} was to go first, as paired, and stays first; tick “first as "
-                    f"typed” to record {player.name} as going first."
+                    gettext(
+                        "%(name)s was to go first, as paired, and stays first; tick “first as "
+                        "typed” to record %(name2)s as going first."
+                    )
+                    % {"name": due.name, "name2": player.name}
                 )
                 first = game.first
         values = {"score1": score1, "score2": score2, "first": first, "kind": Game.PLAYED}
@@ -402,8 +488,15 @@ def _plan(
     if entry.kind == Game.BYE:
         if other_id is not None:
             raise EntryError(
-                f"{_who(player)} plays {_who(by_id[other_id])} in round {round_number}: "
-                "a bye is for a player without an opponent."
+                gettext(
+                    "%(who)s plays %(who2)s in round %(round_number)s: a bye is for a "
+                    "player without an opponent."
+                )
+                % {
+                    "who": _who(player),
+                    "who2": _who(by_id[other_id]),
+                    "round_number": round_number,
+                }
             )
         values = {"score1": division.bye_spread, "score2": None, "first": 0, "kind": Game.BYE}
         return _Plan(game, values, None)
@@ -447,7 +540,9 @@ class Check:
 
 
 def _already(game: Game) -> str:
-    return f"Already entered: {result_text(snapshot(game))}. Nothing to change."
+    return gettext("Already entered: %(result_text)s. Nothing to change.") % {
+        "result_text": result_text(snapshot(game))
+    }
 
 
 def check_line(
@@ -471,12 +566,18 @@ def check_line(
         after=result_text(plan.after()),
     )
     if plan.split_to is not None:
-        check.also = f"{_who(plan.split_to)}: forfeit win {division.forfeit_spread:+d}"
+        check.also = gettext("%(player)s: forfeit win %(spread)+d") % {
+            "player": _who(plan.split_to),
+            "spread": division.forfeit_spread,
+        }
     if plan.unchanged:
         check.ok = False
         check.errors.append(_already(plan.game))
     elif plan.correction:
-        check.warnings.append(f"Already entered as {check.before}: a correction needs a reason.")
+        check.warnings.append(
+            gettext("Already entered as %(before)s: a correction needs a reason.")
+            % {"before": check.before}
+        )
     return check
 
 
@@ -500,27 +601,48 @@ def _stale_message(game: Game, version: int, outcome: str) -> str:
     now = snapshot(game)
     label = _game_label(game)
     if not later:
-        return (
-            f"{label} was changed while you had it open (version {version}, now "
-            f"{game.version}). {outcome}; it is now {result_text(now)}."
-        )
-    names = sorted({c.actor_name for c, _, _ in later if c.actor} or {"someone"})
+        return gettext(
+            "%(game)s was changed while you had it open (version %(version)s, now "
+            "%(now)s). %(outcome)s; it is now %(result)s."
+        ) % {
+            "game": label,
+            "version": version,
+            "now": game.version,
+            "outcome": outcome,
+            "result": result_text(now),
+        }
+    names = sorted({c.actor_name for c, _, _ in later if c.actor} or {gettext("someone")})
     when = timezone.localtime(later[-1][0].at).strftime("%H:%M")
     loaded = later[0][1]
     what = "; ".join(differences(loaded, now)) if loaded else result_text(now)
-    return (
-        f"{' and '.join(names)} changed {label} at {when} while you had it open: "
-        f"{what or 'no visible change'}. {outcome}; it is now {result_text(now)}."
-    )
+    return gettext(
+        "%(names)s changed %(game)s at %(time)s while you had it open: "
+        "%(what)s. %(outcome)s; it is now %(result)s."
+    ) % {
+        "names": gettext(" and ").join(names),
+        "game": label,
+        "time": when,
+        "what": what or gettext("no visible change"),
+        "outcome": outcome,
+        "result": result_text(now),
+    }
 
 
 def _game_label(game: Game) -> str:
     if game.player2_id is None:
-        return f"{game.player1.name}'s round {game.round} {game.kind}"
-    return f"the round {game.round} game {game.player1.name} v {game.player2.name}"
+        return gettext("%(name)s's round %(round)s %(kind)s") % {
+            "name": game.player1.name,
+            "round": game.round,
+            "kind": kind_label(game.kind),
+        }
+    return gettext("the round %(round)s game %(player1)s v %(player2)s") % {
+        "round": game.round,
+        "player1": game.player1.name,
+        "player2": game.player2.name,
+    }
 
 
-REFUSED = "Your save was refused and nothing was overwritten"
+REFUSED = gettext_lazy("Your save was refused and nothing was overwritten")
 
 
 def _apply(
@@ -601,8 +723,8 @@ def enter_line(
             raise EntryError(_already(plan.game))
         if plan.correction and not reason:
             raise EntryError(
-                f"{result_text(snapshot(plan.game))} is already entered: "
-                "a correction needs a reason."
+                gettext("%(result_text)s is already entered: a correction needs a reason.")
+                % {"result_text": result_text(snapshot(plan.game))}
             )
         return _apply(plan, user, reason, CORRECT if plan.correction else CREATE, absent)
 

@@ -18,13 +18,13 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Max, Min
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from tournament import audit, sentences, services
 from tournament.engine import pairing
 from tournament.engine import standings as engine
 from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.registry import automatic
-from tournament.engine.text import counted
 from tournament.models import Change, Division, Game, Player, Round
 from tournament.results import EntryError, snapshot
 
@@ -125,11 +125,16 @@ def history(division: Division, round_number: int, based_on: int | None = None) 
     (default: the round before), as if nothing after it had been recorded."""
     based_on = round_number - 1 if based_on is None else based_on
     if round_number < 1:
-        raise PairingRefused(f"There is no round {round_number}.")
+        raise PairingRefused(
+            gettext("There is no round %(round_number)s.") % {"round_number": round_number}
+        )
     if not 0 <= based_on < round_number:
         raise PairingRefused(
-            f"Round {round_number} can be paired from the results of an earlier round "
-            f"(0 to {round_number - 1}), not round {based_on}."
+            gettext(
+                "Round %(round_number)s can be paired from the results of an earlier "
+                "round (0 to %(value)s), not round %(based_on)s."
+            )
+            % {"round_number": round_number, "value": round_number - 1, "based_on": based_on}
         )
     players = list(division.players.all())
     games = [g for g in division.games.all() if g.kind != Game.VOID and g.round < round_number]
@@ -147,8 +152,12 @@ def history(division: Division, round_number: int, based_on: int | None = None) 
     if missing:
         late = ", ".join(f"round {r}: {n}" for r, n in sorted(missing.items()))
         raise PairingRefused(
-            f"Round {round_number} is to be paired from the results of round {based_on}, "
-            f"but some games have no result yet ({late}). Enter them first."
+            gettext(
+                "Round %(round_number)s is to be paired from the results of round "
+                "%(based_on)s, but some games have no result yet (%(late)s). Enter them "
+                "first."
+            )
+            % {"round_number": round_number, "based_on": based_on, "late": late}
         )
     absent = frozenset(p.pk for p in not_checked_in(players)) if round_number == 1 else frozenset()
     absent |= frozenset(p.pk for p in marked_absent(players, round_number))
@@ -202,7 +211,9 @@ def schedule_entry(division: Division, round_number: int) -> pairing.ScheduleEnt
     try:
         return pairing.parse_schedule(division.pairing_schedule or []).entry_for(round_number)
     except ValueError as error:
-        raise PairingRefused(f"The division's pairing schedule is wrong: {error}") from error
+        raise PairingRefused(
+            gettext("The division's pairing schedule is wrong: %(error)s") % {"error": error}
+        ) from error
 
 
 # -- planning (nothing written) ------------------------------------------------------------------
@@ -240,7 +251,8 @@ def plan(
     system = system or entry.system
     if system not in automatic():
         raise PairingRefused(
-            f"No pairing system {system!r}: choose one of {', '.join(automatic())}."
+            gettext("No pairing system %(system)r: choose one of %(join)s.")
+            % {"system": system, "join": ", ".join(automatic())}
         )
     past = history(division, round_number, based_on)
     settings = rules(division, entry, past.players)
@@ -295,8 +307,14 @@ def _refuse_if_played(games: Sequence[Game], round_number: int, doing: str) -> N
     played = [g for g in games if g.kind != Game.BYE and g.has_result and not _absence_forfeit(g)]
     if played:
         raise PairingRefused(
-            f"Round {round_number} already has {counted(len(played), 'result')}: it cannot be "
-            f"{doing}. Correct or delete the results first."
+            ngettext(
+                "Round %(round_number)s already has %(count)s result: it cannot be %(doing)s. "
+                "Correct or delete the results first.",
+                "Round %(round_number)s already has %(count)s results: it cannot be %(doing)s. "
+                "Correct or delete the results first.",
+                len(played),
+            )
+            % {"round_number": round_number, "count": len(played), "doing": doing}
         )
 
 
@@ -360,7 +378,7 @@ def save_pairings(
     (`Message.as_dict()`); the warnings are the engine's checks of the pairs as saved.
     """
     with transaction.atomic():
-        division, before = _clear_round(division, round_number, "paired again")
+        division, before = _clear_round(division, round_number, gettext("paired again"))
         created = []
         byes_last = sorted(pairs, key=lambda pair: pair[1] is None)  # stable: tables keep order
         tables = tables_for(division, byes_last)
@@ -500,7 +518,7 @@ def current_warnings(division: Division, round_number: int) -> list[pairing.Pair
 def swap(division: Division, round_number: int, a: Player, b: Player, user: Any) -> Round:
     """Exchange two players' places in the round's pairings; the warnings are checked again."""
     if a.pk == b.pk:
-        raise PairingRefused("Choose two different players to swap.")
+        raise PairingRefused(gettext("Choose two different players to swap."))
     with transaction.atomic():
         division = locked_division(division)
         games = _round_games(division, round_number)
@@ -511,15 +529,24 @@ def swap(division: Division, round_number: int, a: Player, b: Player, user: Any)
                 seats[g.player2_id] = (g, "player2")
         for p in (a, b):
             if p.pk not in seats:
-                raise PairingRefused(f"{p.number} {p.name} is not paired in round {round_number}.")
+                raise PairingRefused(
+                    gettext("%(number)s %(name)s is not paired in round %(round_number)s.")
+                    % {"number": p.number, "name": p.name, "round_number": round_number}
+                )
             if seats[p.pk][0].has_result and seats[p.pk][0].kind != Game.BYE:
                 raise PairingRefused(
-                    f"{p.number} {p.name}'s round {round_number} game has a result: "
-                    "it cannot be swapped."
+                    gettext(
+                        "%(number)s %(name)s's round %(round_number)s game has a result: "
+                        "it cannot be swapped."
+                    )
+                    % {"number": p.number, "name": p.name, "round_number": round_number}
                 )
         (game_a, seat_a), (game_b, seat_b) = seats[a.pk], seats[b.pk]
         if game_a.pk == game_b.pk:
-            raise PairingRefused(f"{a.name} and {b.name} already play each other.")
+            raise PairingRefused(
+                gettext("%(name)s and %(name2)s already play each other.")
+                % {"name": a.name, "name2": b.name}
+            )
         before = [snapshot(game_a), snapshot(game_b)]
         setattr(game_a, seat_a, b)
         setattr(game_b, seat_b, a)
@@ -577,10 +604,16 @@ def publish(division: Division, round_number: int, user: Any) -> Round:
         division = locked_division(division)
         games = _round_games(division, round_number)
         if not games:
-            raise PairingRefused(f"Round {round_number} has no pairings to publish.")
+            raise PairingRefused(
+                gettext("Round %(round_number)s has no pairings to publish.")
+                % {"round_number": round_number}
+            )
         state, _ = Round.objects.get_or_create(division=division, number=round_number)
         if state.published:
-            raise PairingRefused(f"Round {round_number} is already published.")
+            raise PairingRefused(
+                gettext("Round %(round_number)s is already published.")
+                % {"round_number": round_number}
+            )
         before, after = [], []
         for g in games:
             if g.kind == Game.BYE and g.score1 is None:
@@ -599,7 +632,7 @@ def publish(division: Division, round_number: int, user: Any) -> Round:
 def unpair(division: Division, round_number: int, user: Any) -> None:
     """Take back a round's pairings (only while it has no results)."""
     with transaction.atomic():
-        division, before = _clear_round(division, round_number, "unpaired")
+        division, before = _clear_round(division, round_number, gettext("unpaired"))
         Round.objects.filter(division=division, number=round_number).delete()
         _log(division, user, UNPAIR, before, [], f"round {round_number} unpaired")
 
@@ -623,9 +656,15 @@ def save_manual(
             if n is None:
                 continue
             if n not in players:
-                raise PairingRefused(f"No player {n} in division {division.name}.")
+                raise PairingRefused(
+                    gettext("No player %(n)s in division %(name)s.")
+                    % {"n": n, "name": division.name}
+                )
             if n in seen:
-                raise PairingRefused(f"Player {n} {players[n].name} is paired twice.")
+                raise PairingRefused(
+                    gettext("Player %(n)s %(name)s is paired twice.")
+                    % {"n": n, "name": players[n].name}
+                )
             seen.add(n)
         pairs.append((players[first], players[second] if second is not None else None))
     return save_pairings(division, round_number, pairs, user, reason="paired by hand")

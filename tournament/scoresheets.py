@@ -14,6 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 import scoring
@@ -66,8 +67,11 @@ def _checked_text(data: str | bytes) -> str:
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
     if size > MAX_SCORESHEET_BYTES:
         raise EntryError(
-            f"The scoresheet is {size:,} bytes, over the {MAX_SCORESHEET_BYTES // 1024} KiB "
-            "a game record can take: not saved."
+            gettext(
+                "The scoresheet is %(size)s bytes, over the %(value)s KiB a game record "
+                "can take: not saved."
+            )
+            % {"size": format(size, ","), "value": MAX_SCORESHEET_BYTES // 1024}
         )
     return scoresheet_text(data)
 
@@ -368,7 +372,7 @@ def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change
             .get(pk=sheet.pk)
         )
         if not sheet.flagged or sheet.resolved:
-            raise EntryError("The scoresheet is not flagged.")
+            raise EntryError(gettext("The scoresheet is not flagged."))
         before = _sheet_summary(sheet)
         sheet.resolved = True
         sheet.save(update_fields=["resolved"])

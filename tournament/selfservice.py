@@ -18,6 +18,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tournament import results, scoresheets
@@ -121,7 +122,7 @@ def allow(token: str, limit: int = REPORTS_PER_MINUTE, what: str = "write") -> b
 
 def check_in(player: Player) -> None:
     if not player.division.check_in_open:
-        raise ReportRefused("Check-in is not open: see the desk.")
+        raise ReportRefused(gettext("Check-in is not open: see the desk."))
     if not player.checked_in:
         player.checked_in = True
         player.save(update_fields=["checked_in", "updated"])
@@ -142,10 +143,11 @@ def current_game(player: Player) -> Game | None:
 def parse_score(text: str | None, label: str) -> int:
     value = results.plain_number((text or "").strip(), signed=True)
     if value is None:
-        raise ReportRefused(f"Type {label} in digits.")
+        raise ReportRefused(gettext("Type %(label)s in digits.") % {"label": label})
     if not results.MIN_SCORE <= value <= results.MAX_SCORE:
         raise ReportRefused(
-            f"{value} is not a possible score ({results.MIN_SCORE} to {results.MAX_SCORE})."
+            gettext("%(value)s is not a possible score (%(low)s to %(high)s).")
+            % {"value": value, "low": results.MIN_SCORE, "high": results.MAX_SCORE}
         )
     return value
 
@@ -189,19 +191,19 @@ def _state(game: Game, player: Player) -> GameState:
 def report_refusal(state: GameState) -> str | None:
     """Why a player may not report this game from their link, or None."""
     if not state.self_report:
-        return "Reporting results from this page is turned off: report at the desk."
+        return gettext("Reporting results from this page is turned off: report at the desk.")
     if not state.theirs:
-        return "Only the two players of a game can report it."
+        return gettext("Only the two players of a game can report it.")
     if not state.published:
-        return "This round is not published."
+        return gettext("This round is not published.")
     if state.round_locked:
-        return f"Round {state.round} is locked: report at the desk."
+        return gettext("Round %(round)s is locked: report at the desk.") % {"round": state.round}
     if state.tournament_locked:
-        return "The tournament is locked: report at the desk."
+        return gettext("The tournament is locked: report at the desk.")
     if not state.played:
-        return "This game is not a played game: see the desk."
+        return gettext("This game is not a played game: see the desk.")
     if state.has_result:
-        return "This game's result is already recorded: see the desk to correct it."
+        return gettext("This game's result is already recorded: see the desk to correct it.")
     return None
 
 
@@ -232,15 +234,25 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
         assert other is not None
         theirs = Claim.objects.filter(game=game, player=other).first()
         if theirs is None:
-            return Outcome(False, f"Reported. Waiting for {other.name} to report too.")
+            return Outcome(
+                False,
+                gettext("Reported. Waiting for %(name)s to report too.") % {"name": other.name},
+            )
         if (theirs.my_score, theirs.opponent_score) != (opponent_score, my_score):
             return Outcome(
                 False,
-                f"{other.name} reported {theirs.my_score}–{theirs.opponent_score}: the desk "
-                "will decide. You may change your report until then.",
+                gettext(
+                    "%(name)s reported %(my_score)s–%(opponent_score)s: the desk will "
+                    "decide. You may change your report until then."
+                )
+                % {
+                    "name": other.name,
+                    "my_score": theirs.my_score,
+                    "opponent_score": theirs.opponent_score,
+                },
             )
         record(game, player, my_score, opponent_score, actor=player)
-        return Outcome(True, "Both reports agree: the result is recorded.")
+        return Outcome(True, gettext("Both reports agree: the result is recorded."))
 
 
 def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> None:
@@ -263,7 +275,7 @@ def accept(claim: Claim, user: object) -> None:
         results.locked_round(claim.game.division, claim.game.round)
         game = Game.objects.select_related("division", "player1", "player2").get(pk=claim.game_id)
         if game.has_result:
-            raise ReportRefused("This game's result is already recorded.")
+            raise ReportRefused(gettext("This game's result is already recorded."))
         record(game, claim.player, claim.my_score, claim.opponent_score, actor=user)
 
 
@@ -457,7 +469,7 @@ def snapshot(division: Division) -> dict[str, Any]:
                 "name": division.name,
                 "check_in_open": division.check_in_open,
             },
-            "tournament": {"name": tournament.name},
+            "tournament": {"name": tournament.name, "language": tournament.language},
         }
 
     key = snapshot_key(division.pk, division.stamp)

@@ -20,6 +20,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from tournament.cache_once import get_or_compute
 from tournament.engine import pairing
@@ -53,7 +54,9 @@ def division_by_name(slug: str, name: str) -> Division:
     divisions = Division.objects.select_related("tournament").filter(tournament__slug=slug)
     division = find_division(divisions, name)
     if division is None:
-        raise LookupError(f"no division {name!r} in tournament {slug!r}")
+        raise LookupError(
+            gettext("no division %(name)r in tournament %(slug)r") % {"name": name, "slug": slug}
+        )
     return division
 
 
@@ -561,31 +564,56 @@ def _check_tfile(tfile: tsh.TFile, source: str) -> None:
         ):
             limit = _max_length(model, column)
             if len(text) > limit:
-                refuse(p.line, f"{what} is {len(text)} characters long; at most {limit} are kept")
+                refuse(
+                    p.line,
+                    gettext("%(what)s is %(count)s characters long; at most %(limit)s are kept")
+                    % {"what": what, "count": len(text), "limit": limit},
+                )
         if p.rating_value > MAX_RATING:
-            refuse(p.line, f"the rating {p.rating} is above {MAX_RATING}, the highest accepted")
+            refuse(
+                p.line,
+                gettext("the rating %(rating)s is above %(highest)s, the highest accepted")
+                % {"rating": p.rating, "highest": MAX_RATING},
+            )
         if len(p.opponents) > MAX_ROUNDS or len(p.scores) > MAX_ROUNDS:
-            refuse(p.line, f"more than {MAX_ROUNDS} rounds")
+            refuse(p.line, gettext("more than %(most)s rounds") % {"most": MAX_ROUNDS})
         for score in p.scores:
             if score is not None and abs(score) > MAX_SCORE:
-                refuse(p.line, f"the score {score} is beyond ±{MAX_SCORE}")
+                refuse(
+                    p.line,
+                    gettext("the score %(score)s is beyond ±%(most)s")
+                    % {"score": score, "most": MAX_SCORE},
+                )
         lifeg = _lifetime_games(p)
         if lifeg is not None and not 0 <= lifeg <= MAX_COUNT:
-            refuse(p.line, f"lifeg {lifeg} is not 0 to {MAX_COUNT}")
+            refuse(
+                p.line,
+                gettext("lifeg %(lifeg)s is not 0 to %(most)s")
+                % {"lifeg": lifeg, "most": MAX_COUNT},
+            )
         for board in p.extra_numbers("board") or []:
             if board is not None and not 0 <= board <= MAX_COUNT:
-                refuse(p.line, f"board {board} is not 0 to {MAX_COUNT}")
+                refuse(
+                    p.line,
+                    gettext("board %(board)s is not 0 to %(most)s")
+                    % {"board": board, "most": MAX_COUNT},
+                )
 
 
 def check_division_name(name: str) -> str | None:
     """Why `name` cannot name a division (its URLs could not be built), or None if it can."""
     limit = _max_length(Division, "name")
     if not name.strip():
-        return "a division needs a name"
+        return gettext("a division needs a name")
     if len(name) > limit:
-        return f"the division name is {len(name)} characters long; at most {limit}"
+        return gettext("the division name is %(count)s characters long; at most %(limit)s") % {
+            "count": len(name),
+            "limit": limit,
+        }
     if "/" in name or "\\" in name or name.strip(".") == "":
-        return f"a division name cannot be {name!r} (no '/' or '\\', and not only dots)"
+        return gettext("a division name cannot be %(name)r (no '/' or '\\', and not only dots)") % {
+            "name": name
+        }
     return None
 
 
@@ -600,14 +628,21 @@ def _check_config(config: tsh.ConfigFile, source: str) -> None:
         if problem := check_division_name(line.name):
             refuse(line.number, problem)
         if len(line.file) > _max_length(Division, "tsh_file"):
-            refuse(line.number, f"the file name is longer than {_max_length(Division, 'tsh_file')}")
+            refuse(
+                line.number,
+                gettext("the file name is longer than %(limit)s")
+                % {"limit": _max_length(Division, "tsh_file")},
+            )
         # tsh matches division names without regard to case, and so does Spread.
         other = seen.get(line.name.casefold())
         if other is not None:
             refuse(
                 line.number,
-                f"division {line.name!r} is division {other.name!r} of line "
-                f"{other.number} again (names are the same in any case)",
+                gettext(
+                    "division %(name)r is division %(name2)r of line %(number)s again "
+                    "(names are the same in any case)"
+                )
+                % {"name": line.name, "name2": other.name, "number": other.number},
             )
         seen[line.name.casefold()] = line
     ranges = {
@@ -628,12 +663,20 @@ def _check_config(config: tsh.ConfigFile, source: str) -> None:
                 shown = (
                     str(number) if len(str(number)) <= 12 else f"a {len(str(number))}-digit number"
                 )
-                refuse(setting.number, f"config {setting.key}: {shown} is not {low} to {high}")
+                refuse(
+                    setting.number,
+                    gettext("config %(key)s: %(shown)s is not %(low)s to %(high)s")
+                    % {"key": setting.key, "shown": shown, "low": low, "high": high},
+                )
     title = config.value("event_name")
     if isinstance(title, str) and len(title) > _max_length(Tournament, "name"):
         line = config.setting("event_name")
         assert line is not None
-        refuse(line.number, f"config event_name is longer than {_max_length(Tournament, 'name')}")
+        refuse(
+            line.number,
+            gettext("config event_name is longer than %(limit)s")
+            % {"limit": _max_length(Tournament, "name")},
+        )
 
 
 def rating_system_asked(tournament: Tournament) -> str | None:
@@ -932,7 +975,8 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
         if name != p.name:
             if renamed is not None:
                 renamed.append(
-                    f"division {division.name}, player {p.number}: {p.name!r} written as {name!r}"
+                    gettext("division %(name)s, player %(number)s: %(name2)r written as %(name3)r")
+                    % {"name": division.name, "number": p.number, "name2": p.name, "name3": name}
                 )
             line.name = name
         lines.append(line)

@@ -12,7 +12,8 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext, pgettext
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Division, Player
 from tournament.queries import CrossRow, PlayerGame, Side, sides_of, signed
@@ -39,7 +40,7 @@ class DivisionTable(tables.Table):
     class Meta:
         attrs = {"class": "data"}
         orderable = False
-        empty_text = "Nothing yet."
+        empty_text = _("Nothing yet.")
 
 
 def _player_link(table: DivisionTable, player: Player | None, text: str) -> str:
@@ -50,12 +51,12 @@ def _player_link(table: DivisionTable, player: Player | None, text: str) -> str:
 class StandingsTable(DivisionTable):
     rank = tables.Column(verbose_name="#", default="–", attrs={"td": {"class": "num"}})
     name = tables.Column(
-        verbose_name="Player",
+        verbose_name=_("Player"),
         linkify=lambda record, table: table.player_url(record.player),
     )
-    record = tables.Column(verbose_name="Record", order_by=("wins", "-losses"))
-    spread = tables.Column(verbose_name="Spread", attrs={"td": {"class": "num"}})
-    rating = tables.Column(verbose_name="Rating", attrs={"td": {"class": "num"}})
+    record = tables.Column(verbose_name=_("Record"), order_by=("wins", "-losses"))
+    spread = tables.Column(verbose_name=_("Spread"), attrs={"td": {"class": "num"}})
+    rating = tables.Column(verbose_name=_("Rating"), attrs={"td": {"class": "num"}})
 
     class Meta(DivisionTable.Meta):
         orderable = True
@@ -66,12 +67,12 @@ class StandingsTable(DivisionTable):
 
 class RatingsTable(DivisionTable):
     name = tables.Column(
-        verbose_name="Player",
+        verbose_name=_("Player"),
         linkify=lambda record, table: table.player_url(record.player),
     )
-    before = tables.Column(verbose_name="Before", attrs={"td": {"class": "num"}})
-    after = tables.Column(verbose_name="After", attrs={"td": {"class": "num"}})
-    change = tables.Column(verbose_name="Change", attrs={"td": {"class": "num"}})
+    before = tables.Column(verbose_name=_("Before"), attrs={"td": {"class": "num"}})
+    after = tables.Column(verbose_name=_("After"), attrs={"td": {"class": "num"}})
+    change = tables.Column(verbose_name=_("Change"), attrs={"td": {"class": "num"}})
 
     class Meta(DivisionTable.Meta):
         orderable = True
@@ -84,10 +85,10 @@ class PairingsByTableTable(DivisionTable):
     class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
         pass
 
-    table = tables.Column(verbose_name="Table", default="", attrs={"td": {"class": "num"}})
-    player = tables.Column(verbose_name="Player", empty_values=())
-    score_text = tables.Column(verbose_name="Score", default="")
-    opponent = tables.Column(verbose_name="Opponent", empty_values=())
+    table = tables.Column(verbose_name=_("Table"), default="", attrs={"td": {"class": "num"}})
+    player = tables.Column(verbose_name=_("Player"), empty_values=())
+    score_text = tables.Column(verbose_name=_("Score"), default="")
+    opponent = tables.Column(verbose_name=_("Opponent"), empty_values=())
 
     def render_table(self, record: Side) -> Any:
         return table_cell(record)
@@ -106,7 +107,9 @@ FIXED_MARK = "*"  # after a fixed table's number, in every printed pairing; the 
 
 def fixed_table_legend() -> str:
     """What the mark after a table number means, printed under pairings that have one."""
-    return _("%(mark)s a fixed table: the player sits there every round.") % {"mark": FIXED_MARK}
+    return gettext("%(mark)s a fixed table: the player sits there every round.") % {
+        "mark": FIXED_MARK
+    }
 
 
 def table_cell(side: Side) -> Any:
@@ -114,12 +117,15 @@ def table_cell(side: Side) -> Any:
     if side.table is None or not side.fixed_table:
         return side.table
     return format_html(
-        '{}<abbr class="fixed-table" title="{}">{}</abbr>', side.table, _("fixed table"), FIXED_MARK
+        '{}<abbr class="fixed-table" title="{}">{}</abbr>',
+        side.table,
+        gettext("fixed table"),
+        FIXED_MARK,
     )
 
 
 def _with_first(name: str, first: int) -> str:
-    return f"{name} (first)" if first == 1 else name
+    return gettext("%(name)s (first)") % {"name": name} if first == 1 else name
 
 
 class PairingsByNameTable(DivisionTable):
@@ -127,12 +133,12 @@ class PairingsByNameTable(DivisionTable):
         pass
 
     player = tables.Column(
-        verbose_name="Player", linkify=lambda record, table: table.player_url(record.player)
+        verbose_name=_("Player"), linkify=lambda record, table: table.player_url(record.player)
     )
-    table = tables.Column(verbose_name="Table", default="", attrs={"td": {"class": "num"}})
-    opponent = tables.Column(verbose_name="Opponent", empty_values=())
-    first_text = tables.Column(verbose_name="1st/2nd", default="")
-    score_text = tables.Column(verbose_name="Score", default="")
+    table = tables.Column(verbose_name=_("Table"), default="", attrs={"td": {"class": "num"}})
+    opponent = tables.Column(verbose_name=_("Opponent"), empty_values=())
+    first_text = tables.Column(verbose_name=_("1st/2nd"), default="")
+    score_text = tables.Column(verbose_name=_("Score"), default="")
 
     def render_table(self, record: Side) -> Any:
         return table_cell(record)
@@ -145,16 +151,21 @@ class PlayerGamesTable(DivisionTable):
     class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
         pass
 
-    round = tables.Column(accessor="side__round", verbose_name="Rd", attrs={"td": {"class": "num"}})
-    opponent = tables.Column(accessor="side__opponent", verbose_name="Opponent", empty_values=())
-    first = tables.Column(accessor="side__first_text", verbose_name="1st/2nd", default="")
-    score = tables.Column(accessor="side__score_text", verbose_name="Score", default="")
-    result = tables.Column(accessor="side__result", verbose_name="Result", default="")
-    record = tables.Column(verbose_name="Record", empty_values=())
-    scoresheet = tables.Column(verbose_name="Scoresheet", empty_values=())
+    round = tables.Column(
+        accessor="side__round", verbose_name=_("Rd"), attrs={"td": {"class": "num"}}
+    )
+    opponent = tables.Column(accessor="side__opponent", verbose_name=_("Opponent"), empty_values=())
+    first = tables.Column(accessor="side__first_text", verbose_name=_("1st/2nd"), default="")
+    score = tables.Column(accessor="side__score_text", verbose_name=_("Score"), default="")
+    result = tables.Column(accessor="side__result", verbose_name=_("Result"), default="")
+    record = tables.Column(verbose_name=_("Record"), empty_values=())
+    scoresheet = tables.Column(verbose_name=_("Scoresheet"), empty_values=())
 
     def render_opponent(self, record: PlayerGame) -> str:
         return _player_link(self, record.side.opponent, record.side.opponent_text)
+
+    def render_result(self, value: str) -> str:
+        return RESULT_WORDS[value]() if value in RESULT_WORDS else value
 
     def render_record(self, record: PlayerGame) -> str:
         return f"{record.record} {signed(record.spread)}"
@@ -167,7 +178,14 @@ class PlayerGamesTable(DivisionTable):
         return format_html('<a href="{}">{}</a>', url, sheet.label)
 
 
+# The crosstable's marks stay W, L and T in every language, as the records and TSH write them
+# (the page's note says what they mean, in the reader's language).
 RESULT_LETTERS = {"win": "W", "loss": "L", "tie": "T"}
+RESULT_WORDS = {
+    "win": lambda: pgettext("result", "win"),
+    "loss": lambda: pgettext("result", "loss"),
+    "tie": lambda: pgettext("result", "tie"),
+}
 
 
 class RoundColumn(tables.Column):
@@ -176,7 +194,7 @@ class RoundColumn(tables.Column):
     def __init__(self, number: int) -> None:
         super().__init__(
             accessor=f"cells__{number - 1}",
-            verbose_name=f"R{number}",
+            verbose_name=gettext("R%(number)s") % {"number": number},
             orderable=False,
             default="",
             attrs={"td": {"class": "cell"}},
@@ -206,16 +224,16 @@ class CrosstableTable(DivisionTable):
         accessor="standing__rank", verbose_name="#", default="–", attrs={"td": {"class": "num"}}
     )
     number = tables.Column(
-        accessor="player__number", verbose_name="No", attrs={"td": {"class": "num"}}
+        accessor="player__number", verbose_name=_("No"), attrs={"td": {"class": "num"}}
     )
     name = tables.Column(
         accessor="player__name",
-        verbose_name="Player",
+        verbose_name=_("Player"),
         linkify=lambda record, table: table.player_url(record.player),
     )
-    record = tables.Column(accessor="standing__record", verbose_name="Record")
+    record = tables.Column(accessor="standing__record", verbose_name=_("Record"))
     spread = tables.Column(
-        accessor="standing__spread", verbose_name="Spread", attrs={"td": {"class": "num"}}
+        accessor="standing__spread", verbose_name=_("Spread"), attrs={"td": {"class": "num"}}
     )
 
     def __init__(self, data: list[CrossRow], division: Division, rounds: int) -> None:
@@ -227,27 +245,31 @@ class CrosstableTable(DivisionTable):
 
 
 class MovesTable(tables.Table):
-    line = tables.Column(accessor="turn__line", verbose_name="Line", attrs={"td": {"class": "num"}})
-    nick = tables.Column(accessor="turn__nick", verbose_name="Player")
-    move = tables.Column(accessor="turn__text", verbose_name="Move", attrs={"td": {"class": "gcg"}})
+    line = tables.Column(
+        accessor="turn__line", verbose_name=_("Line"), attrs={"td": {"class": "num"}}
+    )
+    nick = tables.Column(accessor="turn__nick", verbose_name=_("Player"))
+    move = tables.Column(
+        accessor="turn__text", verbose_name=_("Move"), attrs={"td": {"class": "gcg"}}
+    )
     score = tables.Column(
-        accessor="turn__recorded_score", verbose_name="Score", attrs={"td": {"class": "num"}}
+        accessor="turn__recorded_score", verbose_name=_("Score"), attrs={"td": {"class": "num"}}
     )
     engine_score = tables.Column(
         accessor="turn__computed_score",
-        verbose_name="Engine",
+        verbose_name=_("Engine"),
         default="?",
         attrs={"td": {"class": lambda record: "num differs" if record.score_differs else "num"}},
     )
     total = tables.Column(
-        accessor="turn__recorded_total", verbose_name="Total", attrs={"td": {"class": "num"}}
+        accessor="turn__recorded_total", verbose_name=_("Total"), attrs={"td": {"class": "num"}}
     )
     engine_total = tables.Column(
         accessor="turn__computed_total",
-        verbose_name="Engine",
+        verbose_name=_("Engine"),
         attrs={"td": {"class": lambda record: "num differs" if record.total_differs else "num"}},
     )
-    findings = tables.Column(verbose_name="Findings", empty_values=(), default="")
+    findings = tables.Column(verbose_name=_("Findings"), empty_values=(), default="")
 
     class Meta:
         attrs = {"class": "data moves"}
@@ -335,7 +357,12 @@ def crosstable_cells(
     before `players`): a result entered renews its round's cells alone. One query for the
     games of the rounds not kept."""
     frame, kept = stamps
-    keys = {n: f"crosscells:{division.pk}:{frame}:{n}:{kept.get(str(n), '')}" for n in numbers}
+    # A cell's words (a bye, a forfeit) are in the page's language: kept once per language.
+    language = get_language()
+    keys = {
+        n: f"crosscells:{language}:{division.pk}:{frame}:{n}:{kept.get(str(n), '')}"
+        for n in numbers
+    }
     found = cache.get_many(list(keys.values()))
     by_round = {n: found[k] for n, k in keys.items() if k in found}
     missing = [n for n in numbers if n not in by_round]
@@ -446,7 +473,7 @@ def player_games_html(table: PlayerGamesTable, request: Any) -> str:
             _td(table.render_opponent(row)),
             _td(side.first_text),
             _td(side.score_text),
-            _td(side.result),
+            _td(table.render_result(side.result)),
             _td(table.render_record(row)),
             _td(table.render_scoresheet(row)),
         ]

@@ -58,6 +58,7 @@ urlpatterns = [
     ),
     path("<slug:slug>/lock", events.lock, name="desk-lock"),
     path("<slug:slug>/divisions/", events.divisions, name="desk-divisions"),
+    path("<slug:slug>/language", events.language, name="desk-language"),
     path("<slug:slug>/copy", events.copy_tournament, name="desk-copy"),
     path("<slug:slug>/delete-demo", events.delete_demo, name="desk-delete-demo"),
     path("<slug:slug>/", director.dashboard, name="desk-dashboard"),

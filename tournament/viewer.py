@@ -14,12 +14,14 @@ from typing import Any
 
 from django.http import Http404
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 import scoring
 from scoring import gcg
 from scoring.board import Board, builtin_layout
 from tournament import results, scoresheets
 from tournament.board_svg import Square, board_svg, legend
+from tournament.language import ltr_text
 from tournament.models import Scoresheet
 from tournament.sheet_report import SheetFinding, SheetReport, SheetTurn
 
@@ -84,9 +86,10 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
         steps.append(
             {
                 "turn": shown.number if shown else 0,
-                "caption": f"after line {shown.line}: {shown.text}"
+                "caption": gettext("after line %(line)s: %(move)s")
+                % {"line": shown.line, "move": ltr_text(shown.text)}
                 if shown
-                else "before the first move",
+                else gettext("before the first move"),
                 "totals": [
                     {"nick": names[nick], "recorded": r, "computed": c}
                     for nick, (r, c) in totals.items()
@@ -121,7 +124,7 @@ def turn_param(value: str | None) -> int | None:
         return None
     number = results.plain_number(value)
     if number is None:
-        raise Http404("?turn= takes a number of moves.")
+        raise Http404(gettext("?turn= takes a number of moves."))
     return number
 
 
@@ -145,7 +148,7 @@ def viewer_context(
     if page is None:
         page = (max(step, 1) - 1) // MOVES_PER_PAGE + 1 if turn is not None else 1
     if not 1 <= page <= pages:
-        raise Http404("No such page of moves.")
+        raise Http404(gettext("No such page of moves."))
     first = (page - 1) * MOVES_PER_PAGE
     moves = [
         MoveLine(k, t, by_line.get(t.line, []))
@@ -161,7 +164,13 @@ def viewer_context(
         "steps": steps,
     }
     svg: SafeString = mark_safe(  # noqa: S308 - built by board_svg, every text escaped there
-        board_svg(layout, tiles, report.values, last, f"The board {info['caption']}")
+        board_svg(
+            layout,
+            tiles,
+            report.values,
+            last,
+            gettext("The board %(caption)s") % {"caption": info["caption"]},
+        )
     )
     numbers = [0] + [t.number for t in report.turns]
     return {

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from tournament.models import Division
 from tournament.reports.data import BUILDERS, PUBLIC_KINDS, XLSX_KINDS, ReportError
@@ -57,17 +58,23 @@ def make(
     from tournament.reports import data, pdf, xlsx
 
     if kind not in BUILDERS:
-        raise ReportError(f"there is no {kind!r} report; the reports are {', '.join(KINDS)}")
+        raise ReportError(
+            _("there is no %(kind)r report; the reports are %(kinds)s")
+            % {"kind": kind, "kinds": ", ".join(KINDS)}
+        )
     if fmt not in CONTENT_TYPES:
-        raise ReportError(f"{fmt!r} is not a report format: pdf or xlsx")
+        raise ReportError(_("%(fmt)r is not a report format: pdf or xlsx") % {"fmt": fmt})
     if fmt == "xlsx" and kind not in XLSX_KINDS:
-        raise ReportError(f"the {kind} report is made as PDF only")
+        raise ReportError(_("the %(kind)s report is made as PDF only") % {"kind": kind})
     if fmt == "pdf" and kind == "results":
-        raise ReportError("all results are made as xlsx only; the crosstable prints them")
+        raise ReportError(_("all results are made as xlsx only; the crosstable prints them"))
     if paper not in pdf.PAPERS:
-        raise ReportError(f"paper {paper!r}: a4 or letter")
+        raise ReportError(_("paper %(paper)r: a4 or letter") % {"paper": paper})
     if lang and lang not in LANGUAGES:
-        raise ReportError(f"{lang!r} is not a language of the reports: {', '.join(LANGUAGES)}")
+        raise ReportError(
+            _("%(lang)r is not a language of the reports: %(languages)s")
+            % {"lang": lang, "languages": ", ".join(LANGUAGES)}
+        )
     language = lang or getattr(division.tournament, "language", "") or get_language() or "en"
     with translation.override(language):
         report = data.build(kind, division, number, public, base)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from tournament import queries, services
 from tournament.engine.prizes import SCORE_PRIZES
@@ -140,9 +142,10 @@ def _after_round(division: Division, number: int | None, public: bool) -> int:
         return last
     if number < 0 or number > last:
         raise ReportError(
-            f"division {division.name} has results up to round {last} only, not round {number}"
+            _("division %(division)s has results up to round %(last)s only, not round %(number)s")
+            % {"division": division.name, "last": last, "number": number}
             if last
-            else f"division {division.name} has no results yet"
+            else _("division %(division)s has no results yet") % {"division": division.name}
         )
     return number
 
@@ -154,10 +157,15 @@ def pairings(division: Division, number: int | None = None, public: bool = False
     """A round's pairings by table, with who goes first, and by player in alphabetical order."""
     rounds = _paired_rounds(division, public)
     if not rounds:
-        raise ReportError(f"division {division.name} has no paired round yet")
+        raise ReportError(
+            _("division %(division)s has no paired round yet") % {"division": division.name}
+        )
     number = rounds[-1] if number is None else number
     if number not in rounds:
-        raise ReportError(f"division {division.name} has no round {number}")
+        raise ReportError(
+            _("division %(division)s has no round %(number)s")
+            % {"division": division.name, "number": number}
+        )
     games = list(_games(division, public).filter(round=number).select_related("player1", "player2"))
     players = queries._players_of(games)
     by_table: list[list[Cell]] = []
@@ -172,11 +180,11 @@ def pairings(division: Division, number: int | None = None, public: bool = False
         one, two = players[game.player1_id], players.get(game.player2_id)
         note = ""
         if two is None:
-            note = "forfeit" if game.kind == Game.FORFEIT else "bye"
+            note = _("forfeit") if game.kind == Game.FORFEIT else _("bye")
         elif game.first == 2:
             one, two = two, one
         elif game.first != 1:
-            note = "first not known"
+            note = _("first not known")
         by_table.append(
             [
                 table_of(game),
@@ -200,31 +208,31 @@ def pairings(division: Division, number: int | None = None, public: bool = False
             ]
         )
     table_columns = [
-        Column("Table", numeric=True),
-        Column("No.", numeric=True),
-        Column("Goes first", flexible=True),
-        Column("No.", numeric=True),
-        Column("Goes second", flexible=True),
-        Column("Note"),
+        Column(_("Table"), numeric=True),
+        Column(_("No."), numeric=True),
+        Column(_("Goes first"), flexible=True),
+        Column(_("No."), numeric=True),
+        Column(_("Goes second"), flexible=True),
+        Column(_("Note")),
     ]
     name_columns = [
-        Column("Player", flexible=True),
-        Column("No.", numeric=True),
-        Column("Table", numeric=True),
-        Column("No.", numeric=True),
-        Column("Opponent", flexible=True),
-        Column("Goes"),
+        Column(_("Player"), flexible=True),
+        Column(_("No."), numeric=True),
+        Column(_("Table"), numeric=True),
+        Column(_("No."), numeric=True),
+        Column(_("Opponent"), flexible=True),
+        Column(_("Goes")),
     ]
     legend = fixed_table_legend() if fixed else ""
     return Report(
         "pairings",
         division.tournament.name,
         division.name,
-        f"Pairings, round {number}",
+        _("Pairings, round %(number)s") % {"number": number},
         number,
         [
-            Table("By table", table_columns, by_table, note=legend),
-            Table("By player", name_columns, by_name, note=legend),
+            Table(_("By table"), table_columns, by_table, note=legend),
+            Table(_("By player"), name_columns, by_name, note=legend),
         ],
     )
 
@@ -269,18 +277,22 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
     rows = services.division_standings(division, after, public=public)
     rated = _ratings_after(division, after, public)
     columns = [
-        Column("Rank", numeric=True),
-        Column("No.", numeric=True),
-        Column("Name", flexible=True),
-        Column("W", numeric=True, style="half"),
-        Column("L", numeric=True, style="half"),
-        Column("Spread", numeric=True, style="signed"),
-        Column("Rating", numeric=True),
+        Column(_("Rank"), numeric=True),
+        Column(_("No."), numeric=True),
+        Column(_("Name"), flexible=True),
+        Column(pgettext("wins", "W"), numeric=True, style="half"),
+        Column(pgettext("losses", "L"), numeric=True, style="half"),
+        Column(_("Spread"), numeric=True, style="signed"),
+        Column(_("Rating"), numeric=True),
     ]
     note = services.ratings_note(division) if rated else None
     if rated:
-        new = f"New ({_not_asked(division)})" if note else "New"
-        columns += [Column(new, numeric=True), Column("Change", numeric=True, style="signed")]
+        new = (
+            _("New (%(note)s)") % {"note": _not_asked(division)}
+            if note
+            else pgettext("rating", "New")
+        )
+        columns += [Column(new, numeric=True), Column(_("Change"), numeric=True, style="signed")]
     from tournament import prizes as prize_service
 
     classes = (
@@ -289,10 +301,10 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
         else {}
     )
     if classes:
-        columns += [Column("Class"), Column("Cl. rank", numeric=True)]
+        columns += [Column(_("Class")), Column(_("Cl. rank"), numeric=True)]
     gibsons = {g.player.pk: g for g in prize_service.gibsonized(division, after, public)}
     if gibsons:
-        columns.append(Column("Gibson"))
+        columns.append(Column(_("Gibson")))
     table = []
     for row in rows:
         line: list[Cell] = [
@@ -311,9 +323,13 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
             line += [classes[row.player.pk].player_class, classes[row.player.pk].class_rank]
         if gibsons:
             g = gibsons.get(row.player.pk)
-            line.append(f"{ordinal(g.place)} settled" if g else None)
+            line.append(_("%(ordinal)s settled") % {"ordinal": ordinal(g.place)} if g else None)
         table.append(line)
-    heading = f"Standings after round {after}" if after else "Standings before round 1"
+    heading = (
+        _("Standings after round %(after)s") % {"after": after}
+        if after
+        else _("Standings before round 1")
+    )
     notes = [note or ""] + [f"{g.player.name}: {g.rule}." for g in gibsons.values()]
     return Report(
         "standings",
@@ -321,7 +337,7 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
         division.name,
         heading,
         after,
-        [Table("Standings", columns, table, note=" ".join(n for n in notes if n))],
+        [Table(_("Standings"), columns, table, note=" ".join(n for n in notes if n))],
     )
 
 
@@ -330,29 +346,33 @@ def ratings(division: Division, number: int | None = None, public: bool = False)
     after = _after_round(division, number, public)
     rows = services.division_ratings(division, after, public=public)
     columns = [
-        Column("No.", numeric=True),
-        Column("Name", flexible=True),
-        Column("Before", numeric=True),
-        Column("After", numeric=True),
-        Column("Change", numeric=True, style="signed"),
+        Column(_("No."), numeric=True),
+        Column(_("Name"), flexible=True),
+        Column(_("Before"), numeric=True),
+        Column(_("After"), numeric=True),
+        Column(_("Change"), numeric=True, style="signed"),
     ]
     note = services.ratings_note(division)
     if note:
-        columns[3] = Column(f"After ({_not_asked(division)})", numeric=True)
+        columns[3] = Column(_("After (%(note)s)") % {"note": _not_asked(division)}, numeric=True)
     table = [[r.player.number, r.name, r.before, r.after, r.change] for r in rows]
     return Report(
         "ratings",
         division.tournament.name,
         division.name,
-        f"Ratings after round {after} ({division.rating_system})",
+        _("Ratings after round %(after)s (%(system)s)")
+        % {"after": after, "system": division.rating_system},
         after,
-        [Table("Ratings", columns, table, note=note or "")],
+        [Table(_("Ratings"), columns, table, note=note or "")],
     )
 
 
 def _not_asked(division: Division) -> str:
     """A rating column's header note when the event asks for a system Spread did not use."""
-    return f"{division.rating_system}, not {services.rating_system_asked(division.tournament)}"
+    return _("%(used)s, not %(asked)s") % {
+        "used": division.rating_system,
+        "asked": services.rating_system_asked(division.tournament),
+    }
 
 
 # -- a player's games ------------------------------------------------------------------------
@@ -393,7 +413,7 @@ def slips(
     personal link as a QR code and as text, their name, number and division."""
     links = player_links(division, base)
     if not links:
-        raise ReportError("slips need the address the players open (the site's own)")
+        raise ReportError(_("slips need the address the players open (the site's own)"))
     players = division.players.order_by("number")
     return Report(
         "slips",
@@ -419,18 +439,18 @@ def scorecards(
     sides = _sides_by_player(games, players)
     rounds = _planned(division, games)
     columns = [
-        Column("Rd", numeric=True),
-        Column("Tbl", numeric=True),
-        Column("1st/2nd"),
-        Column("No.", numeric=True),
-        Column("Opponent", flexible=True),
-        Column("Rtg", numeric=True),
-        Column("W/L"),
-        Column("For", numeric=True),
-        Column("Agn", numeric=True),
-        Column("Spread", numeric=True, style="signed"),
-        Column("Won-Lost"),
-        Column("Cumul.", numeric=True, style="signed"),
+        Column(_("Rd"), numeric=True),
+        Column(_("Tbl"), numeric=True),
+        Column(_("1st/2nd")),
+        Column(_("No."), numeric=True),
+        Column(_("Opponent"), flexible=True),
+        Column(_("Rtg"), numeric=True),
+        Column(_("W/L")),
+        Column(_("For"), numeric=True),
+        Column(_("Agn"), numeric=True),
+        Column(_("Spread"), numeric=True, style="signed"),
+        Column(_("Won-Lost")),
+        Column(_("Cumul."), numeric=True, style="signed"),
     ]
     cards = []
     for player in sorted(players.values(), key=lambda p: p.number):
@@ -468,7 +488,7 @@ def scorecards(
             else:
                 line += [None] * 6
             rows.append(line)
-        details = f"Rating {player.rating}"
+        details = _("Rating %(rating)s") % {"rating": player.rating}
         if player.club:
             details += f" · {player.club}"
         if player.team:
@@ -478,11 +498,15 @@ def scorecards(
                 player,
                 f"{player.number}. {player.name}",
                 details,
-                Table(f"Scorecard {player.number}", columns, rows),
+                Table(_("Scorecard %(number)s") % {"number": player.number}, columns, rows),
                 links.get(player.pk, ""),
             )
         )
-    heading = "Scorecards" + (f" after round {after}" if after is not None else "")
+    heading = (
+        _("Scorecards after round %(after)s") % {"after": after}
+        if after is not None
+        else _("Scorecards")
+    )
     return Report(
         "scorecards", division.tournament.name, division.name, heading, after, cards=cards
     )
@@ -497,14 +521,14 @@ def crosstable(division: Division, number: int | None = None, public: bool = Fal
     games = [g for g in _games(division, public) if g.round <= after]
     sides = _sides_by_player(games, players)
     columns = [
-        Column("Rank", numeric=True, key=True),
-        Column("No.", numeric=True, key=True),
-        Column("Name", flexible=True, key=True),
-        Column("W", numeric=True, style="half", key=True),
-        Column("L", numeric=True, style="half", key=True),
-        Column("Spread", numeric=True, style="signed", key=True),
+        Column(_("Rank"), numeric=True, key=True),
+        Column(_("No."), numeric=True, key=True),
+        Column(_("Name"), flexible=True, key=True),
+        Column(pgettext("wins", "W"), numeric=True, style="half", key=True),
+        Column(pgettext("losses", "L"), numeric=True, style="half", key=True),
+        Column(_("Spread"), numeric=True, style="signed", key=True),
     ]
-    columns += [Column(f"R{r}") for r in range(1, after + 1)]
+    columns += [Column(_("R%(number)s") % {"number": r}) for r in range(1, after + 1)]
     rows: list[list[Cell]] = []
     cells: list[list[tuple[Cell, Cell, Cell, str]]] = []
     for row in standing:
@@ -540,9 +564,9 @@ def crosstable(division: Division, number: int | None = None, public: bool = Fal
         "crosstable",
         division.tournament.name,
         division.name,
-        f"Crosstable after round {after}",
+        _("Crosstable after round %(after)s") % {"after": after},
         after,
-        [Table("Crosstable", columns, rows)],
+        [Table(_("Crosstable"), columns, rows)],
         landscape=True,
         extra={"typed_cells": cells, "rounds": after},
     )
@@ -553,7 +577,7 @@ def _cross_cell(side: queries.Side | None) -> str:
     if side is None:
         return ""
     if not side.has_result:
-        return "void" if side.game.kind == Game.VOID else ""
+        return _("void") if side.game.kind == Game.VOID else ""
     if side.opponent is None:
         return f"{side.opponent_text}\n{display(side.spread, 'signed')}"
     mark = {"win": "W", "loss": "L", "tie": "T"}.get(side.result, "")
@@ -568,14 +592,14 @@ def _one_place(x: float | None) -> float | None:
 
 
 def _score_table(title: str, scores: list, combined: bool = False) -> Table:
-    columns = [Column("Rd", numeric=True)]
+    columns = [Column(_("Rd"), numeric=True)]
     if combined:
-        columns.append(Column("Total", numeric=True))
+        columns.append(Column(_("Total"), numeric=True))
     columns += [
-        Column("Player", flexible=True),
-        Column("Score", numeric=True),
-        Column("Opponent", flexible=True),
-        Column("Score", numeric=True),
+        Column(_("Player"), flexible=True),
+        Column(_("Score"), numeric=True),
+        Column(_("Opponent"), flexible=True),
+        Column(_("Score"), numeric=True),
     ]
     rows: list[list[Cell]] = []
     for s in scores:
@@ -593,30 +617,36 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
 
     after = _after_round(division, number, public)
     if not after:
-        raise ReportError(f"division {division.name} has no results yet")
+        raise ReportError(
+            _("division %(division)s has no results yet") % {"division": division.name}
+        )
     st = division_statistics(division, public, after)
     rate = st.first_win_rate
     summary: list[list[Cell]] = [
-        ["Games played", st.games],
-        ["Average score", _one_place(st.average_score)],
-        ["Average winning score", _one_place(st.average_winning)],
-        ["Average losing score", _one_place(st.average_losing)],
-        ["Games whose first player is known", st.first_games],
-        ["Won by the player going first", _half(st.first_wins)],
-        ["First player's win rate (%)", None if rate is None else round(100 * rate, 1)],
-        ["Games with a scoresheet", st.sheets],
+        [_("Games played"), st.games],
+        [_("Average score"), _one_place(st.average_score)],
+        [_("Average winning score"), _one_place(st.average_winning)],
+        [_("Average losing score"), _one_place(st.average_losing)],
+        [_("Games whose first player is known"), st.first_games],
+        [_("Won by the player going first"), _half(st.first_wins)],
+        [_("First player's win rate (%)"), None if rate is None else round(100 * rate, 1)],
+        [_("Games with a scoresheet"), st.sheets],
     ]
     tables = [
-        Table("Summary", [Column("Figure", flexible=True), Column("Value", numeric=True)], summary),
         Table(
-            "Averages",
+            _("Summary"),
+            [Column(_("Figure"), flexible=True), Column(_("Value"), numeric=True)],
+            summary,
+        ),
+        Table(
+            _("Averages"),
             [
-                Column("Player", flexible=True),
-                Column("Games", numeric=True),
-                Column("Avg for", numeric=True),
-                Column("Avg against", numeric=True),
-                Column("For", numeric=True),
-                Column("Against", numeric=True),
+                Column(_("Player"), flexible=True),
+                Column(_("Games"), numeric=True),
+                Column(_("Avg for"), numeric=True),
+                Column(_("Avg against"), numeric=True),
+                Column(_("For"), numeric=True),
+                Column(_("Against"), numeric=True),
             ],
             [
                 [
@@ -630,20 +660,20 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
                 for a in st.averages
             ],
         ),
-        _score_table("High games", st.high_games),
-        _score_table("High losses", st.high_losses),
-        _score_table("Low wins", st.low_wins),
-        _score_table("High combined", st.high_combined, combined=True),
+        _score_table(_("High games"), st.high_games),
+        _score_table(_("High losses"), st.high_losses),
+        _score_table(_("Low wins"), st.low_wins),
+        _score_table(_("High combined"), st.high_combined, combined=True),
         Table(
-            "Upsets",
+            _("Upsets"),
             [
-                Column("Rd", numeric=True),
-                Column("Diff.", numeric=True),
-                Column("Winner", flexible=True),
-                Column("Rtg", numeric=True),
-                Column("Loser", flexible=True),
-                Column("Rtg", numeric=True),
-                Column("Score"),
+                Column(_("Rd"), numeric=True),
+                Column(_("Diff."), numeric=True),
+                Column(_("Winner"), flexible=True),
+                Column(_("Rtg"), numeric=True),
+                Column(_("Loser"), flexible=True),
+                Column(_("Rtg"), numeric=True),
+                Column(_("Score")),
             ],
             [
                 [
@@ -657,51 +687,51 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
                 ]
                 for u in st.upsets
             ],
-            note="By the difference of the players' ratings before the event.",
+            note=_("By the difference of the players' ratings before the event."),
         ),
         Table(
-            "Winning streaks",
+            _("Winning streaks"),
             [
-                Column("Player", flexible=True),
-                Column("Wins", numeric=True),
-                Column("From rd", numeric=True),
-                Column("To rd", numeric=True),
-                Column("Note"),
+                Column(_("Player"), flexible=True),
+                Column(_("Wins"), numeric=True),
+                Column(_("From rd"), numeric=True),
+                Column(_("To rd"), numeric=True),
+                Column(_("Note")),
             ],
             [
-                [s.player.name, s.length, s.start, s.end, "running" if s.running else ""]
+                [s.player.name, s.length, s.start, s.end, _("running") if s.running else ""]
                 for s in st.streaks
             ],
         ),
     ]
     if st.sheets:
         play_columns = [
-            Column("Rd", numeric=True),
-            Column("Player", flexible=True),
-            Column("Score", numeric=True),
-            Column("Play"),
-            Column("Opponent", flexible=True),
+            Column(_("Rd"), numeric=True),
+            Column(_("Player"), flexible=True),
+            Column(_("Score"), numeric=True),
+            Column(_("Play")),
+            Column(_("Opponent"), flexible=True),
         ]
-        for title, plays in (("High plays", st.high_plays), ("Bingos", st.bingos)):
+        for title, plays in ((_("High plays"), st.high_plays), (_("Bingos"), st.bingos)):
             rows = [[h.round, h.player.name, h.score, h.text, h.opponent.name] for h in plays]
             tables.append(Table(title, play_columns, rows))
         tables.append(
             Table(
-                "Bingos by player",
+                _("Bingos by player"),
                 [
-                    Column("Player", flexible=True),
-                    Column("Bingos", numeric=True),
-                    Column("Sheets", numeric=True),
+                    Column(_("Player"), flexible=True),
+                    Column(_("Bingos"), numeric=True),
+                    Column(_("Sheets"), numeric=True),
                 ],
                 [[c.player.name, c.bingos, c.games] for c in st.bingo_counts],
-                note="Plays and bingos from the scoresheets given, scored by the rules engine.",
+                note=_("Plays and bingos from the scoresheets given, scored by the rules engine."),
             )
         )
     return Report(
         "stats",
         division.tournament.name,
         division.name,
-        f"Statistics after round {after}",
+        _("Statistics after round %(after)s") % {"after": after},
         after,
         tables,
     )
@@ -718,33 +748,39 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     from tournament import prizes as prize_service
 
     if not division.prizes:
-        raise ReportError(f"division {division.name} has no prizes set")
+        raise ReportError(
+            _("division %(division)s has no prizes set") % {"division": division.name}
+        )
     after = _after_round(division, number, public)
     found, rows_by_player = prize_service.awards(division, after, public)
     bands = sorted(division.prize_bands or [])
     columns = [
-        Column("Prize"),
-        Column("Value", flexible=True),
-        Column("No.", numeric=True),
-        Column("Winner", flexible=True),
-        Column("W", numeric=True, style="half"),
-        Column("L", numeric=True, style="half"),
-        Column("Spread", numeric=True, style="signed"),
-        Column("Note", flexible=True),
+        Column(_("Prize")),
+        Column(_("Value"), flexible=True),
+        Column(_("No."), numeric=True),
+        Column(_("Winner"), flexible=True),
+        Column(pgettext("wins", "W"), numeric=True, style="half"),
+        Column(pgettext("losses", "L"), numeric=True, style="half"),
+        Column(_("Spread"), numeric=True, style="signed"),
+        Column(_("Note"), flexible=True),
     ]
     rows: list[list[Cell]] = []
     for a in found:
         prize = a.prize
         place = prize.place
         if prize.kind == "rank" and isinstance(place, int):
-            label = f"{ordinal(place)} place"
+            label = _("%(ordinal)s place") % {"ordinal": ordinal(place)}
             if prize.player_class:
-                label += f", class {prize.player_class}"
+                label += _(", class %(class)s") % {"class": prize.player_class}
             else:
                 band = next((b for b in bands if place <= b), None)
                 if band is not None:
                     first = max([b for b in bands if b < place], default=0) + 1
-                    label += f" (band {first}–{band})" if band > first else ""
+                    label += (
+                        _(" (band %(first)s–%(last)s)") % {"first": first, "last": band}
+                        if band > first
+                        else ""
+                    )
         elif prize.kind in SCORE_PRIZES:
             label = f"{ordinal(place)} {prize.kind}" if isinstance(place, int) else prize.kind
         else:
@@ -767,18 +803,20 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
                     note,
                 ]
             )
-    heading = f"Prizes after round {after}"
+    heading = _("Prizes after round %(after)s") % {"after": after}
     if bands:
-        heading += " · bands end at ranks " + ", ".join(str(b) for b in bands)
+        heading += " · " + _("bands end at ranks %(ranks)s") % {
+            "ranks": ", ".join(str(b) for b in bands)
+        }
     if not division.prizes_more_than_one:
-        heading += " · one prize a player"
+        heading += " · " + _("one prize a player")
     return Report(
         "prizes",
         division.tournament.name,
         division.name,
         heading,
         after,
-        [Table("Prizes", columns, rows)],
+        [Table(_("Prizes"), columns, rows)],
     )
 
 
@@ -793,17 +831,17 @@ def results(division: Division, number: int | None = None, public: bool = False)
         .order_by("round", "table", "pk")
     )
     columns = [
-        Column("Round", numeric=True),
-        Column("Table", numeric=True),
-        Column("No.", numeric=True),
-        Column("Player", flexible=True),
-        Column("Score", numeric=True),
-        Column("No.", numeric=True),
-        Column("Opponent", flexible=True),
-        Column("Score", numeric=True),
-        Column("Spread", numeric=True, style="signed"),
-        Column("Kind"),
-        Column("First", numeric=True),
+        Column(_("Round"), numeric=True),
+        Column(_("Table"), numeric=True),
+        Column(_("No."), numeric=True),
+        Column(_("Player"), flexible=True),
+        Column(_("Score"), numeric=True),
+        Column(_("No."), numeric=True),
+        Column(_("Opponent"), flexible=True),
+        Column(_("Score"), numeric=True),
+        Column(_("Spread"), numeric=True, style="signed"),
+        Column(_("Kind")),
+        Column(_("First"), numeric=True),
     ]
     rows: list[list[Cell]] = []
     for g in games:
@@ -829,9 +867,9 @@ def results(division: Division, number: int | None = None, public: bool = False)
         "results",
         division.tournament.name,
         division.name,
-        f"Results up to round {after}",
+        _("Results up to round %(after)s") % {"after": after},
         after,
-        [Table("Results", columns, rows)],
+        [Table(_("Results"), columns, rows)],
     )
 
 
@@ -845,15 +883,17 @@ def _move_text(turn: Any) -> str:
     if event.kind == gcg.PLAY:
         return f"{turn.position or event.position.upper()} {turn.word or event.word}{event.marks}"
     if event.kind == gcg.PASS:
-        return "pass"
+        return _("pass")
     if event.kind == gcg.EXCHANGE:
-        return "exchange " + (str(event.count) if event.count is not None else event.tiles)
+        return _("exchange %(tiles)s") % {
+            "tiles": str(event.count) if event.count is not None else event.tiles
+        }
     if event.kind == gcg.PHONY:
-        return "phony withdrawn"
+        return _("phony withdrawn")
     if event.kind == gcg.CHALLENGE:
-        return "challenge bonus"
+        return _("challenge bonus")
     if event.kind == gcg.TIME:
-        return "time penalty"
+        return _("time penalty")
     return f"({event.tiles})"
 
 
@@ -867,7 +907,10 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
     replay = queries.replay_scoresheet(scoresheet, division)
     turns = replay.turns
     if move is not None and not 1 <= move <= len(turns):
-        raise ReportError(f"the game has moves 1 to {len(turns)}, not move {move}")
+        raise ReportError(
+            _("the game has moves 1 to %(last)s, not move %(move)s")
+            % {"last": len(turns), "move": move}
+        )
     board = replay.report.board
     if move is not None and move < len(turns):
         upto = scoring.verify(
@@ -875,14 +918,14 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
         )
         board = upto.board
     columns = [
-        Column("#", numeric=True),
-        Column("Player"),
-        Column("Rack"),
-        Column("Move", flexible=True),
-        Column("Score", numeric=True, style="signed"),
-        Column("Engine", numeric=True, style="signed"),
-        Column("Total", numeric=True),
-        Column("Findings", flexible=True),
+        Column(_("#"), numeric=True),
+        Column(_("Player")),
+        Column(_("Rack")),
+        Column(_("Move"), flexible=True),
+        Column(_("Score"), numeric=True, style="signed"),
+        Column(_("Engine"), numeric=True, style="signed"),
+        Column(_("Total"), numeric=True),
+        Column(_("Findings"), flexible=True),
     ]
     rows: list[list[Cell]] = []
     for n, line in enumerate(turns, start=1):
@@ -899,36 +942,54 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
                 short("; ".join(f"{f.severity}: {f.message}" for f in line.findings), NOTE_CHARS),
             ]
         )
-    tables = [Table("Moves", columns, rows)]
+    tables = [Table(_("Moves"), columns, rows)]
     if replay.other_findings:
         tables.append(
             Table(
-                "Findings on the whole record",
-                [Column("Line", numeric=True), Column("Finding", flexible=True)],
+                _("Findings on the whole record"),
+                [Column(_("Line"), numeric=True), Column(_("Finding"), flexible=True)],
                 [
                     [f.line or None, short(f"{f.severity}: {f.code}: {f.message}", NOTE_CHARS)]
                     for f in replay.other_findings
                 ],
             )
         )
-    two = f" v {short(game.player2.name)}" if game.player2 else ""
     scores = ", ".join(
         f"{short(p.name or p.nick)} {p.final}"
-        + (f" (engine {p.computed})" if p.computed != p.final else "")
+        + (" " + _("(engine %(score)s)") % {"score": p.computed} if p.computed != p.final else "")
         for p in replay.report.players
     )
-    verdict = "verified" if replay.report.verified else f"{len(replay.report.errors)} error(s)"
-    shown = f"after move {move}" if move is not None else "after the last move"
+    errors = len(replay.report.errors)
+    verdict = (
+        _("verified")
+        if replay.report.verified
+        else ngettext("%(count)s error", "%(count)s errors", errors) % {"count": errors}
+    )
+    if game.player2:
+        title = _("Table %(table)s: %(player1)s v %(player2)s") % {
+            "table": game.table or "–",
+            "player1": short(game.player1.name),
+            "player2": short(game.player2.name),
+        }
+    else:
+        title = _("Table %(table)s: %(player1)s") % {
+            "table": game.table or "–",
+            "player1": short(game.player1.name),
+        }
     return Report(
         "game",
         division.tournament.name,
         division.name,
-        f"Table {game.table or '–'}: {short(game.player1.name)}{two}",
+        title,
         game.round,
         tables,
         extra={
             "board": board,
-            "board_caption": f"The board {shown}",
+            "board_caption": (
+                _("The board after move %(move)s") % {"move": move}
+                if move is not None
+                else _("The board after the last move")
+            ),
             "summary": f"{scores} · {verdict}",
         },
     )
@@ -943,7 +1004,7 @@ def playoffs(division: Division, number: int | None = None, public: bool = False
 
     now = playoff_service.state(division, public=public)
     if now is None:
-        raise ReportError(f"division {division.name} has no playoff")
+        raise ReportError(_("division %(name)s has no playoff") % {"name": division.name})
     columns = [
         Column("Match", numeric=True),
         Column("Seed", numeric=True),
@@ -1020,7 +1081,7 @@ def build(
     try:
         builder = BUILDERS[kind]
     except KeyError:
-        raise ReportError(f"there is no {kind!r} report") from None
+        raise ReportError(_("there is no %(kind)r report") % {"kind": kind}) from None
     if kind in LINK_KINDS:
         return builder(division, number, public, base=base)  # type: ignore[call-arg]
     return builder(division, number, public)

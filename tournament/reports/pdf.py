@@ -394,7 +394,7 @@ def page_size(paper: str, wide: bool = False) -> tuple[float, float]:
     try:
         size = PAPERS[paper.lower()]
     except KeyError:
-        raise ValueError(f"paper {paper!r}: a4 or letter") from None
+        raise ValueError(gettext("paper %(paper)r: a4 or letter") % {"paper": paper}) from None
     return landscape(size) if wide else size
 
 
@@ -403,9 +403,9 @@ def frame_width(paper: str, wide: bool = False) -> float:
 
 
 def _header_lines(report: Report) -> tuple[str, str]:
-    where = f"Division {report.division}"
+    where = gettext("Division %(division)s") % {"division": report.division}
     if report.round is not None:
-        where += f" · Round {report.round}"
+        where += " · " + gettext("Round %(round)s") % {"round": report.round}
     return report.tournament, f"{where} · {report.heading}"
 
 

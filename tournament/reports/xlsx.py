@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import re
 
+from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font
@@ -93,7 +94,12 @@ def _crosstable_sheet(sheet: Worksheet, report: Report) -> None:
     numeric = [c.numeric for c in keys]
     rounds = report.extra["rounds"]
     for r in range(1, rounds + 1):
-        header += [f"R{r} opp", f"R{r} for", f"R{r} agn", f"R{r}"]
+        header += [
+            _("R%(round)s opp") % {"round": r},
+            _("R%(round)s for") % {"round": r},
+            _("R%(round)s agn") % {"round": r},
+            _("R%(number)s") % {"number": r},
+        ]
         numeric += [True, True, True, False]
     rows = []
     for line, typed in zip(table.rows, report.extra["typed_cells"], strict=True):

@@ -12,8 +12,10 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, ngettext
 
 from tournament import queries, services
+from tournament.language import apply_tournament_language
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 
 # -- the director's desk ------------------------------------------------------------------------
@@ -22,8 +24,10 @@ from tournament.models import Division, Game, Player, Scoresheet, Tournament
 def _who_gives_access(tournament: Tournament) -> str:
     names = sorted(u.get_username() for u in tournament.directors.all())
     if not names:
-        return "an administrator of this site"
-    return "its director" + ("s " if len(names) > 1 else " ") + ", ".join(names)
+        return gettext("an administrator of this site")
+    return ngettext("its director %(names)s", "its directors %(names)s", len(names)) % {
+        "names": ", ".join(names)
+    }
 
 
 def get_desk_tournament(
@@ -38,19 +42,28 @@ def get_desk_tournament(
             pass
         elif tournament.is_scorekeeper(user):
             raise PermissionDenied(
-                f"You keep score at {tournament.name}: you may enter results and scoresheets. "
-                "Pairing, publishing, players and settings are for its directors; "
-                f"{_who_gives_access(tournament)} can make you a co-director."
+                gettext(
+                    "You keep score at %(name)s: you may enter results and scoresheets. "
+                    "Pairing, publishing, players and settings are for its directors; "
+                    "%(who)s can make you a co-director."
+                )
+                % {"name": tournament.name, "who": _who_gives_access(tournament)}
             )
         else:
             raise PermissionDenied(
-                f"Only the directors and scorekeepers of {tournament.name} may use its desk. "
-                f"Ask {_who_gives_access(tournament)} to add you by your username."
+                gettext(
+                    "Only the directors and scorekeepers of %(name)s may use its desk. "
+                    "Ask %(who)s to add you by your username."
+                )
+                % {"name": tournament.name, "who": _who_gives_access(tournament)}
             )
     if tournament.locked and request.method == "POST" and not unlocking:
         raise PermissionDenied(
-            f"{tournament.name} is locked: nothing can be changed until one of its directors "
-            "unlocks it on its desk dashboard."
+            gettext(
+                "%(name)s is locked: nothing can be changed until one of its directors "
+                "unlocks it on its desk dashboard."
+            )
+            % {"name": tournament.name}
         )
     return tournament
 
@@ -94,7 +107,8 @@ def get_desk_scoresheet(
 def get_public_tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not tournament.public and not tournament.is_director(request.user):
-        raise Http404("No such tournament.")
+        raise Http404(gettext("No such tournament."))
+    apply_tournament_language(request, tournament.language)
     return tournament
 
 
@@ -105,7 +119,7 @@ def get_public_division(tournament: Tournament, name: str, with_games: bool = Fa
         divisions = divisions.prefetch_related(queries.games_with_players())
     division = services.find_division(divisions, name)
     if division is None:
-        raise Http404("No such division.")
+        raise Http404(gettext("No such division."))
     return division
 
 

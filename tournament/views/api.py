@@ -13,6 +13,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 
 from tournament import playoffs, queries, services
 from tournament.models import Division, Game
@@ -57,7 +58,7 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
     div = _division(request, slug, division)
     games = _games(div, number)
     if not games:
-        raise Http404("No such round.")
+        raise Http404(gettext("No such round."))
     return _json([_pairing(g) for g in games])
 
 
@@ -164,7 +165,7 @@ def playoff(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     div = _division(request, slug, division)
     state = playoffs.state(div, public=True)
     if state is None:
-        raise Http404("No playoff.")
+        raise Http404(gettext("No playoff."))
     number = {pk: p.number for pk, p in state.players.items()}
 
     def num(pk: Any) -> int | None:

@@ -7,8 +7,10 @@ that shows one round's games alone (the round's pairings, a scoresheet) is kept 
 divisions' frame stamps and that round's own stamp instead (`one_round`, `sheet_round`): a result
 in round 7 leaves round 3's pairings cached, and is on round 7's next request all the same.
 The stamp is also the page's ETag, so a phone that asks again with If-None-Match gets a 304 at
-the cost of that query. Signed-in users (directors see hidden tournaments and a logout form with
-a CSRF token) and requests carrying messages get the page rendered for them, uncached.
+the cost of that query. A page is kept once per language (`tournament/language.py` decides it
+before the cache is read: the tournament's default language comes with the stamps). Signed-in
+users (directors see hidden tournaments and a logout form with a CSRF token) and requests
+carrying messages get the page rendered for them, uncached.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 
 from tournament.cache_once import get_or_compute
+from tournament.language import apply_tournament_language
 from tournament.models import Division, Scoresheet
 
 # Long enough to outlive a day's play; a stamp replaced leaves its pages to expire unread.
@@ -41,6 +44,7 @@ class Stamps:
     stamp: str
     frame: str
     rounds: dict[str, str]
+    language: str  # the tournament's default language ("" for none)
 
 
 # Which stamps a page is kept under: from the tournament's divisions' and the view's arguments,
@@ -51,7 +55,7 @@ Scope = Callable[[list[Stamps], dict[str, Any]], list[str] | None]
 def _stamps(slug: str) -> list[Stamps]:
     """The stamps of a public tournament's divisions; none if it is not public or has none."""
     rows = Division.objects.filter(tournament__slug=slug, tournament__public=True).order_by("pk")
-    fields = ("pk", "name", "stamp", "frame_stamp", "round_stamps")
+    fields = ("pk", "name", "stamp", "frame_stamp", "round_stamps", "tournament__language")
     return [Stamps(*row) for row in rows.values_list(*fields)]
 
 
@@ -101,6 +105,7 @@ def cached_public_page(view: View, scope: Scope | None = None) -> View:
         rows = _stamps(slug) if cacheable else []
         if not rows:
             return view(request, slug, *args, **kwargs)
+        apply_tournament_language(request, rows[0].language)
         stamps = scope(rows, kwargs) if scope is not None else None
         if stamps is None:
             stamps = [r.stamp for r in rows]

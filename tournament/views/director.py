@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -145,11 +146,11 @@ def round_rows_html(division: Division, round_number: int) -> str:
             )
         else:
             if kind == Game.FORFEIT and score1 is not None:
-                what = "forfeit win" if score1 > 0 else "forfeit loss"
+                what = escape(_("forfeit win") if score1 > 0 else _("forfeit loss"))
             else:
-                what = escape(kind)
+                what = escape(results.kind_label(kind))
             tail_cells = f'<td colspan="3" class="muted">{what}</td>'
-        link = "correct" if done else "open"
+        link = escape(_("correct") if done else _("open"))
         rows.append(
             f'<tr class="{"" if done else "missing"}" data-game="{pk}">'
             f'<td>{cells[0]}</td><td>{cells[1]}</td><td class="num">{cells[2]}</td>'
@@ -292,7 +293,10 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
                 return JsonResponse(
                     {"ok": True, "message": message, "records": records, "html": html}
                 )
-            messages.success(request, f"{message}. {records}")
+            messages.success(
+                request,
+                gettext("%(message)s. %(records)s") % {"message": message, "records": records},
+            )
             return redirect("desk-entry", division.tournament.slug, division.pk, round_number)
     if _wants_json(request):
         return JsonResponse({"ok": False, "error": error, "stale": status == 409}, status=status)
@@ -362,7 +366,11 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             except results.EntryError as refused:
                 error, status = str(refused), 400
             else:
-                messages.success(request, f"Saved: {results.change_text(change.after)}")
+                messages.success(
+                    request,
+                    gettext("Saved: %(change_text)s")
+                    % {"change_text": results.change_text(change.after)},
+                )
                 return redirect("desk-game", slug, game.pk)
         else:
             status = 400
@@ -490,7 +498,9 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
     upload = form.cleaned_data["file"]
     data = read_upload(upload)
     if data is None:
-        messages.error(request, f"{upload.name} is too large to be a scoresheet.")
+        messages.error(
+            request, gettext("%(name)s is too large to be a scoresheet.") % {"name": upload.name}
+        )
         return redirect("desk-game", slug, game.pk)
     try:
         sheet = scoresheets.attach_scoresheet(game, data, request.user, upload.name)
@@ -542,7 +552,7 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
     except results.EntryError as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(request, "Resolved: the scoresheet is off the dashboard.")
+        messages.success(request, gettext("Resolved: the scoresheet is off the dashboard."))
     return redirect("desk-scoresheet", slug, sheet.pk)
 
 

@@ -10,12 +10,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import events, rounds
 from tournament import players as player_changes
-from tournament.engine.text import plural
 from tournament.forms import (
     AbsentForm,
     DivisionNameForm,
@@ -26,6 +26,7 @@ from tournament.forms import (
     PasteForm,
     PersonForm,
     PlayerForm,
+    TournamentLanguageForm,
     form_error,
 )
 from tournament.players import NewPlayer
@@ -36,9 +37,12 @@ from tournament.views.access import get_desk_division, get_desk_tournament
 def new_tournament(request: HttpRequest) -> HttpResponse:
     if not events.may_create(request.user):
         raise PermissionDenied(
-            "Creating tournaments needs the permission to create events. An administrator of "
-            "this site gives it (in the admin, or with “manage.py createdirector "
-            f"{request.user.get_username()}”)."
+            gettext(
+                "Creating tournaments needs the permission to create events. An "
+                "administrator of this site gives it (in the admin, or with “manage.py "
+                "createdirector %(username)s”)."
+            )
+            % {"username": request.user.get_username()}
         )
     form = NewTournamentForm(request.POST or None)
     divisions = NewDivisionFormSet(request.POST or None, prefix="div")
@@ -54,8 +58,12 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
                 end_date=data["end_date"],
                 venue=data["venue"],
                 public=data["public"],
+                language=data["language"] or "",
             )
-            messages.success(request, f"{tournament.name} created: you are its director.")
+            messages.success(
+                request,
+                gettext("%(name)s created: you are its director.") % {"name": tournament.name},
+            )
             return redirect("desk-dashboard", tournament.slug)
         status = 400
     context = {"form": form, "divisions": divisions}
@@ -88,7 +96,11 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, str(refused))
         return _people_page(request, tournament, form, status=400)
     role = events.ROLES[form.cleaned_data["role"]]
-    messages.success(request, f"{user.get_username()} is now a {role} of {tournament.name}.")
+    messages.success(
+        request,
+        gettext("%(username)s is now a %(role)s of %(name)s.")
+        % {"username": user.get_username(), "role": role, "name": tournament.name},
+    )
     return redirect("desk-people", slug)
 
 
@@ -101,7 +113,11 @@ def remove_person(request: HttpRequest, slug: str, user_id: int) -> HttpResponse
     except events.PeopleRefused as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(request, f"{name} no longer has a role in {tournament.name}.")
+        messages.success(
+            request,
+            gettext("%(name)s no longer has a role in %(name2)s.")
+            % {"name": name, "name2": tournament.name},
+        )
     return redirect("desk-people", slug)
 
 
@@ -114,9 +130,10 @@ def lock(request: HttpRequest, slug: str) -> HttpResponse:
     events.set_lock(tournament, not unlocking, request.user, reason)
     messages.success(
         request,
-        f"{tournament.name} is unlocked: changes are possible again."
+        gettext("%(name)s is unlocked: changes are possible again.") % {"name": tournament.name}
         if unlocking
-        else f"{tournament.name} is locked: no change until a director unlocks it.",
+        else gettext("%(name)s is locked: no change until a director unlocks it.")
+        % {"name": tournament.name},
     )
     return redirect("desk-dashboard", slug)
 
@@ -135,11 +152,20 @@ def paste_players(request: HttpRequest, slug: str, division_id: int) -> HttpResp
     try:
         added = events.add_players(division, form.cleaned_data["players"], request.user)
     except events.PasteError as error:
-        messages.error(request, "Nobody added: " + "; ".join(error.problems) + ".")
+        messages.error(
+            request,
+            gettext("Nobody added: %(problems)s.") % {"problems": "; ".join(error.problems)},
+        )
         request.session["pasted_players"] = form.cleaned_data["players"]
     else:
         messages.success(
-            request, f"{plural(len(added), 'player')} added to division {division.name}."
+            request,
+            ngettext(
+                "%(count)s player added to division %(name)s.",
+                "%(count)s players added to division %(name)s.",
+                len(added),
+            )
+            % {"count": len(added), "name": division.name},
         )
     return redirect("desk-players", slug, division.pk)
 
@@ -152,7 +178,13 @@ def check_in(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         checked_in = request.POST.get("checked_in") == "1"
         events.set_checked_in(player, checked_in, request.user)
         messages.success(
-            request, f"{player.name} {'checked in' if checked_in else 'is not checked in'}."
+            request,
+            (
+                gettext("%(name)s checked in.")
+                if checked_in
+                else gettext("%(name)s is not checked in.")
+            )
+            % {"name": player.name},
         )
         return redirect("desk-check-in", slug, division.pk)
     players = list(division.players.filter(withdrawn_from_round=None))
@@ -179,12 +211,20 @@ def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) 
         try:
             if request.POST.get("action") == "remove":
                 events.remove_player(player, request.user)
-                messages.success(request, f"{player.name} removed from division {division.name}.")
+                messages.success(
+                    request,
+                    gettext("%(name)s removed from division %(name2)s.")
+                    % {"name": player.name, "name2": division.name},
+                )
                 return redirect("desk-players", slug, division.pk)
             if form.is_valid():
                 new = NewPlayer(**form.cleaned_data)
                 events.edit_player(player, new, request.user)
-                messages.success(request, f"Player {player.number} saved: {new.name}.")
+                messages.success(
+                    request,
+                    gettext("Player %(number)s saved: %(name)s.")
+                    % {"number": player.number, "name": new.name},
+                )
                 return redirect("desk-players", slug, division.pk)
             status = 400
         except rounds.PairingRefused as refused:
@@ -206,15 +246,21 @@ def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_desk_tournament(request, slug, unlocking=True)  # a locked event is copied
     if not events.may_create(request.user):
         raise PermissionDenied(
-            "Copying a tournament creates one: an administrator of this site gives the "
-            "permission to create events."
+            gettext(
+                "Copying a tournament creates one: an administrator of this site gives "
+                "the permission to create events."
+            )
         )
     try:
         copy = events.copy_tournament(tournament, request.user, request.POST.get("name", ""))
     except events.PeopleRefused as refused:
         messages.error(request, str(refused))
         return redirect("desk-dashboard", slug)
-    messages.success(request, f"{copy.name} created from {tournament.name}: settings and roster.")
+    messages.success(
+        request,
+        gettext("%(name)s created from %(name2)s: settings and roster.")
+        % {"name": copy.name, "name2": tournament.name},
+    )
     return redirect("desk-dashboard", copy.slug)
 
 
@@ -227,10 +273,12 @@ def delete_demo(request: HttpRequest, slug: str) -> HttpResponse:
 
     tournament = get_desk_tournament(request, slug, unlocking=True)
     if tournament.slug != DEMO:
-        raise PermissionDenied("Only the demo tournament can be deleted from the desk.")
+        raise PermissionDenied(gettext("Only the demo tournament can be deleted from the desk."))
     name = tournament.name
     tournament.delete()
-    messages.success(request, f"The demo tournament, {name}, is deleted.")
+    messages.success(
+        request, gettext("The demo tournament, %(name)s, is deleted.") % {"name": name}
+    )
     return redirect("desk")
 
 
@@ -372,3 +420,18 @@ def divisions(request: HttpRequest, slug: str) -> HttpResponse:
     ]
     context = {"tournament": tournament, "rows": rows, "form": DivisionNameForm()}
     return render(request, "tournament/desk/divisions.html", context, status=status)
+
+
+@login_required
+@require_POST
+def language(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's default language: its public pages and reports speak it to visitors who
+    chose none with the switcher (tournament/language.py)."""
+    tournament = get_desk_tournament(request, slug)
+    form = TournamentLanguageForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error(form))
+    else:
+        events.set_language(tournament, form.cleaned_data["language"], request.user)
+        messages.success(request, gettext("The tournament's default language is saved."))
+    return redirect("desk-dashboard", slug)

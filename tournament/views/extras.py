@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament import prizes, queries, results, services
 from tournament.engine.prizes import SCORE_PRIZES
@@ -90,13 +90,22 @@ def parse_prizes(text: str) -> list[dict[str, Any]]:
             continue
         parts = line.split(None, 2)
         if len(parts) < 3:
-            raise ValueError(f"line {number}: a prize is KIND PLACE VALUE, e.g. rank 1 $500")
+            raise ValueError(
+                gettext("line %(number)s: a prize is KIND PLACE VALUE, e.g. rank 1 $500")
+                % {"number": number}
+            )
         kind, place_text, value = parts[0].lower(), parts[1], parts[2]
         place = results.plain_number(place_text)
         if kind not in PRIZE_KINDS:
-            raise ValueError(f"line {number}: {kind!r} is not a prize: {', '.join(PRIZE_KINDS)}")
+            raise ValueError(
+                gettext("line %(number)s: %(kind)r is not a prize: %(join)s")
+                % {"number": number, "kind": kind, "join": ", ".join(PRIZE_KINDS)}
+            )
         if place is None or place < 1:
-            raise ValueError(f"line {number}: the place {place_text!r} is not a number from 1")
+            raise ValueError(
+                gettext("line %(number)s: the place %(place_text)r is not a number from 1")
+                % {"number": number, "place_text": place_text}
+            )
         prize: dict[str, Any] = {"kind": kind, "place": place, "note": ""}
         option = re.search(r"\s+class=(\S+)\s*$", " " + value, re.IGNORECASE)
         if option:
@@ -126,31 +135,42 @@ def parse_bands(text: str) -> list[list[Any]]:
             continue
         lowest = results.plain_number(parts[1]) if len(parts) == 2 else None
         if lowest is None:
-            raise ValueError(f"line {number}: a class is NAME LOWEST-RATING, e.g. A 1800")
+            raise ValueError(
+                gettext("line %(number)s: a class is NAME LOWEST-RATING, e.g. A 1800")
+                % {"number": number}
+            )
         if any(name == parts[0] for name, _ in found):
-            raise ValueError(f"line {number}: class {parts[0]} is given twice")
+            raise ValueError(
+                gettext("line %(number)s: class %(parts)s is given twice")
+                % {"number": number, "parts": parts[0]}
+            )
         found.append([parts[0], lowest])
     return found
 
 
 class PrizesForm(forms.Form):
     prizes = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 10, "cols": 50}),
+        label=gettext_lazy("Prizes"),
+        widget=forms.Textarea(attrs={"rows": 10, "cols": 50, "dir": "ltr"}),
         required=False,
         max_length=20_000,
-        help_text="One a line: rank 1 $500 · rank 1 $100 class=B · highgame 1 $20 · highwin, "
-        "highloss, lowwin.",
+        help_text=gettext_lazy(
+            "One a line: rank 1 $500 · rank 1 $100 class=B · highgame 1 $20 · highwin, "
+            "highloss, lowwin."
+        ),
     )
     more_than_one = forms.BooleanField(
-        required=False, label="A player may take more than one prize"
+        required=False, label=gettext_lazy("A player may take more than one prize")
     )
     class_bands = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 4, "cols": 30}),
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 30, "dir": "ltr"}),
         required=False,
         max_length=2_000,
-        label="Rating classes",
-        help_text="One a line, the class and its lowest rating: A 1800. Leave empty to use each "
-        "player's own class (the .t file's class field).",
+        label=gettext_lazy("Rating classes"),
+        help_text=gettext_lazy(
+            "One a line, the class and its lowest rating: A 1800. Leave empty to use each "
+            "player's own class (the .t file's class field)."
+        ),
     )
     rating_classes = forms.IntegerField(
         required=False,
@@ -165,9 +185,11 @@ class PrizesForm(forms.Form):
     )
 
     team_order = forms.ChoiceField(
-        choices=[("wins", "wins first"), ("spread", "spread first")],
-        label="Team standings",
-        help_text="How teams are ordered: by their players' wins, or by their spread.",
+        choices=[("wins", gettext_lazy("wins first")), ("spread", gettext_lazy("spread first"))],
+        label=gettext_lazy("Team standings"),
+        help_text=gettext_lazy(
+            "How teams are ordered: by their players' wins, or by their spread."
+        ),
     )
 
     def clean_prizes(self) -> list[dict[str, Any]]:
@@ -206,7 +228,9 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
                         "team_order",
                     ]
                 )
-            messages.success(request, f"Division {division.name}'s prizes are saved.")
+            messages.success(
+                request, gettext("Division %(name)s's prizes are saved.") % {"name": division.name}
+            )
             return redirect("desk-prizes", slug, division.pk)
         status = 400
     else:

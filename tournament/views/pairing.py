@@ -11,12 +11,12 @@ from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
+from tournament import pairing_systems, queries, results, rounds, sentences, services
 from tournament import players as player_changes
-from tournament import queries, results, rounds, sentences, services
 from tournament.engine.pairing import SYSTEMS
-from tournament.engine.text import plural
 from tournament.forms import (
     DivisionSettingsForm,
     LateEntryForm,
@@ -78,7 +78,7 @@ def _pairing_page(
         "upcoming": upcoming,
         "entry": entry,
         "form": form,
-        "systems": SYSTEMS,
+        "systems": pairing_systems.descriptions(list(SYSTEMS)),
     }
     return render(request, "tournament/desk/pairing.html", context, status=status)
 
@@ -111,14 +111,17 @@ def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         messages.error(request, str(refused))
         return _pairing_page(request, division, form, status=409)
     messages.success(
-        request, f"Round {state.number} paired by {state.system}: check it, then publish."
+        request,
+        gettext("Round %(number)s paired by %(system)s: check it, then publish.")
+        % {"number": state.number, "system": state.system},
     )
     if state.number == 1:
         left_out = rounds.not_checked_in(list(division.players.all()))
         if left_out:
             messages.warning(
                 request,
-                f"Not checked in, so left out of round 1: {', '.join(p.name for p in left_out)}.",
+                gettext("Not checked in, so left out of round 1: %(join)s.")
+                % {"join": ", ".join(p.name for p in left_out)},
             )
     return redirect("desk-round-pairings", slug, division.pk, state.number)
 
@@ -138,7 +141,11 @@ def pair_manual(
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(request, f"Round {round_number} paired by hand: check it, then publish.")
+        messages.success(
+            request,
+            gettext("Round %(round_number)s paired by hand: check it, then publish.")
+            % {"round_number": round_number},
+        )
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
 
@@ -196,7 +203,10 @@ def swap(request: HttpRequest, slug: str, division_id: int, round_number: int) -
         try:
             if a is None or b is None:
                 missing = form.cleaned_data["a"] if a is None else form.cleaned_data["b"]
-                raise rounds.PairingRefused(f"No player {missing} in division {division.name}.")
+                raise rounds.PairingRefused(
+                    gettext("No player %(missing)s in division %(name)s.")
+                    % {"missing": missing, "name": division.name}
+                )
             state = rounds.swap(division, round_number, a, b, request.user)
         except rounds.PairingRefused as refused:
             messages.error(request, str(refused))
@@ -204,7 +214,12 @@ def swap(request: HttpRequest, slug: str, division_id: int, round_number: int) -
             count = len(state.warnings)
             messages.success(
                 request,
-                f"Swapped {a.name} and {b.name}; {plural(count, 'warning')}.",
+                ngettext(
+                    "Swapped %(name)s and %(name2)s; %(count)s warning.",
+                    "Swapped %(name)s and %(name2)s; %(count)s warnings.",
+                    count,
+                )
+                % {"name": a.name, "name2": b.name, "count": count},
             )
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
@@ -218,7 +233,11 @@ def publish(request: HttpRequest, slug: str, division_id: int, round_number: int
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(request, f"Round {round_number} published: players can see it now.")
+        messages.success(
+            request,
+            gettext("Round %(round_number)s published: players can see it now.")
+            % {"round_number": round_number},
+        )
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
 
@@ -231,7 +250,11 @@ def unpair(request: HttpRequest, slug: str, division_id: int, round_number: int)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
         return redirect("desk-round-pairings", slug, division.pk, round_number)
-    messages.success(request, f"Round {round_number}'s pairings were taken back.")
+    messages.success(
+        request,
+        gettext("Round %(round_number)s's pairings were taken back.")
+        % {"round_number": round_number},
+    )
     return redirect("desk-pairing", slug, division.pk)
 
 
@@ -243,12 +266,15 @@ def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int
     number = results.plain_number(request.POST.get("player", "").strip())
     try:
         if number is None:
-            raise results.EntryError("Choose the player who forfeits by their number.")
+            raise results.EntryError(gettext("Choose the player who forfeits by their number."))
         change = results.enter_line(division, round_number, f"{number} forfeit", request.user)
     except results.EntryError as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(request, f"Saved: {results.change_text(change.after)}")
+        messages.success(
+            request,
+            gettext("Saved: %(change_text)s") % {"change_text": results.change_text(change.after)},
+        )
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
 
@@ -261,7 +287,10 @@ def settings(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         if form.is_valid():
             with transaction.atomic():
                 form.save()
-            messages.success(request, f"Division {division.name}'s settings are saved.")
+            messages.success(
+                request,
+                gettext("Division %(name)s's settings are saved.") % {"name": division.name},
+            )
             return redirect("desk-pairing", slug, division.pk)
         status = 400
     else:
@@ -314,7 +343,9 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         messages.error(request, str(refused))
     else:
         messages.success(
-            request, f"{player.name} withdrawn from round {form.cleaned_data['from_round']}."
+            request,
+            gettext("%(name)s withdrawn from round %(round)s.")
+            % {"name": player.name, "round": form.cleaned_data["from_round"]},
         )
     return redirect("desk-players", slug, division.pk)
 
@@ -325,7 +356,7 @@ def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) ->
     division = get_desk_division(request, slug, division_id)
     player = get_object_or_404(division.players, number=number)
     player_changes.reinstate(player, request.user)
-    messages.success(request, f"{player.name} takes part again.")
+    messages.success(request, gettext("%(name)s takes part again.") % {"name": player.name})
     return redirect("desk-players", slug, division.pk)
 
 
@@ -344,13 +375,24 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         data = upload.read(MAX_BYTES + 1)
         added = player_changes.import_roster(division, data, upload.name, request.user)
     except RosterError as error:
-        messages.error(request, "Nothing imported: " + "; ".join(error.problems))
+        messages.error(
+            request,
+            gettext("Nothing imported: %(problems)s") % {"problems": "; ".join(error.problems)},
+        )
     else:
         late = sum(1 for p in added if p.games_as_1.exists())
-        text = f"{plural(len(added), 'player')} added to division {division.name}"
+        text = ngettext(
+            "%(count)s player added to division %(name)s.",
+            "%(count)s players added to division %(name)s.",
+            len(added),
+        ) % {"count": len(added), "name": division.name}
         if late:
-            text += f"; {late} with forfeit losses for the rounds already under way"
-        messages.success(request, text + ".")
+            text += " " + ngettext(
+                "%(count)s of them with forfeit losses for the rounds already under way.",
+                "%(count)s of them with forfeit losses for the rounds already under way.",
+                late,
+            ) % {"count": late}
+        messages.success(request, text)
     return redirect("desk-players", slug, division.pk)
 
 
@@ -371,10 +413,20 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         messages.error(request, str(refused))
         return _players_page(request, division, form, status=409)
     given = player.games_as_1.filter(kind__in=(Game.FORFEIT, Game.BYE)).count()
-    what = {"forfeits": "forfeit losses", "byes": "byes"}.get(missed, "")
-    messages.success(
-        request,
-        f"{player.name} added as player {player.number}"
-        + (f", with {what} in {plural(given, 'round')}." if given else "."),
-    )
+    values = {"name": player.name, "number": player.number, "count": given}
+    if given and missed == "forfeits":
+        text = ngettext(
+            "%(name)s added as player %(number)s, with forfeit losses in %(count)s round.",
+            "%(name)s added as player %(number)s, with forfeit losses in %(count)s rounds.",
+            given,
+        )
+    elif given:
+        text = ngettext(
+            "%(name)s added as player %(number)s, with byes in %(count)s round.",
+            "%(name)s added as player %(number)s, with byes in %(count)s rounds.",
+            given,
+        )
+    else:
+        text = gettext("%(name)s added as player %(number)s.")
+    messages.success(request, text % values)
     return redirect("desk-players", slug, division.pk)

@@ -17,26 +17,32 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import results, scoresheets, selfservice
+from tournament.language import apply_tournament_language
 from tournament.models import Claim, Player, Scoresheet
+from tournament.tables import RESULT_WORDS
+from tournament.templatetags.spread_i18n import ltr
 from tournament.views import api
 from tournament.views.access import get_desk_division
 from tournament.views.cache import PAGE_TIMEOUT
 from tournament.views.director import read_upload
 
 SENT_SHOWN = 50  # the latest scoresheets sent from phones, on the desk's queue page
-TOO_MANY = "Too many reports from this link in a minute: wait a moment."
+TOO_MANY = gettext_lazy("Too many reports from this link in a minute: wait a moment.")
 
 
-def _player(token: str) -> Player:
+def _player(request: HttpRequest, token: str) -> Player:
     player = selfservice.player_for(token)
     if player is None:
-        raise Http404("This link does not work: ask the desk for a new one.")
+        raise Http404(_("This link does not work: ask the desk for a new one."))
+    # The player's page speaks the tournament's language unless the player chose another.
+    apply_tournament_language(request, player.division.tournament.language)
     return player
 
 
@@ -57,11 +63,14 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     player_id, division_id, stamp, claims = state
     snap = selfservice.kept_snapshot(division_id, stamp)
     if snap is None:
-        player = _player(token)
+        player = _player(request, token)
         player.division.stamp = stamp  # kept under the stamp read with the claims
         snap = selfservice.snapshot(player.division)
+    # The page speaks the tournament's language unless the player chose another; its body is
+    # kept once per language.
+    apply_tournament_language(request, snap["tournament"].get("language", ""))
     own = _own(snap, player_id)
-    raw = f"{player_id}:{token}:{claims}:{own!r}"
+    raw = f"{player_id}:{token}:{claims}:{own!r}:{get_language()}"
     key = "phone-page:" + hashlib.sha256(raw.encode()).hexdigest()
     kept = cache.get(key)
     if kept is None:
@@ -88,10 +97,11 @@ def _own(snap: dict, player_id: int) -> tuple:
 def _standing(row: dict | None) -> str:
     if row is None:
         return ""
-    text = _("Record %(record)s") % {"record": row["record"]}
+    # The record ("2–1") stays left to right inside a right-to-left sentence.
+    text = conditional_escape(_("Record %(record)s")) % {"record": ltr(row["record"])}
     if row["rank"]:
-        text += " · " + _("rank %(rank)s") % {"rank": row["rank"]}
-    return str(format_html('<p class="record">{}</p>', text))
+        text += " · " + conditional_escape(_("rank %(rank)s") % {"rank": row["rank"]})
+    return str(format_html('<p class="record">{}</p>', mark_safe(text)))  # noqa: S308
 
 
 def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, str]:
@@ -131,18 +141,19 @@ def _result(game: dict) -> str:
         return ""
     if game["opponent"] is None:
         return f"{score:+d}" if score else "0"
-    return "W" if score > theirs else "L" if score < theirs else "T"
+    result = "win" if score > theirs else "loss" if score < theirs else "tie"
+    return RESULT_WORDS[result]()
 
 
 @require_POST
 def check_in(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
+    player = _player(request, token)
     if not selfservice.allow(token):
         messages.error(request, TOO_MANY)
     else:
         try:
             selfservice.check_in(player)
-            messages.success(request, f"{player.name}: checked in.")
+            messages.success(request, _("%(name)s: checked in.") % {"name": player.name})
         except selfservice.ReportRefused as error:
             messages.error(request, str(error))
     return redirect("phone", token=token)
@@ -150,16 +161,16 @@ def check_in(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def report(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
+    player = _player(request, token)
     if not selfservice.allow(token):
         messages.error(request, TOO_MANY)
         return redirect("phone", token=token)
     game = selfservice.current_game(player)
     try:
         if game is None:
-            raise selfservice.ReportRefused("You have no game to report.")
-        mine = selfservice.parse_score(request.POST.get("my_score"), "your score")
-        theirs = selfservice.parse_score(request.POST.get("opponent_score"), "your opponent's")
+            raise selfservice.ReportRefused(_("You have no game to report."))
+        mine = selfservice.parse_score(request.POST.get("my_score"), _("your score"))
+        theirs = selfservice.parse_score(request.POST.get("opponent_score"), _("your opponent's"))
         outcome = selfservice.report(player, game, mine, theirs)
         messages.success(request, outcome.message)
     except (selfservice.ReportRefused, results.EntryError) as error:
@@ -179,7 +190,7 @@ def _own_game(player: Player, game_id: int):
 
 def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
     """Type or upload the scoresheet of one of the player's games, checked as it is typed."""
-    player = _player(token)
+    player = _player(request, token)
     game = _own_game(player, game_id)
     mine = selfservice.own_sheet(game, player)
     refused = selfservice.sheet_refusal(game, player)
@@ -239,7 +250,7 @@ def _sheet_message(sheet: Scoresheet) -> str:
 @require_POST
 def sheet_check(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
     """The desk's live check of a record being typed, for the player's own game."""
-    player = _player(token)
+    player = _player(request, token)
     game = _own_game(player, game_id)
     if not selfservice.allow(token, selfservice.CHECKS_PER_MINUTE, what="check"):
         return JsonResponse({"error": _("Too many checks in a minute: wait a moment.")}, status=429)
@@ -268,11 +279,11 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
                 pk = results.plain_number(request.POST["claim"]) or 0
                 claim = get_object_or_404(Claim, pk=pk, game__division=division)
                 selfservice.accept(claim, request.user)
-                messages.success(request, "Recorded.")
+                messages.success(request, _("Recorded."))
             elif "line" in request.POST:
                 round_number = results.plain_number(request.POST.get("round", "")) or 0
                 results.enter_line(division, round_number, request.POST["line"], request.user)
-                messages.success(request, "Recorded.")
+                messages.success(request, _("Recorded."))
         except (selfservice.ReportRefused, results.EntryError) as error:
             messages.error(request, str(error))
         return redirect("desk-claims", slug=slug, division_id=division.pk)
@@ -284,7 +295,11 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         .select_related("game__player1", "game__player2", "sent_by")
         .order_by("-uploaded")[:SENT_SHOWN],
         "players": division.players.order_by("number"),
-        "views": api.DISPLAY_VIEWS,
+        "view_choices": [
+            ("pairings", _("pairings")),
+            ("standings", _("standings")),
+            ("results", _("results")),
+        ],
     }
     return render(request, "tournament/phone/desk_queue.html", ctx)
 
@@ -297,9 +312,11 @@ def desk_link(request: HttpRequest, slug: str, division_id: int, number: int) ->
     player = get_object_or_404(division.players, number=number)
     if request.POST.get("action") == "revoke":
         selfservice.revoke_links(player)
-        messages.success(request, f"{player.name}'s link no longer works.")
+        messages.success(request, _("%(name)s's link no longer works.") % {"name": player.name})
     else:
         token = selfservice.issue_link(player)
         url = request.build_absolute_uri(reverse("phone", args=[token]))
-        messages.success(request, f"{player.name}'s new link: {url}")
+        messages.success(
+            request, _("%(name)s's new link: %(url)s") % {"name": player.name, "url": url}
+        )
     return redirect("desk-claims", slug=slug, division_id=division.pk)

@@ -10,8 +10,9 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
 
 from tournament import queries, results, scoresheets, services, viewer
@@ -51,7 +52,7 @@ def _get_after_round(request: HttpRequest, last: int) -> int | None:
         return None
     number = results.plain_number(value)
     if number is None or number > last:
-        raise Http404("No such round.")
+        raise Http404(gettext("No such round."))
     return number
 
 
@@ -86,7 +87,8 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     # A big division's table takes far longer to render than to compute, and is the same for
     # every phone until a result changes: it is kept with the standings' own cache key.
     standings_key = services.standings_key(div, after, capped, public=True)
-    key = f"{standings_key}:{request.GET.get('sort', '')}"
+    # Its headers are in the page's language: one copy a language.
+    key = f"{standings_key}:{request.GET.get('sort', '')}:{translation.get_language()}"
     table = cache.get(key)
     if table is None:
         rows = services.division_standings(div, after, capped, key=standings_key, public=True)
@@ -123,7 +125,7 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
     div = get_public_division(tournament, division)
     rounds = queries.division_rounds(div)
     if number not in {r.number for r in rounds}:
-        raise Http404("No such round.")
+        raise Http404(gettext("No such round."))
     found = queries.round_pairings(div, number)
     ctx = {
         "tournament": tournament,

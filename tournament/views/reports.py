@@ -13,9 +13,11 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from tournament import events, reports, results, services, statistics
 from tournament.interchange.tou import TouError
+from tournament.language import explicit_choice
 from tournament.models import Division, Scoresheet
 from tournament.reports import data
 from tournament.reports.data import ReportError, game_record, tou_text
@@ -36,14 +38,16 @@ def _number(request: HttpRequest, name: str) -> int | None:
         return None
     number = results.plain_number(value)
     if number is None:
-        raise Http404(f"?{name}={value[:20]}: not a number.")
+        raise Http404(
+            gettext("?%(name)s=%(value)s: not a number.") % {"name": name, "value": value[:20]}
+        )
     return number
 
 
 def _paper(request: HttpRequest) -> str:
     paper = request.GET.get("paper", "a4").lower()
     if paper not in ("a4", "letter"):
-        raise Http404(f"?paper={paper}: a4 or letter.")
+        raise Http404(gettext("?paper=%(paper)s: a4 or letter.") % {"paper": paper})
     return paper
 
 
@@ -65,7 +69,9 @@ def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> 
             _paper(request),
             public,
             base=base,
-            lang=request.GET.get("lang") or None,
+            # ?lang= first, then the reader's own choice (the switcher), before the tournament's
+            # default and the browser's (tournament/language.py).
+            lang=request.GET.get("lang") or explicit_choice(request),
         )
     except ReportError as error:
         raise Http404(str(error)) from error
@@ -137,7 +143,7 @@ def public_report(
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
     if kind not in reports.PUBLIC_KINDS:
-        raise Http404("Only the pairings and the standings are public.")
+        raise Http404(gettext("Only the pairings and the standings are public."))
     return _make(request, div, kind, fmt, public=True)
 
 
