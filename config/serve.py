@@ -126,9 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.executable, "-m", "gunicorn", "config.wsgi:application",
         "--bind", f"{host}:{port}",
         "--workers", workers,
-        # Threads let a worker answer cached pages while another thread renders a page afresh
-        # after a change, instead of queueing every phone behind that render.
-        "--threads", env.get("WEB_THREADS", "4"),
+        # One thread a worker, a worker a core: measured on bench/load.py and bench/hall.py, threads
+        # fighting over one interpreter lock made every page's tail longer (docs/DESIGN.md).
+        "--threads", env.get("WEB_THREADS", "1"),
         "--error-logfile", "-",
         "--graceful-timeout", "10",
         "--no-control-socket",  # several servers may share a machine (and its home folder)
