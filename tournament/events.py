@@ -51,6 +51,21 @@ class NewDivision:
     rating_system: str = "nsa2008"
     auto_pair: bool = True  # a division made at the desk pairs its next round by itself
 
+    def create(self, tournament: Tournament, position: int, name: str) -> Division:
+        """This division's row in `tournament`, at `position`, under `name` (already checked)."""
+        return Division.objects.create(
+            tournament=tournament,
+            position=position,
+            name=name,
+            planned_rounds=self.planned_rounds,
+            ruleset=self.ruleset,
+            tile_set=self.tile_set,
+            spread_cap=self.spread_cap or None,
+            bye_spread=self.bye_spread,
+            rating_system=self.rating_system,
+            auto_pair=self.auto_pair,
+        )
+
 
 def create_tournament(
     user: Any, name: str, divisions: list[NewDivision], **fields: Any
@@ -60,18 +75,7 @@ def create_tournament(
         tournament = Tournament.objects.create(name=name, slug=unique_slug(name), **fields)
         tournament.directors.add(user)
         for position, d in enumerate(divisions):
-            division = Division.objects.create(
-                tournament=tournament,
-                position=position,
-                name=d.name,
-                planned_rounds=d.planned_rounds,
-                ruleset=d.ruleset,
-                tile_set=d.tile_set,
-                spread_cap=d.spread_cap or None,
-                bye_spread=d.bye_spread,
-                rating_system=d.rating_system,
-                auto_pair=d.auto_pair,
-            )
+            division = d.create(tournament, position, d.name)
             audit.record(
                 division,
                 Change.Action.CREATE,
@@ -550,18 +554,7 @@ def add_division(tournament: Tournament, new: NewDivision, user: Any) -> Divisio
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         name = _division_name(tournament, new.name)
         last = max((d.position for d in tournament.divisions.all()), default=-1)
-        division = Division.objects.create(
-            tournament=tournament,
-            position=last + 1,
-            name=name,
-            planned_rounds=new.planned_rounds,
-            ruleset=new.ruleset,
-            tile_set=new.tile_set,
-            spread_cap=new.spread_cap or None,
-            bye_spread=new.bye_spread,
-            rating_system=new.rating_system,
-            auto_pair=new.auto_pair,
-        )
+        division = new.create(tournament, last + 1, name)
         audit.record(
             division,
             Change.Action.DIVISION,
