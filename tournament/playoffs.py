@@ -130,13 +130,23 @@ def set_up(division: Division, seeds: int, length: int, after: int, user: Any) -
     return playoff
 
 
+def _no_playoff(division: Division) -> PlayoffRefused:
+    return PlayoffRefused(_("Division %(name)s has no playoff.") % {"name": division.name})
+
+
+def _playoff_of(division: Division) -> Playoff:
+    """The division's playoff, read afresh; refused if it has none."""
+    playoff = Playoff.objects.filter(division=division).first()
+    if playoff is None:
+        raise _no_playoff(division)
+    return playoff
+
+
 def publish(division: Division, user: Any) -> Playoff:
     """The playoff shown to everyone: its page, its report and the API."""
     with transaction.atomic():
         division = rounds.locked_division(division)
-        playoff = Playoff.objects.filter(division=division).first()
-        if playoff is None:
-            raise PlayoffRefused(_("Division %(name)s has no playoff.") % {"name": division.name})
+        playoff = _playoff_of(division)
         if playoff.published:
             raise PlayoffRefused(_("The playoff is public already."))
         playoff.published = True
@@ -160,7 +170,7 @@ def enter_game(
         division = rounds.locked_division(division)
         now = state(division)
         if now is None:
-            raise PlayoffRefused(_("Division %(name)s has no playoff.") % {"name": division.name})
+            raise _no_playoff(division)
         match = next((m for s in now.stages for m in s if (m.stage, m.slot) == (stage, slot)), None)
         if match is None or match.series is None:
             raise PlayoffRefused(_("That match is not in the playoff (yet)."))
@@ -225,9 +235,7 @@ def cancel(division: Division, user: Any) -> None:
     """The playoff removed, while none of its games is entered."""
     with transaction.atomic():
         division = rounds.locked_division(division)
-        playoff = Playoff.objects.filter(division=division).first()
-        if playoff is None:
-            raise PlayoffRefused(_("Division %(name)s has no playoff.") % {"name": division.name})
+        playoff = _playoff_of(division)
         if playoff.games.exists():
             raise PlayoffRefused(_("Take back its games first: the playoff has results."))
         before = {"seeds": playoff.seeds, "length": playoff.length}
