@@ -23,7 +23,8 @@ from tournament import results, scoresheets
 from tournament.board_svg import Square, board_svg, legend
 from tournament.language import ltr_text
 from tournament.models import Scoresheet
-from tournament.sheet_report import SheetFinding, SheetReport, SheetTurn
+from tournament.queries import TurnLine
+from tournament.sheet_report import SheetReport, SheetTurn
 
 
 def layout_of(report: SheetReport) -> scoring.Layout:
@@ -104,18 +105,10 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class MoveLine:
-    step: int  # the viewer's step after this move (1 for the first)
-    turn: SheetTurn
-    findings: list[SheetFinding]
+class MoveLine(TurnLine):
+    """A turn of the moves list, with the viewer's step after it (1 for the first)."""
 
-    @property
-    def score_differs(self) -> bool:
-        return self.turn.computed_score != self.turn.recorded_score
-
-    @property
-    def total_differs(self) -> bool:
-        return self.turn.computed_total != self.turn.recorded_total
+    step: int
 
 
 def turn_param(value: str | None) -> int | None:
@@ -151,7 +144,7 @@ def viewer_context(
         raise Http404(gettext("No such page of moves."))
     first = (page - 1) * MOVES_PER_PAGE
     moves = [
-        MoveLine(k, t, by_line.get(t.line, []))
+        MoveLine(turn=t, findings=by_line.get(t.line, []), step=k)
         for k, t in enumerate(report.turns[first : first + MOVES_PER_PAGE], start=first + 1)
     ]
     on_lines = {t.line for t in report.turns}
