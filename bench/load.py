@@ -191,10 +191,14 @@ class Tally:
                 self.errors[kind] += 1
 
 
+# What every browser sends: the public pages are kept and sent gzip-compressed.
+BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
+
+
 def get(port: int, path: str, headers: dict[str, str] | None = None, timeout: float = 30) -> int:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn.request("GET", path, headers=headers or {})
+        conn.request("GET", path, headers={**BROWSER, **(headers or {})})
         response = conn.getresponse()
         response.read()
         return response.status

@@ -305,6 +305,37 @@ def player_games(player: Player) -> list[PlayerGame]:
     return result
 
 
+# A game's columns in a player's games-table key, in this order.
+_KEY_COLUMNS = (
+    "pk", "round", "table", "player1_id", "player2_id", "score1", "score2", "kind", "first", "tou",
+)  # fmt: skip
+
+
+def _games_key(
+    player_pk: int,
+    division: tuple[int, str, dict[str, str]],
+    language: str,
+    games: Iterable[tuple],
+    sheet_rounds: Iterable[int],
+) -> str:
+    """The key of a player's games table: `division` is (pk, frame stamp, round stamps), read
+    before `games` (their `_KEY_COLUMNS`) and `sheet_rounds` (the rounds where one of them has
+    a scoresheet)."""
+    pk, frame, rounds = division
+    ordered = sorted(games, key=lambda g: (g[1], g[2] is None, g[2] or 0, g[0]))
+    raw = repr(
+        (
+            player_pk,
+            pk,
+            frame,
+            language,
+            ordered,
+            [(n, rounds.get(str(n), "")) for n in sorted(set(sheet_rounds))],
+        )
+    )
+    return "player-games:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
 def player_games_key(player: Player, division: Division, language: str) -> str:
     """The cache key of a player's games table (`player_games`, written by
     `tables.player_games_html`): it changes with what the table shows, and not with a result
@@ -316,35 +347,43 @@ def player_games_key(player: Player, division: Division, language: str) -> str:
     renamed renews the frame stamp, in the key) and the public scoresheets of those games (any
     change to a game's sheets renews its round's stamp: the stamps of the rounds whose game has
     a sheet are in the key, and which games have one is read here). `division` must have been
-    read before this call, so that its stamps are never newer than the games read here."""
+    read before this call, so that its stamps are never newer than the games read here.
+    `player_games_keys` gives the same keys for every player of a division at once."""
     games = list(
         Game.objects.filter(Q(player1=player) | Q(player2=player))
         .published()
-        .order_by("round", "table", "pk")
-        .values_list(
-            "pk", "round", "table", "player1_id", "player2_id", "score1", "score2", "kind",
-            "first", "tou",
-        )
-    )  # fmt: skip
-    with_sheets = sorted(
-        set(
-            Scoresheet.objects.filter(game_id__in=[g[0] for g in games]).values_list(
-                "game__round", flat=True
-            )
-        )
+        .values_list(*_KEY_COLUMNS)
     )
-    rounds = division.round_stamps or {}
-    raw = repr(
-        (
-            player.pk,
-            division.pk,
-            division.frame_stamp,
-            language,
-            games,
-            [(n, rounds.get(str(n), "")) for n in with_sheets],
-        )
+    with_sheets = Scoresheet.objects.filter(game_id__in=[g[0] for g in games]).values_list(
+        "game__round", flat=True
     )
-    return "player-games:" + hashlib.sha256(raw.encode()).hexdigest()
+    where = (division.pk, division.frame_stamp, division.round_stamps or {})
+    return _games_key(player.pk, where, language, games, with_sheets)
+
+
+def player_games_keys(division: Division, language: str) -> dict[int, str]:
+    """`player_games_key` of every player of the division (by primary key), from the games this
+    process read under the division's stamp (`services.division_read`) and one query for the
+    rounds with a scoresheet."""
+    read = services.division_read(division, public=True)
+    mine: dict[int, list[tuple]] = {p.pk: [] for p in read.players}
+    for rows in read.rows.values():
+        for g in rows:
+            values = (g.pk, g.round, g.table, g.player1_id, g.player2_id, g.score1, g.score2,
+                      g.kind, g.first, g.tou)  # fmt: skip
+            for pk in (g.player1_id, g.player2_id):
+                if pk in mine:
+                    mine[pk].append(values)
+    with_sheets = set(
+        Scoresheet.objects.filter(
+            game__division=division, game__round__in=list(read.rows)
+        ).values_list("game_id", flat=True)
+    )
+    where = (division.pk, read.frame, read.round_stamps)
+    return {
+        pk: _games_key(pk, where, language, games, [g[1] for g in games if g[0] in with_sheets])
+        for pk, games in mine.items()
+    }
 
 
 # -- the crosstable ----------------------------------------------------------------------------

@@ -100,6 +100,7 @@ class _GameRow:
     first: int
     tou: dict | None
     table: int | None
+    pk: int
 
     @property
     def has_result(self) -> bool:
@@ -116,6 +117,7 @@ _GAME_COLUMNS = (
     "first",
     "tou",
     "table",
+    "pk",
 )
 
 
@@ -277,6 +279,7 @@ class _RoundRead:
     pending: int  # games between two players without a result
     pairs: list[engine.Game]  # the results entered
     alone: list[engine.Game]  # byes and absent players' forfeits, scored when paired
+    rows: tuple[_GameRow, ...]  # every game of the round as read, void ones too
 
     def results(self, mode: str) -> list[engine.Game] | None:
         """The round's results that count, or None when nothing of it counts yet."""
@@ -288,6 +291,7 @@ class _RoundRead:
 
 
 def _round_read(games: list[_GameRow]) -> _RoundRead:
+    games = sorted(games, key=lambda g: (g.table is None, g.table or 0, g.pk))
     played = pending = 0
     forfeit_tables: set[int | None] = set()  # a paired game's forfeit: two rows, one result
     pairs: list[engine.Game] = []
@@ -306,13 +310,26 @@ def _round_read(games: list[_GameRow]) -> _RoundRead:
             pairs.append(engine_game(g))
         else:
             pending += 1
-    return _RoundRead(played + len(forfeit_tables), pending, pairs, alone)
+    return _RoundRead(played + len(forfeit_tables), pending, pairs, alone, tuple(games))
+
+
+@dataclass(frozen=True)
+class DivisionRead:
+    """A division's players and games as this process read them under its stamps: the stamps
+    were read first, so what was read after them is at least as new (never stale)."""
+
+    stamp: str
+    frame: str
+    round_stamps: dict[str, str]
+    players: list[Player]
+    results: list[list[engine.Game]]  # each round's that count, up to the last that counts
+    rows: dict[int, tuple[_GameRow, ...]]  # round → every game of the round, void ones too
 
 
 # The last few divisions' players and results read by this process, by stamp: after a change,
 # the standings, the ratings and the Gibsonized players each need them, and reading a big
 # division's games is most of computing any of them.
-_READ: dict[tuple[int, str, bool, str], tuple[list[Player], list[list[engine.Game]]]] = {}
+_READ: dict[tuple[int, str, bool, str], DivisionRead] = {}
 _READ_KEPT = 8
 # Each round's results as this process last read them, by the division's frame stamp: round →
 # (the round's own stamp, its games as read). Under one frame stamp the rounds are the same
@@ -326,10 +343,17 @@ def _players_and_results(
     division: Division, public: bool
 ) -> tuple[list[Player], list[list[engine.Game]]]:
     """The division's players, and the results of each round up to the last that counts
-    (`round_counts`, by the division's `byes_count`; three queries, or one when this process
-    read them under the division's current stamp; the games are read as plain values, without
-    building model instances, and only those of the rounds changed since this process last
-    read them). Read-only: shared by every caller under the same stamp."""
+    (`round_counts`, by the division's `byes_count`): `division_read`'s. Read-only."""
+    read = division_read(division, public)
+    return read.players, read.results
+
+
+def division_read(division: Division, public: bool = True) -> DivisionRead:
+    """The division's players and games (for the public, its published games only; three
+    queries, or one when this process read them under the division's current stamp; the games
+    are read as plain values, without building model instances, and only those of the rounds
+    changed since this process last read them). Read-only: shared by every caller under the
+    same stamp."""
     # The stamps are read first: what is read after them is at least as new, so never stale.
     stamp, frame, round_stamps, mode = (
         Division.objects.filter(pk=division.pk)
@@ -339,7 +363,7 @@ def _players_and_results(
     key = (division.pk, stamp, public, mode)
     found = _READ.get(key)
     if found is None:
-        found = _read_players_and_results(division, public, frame, round_stamps, mode)
+        found = _read_division(division, public, stamp, frame, round_stamps or {}, mode)
         with _READ_LOCK:
             while len(_READ) >= _READ_KEPT:
                 _READ.pop(next(iter(_READ)))
@@ -347,9 +371,14 @@ def _players_and_results(
     return found
 
 
-def _read_players_and_results(
-    division: Division, public: bool, frame: str, round_stamps: dict[str, str], mode: str
-) -> tuple[list[Player], list[list[engine.Game]]]:
+def _read_division(
+    division: Division,
+    public: bool,
+    stamp: str,
+    frame: str,
+    round_stamps: dict[str, str],
+    mode: str,
+) -> DivisionRead:
     players = list(division.players.all())
     where = (division.pk, frame, public)
     kept = {
@@ -371,7 +400,14 @@ def _read_players_and_results(
         _ROUNDS[where] = kept
     counted = {n: held[1].results(mode) for n, held in kept.items()}
     last_round = max((n for n, found in counted.items() if found is not None), default=0)
-    return players, [list(counted.get(n) or []) for n in range(1, last_round + 1)]
+    return DivisionRead(
+        stamp,
+        frame,
+        round_stamps,
+        players,
+        [list(counted.get(n) or []) for n in range(1, last_round + 1)],
+        {n: held[1].rows for n, held in sorted(kept.items())},
+    )
 
 
 def _standings(

@@ -8,7 +8,7 @@ from tournament.views.cache import one_round, sheet_round
 division_urls = [
     path("", cached(public.standings), name="standings"),
     path("round/<int:number>/", cached(public.pairings, one_round), name="pairings"),
-    path("player/<int:number>/", cached(public.player), name="player"),
+    path("player/<int:number>/", cached(public.player, public.player_scope), name="player"),
     path("crosstable/", cached(public.crosstable), name="crosstable"),
     path("ratings/", cached(public.ratings), name="ratings"),
     path("statistics/", cached(extras.statistics), name="statistics"),

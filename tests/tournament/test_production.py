@@ -4,6 +4,7 @@ which must stay exact."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import subprocess
@@ -360,6 +361,28 @@ def test_a_page_asked_again_with_its_etag_is_304_until_a_result_changes_it(
     assert changed.status_code == 200
     assert changed["ETag"] != etag
     assert "+50" in changed.text
+
+
+@pytest.mark.django_db
+def test_a_page_is_sent_gzipped_to_a_browser_that_accepts_it_and_plain_to_one_that_does_not(
+    client: Client, division: Division, director: User
+) -> None:
+    url = reverse("standings", args=["spring-open", "A"])
+    results.enter_line(division, 1, "1 400 2 350", director)
+
+    rendered = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+    kept = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+    plain = client.get(url)
+    refused = client.get(url, headers={"Accept-Encoding": "gzip;q=0, identity"})
+
+    for compressed in (rendered, kept):
+        assert compressed["Content-Encoding"] == "gzip"
+        assert gzip.decompress(compressed.content) == plain.content
+    assert "+50" in plain.text
+    assert not plain.has_header("Content-Encoding")
+    assert refused.content == plain.content and not refused.has_header("Content-Encoding")
+    assert "Accept-Encoding" in kept["Vary"]
+    assert kept["ETag"] == plain["ETag"]
 
 
 @pytest.mark.django_db

@@ -308,17 +308,24 @@ def test_the_crosstable_and_player_pages_run_the_same_number_of_queries_for_any_
 
     # The page cache's stamps, the tournament, the division, its frame and round stamps, the
     # standings: their stamp, then (not yet cached) the stamp the players and games are read
-    # under, the players and the games; the rounds, and the games of the rounds whose cells
-    # are not kept.
+    # under, the players and the games; the rounds (the stamp again: the games were read under
+    # it), and the games of the rounds whose cells are not kept.
     with django_assert_num_queries(10):
         client.get(reverse("crosstable", args=["big", "Division A"]))
-    # The page cache's stamps, the tournament, the division, the player, the standings' stamp
-    # (now cached), the key of the player's games table (their games' values, which of them
-    # have scoresheets), then (not yet kept) the player's games and their scoresheets; the
-    # ratings (not yet cached) read the stamp, and find the players and games this process read
-    # under it.
+    # The page cache's stamps; every player's parts, worked out once for the division: the
+    # division, the standings' stamp (now cached), the ratings (not yet cached) and the games
+    # tables' keys each read the stamp and find the players and games this process read under
+    # it, then which games have scoresheets. The page (its tournament, division and player read
+    # with the parts): not yet kept, the player's games and their scoresheets, and the key of
+    # their games table read again (their games' values, which of them have scoresheets).
     with django_assert_num_queries(10):
         response = client.get(reverse("player", args=["big", "Division A", 2]))
+    # Another player's page: the parts are known, the games table is not kept yet.
+    with django_assert_num_queries(5):
+        client.get(reverse("player", args=["big", "Division A", 3]))
+    # A page asked for again: the stamps alone.
+    with django_assert_num_queries(1):
+        client.get(reverse("player", args=["big", "Division A", 3]))
 
     assert len(body_rows(response)) == rounds
 

@@ -11,10 +11,16 @@ the cost of that query. A page is kept once per language (`tournament/language.p
 before the cache is read: the tournament's default language comes with the stamps). Signed-in
 users (directors see hidden tournaments and a logout form with a CSRF token) and requests
 carrying messages get the page rendered for them, uncached.
+
+A page is kept gzip-compressed, compressed once when it is rendered: it is sent so to every
+browser that accepts gzip (all do), and unpacked for a client that does not. A 500-player
+crosstable is 950 KB of HTML and 125 KB compressed: less to read from Redis on every request,
+and less to send over a hall's Wi-Fi.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +28,7 @@ from functools import wraps
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 
 from tournament.cache_once import get_or_compute
@@ -86,6 +92,29 @@ def _page_key(request: HttpRequest, stamps: list[str]) -> str:
     return "page:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
+def _accepts_gzip(request: HttpRequest) -> bool:
+    """Whether the request's Accept-Encoding names gzip (or `*`) with a weight above 0."""
+    for part in request.headers.get("Accept-Encoding", "").split(","):
+        name, _, params = part.partition(";")
+        if name.strip().lower() not in ("gzip", "*"):
+            continue
+        weight = params.strip().lower().removeprefix("q=")
+        try:
+            return not params.strip() or float(weight) > 0
+        except ValueError:
+            return False
+    return False
+
+
+def _kept_response(content: bytes, content_type: str, request: HttpRequest) -> HttpResponse:
+    """The response for a page kept compressed: as kept, or unpacked if gzip is not accepted."""
+    if not _accepts_gzip(request):
+        return HttpResponse(gzip.decompress(content), content_type=content_type)
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Encoding"] = "gzip"
+    return response
+
+
 def _etag_matches(request: HttpRequest, etag: str) -> bool:
     wanted = request.headers.get("If-None-Match", "")
     return any(tag.strip().removeprefix("W/") == etag for tag in wanted.split(","))
@@ -110,8 +139,9 @@ def cached_public_page(view: View, scope: Scope | None = None) -> View:
         if stamps is None:
             stamps = [r.stamp for r in rows]
         key = _page_key(request, stamps)
-        etag = f'"{key.removeprefix("page:")[:32]}"'
-        if _etag_matches(request, etag):
+        # Weak: the page is sent compressed or not, byte for byte different, the same page.
+        etag = f'W/"{key.removeprefix("page:")[:32]}"'
+        if _etag_matches(request, etag.removeprefix("W/")):
             response: HttpResponseBase = HttpResponseNotModified()
         else:
             rendered: list[HttpResponseBase] = []
@@ -121,20 +151,25 @@ def cached_public_page(view: View, scope: Scope | None = None) -> View:
                 page = rendered[0]
                 if page.status_code != 200 or not isinstance(page, HttpResponse):
                     return None  # an error or a redirect is not kept
-                return page.content, page["Content-Type"]
+                if not getattr(page, "keep", True):
+                    return None  # the view knows its page is not the one of this key
+                # The fastest level: a page is compressed each time it changes, and level 6's
+                # smaller page (a 500-player crosstable: 124 KB, not 165 KB) costs 4 times as much.
+                return gzip.compress(page.content, 1, mtime=0), page["Content-Type"]
 
             # Many viewers ask for a page just renewed at once: one renders, the others wait.
             kept = get_or_compute(key, render, PAGE_TIMEOUT)
-            if rendered:
-                response = rendered[0]
-                if kept is None:
-                    return response
-            elif kept is None:
-                return view(request, slug, *args, **kwargs)
+            if kept is None:
+                return rendered[0] if rendered else view(request, slug, *args, **kwargs)
+            if not rendered:
+                response = _kept_response(*kept, request)
             else:
-                content, content_type = kept
-                response = HttpResponse(content, content_type=content_type)
+                response = rendered[0]
+                if _accepts_gzip(request):
+                    response.content = kept[0]
+                    response["Content-Encoding"] = "gzip"
         response["ETag"] = etag
+        patch_vary_headers(response, ["Accept-Encoding"])
         # A browser may keep the page but must ask again each time: results change any minute.
         patch_cache_control(response, no_cache=True)
         return response

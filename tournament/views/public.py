@@ -5,6 +5,11 @@ A tournament that is not public is shown to its directors only; to anyone else i
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from dataclasses import dataclass
+from typing import Any
+
 from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -40,7 +45,7 @@ from tournament.views.access import (
     get_public_scoresheet,
     get_public_tournament,
 )
-from tournament.views.cache import PAGE_TIMEOUT
+from tournament.views.cache import PAGE_TIMEOUT, Stamps
 
 HIGH_PLAYS = 20
 
@@ -144,10 +149,25 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
     return render(request, "tournament/pairings.html", ctx)
 
 
-def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
-    tournament = get_public_tournament(request, slug)
-    div = get_public_division(tournament, division)  # the player's own games are read below
-    person = get_public_player(div, number)
+@dataclass(frozen=True)
+class PlayerParts:
+    """What a player's page shows of the division's results: their standing, their rating and
+    their games table, by the key the table is kept under (which its content decides)."""
+
+    standing: services.Row
+    rating: services.RatingRow
+    table_key: str
+
+    def fingerprint(self) -> str:
+        s, r = self.standing, self.rating
+        shown = (s.rank, s.wins, s.losses, s.spread, s.games)
+        rated = (r.before, r.after, r.change, r.after_round)
+        return hashlib.sha256(repr((shown, rated, self.table_key)).encode()).hexdigest()
+
+
+def player_parts(div: Division, person: Player) -> PlayerParts:
+    """The player's standing and rating, from the division's (computed once per stamp), and
+    their games table's key (two small queries)."""
     key = services.standings_key(div, public=True)
     standing = next(
         r
@@ -157,30 +177,124 @@ def player(request: HttpRequest, slug: str, division: str, number: int) -> HttpR
     rating = next(
         r for r in services.division_ratings(div, key=key, public=True) if r.player.pk == person.pk
     )
+    table_key = queries.player_games_key(person, div, get_language() or "")
+    return PlayerParts(standing, rating, table_key)
+
+
+def _parts_of_every_player(div: Division) -> dict[int, PlayerParts]:
+    """Every player's parts (by number): the standings and ratings as cached, and the games
+    tables' keys from the games this process read under the division's stamp (one query)."""
+    key = services.standings_key(div, public=True)
+    ratings = {r.player.pk: r for r in services.division_ratings(div, key=key, public=True)}
+    tables = queries.player_games_keys(div, get_language() or "")
+    return {
+        row.player.number: PlayerParts(row, ratings[row.player.pk], tables[row.player.pk])
+        for row in services.division_standings(div, key=key, public=True)
+        if row.player.pk in ratings and row.player.pk in tables
+    }
+
+
+# Every player's parts as this process last worked them out, by the division's stamp (as the
+# page cache read it) and the language, with the division read then: after a result, the first
+# player's page asked for works out everyone's at once (a few queries), and each page is then
+# rendered again only if what it shows has changed. Read-only, shared by every request.
+_PARTS: dict[tuple[int, str, str], tuple[Division, dict[int, PlayerParts]]] = {}
+_PARTS_KEPT = 8
+_PARTS_LOCK = threading.Lock()
+
+
+def player_scope(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None:
+    """A player's page (`division`, `number`) is kept under the divisions' frame stamps and what
+    it shows of the results (`PlayerParts.fingerprint`), not under the division's stamp: a
+    result entered changes the pages of its two players and of those whose rank it moves, and
+    leaves the others' pages cached. The parts are passed on to the view, which shows exactly
+    them: a page kept under a fingerprint is the page of that fingerprint.
+
+    The parts are worked out after the stamp read with `rows` (so never older than it), and
+    remembered under it."""
+    division = next((r for r in rows if r.name == kwargs.get("division")), None)
+    if division is None:
+        return None
+    memo = (division.pk, division.stamp, get_language() or "")
+    found = _PARTS.get(memo)
+    if found is None:
+        divisions = Division.objects.select_related("tournament", "playoff")  # as the page shows
+        div = divisions.filter(pk=division.pk).first()
+        if div is None:
+            return None
+        found = (div, _parts_of_every_player(div))
+        with _PARTS_LOCK:
+            while len(_PARTS) >= _PARTS_KEPT:
+                _PARTS.pop(next(iter(_PARTS)))
+            _PARTS[memo] = found
+    div, every = found
+    parts = every.get(int(kwargs["number"]))
+    if parts is None:
+        return None  # no such player: the view says so
+    kwargs["parts"] = parts
+    kwargs["read"] = (div, parts.standing.player)  # the page need not read them again
+    return [*(r.frame for r in rows), f"player:{parts.fingerprint()}"]
+
+
+def player(
+    request: HttpRequest,
+    slug: str,
+    division: str,
+    number: int,
+    parts: PlayerParts | None = None,
+    read: tuple[Division, Player] | None = None,
+) -> HttpResponse:
+    if read is not None:  # by `player_scope`, of a public tournament, with `parts`
+        div, person = read
+        tournament = div.tournament
+    else:
+        tournament = get_public_tournament(request, slug)
+        div = get_public_division(tournament, division)  # the player's games are read below
+        person = get_public_player(div, number)
+    if parts is None:
+        parts = player_parts(div, person)
+    table, kept = _player_games(request, person, div, parts.table_key)
     ctx = {
         "tournament": tournament,
         "division": div,
         "player": person,
-        "standing": standing,
-        "rating": rating,
+        "standing": parts.standing,
+        "rating": parts.rating,
         "ratings_note": services.ratings_note(div),
-        "table": mark_safe(_player_games(request, person, div)),  # noqa: S308 - escaped
+        "table": mark_safe(table),  # noqa: S308 - escaped
     }
-    return render(request, "tournament/player.html", ctx)
+    response = render(request, "tournament/player.html", ctx)
+    if not kept:
+        # The games changed since their key was read: the table shown is the newer one, and
+        # the page is not kept under a fingerprint that says otherwise.
+        response.keep = False  # type: ignore[attr-defined]
+    return response
 
 
-def _player_games(request: HttpRequest, person: Player, div: Division) -> str:
-    """The player's games table, kept under what it shows (`queries.player_games_key`): after a
-    result the page is rendered again for its rank, and the table only for the two players of
-    the game. Written without django-tables2's per-cell template loop: the same HTML."""
-    key = queries.player_games_key(person, div, get_language() or "")
-    table = get_or_compute(
-        key,
-        lambda: player_games_html(PlayerGamesTable(queries.player_games(person), div), request),
-        PAGE_TIMEOUT,
-    )
-    assert table is not None  # noqa: S101 - computed, never None
-    return table
+def _player_games(
+    request: HttpRequest, person: Player, div: Division, key: str
+) -> tuple[str, bool]:
+    """The player's games table, kept under `key` (`queries.player_games_key`), which changes
+    with what the table shows: after a result only the two players' tables are written again.
+    Written without django-tables2's per-cell template loop: the same HTML. With it, whether it
+    is the table of `key`: not when the games changed since `key` was read (the table is then
+    the newer one, and is not kept)."""
+
+    def write() -> str:
+        return player_games_html(PlayerGamesTable(queries.player_games(person), div), request)
+
+    fresh: list[str] = []
+
+    def compute() -> str | None:
+        fresh.append(write())
+        # Read again after the table: kept only if it is the table of `key`.
+        same = queries.player_games_key(person, div, get_language() or "") == key
+        return fresh[-1] if same else None
+
+    table = get_or_compute(key, compute, PAGE_TIMEOUT)
+    if table is not None:
+        return table, True
+    return (fresh[-1] if fresh else write()), False
 
 
 def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
@@ -212,7 +326,8 @@ def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     # The stamps first: everything read after them is at least as new as they say.
     stamps = Division.objects.filter(pk=div.pk).values_list("frame_stamp", "round_stamps").get()
     rows = services.division_standings(div, public=True)
-    numbers = [r.number for r in queries.division_rounds(div)]
+    # The published rounds that have games, as this process read them under the stamp.
+    numbers = list(services.division_read(div, public=True).rows)
     cells = crosstable_cells(div, {row.player.pk: row.player for row in rows}, numbers, stamps)
     ctx = {
         "tournament": tournament,
