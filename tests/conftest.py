@@ -14,6 +14,7 @@ def _empty_cache() -> None:
     cache_once._LOCAL.clear()
     services._READ.clear()
     services._ROUNDS.clear()
+    services._PLAYERS.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -34,18 +34,41 @@ _LOCAL_LOCK = threading.Lock()
 
 
 def get_or_compute(
-    key: str, compute: Callable[[], T | None], timeout: int, local: bool = False
+    key: str,
+    compute: Callable[[], T | None],
+    timeout: int,
+    local: bool = False,
+    pack: Callable[[T], Any] | None = None,
+    unpack: Callable[[Any], T | None] | None = None,
 ) -> T | None:
     """The value cached under `key`, else `compute()`'s, stored for `timeout` seconds unless it
     is None (a value not to keep: the caller keeps what it needs from its own call).
 
     `local`: also kept in this process's memory, and shared by every caller as it is (the
-    caller must not change it)."""
+    caller must not change it). With `local`, `pack` and `unpack`: kept in the shared cache as
+    `pack(value)` (plain values, quick to pickle, where the value holds model instances), and
+    made again with `unpack` in the processes that did not compute it; where `unpack` gives
+    None (what it needs is gone), computed again."""
     if not local:
         return _get_or_compute(key, compute, timeout)
     value: T | None = _LOCAL.get(key)
     if value is None:
-        value = _get_or_compute(key, compute, timeout)
+        if pack is None or unpack is None:
+            value = _get_or_compute(key, compute, timeout)
+        else:
+            made: list[T | None] = []
+
+            def packed() -> Any:
+                made.append(compute())
+                return None if made[0] is None else pack(made[0])
+
+            kept = _get_or_compute(key, packed, timeout)
+            if made:
+                value = made[0]
+            elif kept is not None:
+                value = unpack(kept)
+                if value is None:
+                    value = compute()
         if value is not None:
             with _LOCAL_LOCK:
                 while len(_LOCAL) >= _LOCAL_KEPT:

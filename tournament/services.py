@@ -11,10 +11,10 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.db import DatabaseError, transaction
@@ -29,6 +29,8 @@ from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.interchange import tsh
 from tournament.models import Division, Game, GameQuerySet, Player, Tournament
+
+T = TypeVar("T")
 
 
 class ImportError_(ValueError):
@@ -205,8 +207,28 @@ def division_standings(
         lambda: _standings(division, after_round, capped, show_inactive, public),
         24 * 3600,
         local=True,
+        pack=lambda rows: [
+            (r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows
+        ],
+        unpack=lambda packed: _with_players(division, public, packed, Row),
     )
     assert rows is not None  # noqa: S101 - computed, never None
+    return rows
+
+
+def _with_players(
+    division: Division, public: bool, packed: list[tuple], row: Callable[..., T], at: int = 1
+) -> list[T] | None:
+    """Rows kept packed in the shared cache (`cache_once.get_or_compute`), each with its
+    player's primary key at `at`, made again with the players this process has read; None if
+    one of them is not among those (the rows are then computed again)."""
+    players = {p.pk: p for p in _players_and_results(division, public)[0]}
+    rows = []
+    for values in packed:
+        player = players.get(values[at])
+        if player is None:
+            return None
+        rows.append(row(*values[:at], player, *values[at + 1 :]))
     return rows
 
 
@@ -336,6 +358,9 @@ _READ_KEPT = 8
 # ones (a game added, deleted or moved renews it), so a result read again is the one round
 # whose stamp changed.
 _ROUNDS: dict[tuple[int, str, bool], dict[int, tuple[str, _RoundRead]]] = {}
+# The players as this process last read them, by the division's frame stamp (a player saved,
+# added or deleted renews it; a result does not): a result entered reads no player again.
+_PLAYERS: dict[tuple[int, str], list[Player]] = {}
 _READ_LOCK = threading.Lock()
 
 
@@ -352,8 +377,8 @@ def division_read(division: Division, public: bool = True) -> DivisionRead:
     """The division's players and games (for the public, its published games only; three
     queries, or one when this process read them under the division's current stamp; the games
     are read as plain values, without building model instances, and only those of the rounds
-    changed since this process last read them). Read-only: shared by every caller under the
-    same stamp."""
+    changed since this process last read them; the players only if the frame stamp changed).
+    Read-only: shared by every caller under the same stamp."""
     # The stamps are read first: what is read after them is at least as new, so never stale.
     stamp, frame, round_stamps, mode = (
         Division.objects.filter(pk=division.pk)
@@ -379,7 +404,9 @@ def _read_division(
     round_stamps: dict[str, str],
     mode: str,
 ) -> DivisionRead:
-    players = list(division.players.all())
+    players = _PLAYERS.get((division.pk, frame))
+    if players is None:
+        players = list(division.players.all())
     where = (division.pk, frame, public)
     kept = {
         number: held
@@ -398,6 +425,9 @@ def _read_division(
         while len(_ROUNDS) >= _READ_KEPT:
             _ROUNDS.pop(next(iter(_ROUNDS)))
         _ROUNDS[where] = kept
+        while len(_PLAYERS) >= _READ_KEPT:
+            _PLAYERS.pop(next(iter(_PLAYERS)))
+        _PLAYERS[(division.pk, frame)] = players
     counted = {n: held[1].results(mode) for n, held in kept.items()}
     last_round = max((n for n, found in counted.items() if found is not None), default=0)
     return DivisionRead(
@@ -519,7 +549,14 @@ def division_ratings(
     system = f"{division.rating_system}:{division.planned_rounds}"
     key = f"ratings:{system}:" + (key or standings_key(division, public=public))
     # Computed once per stamp for every page and worker (the player's page needs them all).
-    rows = get_or_compute(key, lambda: _ratings(division, public), 24 * 3600, local=True)
+    rows = get_or_compute(
+        key,
+        lambda: _ratings(division, public),
+        24 * 3600,
+        local=True,
+        pack=lambda rows: [(r.player.pk, r.before, r.by_round, r.after_round) for r in rows],
+        unpack=lambda packed: _with_players(division, public, packed, RatingRow, at=0),
+    )
     assert rows is not None  # noqa: S101 - computed, never None
     if after_round is not None:
         rows = [replace(r, after_round=max(0, min(after_round, len(r.by_round)))) for r in rows]

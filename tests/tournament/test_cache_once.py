@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tournament import cache_once, results
+from tournament import cache_once, results, services
 from tournament.cache_once import get_or_compute
 from tournament.models import Division
 from tournament.views import public
@@ -110,3 +110,41 @@ def test_viewers_missing_a_renewed_page_together_render_it_once_and_see_the_new_
     assert len(pages) == 6
     assert all("+50" in page for page in pages)
     assert renders == [1]
+
+
+@pytest.mark.django_db
+def test_standings_and_ratings_kept_packed_are_the_same_rows_in_another_process(
+    division: Division, director: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results.enter_line(division, 1, "1 400 2 350", director)
+    results.enter_line(division, 1, "3 380 4 390", director)
+    computed = services.division_standings(division), services.division_ratings(division)
+
+    cache_once._LOCAL.clear()  # another worker: the shared cache holds them packed
+    services._READ.clear()
+    services._PLAYERS.clear()
+    for name in ("_standings", "_ratings"):
+        monkeypatch.setattr(services, name, lambda *a: pytest.fail("computed again"))
+    kept = services.division_standings(division), services.division_ratings(division)
+
+    assert kept == computed
+    top = [(r.rank, r.player.name, r.wins, r.spread) for r in kept[0][:2]]
+    assert top == [(1, "Quill, Ada", 1, 50), (2, "Moss, Eli", 1, 10)]
+    assert kept[1][0].after_round == 1 and kept[1][0].after != kept[1][0].before
+
+
+@pytest.mark.django_db
+def test_rows_kept_packed_for_a_player_since_deleted_are_computed_again(
+    division: Division, director: User
+) -> None:
+    rows = services.division_standings(division)
+    key = services.standings_key(division)
+    gone = rows[-1].player.pk
+    packed = [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]
+    packed[-1] = (None, gone + 1000, 0, 0, 0, 0)
+    cache.set(key, packed)
+    cache_once._LOCAL.clear()
+
+    again = services.division_standings(division, key=key)
+
+    assert [r.player.pk for r in again] == [r.player.pk for r in rows]
