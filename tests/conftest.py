@@ -15,6 +15,7 @@ def _empty_cache() -> None:
     services._READ.clear()
     services._ROUNDS.clear()
     services._PLAYERS.clear()
+    services._RATED.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -305,8 +305,8 @@ def player_games(player: Player) -> list[PlayerGame]:
     return result
 
 
-# A game's columns in a player's games-table key, in this order.
-_KEY_COLUMNS = (
+# A game's columns in a player's games-table key, in this order (`services.key_values`).
+KEY_COLUMNS = (
     "pk", "round", "table", "player1_id", "player2_id", "score1", "score2", "kind", "first", "tou",
 )  # fmt: skip
 
@@ -315,25 +315,20 @@ def _games_key(
     player_pk: int,
     division: tuple[int, str, dict[str, str]],
     language: str,
-    games: Iterable[tuple],
+    rounds: Iterable[tuple[int, str]],
     sheet_rounds: Iterable[int],
 ) -> str:
     """The key of a player's games table: `division` is (pk, frame stamp, round stamps), read
-    before `games` (their `_KEY_COLUMNS`) and `sheet_rounds` (the rounds where one of them has
-    a scoresheet)."""
-    pk, frame, rounds = division
-    ordered = sorted(games, key=lambda g: (g[1], g[2] is None, g[2] or 0, g[0]))
-    raw = repr(
-        (
-            player_pk,
-            pk,
-            frame,
-            language,
-            ordered,
-            [(n, rounds.get(str(n), "")) for n in sorted(set(sheet_rounds))],
-        )
-    )
-    return "player-games:" + hashlib.sha256(raw.encode()).hexdigest()
+    before the games; `rounds` is (round, the player's games of it as `services.games_text`
+    writes them) in round order; `sheet_rounds` the rounds where one of them has a
+    scoresheet."""
+    pk, frame, stamps = division
+    digest = hashlib.sha256(repr((player_pk, pk, frame, language)).encode())
+    for number, text in rounds:
+        digest.update(f"\n{number}:{text}".encode())
+    sheets = [(n, stamps.get(str(n), "")) for n in sorted(set(sheet_rounds))]
+    digest.update(f"\n{sheets!r}".encode())
+    return "player-games:" + digest.hexdigest()
 
 
 def player_games_key(player: Player, division: Division, language: str) -> str:
@@ -352,37 +347,45 @@ def player_games_key(player: Player, division: Division, language: str) -> str:
     games = list(
         Game.objects.filter(Q(player1=player) | Q(player2=player))
         .published()
-        .values_list(*_KEY_COLUMNS)
+        .values_list(*KEY_COLUMNS)
     )
     with_sheets = Scoresheet.objects.filter(game_id__in=[g[0] for g in games]).values_list(
         "game__round", flat=True
     )
+    by_round: dict[int, list[tuple]] = defaultdict(list)
+    for g in games:
+        by_round[g[1]].append(g)
+    rounds = [(n, services.games_text(by_round[n])) for n in sorted(by_round)]
     where = (division.pk, division.frame_stamp, division.round_stamps or {})
-    return _games_key(player.pk, where, language, games, with_sheets)
+    return _games_key(player.pk, where, language, rounds, with_sheets)
 
 
 def player_games_keys(division: Division, language: str) -> dict[int, str]:
     """`player_games_key` of every player of the division (by primary key), from the games this
-    process read under the division's stamp (`services.division_read`) and one query for the
-    rounds with a scoresheet."""
+    process read under the division's stamp (`services.division_read`, which writes each
+    round's part of the keys once) and one query for the games with a scoresheet."""
     read = services.division_read(division, public=True)
-    mine: dict[int, list[tuple]] = {p.pk: [] for p in read.players}
-    for rows in read.rows.values():
-        for g in rows:
-            values = (g.pk, g.round, g.table, g.player1_id, g.player2_id, g.score1, g.score2,
-                      g.kind, g.first, g.tou)  # fmt: skip
-            for pk in (g.player1_id, g.player2_id):
-                if pk in mine:
-                    mine[pk].append(values)
     with_sheets = set(
         Scoresheet.objects.filter(
             game__division=division, game__round__in=list(read.rows)
         ).values_list("game_id", flat=True)
     )
+    sheet_rounds: dict[int, list[int]] = defaultdict(list)
+    for number, rows in read.rows.items():
+        for g in rows:
+            if g.pk in with_sheets:
+                for pk in (g.player1_id, g.player2_id):
+                    sheet_rounds[pk].append(number)
     where = (division.pk, read.frame, read.round_stamps)
     return {
-        pk: _games_key(pk, where, language, games, [g[1] for g in games if g[0] in with_sheets])
-        for pk, games in mine.items()
+        p.pk: _games_key(
+            p.pk,
+            where,
+            language,
+            ((n, texts[p.pk]) for n, texts in read.by_player.items() if p.pk in texts),
+            sheet_rounds.get(p.pk, []),
+        )
+        for p in read.players
     }
 
 

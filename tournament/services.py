@@ -11,7 +11,7 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -301,7 +301,8 @@ class _RoundRead:
     pending: int  # games between two players without a result
     pairs: list[engine.Game]  # the results entered
     alone: list[engine.Game]  # byes and absent players' forfeits, scored when paired
-    rows: tuple[_GameRow, ...]  # every game of the round as read, void ones too
+    rows: tuple[_GameRow, ...]  # every game of the round as read, void ones too, table order
+    by_player: dict[int, str]  # each player's games of the round, as `games_text` writes them
 
     def results(self, mode: str) -> list[engine.Game] | None:
         """The round's results that count, or None when nothing of it counts yet."""
@@ -312,8 +313,26 @@ class _RoundRead:
         return list(self.pairs)
 
 
+def key_values(g: _GameRow) -> tuple:
+    """A game's columns as a player's games-table key takes them (`queries.KEY_COLUMNS`)."""
+    return (g.pk, g.round, g.table, g.player1_id, g.player2_id, g.score1, g.score2, g.kind,
+            g.first, g.tou)  # fmt: skip
+
+
+def games_text(games: Iterable[tuple]) -> str:
+    """A player's games of one round (their `key_values`) as their games-table key takes them:
+    in table order, then by primary key."""
+    return repr(sorted(games, key=lambda g: (g[2] is None, g[2] or 0, g[0])))
+
+
 def _round_read(games: list[_GameRow]) -> _RoundRead:
-    games = sorted(games, key=lambda g: (g.table is None, g.table or 0, g.pk))
+    mine: dict[int, list[tuple]] = {}
+    for g in games:
+        for pk in (g.player1_id, g.player2_id):
+            if pk is not None:
+                mine.setdefault(pk, []).append(key_values(g))
+    by_player = {pk: games_text(values) for pk, values in mine.items()}
+    ordered = tuple(sorted(games, key=lambda g: (g.table is None, g.table or 0, g.pk)))
     played = pending = 0
     forfeit_tables: set[int | None] = set()  # a paired game's forfeit: two rows, one result
     pairs: list[engine.Game] = []
@@ -332,7 +351,7 @@ def _round_read(games: list[_GameRow]) -> _RoundRead:
             pairs.append(engine_game(g))
         else:
             pending += 1
-    return _RoundRead(played + len(forfeit_tables), pending, pairs, alone, tuple(games))
+    return _RoundRead(played + len(forfeit_tables), pending, pairs, alone, ordered, by_player)
 
 
 @dataclass(frozen=True)
@@ -346,6 +365,7 @@ class DivisionRead:
     players: list[Player]
     results: list[list[engine.Game]]  # each round's that count, up to the last that counts
     rows: dict[int, tuple[_GameRow, ...]]  # round → every game of the round, void ones too
+    by_player: dict[int, dict[int, str]]  # round → player → `_RoundRead.by_player`
 
 
 # The last few divisions' players and results read by this process, by stamp: after a change,
@@ -437,6 +457,7 @@ def _read_division(
         players,
         [list(counted.get(n) or []) for n in range(1, last_round + 1)],
         {n: held[1].rows for n, held in sorted(kept.items())},
+        {n: held[1].by_player for n, held in sorted(kept.items())},
     )
 
 
@@ -563,14 +584,37 @@ def division_ratings(
     return sorted(rows, key=lambda r: (-r.after, r.player.number))
 
 
+# Each round's ratings as this process last read or computed them, by their memo key (which
+# names everything they are computed from: exact whoever computed them): after a result, the
+# rounds before it are not read from the shared cache again.
+_RATED: dict[str, dict[int, int]] = {}
+_RATED_KEPT = 512
+
+
 class _RatingsMemo:
-    """The cache, as `ratings_engine.rate_event` keeps each round's ratings in it (a day)."""
+    """The cache, as `ratings_engine.rate_event` keeps each round's ratings in it (a day), and
+    this process's memory (`_RATED`)."""
 
     def get_many(self, keys: list[str]) -> dict[str, dict[int, int]]:
-        return cache.get_many(keys)
+        found = {k: _RATED[k] for k in keys if k in _RATED}
+        missing = [k for k in keys if k not in found]
+        if missing:
+            read = cache.get_many(missing)
+            self._remember(read)
+            found.update(read)
+        return found
 
     def set_many(self, data: dict[str, dict[int, int]]) -> object:
+        self._remember(data)
         return cache.set_many(data, 24 * 3600)
+
+    @staticmethod
+    def _remember(data: dict[str, dict[int, int]]) -> None:
+        with _READ_LOCK:
+            for key, ratings in data.items():
+                while len(_RATED) >= _RATED_KEPT:
+                    _RATED.pop(next(iter(_RATED)))
+                _RATED[key] = ratings
 
 
 def _ratings(division: Division, public: bool) -> list[RatingRow]:

@@ -132,3 +132,36 @@ def test_a_scoresheet_and_an_opponents_new_name_are_in_the_table_at_once(
     assert "Quillon, Ada" in renamed
     assert renamed == fresh(client, 2)
     assert built.count(2) == 5  # the first page, each change and each fresh page built it
+
+
+@pytest.mark.django_db
+def test_every_players_key_worked_out_at_once_is_their_own_key(
+    two_rounds: Division, director: User, record: Callable[..., str]
+) -> None:
+    game = two_rounds.games.get(round=1, player1__number=1)
+    scoresheets.attach_scoresheet(game, record(), director)
+    two_rounds.refresh_from_db()  # its stamps, as the keys read them first
+
+    every = queries.player_games_keys(two_rounds, "fi")
+
+    for player in two_rounds.players.all():
+        assert every[player.pk] == queries.player_games_key(player, two_rounds, "fi"), player
+    assert len(set(every.values())) == two_rounds.players.count()
+
+
+@pytest.mark.django_db
+def test_a_page_whose_player_a_result_does_not_touch_is_served_as_kept(
+    client: Client, two_rounds: Division, director: User
+) -> None:
+    url = reverse("player", args=["spring-open", "A", 6])  # a bye in round 2
+    results.enter_line(two_rounds, 2, "1 450 3 300", director)
+    kept = client.get(url)
+
+    # 4 stays ahead of 6 and 2 behind: 6's rank, record, rating and games stay as they were.
+    results.enter_line(two_rounds, 2, "2 380 4 400", director)
+    again = client.get(url, headers={"If-None-Match": kept["ETag"]})
+    moved = client.get(reverse("player", args=["spring-open", "A", 2]))
+
+    assert again.status_code == 304
+    assert "0–2 -70" in moved.text
+    assert client.get(url).content == fresh(client, 6).encode()

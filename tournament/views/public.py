@@ -315,7 +315,10 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         "table": mark_safe(ratings_html(table, request)),  # noqa: S308 - escaped cell by cell
         "ratings_note": services.ratings_note(div),
         # An event imported with WESPA's printout: its ratings as WESPA printed them.
-        "wespa": [p for p in div.players.order_by("number") if p.wespa],
+        "wespa": sorted(
+            (p for p in services.division_read(div, public=True).players if p.wespa),
+            key=lambda p: p.number,
+        ),
     }
     return render(request, "tournament/ratings.html", ctx)
 
