@@ -124,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     workers = env.get("WEB_CONCURRENCY", "2")
     command = [
         sys.executable, "-m", "gunicorn", "config.wsgi:application",
+        "--config", "python:config.gunicorn_conf",  # the workers' garbage collector
         "--bind", f"{host}:{port}",
         "--workers", workers,
         # One thread a worker, a worker a core: measured on bench/load.py and bench/hall.py, threads

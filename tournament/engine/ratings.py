@@ -151,7 +151,8 @@ def rate_event(
     """
     rater = rating_system(system)
     _check_players(players)
-    pairings = [_pairings_of_round(n, games, players) for n, games in enumerate(rounds, 1)]
+    known = {p.id for p in players}
+    pairings = [_pairings_of_round(n, games, known) for n, games in enumerate(rounds, 1)]
     scheduled = len(pairings) if max_rounds is None else max_rounds
     if scheduled < len(pairings):
         raise RatingInputError(
@@ -188,11 +189,9 @@ def _check_players(players: Sequence[RatedPlayer]) -> None:
         seen.add(player.id)
 
 
-def _pairings_of_round(
-    number: int, games: Iterable[Game], players: Sequence[RatedPlayer]
-) -> list[Pairing]:
-    """The rated games of one round, each once; byes and forfeits dropped after being checked."""
-    known = {p.id for p in players}
+def _pairings_of_round(number: int, games: Iterable[Game], known: set[PlayerId]) -> list[Pairing]:
+    """The rated games of one round, each once; byes and forfeits dropped after being checked
+    (`known`: the event's players)."""
     busy: dict[PlayerId, Game] = {}
     rated: list[Pairing] = []
     for game in games:
