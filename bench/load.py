@@ -11,6 +11,9 @@ so that the directors have something to enter. The database is PostgreSQL's `spr
 cache in Redis as the README's production environment has it (`--redis`, REDIS_URL or
 redis://127.0.0.1:6379/0; `--local-cache` for each worker's own memory instead).
 
+Every request asks for gzip, as every browser does (the public pages are kept and sent
+compressed). The two directors save half a second apart, as two people at two desks would.
+
 First, without writes, each page alone for `--seconds` (after every page of its kind has been
 asked for once more than there are workers, to warm the caches), the login page too: req/s,
 p50, p99 and the ratio to the login page's req/s. Then every public page at once while the

@@ -8,7 +8,7 @@ from django.core.cache import cache
 def _empty_cache() -> None:
     # Test databases reuse primary keys, so a cached standings table must not outlive a test;
     # nor what a process keeps of it in memory.
-    from tournament import cache_once, services
+    from tournament import cache_once, services, tables
 
     cache.clear()
     cache_once._LOCAL.clear()
@@ -16,6 +16,7 @@ def _empty_cache() -> None:
     services._ROUNDS.clear()
     services._PLAYERS.clear()
     services._RATED.clear()
+    tables._CELLS.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -366,8 +366,10 @@ def crosstable_cells(
         n: f"crosscells:{language}:{division.pk}:{frame}:{n}:{kept.get(str(n), '')}"
         for n in numbers
     }
-    found = cache.get_many(list(keys.values()))
-    by_round = {n: found[k] for n, k in keys.items() if k in found}
+    by_round = {n: _CELLS[k] for n, k in keys.items() if k in _CELLS}
+    if len(by_round) < len(keys):
+        found = cache.get_many([k for n, k in keys.items() if n not in by_round])
+        by_round.update({n: found[k] for n, k in keys.items() if k in found})
     missing = [n for n in numbers if n not in by_round]
     if missing:
         fresh: dict[int, dict[int, str]] = {n: {} for n in missing}
@@ -376,7 +378,19 @@ def crosstable_cells(
                 fresh[game.round][side.player.pk] = _td(_cross_cell(side), "cell")
         cache.set_many({keys[n]: cells for n, cells in fresh.items()}, 24 * 3600)
         by_round.update(fresh)
+    for n, k in keys.items():
+        if k not in _CELLS:
+            while len(_CELLS) >= _CELLS_KEPT:
+                _CELLS.pop(next(iter(_CELLS)), None)
+            _CELLS[k] = by_round[n]
     return by_round
+
+
+# Each round's crosstable cells as this process last read or wrote them, by their key (the
+# round's stamp in it, so exact): after a result the other rounds' cells (a 500-player event's
+# 31 rounds are 950 KB) are not read back from the shared cache. Read-only once kept.
+_CELLS: dict[str, dict[int, str]] = {}
+_CELLS_KEPT = 256
 
 
 def standings_crosstable_html(

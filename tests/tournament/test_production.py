@@ -445,3 +445,34 @@ def test_the_hall_offers_addresses_other_machines_can_reach() -> None:
     assert addresses
     assert all(re.fullmatch(r"\d+\.\d+\.\d+\.\d+", a) for a in addresses)
     assert addresses == ["127.0.0.1"] or not any(a.startswith("127.") for a in addresses)
+
+
+def test_a_worker_freezes_the_loaded_application_and_collects_garbage_less_often() -> None:
+    import gc
+
+    from config import gunicorn_conf
+
+    before = gc.get_threshold()
+    try:
+        gunicorn_conf.post_worker_init(None)
+        assert gc.get_threshold() == gunicorn_conf.GC_THRESHOLDS == (50_000, 20, 10)
+        assert gc.get_freeze_count() > 10_000  # Django and the app, out of every collection
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
+def test_make_serve_gives_gunicorn_the_workers_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[list[str]] = []
+    monkeypatch.setattr(serve.os, "execv", lambda _exe, argv: started.append(argv))
+    import django.core.management
+
+    monkeypatch.setattr(django.core.management, "call_command", lambda *a, **k: None)
+    monkeypatch.setenv("DEBUG", "True")
+    monkeypatch.delenv("WEB_THREADS", raising=False)
+
+    serve.main([])
+
+    argv = started[0]
+    assert argv[argv.index("--config") + 1] == "python:config.gunicorn_conf"
+    assert argv[argv.index("--threads") + 1] == "1"
