@@ -14,23 +14,52 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from django.core.cache import cache
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 WAIT = 5.0  # seconds a waiter waits for another's value before computing it itself
 POLL = 0.01  # seconds between looks
 LOCK_TIMEOUT = 30  # a lock left by a worker that died lapses after this
 
 
+class Kept(Generic[K, V]):
+    """A process's own memory of its last `size` values, the oldest forgotten first. Every
+    worker keeps what it read or computed under keys that hold the stamps it depends on, so a
+    value kept is as exact as the shared cache's. Values are shared by every caller as they
+    are: read-only."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: dict[K, V] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        return self._values.get(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._values.pop(key, None)
+            while len(self._values) >= self.size:
+                self._values.pop(next(iter(self._values)))
+            self._values[key] = value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+
+
 # The last values asked for with `local=True`, as this process last read them: a big
 # division's standings or ratings take longer to unpickle from the cache than a player's page
 # takes to render. Their keys hold the stamps, so a value here is as exact as the cache's.
-_LOCAL: dict[str, Any] = {}
-_LOCAL_KEPT = 16
-_LOCAL_LOCK = threading.Lock()
+_LOCAL: Kept[str, Any] = Kept(16)
 
 
 def get_or_compute(
@@ -70,10 +99,7 @@ def get_or_compute(
                 if value is None:
                     value = compute()
         if value is not None:
-            with _LOCAL_LOCK:
-                while len(_LOCAL) >= _LOCAL_KEPT:
-                    _LOCAL.pop(next(iter(_LOCAL)))
-                _LOCAL[key] = value
+            _LOCAL.put(key, value)
     return value
 
 

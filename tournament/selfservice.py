@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tournament import results, scoresheets
-from tournament.cache_once import get_or_compute
+from tournament.cache_once import Kept, get_or_compute
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
@@ -478,14 +478,9 @@ def snapshot(division: Division) -> dict[str, Any]:
         found = get_or_compute(key, build, 6 * 3600) or build()
         # Kept in the worker too: unpickling a 200-player snapshot from the shared cache on every
         # page build would cost more than the build of the page. Exact: the key holds the stamp.
-        while len(_SNAPSHOTS) >= SNAPSHOTS_KEPT:
-            try:
-                _SNAPSHOTS.pop(next(iter(_SNAPSHOTS)), None)
-            except (RuntimeError, StopIteration):  # another thread changed it meanwhile
-                break
-        _SNAPSHOTS[key] = found
+        _SNAPSHOTS.put(key, found)
     return found
 
 
-SNAPSHOTS_KEPT = 8  # a worker's latest snapshots (one a division and stamp)
-_SNAPSHOTS: dict[str, dict[str, Any]] = {}
+# A worker's latest snapshots (one a division and stamp).
+_SNAPSHOTS: Kept[str, dict[str, Any]] = Kept(8)

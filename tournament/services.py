@@ -10,7 +10,6 @@ import hashlib
 import os
 import re
 import tempfile
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,7 +21,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from tournament.cache_once import get_or_compute
+from tournament.cache_once import Kept, get_or_compute
 from tournament.engine import pairing
 from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
@@ -301,7 +300,7 @@ class _RoundRead:
     pending: int  # games between two players without a result
     pairs: list[engine.Game]  # the results entered
     alone: list[engine.Game]  # byes and absent players' forfeits, scored when paired
-    rows: tuple[_GameRow, ...]  # every game of the round as read, void ones too, table order
+    rows: tuple[_GameRow, ...]  # every game of the round as read, void ones too
     by_player: dict[int, str]  # each player's games of the round, as `games_text` writes them
 
     def results(self, mode: str) -> list[engine.Game] | None:
@@ -332,7 +331,6 @@ def _round_read(games: list[_GameRow]) -> _RoundRead:
             if pk is not None:
                 mine.setdefault(pk, []).append(key_values(g))
     by_player = {pk: games_text(values) for pk, values in mine.items()}
-    ordered = tuple(sorted(games, key=lambda g: (g.table is None, g.table or 0, g.pk)))
     played = pending = 0
     forfeit_tables: set[int | None] = set()  # a paired game's forfeit: two rows, one result
     pairs: list[engine.Game] = []
@@ -351,7 +349,7 @@ def _round_read(games: list[_GameRow]) -> _RoundRead:
             pairs.append(engine_game(g))
         else:
             pending += 1
-    return _RoundRead(played + len(forfeit_tables), pending, pairs, alone, ordered, by_player)
+    return _RoundRead(played + len(forfeit_tables), pending, pairs, alone, tuple(games), by_player)
 
 
 @dataclass(frozen=True)
@@ -371,17 +369,15 @@ class DivisionRead:
 # The last few divisions' players and results read by this process, by stamp: after a change,
 # the standings, the ratings and the Gibsonized players each need them, and reading a big
 # division's games is most of computing any of them.
-_READ: dict[tuple[int, str, bool, str], DivisionRead] = {}
-_READ_KEPT = 8
+_READ: Kept[tuple[int, str, bool, str], DivisionRead] = Kept(8)
 # Each round's results as this process last read them, by the division's frame stamp: round →
 # (the round's own stamp, its games as read). Under one frame stamp the rounds are the same
 # ones (a game added, deleted or moved renews it), so a result read again is the one round
 # whose stamp changed.
-_ROUNDS: dict[tuple[int, str, bool], dict[int, tuple[str, _RoundRead]]] = {}
+_ROUNDS: Kept[tuple[int, str, bool], dict[int, tuple[str, _RoundRead]]] = Kept(8)
 # The players as this process last read them, by the division's frame stamp (a player saved,
 # added or deleted renews it; a result does not): a result entered reads no player again.
-_PLAYERS: dict[tuple[int, str], list[Player]] = {}
-_READ_LOCK = threading.Lock()
+_PLAYERS: Kept[tuple[int, str], list[Player]] = Kept(8)
 
 
 def _players_and_results(
@@ -409,10 +405,7 @@ def division_read(division: Division, public: bool = True) -> DivisionRead:
     found = _READ.get(key)
     if found is None:
         found = _read_division(division, public, stamp, frame, round_stamps or {}, mode)
-        with _READ_LOCK:
-            while len(_READ) >= _READ_KEPT:
-                _READ.pop(next(iter(_READ)))
-            _READ[key] = found
+        _READ.put(key, found)
     return found
 
 
@@ -430,7 +423,7 @@ def _read_division(
     where = (division.pk, frame, public)
     kept = {
         number: held
-        for number, held in _ROUNDS.get(where, {}).items()
+        for number, held in (_ROUNDS.get(where) or {}).items()
         if held[0] == round_stamps.get(str(number), "")
     }
     fresh: dict[int, list[_GameRow]] = {}
@@ -441,13 +434,8 @@ def _read_division(
         fresh.setdefault(game.round, []).append(game)
     for number, games in fresh.items():
         kept[number] = (round_stamps.get(str(number), ""), _round_read(games))
-    with _READ_LOCK:
-        while len(_ROUNDS) >= _READ_KEPT:
-            _ROUNDS.pop(next(iter(_ROUNDS)))
-        _ROUNDS[where] = kept
-        while len(_PLAYERS) >= _READ_KEPT:
-            _PLAYERS.pop(next(iter(_PLAYERS)))
-        _PLAYERS[(division.pk, frame)] = players
+    _ROUNDS.put(where, kept)
+    _PLAYERS.put((division.pk, frame), players)
     counted = {n: held[1].results(mode) for n, held in kept.items()}
     last_round = max((n for n, found in counted.items() if found is not None), default=0)
     return DivisionRead(
@@ -587,8 +575,7 @@ def division_ratings(
 # Each round's ratings as this process last read or computed them, by their memo key (which
 # names everything they are computed from: exact whoever computed them): after a result, the
 # rounds before it are not read from the shared cache again.
-_RATED: dict[str, dict[int, int]] = {}
-_RATED_KEPT = 512
+_RATED: Kept[str, dict[int, int]] = Kept(512)
 
 
 class _RatingsMemo:
@@ -596,25 +583,19 @@ class _RatingsMemo:
     this process's memory (`_RATED`)."""
 
     def get_many(self, keys: list[str]) -> dict[str, dict[int, int]]:
-        found = {k: _RATED[k] for k in keys if k in _RATED}
+        found = {k: v for k in keys if (v := _RATED.get(k)) is not None}
         missing = [k for k in keys if k not in found]
         if missing:
             read = cache.get_many(missing)
-            self._remember(read)
+            for key, ratings in read.items():
+                _RATED.put(key, ratings)
             found.update(read)
         return found
 
     def set_many(self, data: dict[str, dict[int, int]]) -> object:
-        self._remember(data)
+        for key, ratings in data.items():
+            _RATED.put(key, ratings)
         return cache.set_many(data, 24 * 3600)
-
-    @staticmethod
-    def _remember(data: dict[str, dict[int, int]]) -> None:
-        with _READ_LOCK:
-            for key, ratings in data.items():
-                while len(_RATED) >= _RATED_KEPT:
-                    _RATED.pop(next(iter(_RATED)))
-                _RATED[key] = ratings
 
 
 def _ratings(division: Division, public: bool) -> list[RatingRow]:

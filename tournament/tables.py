@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.cache_once import Kept
 from tournament.models import Division, Player
 from tournament.queries import CrossRow, PlayerGame, Side, sides_of, signed
 
@@ -45,10 +46,8 @@ class DivisionTable(tables.Table):
 
 def _player_link(table: DivisionTable, player: Player | None, text: str) -> str:
     url = table.player_url(player)
-    if not url:
-        return text
     # As format_html writes it, without its cost: a 500-player round has 1,500 links.
-    return mark_safe(f'<a href="{escape(url)}">{_cell_text(text)}</a>')  # noqa: S308 - escaped
+    return mark_safe(_link(url, text)) if url else text  # noqa: S308 - escaped
 
 
 class StandingsTable(DivisionTable):
@@ -330,7 +329,7 @@ def _td(value: object, css: str = "") -> str:
 
 
 def _link(url: str | None, text: str) -> str:
-    return f'<a href="{escape(url)}">{escape(text)}</a>' if url else escape(text)
+    return f'<a href="{escape(url)}">{_cell_text(text)}</a>' if url else _cell_text(text)
 
 
 def crosstable_html(table: CrosstableTable, request: Any) -> str:
@@ -366,7 +365,7 @@ def crosstable_cells(
         n: f"crosscells:{language}:{division.pk}:{frame}:{n}:{kept.get(str(n), '')}"
         for n in numbers
     }
-    by_round = {n: _CELLS[k] for n, k in keys.items() if k in _CELLS}
+    by_round = {n: cells for n, k in keys.items() if (cells := _CELLS.get(k)) is not None}
     if len(by_round) < len(keys):
         found = cache.get_many([k for n, k in keys.items() if n not in by_round])
         by_round.update({n: found[k] for n, k in keys.items() if k in found})
@@ -380,17 +379,14 @@ def crosstable_cells(
         by_round.update(fresh)
     for n, k in keys.items():
         if k not in _CELLS:
-            while len(_CELLS) >= _CELLS_KEPT:
-                _CELLS.pop(next(iter(_CELLS)), None)
-            _CELLS[k] = by_round[n]
+            _CELLS.put(k, by_round[n])
     return by_round
 
 
 # Each round's crosstable cells as this process last read or wrote them, by their key (the
 # round's stamp in it, so exact): after a result the other rounds' cells (a 500-player event's
 # 31 rounds are 950 KB) are not read back from the shared cache. Read-only once kept.
-_CELLS: dict[str, dict[int, str]] = {}
-_CELLS_KEPT = 256
+_CELLS: Kept[str, dict[int, str]] = Kept(256)
 
 
 def standings_crosstable_html(

@@ -165,3 +165,17 @@ def test_a_page_whose_player_a_result_does_not_touch_is_served_as_kept(
     assert again.status_code == 304
     assert "0–2 -70" in moved.text
     assert client.get(url).content == fresh(client, 6).encode()
+
+
+@pytest.mark.django_db
+def test_a_directors_player_page_is_rendered_for_them_with_the_same_parts(
+    client: Client, two_rounds: Division, director: User
+) -> None:
+    anonymous = page(client, 1)
+    client.force_login(director)
+    theirs = page(client, 1)
+
+    assert "Log out" in theirs and "Log out" not in anonymous
+    for shown in (anonymous, theirs):
+        assert "· rank 2" in shown and "new → 900 (+900)</bdi> after round 1" in shown
+        assert '<bdi dir="ltr" class="ltr">1–0</bdi>' in shown and "1–0 +50" in shown

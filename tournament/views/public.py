@@ -6,7 +6,6 @@ A tournament that is not public is shown to its directors only; to anyone else i
 from __future__ import annotations
 
 import hashlib
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +20,7 @@ from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
 
 from tournament import queries, results, scoresheets, services, viewer
-from tournament.cache_once import get_or_compute
+from tournament.cache_once import Kept, get_or_compute
 from tournament.models import Division, Player, Scoresheet, Tournament
 from tournament.tables import (
     PairingsByNameTable,
@@ -165,22 +164,6 @@ class PlayerParts:
         return hashlib.sha256(repr((shown, rated, self.table_key)).encode()).hexdigest()
 
 
-def player_parts(div: Division, person: Player) -> PlayerParts:
-    """The player's standing and rating, from the division's (computed once per stamp), and
-    their games table's key (two small queries)."""
-    key = services.standings_key(div, public=True)
-    standing = next(
-        r
-        for r in services.division_standings(div, key=key, public=True)
-        if r.player.pk == person.pk
-    )
-    rating = next(
-        r for r in services.division_ratings(div, key=key, public=True) if r.player.pk == person.pk
-    )
-    table_key = queries.player_games_key(person, div, get_language() or "")
-    return PlayerParts(standing, rating, table_key)
-
-
 def _parts_of_every_player(div: Division) -> dict[int, PlayerParts]:
     """Every player's parts (by number): the standings and ratings as cached, and the games
     tables' keys from the games this process read under the division's stamp (one query)."""
@@ -198,9 +181,7 @@ def _parts_of_every_player(div: Division) -> dict[int, PlayerParts]:
 # page cache read it) and the language, with the division read then: after a result, the first
 # player's page asked for works out everyone's at once (a few queries), and each page is then
 # rendered again only if what it shows has changed. Read-only, shared by every request.
-_PARTS: dict[tuple[int, str, str], tuple[Division, dict[int, PlayerParts]]] = {}
-_PARTS_KEPT = 8
-_PARTS_LOCK = threading.Lock()
+_PARTS: Kept[tuple[int, str, str], tuple[Division, dict[int, PlayerParts]]] = Kept(8)
 
 
 def player_scope(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None:
@@ -223,10 +204,7 @@ def player_scope(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None
         if div is None:
             return None
         found = (div, _parts_of_every_player(div))
-        with _PARTS_LOCK:
-            while len(_PARTS) >= _PARTS_KEPT:
-                _PARTS.pop(next(iter(_PARTS)))
-            _PARTS[memo] = found
+        _PARTS.put(memo, found)
     div, every = found
     parts = every.get(int(kwargs["number"]))
     if parts is None:
@@ -251,8 +229,8 @@ def player(
         tournament = get_public_tournament(request, slug)
         div = get_public_division(tournament, division)  # the player's games are read below
         person = get_public_player(div, number)
-    if parts is None:
-        parts = player_parts(div, person)
+    if parts is None:  # a signed-in director's page, rendered for them
+        parts = _parts_of_every_player(div)[person.number]
     table, kept = _player_games(request, person, div, parts.table_key)
     ctx = {
         "tournament": tournament,
