@@ -8,7 +8,7 @@ from django.core.cache import cache
 def _empty_cache() -> None:
     # Test databases reuse primary keys, so a cached standings table must not outlive a test;
     # nor what a process keeps of it in memory.
-    from tournament import cache_once, services, tables
+    from tournament import cache_once, queries, services, tables
 
     cache.clear()
     cache_once._LOCAL.clear()
@@ -17,6 +17,7 @@ def _empty_cache() -> None:
     services._PLAYERS.clear()
     services._RATED.clear()
     tables._CELLS.clear()
+    queries._ROUND_COUNTS.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext, pgettext
 
 import scoring
 from tournament import services
+from tournament.cache_once import Kept
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
@@ -102,10 +103,27 @@ def _round_count(r: dict, mode: str) -> RoundCount:
     return RoundCount(r["round"], r["games"], r["results"], played, r["pending"], r["alone"], mode)
 
 
+# Each division's rounds as this process last counted them, by the division's stamp (every
+# change to its games replaces it): the standings, pairings and ratings pages all show them.
+_ROUND_COUNTS: Kept[tuple[int, str, str], list[RoundCount]] = Kept(16)
+
+
 def division_rounds(division: Division) -> list[RoundCount]:
-    """The published rounds that have games, in order (one query)."""
-    rows = division.games.published().values("round").annotate(**_ROUND_COLUMNS).order_by("round")
-    return [_round_count(r, division.byes_count) for r in rows]
+    """The published rounds that have games, in order (two queries: the division's stamp, read
+    first so that the rounds counted after it are at least as new, then the count; one when
+    this process counted them under the same stamp)."""
+    stamp, mode = (
+        Division.objects.filter(pk=division.pk).values_list("stamp", "byes_count").get()
+    )
+    key = (division.pk, stamp, mode)
+    found = _ROUND_COUNTS.get(key)
+    if found is None:
+        rows = (
+            division.games.published().values("round").annotate(**_ROUND_COLUMNS).order_by("round")
+        )
+        found = [_round_count(r, mode) for r in rows]
+        _ROUND_COUNTS.put(key, found)
+    return list(found)
 
 
 def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
@@ -130,7 +148,7 @@ def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
 class Side:
     """A game as one of its players sees it."""
 
-    game: Game
+    game: Game | services.GameRow  # a model instance, or its columns as read for the engines
     player: Player
     opponent: Player | None  # None: a bye or a forfeit
     score: int | None  # a bye's or forfeit's: its spread
@@ -203,7 +221,7 @@ def signed(number: int) -> str:
     return f"{number:+d}" if number else "0"
 
 
-def sides_of(game: Game, players: dict[int, Player]) -> list[Side]:
+def sides_of(game: Game | services.GameRow, players: dict[int, Player]) -> list[Side]:
     """Both sides of a game (one for a bye or forfeit)."""
     player1 = players[game.player1_id]
     if game.player2_id is None:
@@ -241,12 +259,11 @@ class Pairings:
 
 
 def round_pairings(division: Division, number: int) -> Pairings:
-    """The games of a round (one query)."""
-    games = list(
-        division.games.published().filter(round=number).select_related("player1", "player2")
-    )
-    players = _players_of(games)
-    sides = [s for g in games for s in sides_of(g, players)]
+    """The games of a round, as this process read them under the division's stamps
+    (`services.division_read`: one query when it has)."""
+    read = services.division_read(division, public=True)
+    players = {p.pk: p for p in read.players}
+    sides = [s for g in read.rows.get(number, ()) for s in sides_of(g, players)]
     by_table = [s for s in sides if s.player.pk == s.game.player1_id]
     by_table.sort(key=lambda s: (s.table is None, s.table or 0, s.game.pk))
     by_name = sorted(sides, key=lambda s: (s.player.name.casefold(), s.player.number))
@@ -315,17 +332,16 @@ def _games_key(
     player_pk: int,
     division: tuple[int, str, dict[str, str]],
     language: str,
-    rounds: Iterable[tuple[int, str]],
+    rounds: str,
     sheet_rounds: Iterable[int],
 ) -> str:
     """The key of a player's games table: `division` is (pk, frame stamp, round stamps), read
-    before the games; `rounds` is (round, the player's games of it as `services.games_text`
-    writes them) in round order; `sheet_rounds` the rounds where one of them has a
-    scoresheet."""
+    before the games; `rounds` is the player's games, round by round in round order, each
+    round's line as `services.games_text` writes it; `sheet_rounds` the rounds where one of them
+    has a scoresheet."""
     pk, frame, stamps = division
     digest = hashlib.sha256(repr((player_pk, pk, frame, language)).encode())
-    for number, text in rounds:
-        digest.update(f"\n{number}:{text}".encode())
+    digest.update(rounds.encode())
     sheets = [(n, stamps.get(str(n), "")) for n in sorted(set(sheet_rounds))]
     digest.update(f"\n{sheets!r}".encode())
     return "player-games:" + digest.hexdigest()
@@ -355,7 +371,7 @@ def player_games_key(player: Player, division: Division, language: str) -> str:
     by_round: dict[int, list[tuple]] = defaultdict(list)
     for g in games:
         by_round[g[1]].append(g)
-    rounds = [(n, services.games_text(by_round[n])) for n in sorted(by_round)]
+    rounds = "".join(services.games_text(n, by_round[n]) for n in sorted(by_round))
     where = (division.pk, division.frame_stamp, division.round_stamps or {})
     return _games_key(player.pk, where, language, rounds, with_sheets)
 
@@ -376,16 +392,15 @@ def player_games_keys(division: Division, language: str) -> dict[int, str]:
             if g.pk in with_sheets:
                 for pk in (g.player1_id, g.player2_id):
                     sheet_rounds[pk].append(number)
+    lines: dict[int, list[str]] = {p.pk: [] for p in read.players}
+    for texts in read.by_player.values():  # in round order
+        for pk, text in texts.items():
+            if pk in lines:
+                lines[pk].append(text)
     where = (division.pk, read.frame, read.round_stamps)
     return {
-        p.pk: _games_key(
-            p.pk,
-            where,
-            language,
-            ((n, texts[p.pk]) for n, texts in read.by_player.items() if p.pk in texts),
-            sheet_rounds.get(p.pk, []),
-        )
-        for p in read.players
+        pk: _games_key(pk, where, language, "".join(mine), sheet_rounds.get(pk, []))
+        for pk, mine in lines.items()
     }
 
 

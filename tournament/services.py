@@ -89,7 +89,7 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
-class _GameRow:
+class GameRow:
     """The columns of a game the engines need, read without building a model instance."""
 
     round: int
@@ -122,7 +122,7 @@ _GAME_COLUMNS = (
 )
 
 
-def engine_game(g: Game | _GameRow, with_scores: bool = True) -> engine.Game:
+def engine_game(g: Game | GameRow, with_scores: bool = True) -> engine.Game:
     """A game as the engines take it, from player1's side; without its scores, its pairing
     only (a round paired and not yet played)."""
     if g.player2_id is None:
@@ -137,7 +137,7 @@ def engine_game(g: Game | _GameRow, with_scores: bool = True) -> engine.Game:
     return engine.Game(g.player1_id, g.player2_id, g.score1, g.score2, first=first, results=results)
 
 
-def engine_games(games: Sequence[Game | _GameRow], rounds: int) -> list[list[engine.Game]]:
+def engine_games(games: Sequence[Game | GameRow], rounds: int) -> list[list[engine.Game]]:
     """The results of each round as the engines take them (`[0]` is round 1)."""
     by_round: list[list[engine.Game]] = [[] for _ in range(rounds)]
     for g in games:
@@ -300,7 +300,7 @@ class _RoundRead:
     pending: int  # games between two players without a result
     pairs: list[engine.Game]  # the results entered
     alone: list[engine.Game]  # byes and absent players' forfeits, scored when paired
-    rows: tuple[_GameRow, ...]  # every game of the round as read, void ones too
+    rows: tuple[GameRow, ...]  # every game of the round as read, void ones too
     by_player: dict[int, str]  # each player's games of the round, as `games_text` writes them
 
     def results(self, mode: str) -> list[engine.Game] | None:
@@ -312,25 +312,25 @@ class _RoundRead:
         return list(self.pairs)
 
 
-def key_values(g: _GameRow) -> tuple:
+def key_values(g: GameRow) -> tuple:
     """A game's columns as a player's games-table key takes them (`queries.KEY_COLUMNS`)."""
     return (g.pk, g.round, g.table, g.player1_id, g.player2_id, g.score1, g.score2, g.kind,
             g.first, g.tou)  # fmt: skip
 
 
-def games_text(games: Iterable[tuple]) -> str:
-    """A player's games of one round (their `key_values`) as their games-table key takes them:
-    in table order, then by primary key."""
-    return repr(sorted(games, key=lambda g: (g[2] is None, g[2] or 0, g[0])))
+def games_text(number: int, games: Iterable[tuple]) -> str:
+    """A player's games of round `number` (their `key_values`) as their games-table key takes
+    them: one line, the games in table order, then by primary key."""
+    return f"\n{number}:{sorted(games, key=lambda g: (g[2] is None, g[2] or 0, g[0]))!r}"
 
 
-def _round_read(games: list[_GameRow]) -> _RoundRead:
+def _round_read(games: list[GameRow]) -> _RoundRead:
     mine: dict[int, list[tuple]] = {}
     for g in games:
         for pk in (g.player1_id, g.player2_id):
             if pk is not None:
                 mine.setdefault(pk, []).append(key_values(g))
-    by_player = {pk: games_text(values) for pk, values in mine.items()}
+    by_player = {pk: games_text(games[0].round, values) for pk, values in mine.items()}
     played = pending = 0
     forfeit_tables: set[int | None] = set()  # a paired game's forfeit: two rows, one result
     pairs: list[engine.Game] = []
@@ -362,7 +362,7 @@ class DivisionRead:
     round_stamps: dict[str, str]
     players: list[Player]
     results: list[list[engine.Game]]  # each round's that count, up to the last that counts
-    rows: dict[int, tuple[_GameRow, ...]]  # round → every game of the round, void ones too
+    rows: dict[int, tuple[GameRow, ...]]  # round → every game of the round, void ones too
     by_player: dict[int, dict[int, str]]  # round → player → `_RoundRead.by_player`
 
 
@@ -426,11 +426,11 @@ def _read_division(
         for number, held in (_ROUNDS.get(where) or {}).items()
         if held[0] == round_stamps.get(str(number), "")
     }
-    fresh: dict[int, list[_GameRow]] = {}
+    fresh: dict[int, list[GameRow]] = {}
     for values in (
         _games(division, public).exclude(round__in=list(kept)).values_list(*_GAME_COLUMNS)
     ):
-        game = _GameRow(*values)
+        game = GameRow(*values)
         fresh.setdefault(game.round, []).append(game)
     for number, games in fresh.items():
         kept[number] = (round_stamps.get(str(number), ""), _round_read(games))

@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament import services
 from tournament.cache_once import Kept
 from tournament.models import Division, Player
 from tournament.queries import CrossRow, PlayerGame, Side, sides_of, signed
@@ -352,29 +353,27 @@ def crosstable_html(table: CrosstableTable, request: Any) -> str:
 
 
 def crosstable_cells(
-    division: Division, players: dict[int, Player], numbers: list[int], stamps: Any
+    division: Division, players: dict[int, Player], read: services.DivisionRead
 ) -> dict[int, dict[int, str]]:
-    """Each round's crosstable cells (round → player → `<td>`), kept in the cache under the
-    division's frame stamp and the round's own (`stamps`: frame_stamp and round_stamps, read
-    before `players`): a result entered renews its round's cells alone. One query for the
-    games of the rounds not kept."""
-    frame, kept = stamps
+    """Each round's crosstable cells (round → player → `<td>`) of the division's published
+    games as this process read them (`services.division_read`), kept in the cache under the
+    frame stamp and each round's own stamp they were read under: a result entered renews its
+    round's cells alone. No query: the rounds not kept are written from `read`."""
     # A cell's words (a bye, a forfeit) are in the page's language: kept once per language.
     language = get_language()
-    keys = {
-        n: f"crosscells:{language}:{division.pk}:{frame}:{n}:{kept.get(str(n), '')}"
-        for n in numbers
-    }
+    where = f"crosscells:{language}:{division.pk}:{read.frame}"
+    keys = {n: f"{where}:{n}:{read.round_stamps.get(str(n), '')}" for n in read.rows}
     by_round = {n: cells for n, k in keys.items() if (cells := _CELLS.get(k)) is not None}
     if len(by_round) < len(keys):
         found = cache.get_many([k for n, k in keys.items() if n not in by_round])
         by_round.update({n: found[k] for n, k in keys.items() if k in found})
-    missing = [n for n in numbers if n not in by_round]
+    missing = [n for n in read.rows if n not in by_round]
     if missing:
         fresh: dict[int, dict[int, str]] = {n: {} for n in missing}
-        for game in division.games.published().filter(round__in=missing):
-            for side in sides_of(game, players):
-                fresh[game.round][side.player.pk] = _td(_cross_cell(side), "cell")
+        for n in missing:
+            for game in read.rows[n]:
+                for side in sides_of(game, players):
+                    fresh[n][side.player.pk] = _td(_cross_cell(side), "cell")
         cache.set_many({keys[n]: cells for n, cells in fresh.items()}, 24 * 3600)
         by_round.update(fresh)
     for n, k in keys.items():

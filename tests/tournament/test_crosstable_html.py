@@ -196,10 +196,10 @@ def test_the_crosstable_of_kept_round_cells_is_the_table_django_tables2_renders(
     request = RequestFactory().get("/")
 
     def written() -> str:
-        stamps = Division.objects.values_list("frame_stamp", "round_stamps").get(pk=division.pk)
+        read = services.division_read(division)
         rows = services.division_standings(division)
         players = {row.player.pk: row.player for row in rows}
-        cells = crosstable_cells(division, players, [1], stamps)
+        cells = crosstable_cells(division, players, read)
         return standings_crosstable_html(division, rows, cells, request)
 
     first = written()

@@ -284,11 +284,11 @@ def test_the_standings_page_runs_the_same_number_of_queries_for_any_size(
     circle_division(tournament, "Division A", players, rounds)
     page = reverse("standings", args=["big", "Division A"])
 
-    # The divisions' stamps (the page cache's key), the tournament, the division, the rounds,
-    # the standings' stamp, and on the first view the stamp the players and games are read
-    # under, the players and the games; later views find the whole page in the cache under the
-    # same stamps.
-    with django_assert_num_queries(8):
+    # The divisions' stamps (the page cache's key), the tournament, the division, the stamp the
+    # rounds are counted under and their count, the standings' stamp, and on the first view the
+    # stamp the players and games are read under, the players and the games; later views find
+    # the whole page in the cache under the same stamps.
+    with django_assert_num_queries(9):
         response = client.get(page, {"sort": "-spread"})
     with django_assert_num_queries(1):
         again = client.get(page, {"sort": "-spread"})
@@ -306,11 +306,11 @@ def test_the_crosstable_and_player_pages_run_the_same_number_of_queries_for_any_
     tournament = Tournament.objects.create(name="Big Open", slug="big")
     circle_division(tournament, "Division A", players, rounds)
 
-    # The page cache's stamps, the tournament, the division, its frame and round stamps, the
-    # standings: their stamp, then (not yet cached) the stamp the players and games are read
-    # under, the players and the games; the rounds (the stamp again: the games were read under
-    # it), and the games of the rounds whose cells are not kept.
-    with django_assert_num_queries(10):
+    # The page cache's stamps, the tournament, the division; the stamps the players and games
+    # are read under, the players and the games (the cells of every round are written from
+    # them); the standings: their stamp, then (not yet cached) the stamps again, under which
+    # the players and games are found read.
+    with django_assert_num_queries(8):
         client.get(reverse("crosstable", args=["big", "Division A"]))
     # The page cache's stamps; every player's parts, worked out once for the division: the
     # division, the standings' stamp (now cached), the ratings (not yet cached) and the games

@@ -259,3 +259,30 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
     stamps.touch([three_rounds.pk])
     check()
     assert services._players_and_results(three_rounds, public)[1][0] == []  # no result left
+
+
+@pytest.mark.django_db
+def test_the_rounds_are_counted_once_a_stamp_and_again_after_a_result(
+    three_rounds: Division, director: User, django_assert_num_queries
+) -> None:
+    from tournament import queries
+
+    with django_assert_num_queries(2):  # the stamp, then the count
+        first = queries.division_rounds(three_rounds)
+    with django_assert_num_queries(1):  # the stamp: the same, so counted already
+        assert queries.division_rounds(three_rounds) == first
+    assert [(r.number, r.games, r.results, r.complete) for r in first] == [
+        (1, 4, 1, False),
+        (2, 4, 1, False),
+        (3, 4, 0, False),
+    ]
+
+    results.enter_line(three_rounds, 3, "2 410 4 390", director)
+
+    with django_assert_num_queries(2):  # a new stamp: counted again
+        after = queries.division_rounds(three_rounds)
+    assert [(r.number, r.results, r.complete) for r in after] == [
+        (1, 1, False),
+        (2, 1, False),
+        (3, 1, False),
+    ]

@@ -304,12 +304,11 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
-    # The stamps first: everything read after them is at least as new as they say.
-    stamps = Division.objects.filter(pk=div.pk).values_list("frame_stamp", "round_stamps").get()
+    # The published games as this process read them under the division's stamps (read first:
+    # the games are at least as new as they say), then the standings.
+    read = services.division_read(div, public=True)
     rows = services.division_standings(div, public=True)
-    # The published rounds that have games, as this process read them under the stamp.
-    numbers = list(services.division_read(div, public=True).rows)
-    cells = crosstable_cells(div, {row.player.pk: row.player for row in rows}, numbers, stamps)
+    cells = crosstable_cells(div, {row.player.pk: row.player for row in rows}, read)
     ctx = {
         "tournament": tournament,
         "division": div,
