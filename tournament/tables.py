@@ -352,13 +352,11 @@ def crosstable_html(table: CrosstableTable, request: Any) -> str:
     return _written_rows(table, request, cells)
 
 
-def crosstable_cells(
-    division: Division, players: dict[int, Player], read: services.DivisionRead
-) -> dict[int, dict[int, str]]:
+def crosstable_cells(division: Division, read: services.DivisionRead) -> dict[int, dict[int, str]]:
     """Each round's crosstable cells (round → player → `<td>`) of the division's published
-    games as this process read them (`services.division_read`), kept in the cache under the
-    frame stamp and each round's own stamp they were read under: a result entered renews its
-    round's cells alone. No query: the rounds not kept are written from `read`."""
+    games and players as this process read them (`services.division_read`), kept in the cache
+    under the frame stamp and each round's own stamp they were read under: a result entered
+    renews its round's cells alone. No query: the rounds not kept are written from `read`."""
     # A cell's words (a bye, a forfeit) are in the page's language: kept once per language.
     language = get_language()
     where = f"crosscells:{language}:{division.pk}:{read.frame}"
@@ -369,6 +367,7 @@ def crosstable_cells(
         by_round.update({n: found[k] for n, k in keys.items() if k in found})
     missing = [n for n in read.rows if n not in by_round]
     if missing:
+        players = {p.pk: p for p in read.players}
         fresh: dict[int, dict[int, str]] = {n: {} for n in missing}
         for n in missing:
             for game in read.rows[n]:

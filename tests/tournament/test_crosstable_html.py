@@ -198,8 +198,7 @@ def test_the_crosstable_of_kept_round_cells_is_the_table_django_tables2_renders(
     def written() -> str:
         read = services.division_read(division)
         rows = services.division_standings(division)
-        players = {row.player.pk: row.player for row in rows}
-        cells = crosstable_cells(division, players, read)
+        cells = crosstable_cells(division, read)
         return standings_crosstable_html(division, rows, cells, request)
 
     first = written()

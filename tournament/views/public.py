@@ -304,11 +304,11 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
-    # The published games as this process read them under the division's stamps (read first:
-    # the games are at least as new as they say), then the standings.
+    # The published games and their players as this process read them under the division's
+    # stamps (read first: the games are at least as new as they say), then the standings.
     read = services.division_read(div, public=True)
     rows = services.division_standings(div, public=True)
-    cells = crosstable_cells(div, {row.player.pk: row.player for row in rows}, read)
+    cells = crosstable_cells(div, read)
     ctx = {
         "tournament": tournament,
         "division": div,
