@@ -56,6 +56,26 @@ class Kept(Generic[K, V]):
             self._values.clear()
 
 
+def get_many(kept: Kept[str, V], keys: list[str]) -> dict[str, V]:
+    """The values under `keys` that this process keeps in `kept`, else those the shared cache
+    holds (kept in `kept` from then on); the keys found in neither are left out."""
+    found = {k: v for k in keys if (v := kept.get(k)) is not None}
+    missing = [k for k in keys if k not in found]
+    if missing:
+        read = cache.get_many(missing)
+        for key, value in read.items():
+            kept.put(key, value)
+        found.update(read)
+    return found
+
+
+def set_many(kept: Kept[str, V], data: dict[str, V], timeout: int) -> None:
+    """`data` kept in this process's `kept` and in the shared cache for `timeout` seconds."""
+    for key, value in data.items():
+        kept.put(key, value)
+    cache.set_many(data, timeout)
+
+
 # The last values asked for with `local=True`, as this process last read them: a big
 # division's standings or ratings take longer to unpickle from the cache than a player's page
 # takes to render. Their keys hold the stamps, so a value here is as exact as the cache's.

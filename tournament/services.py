@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
+from tournament import cache_once
 from tournament.cache_once import Kept, get_or_compute
 from tournament.engine import pairing
 from tournament.engine import ratings as ratings_engine
@@ -583,19 +583,10 @@ class _RatingsMemo:
     this process's memory (`_RATED`)."""
 
     def get_many(self, keys: list[str]) -> dict[str, dict[int, int]]:
-        found = {k: v for k in keys if (v := _RATED.get(k)) is not None}
-        missing = [k for k in keys if k not in found]
-        if missing:
-            read = cache.get_many(missing)
-            for key, ratings in read.items():
-                _RATED.put(key, ratings)
-            found.update(read)
-        return found
+        return cache_once.get_many(_RATED, keys)
 
     def set_many(self, data: dict[str, dict[int, int]]) -> object:
-        for key, ratings in data.items():
-            _RATED.put(key, ratings)
-        return cache.set_many(data, 24 * 3600)
+        return cache_once.set_many(_RATED, data, 24 * 3600)
 
 
 def _ratings(division: Division, public: bool) -> list[RatingRow]:

@@ -8,14 +8,13 @@ from html import escape
 from typing import Any
 
 import django_tables2 as tables
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament import services
+from tournament import cache_once, services
 from tournament.cache_once import Kept
 from tournament.models import Division, Player
 from tournament.queries import CrossRow, PlayerGame, Side, sides_of, signed
@@ -361,10 +360,8 @@ def crosstable_cells(division: Division, read: services.DivisionRead) -> dict[in
     language = get_language()
     where = f"crosscells:{language}:{division.pk}:{read.frame}"
     keys = {n: f"{where}:{n}:{read.round_stamps.get(str(n), '')}" for n in read.rows}
-    by_round = {n: cells for n, k in keys.items() if (cells := _CELLS.get(k)) is not None}
-    if len(by_round) < len(keys):
-        found = cache.get_many([k for n, k in keys.items() if n not in by_round])
-        by_round.update({n: found[k] for n, k in keys.items() if k in found})
+    found = cache_once.get_many(_CELLS, list(keys.values()))
+    by_round = {n: found[k] for n, k in keys.items() if k in found}
     missing = [n for n in read.rows if n not in by_round]
     if missing:
         players = {p.pk: p for p in read.players}
@@ -373,11 +370,8 @@ def crosstable_cells(division: Division, read: services.DivisionRead) -> dict[in
             for game in read.rows[n]:
                 for side in sides_of(game, players):
                     fresh[n][side.player.pk] = _td(_cross_cell(side), "cell")
-        cache.set_many({keys[n]: cells for n, cells in fresh.items()}, 24 * 3600)
+        cache_once.set_many(_CELLS, {keys[n]: cells for n, cells in fresh.items()}, 24 * 3600)
         by_round.update(fresh)
-    for n, k in keys.items():
-        if k not in _CELLS:
-            _CELLS.put(k, by_round[n])
     return by_round
 
 

@@ -79,6 +79,19 @@ def test_a_failed_computation_lets_go_of_the_lock() -> None:
     assert get_or_compute("k", lambda: "after", 60) == "after"
 
 
+def test_values_kept_in_the_process_are_not_read_from_the_shared_cache_again() -> None:
+    kept: cache_once.Kept[str, int] = cache_once.Kept(4)
+    cache_once.set_many(kept, {"a": 1}, 60)
+    cache.set("b", 2, 60)
+
+    assert cache_once.get_many(kept, ["a", "b", "c"]) == {"a": 1, "b": 2}
+    assert kept.get("b") == 2  # read from the shared cache once, kept from then on
+    assert cache.get("a") == 1  # set in both
+
+    cache.clear()  # what the process keeps is its own
+    assert cache_once.get_many(kept, ["a", "b", "c"]) == {"a": 1, "b": 2}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_viewers_missing_a_renewed_page_together_render_it_once_and_see_the_new_result(
     division: Division, director: User, monkeypatch: pytest.MonkeyPatch
