@@ -393,8 +393,8 @@ def player_games_keys(division: Division, language: str) -> dict[int, str]:
                 for pk in (g.player1_id, g.player2_id):
                     sheet_rounds[pk].append(number)
     lines: dict[int, list[str]] = {p.pk: [] for p in read.players}
-    for texts in read.by_player.values():  # in round order
-        for pk, text in texts.items():
+    for held in read.rounds.values():  # in round order
+        for pk, text in held.by_player.items():
             if pk in lines:
                 lines[pk].append(text)
     where = (division.pk, read.frame, read.round_stamps)

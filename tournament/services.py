@@ -292,8 +292,8 @@ def round_counts(mode: str, played: int, pending: int, alone: int) -> bool:
     return played > 0 or (alone > 0 and byes_count(mode, played, pending))
 
 
-@dataclass(frozen=True, slots=True)
-class _RoundRead:
+@dataclass(frozen=True)
+class RoundRead:
     """A round's games as the engines take them, with what `byes_count` needs."""
 
     played: int  # results entered: games between two players, forfeits of paired games
@@ -301,7 +301,18 @@ class _RoundRead:
     pairs: list[engine.Game]  # the results entered
     alone: list[engine.Game]  # byes and absent players' forfeits, scored when paired
     rows: tuple[GameRow, ...]  # every game of the round as read, void ones too
-    by_player: dict[int, str]  # each player's games of the round, as `games_text` writes them
+
+    @functools.cached_property
+    def by_player(self) -> dict[int, str]:
+        """Each player's games of the round, as `games_text` writes them for the players'
+        games-table keys: written once a round read, when a key first asks (the desk's saves
+        never do)."""
+        mine: dict[int, list[tuple]] = {}
+        for g in self.rows:
+            for pk in (g.player1_id, g.player2_id):
+                if pk is not None:
+                    mine.setdefault(pk, []).append(key_values(g))
+        return {pk: games_text(self.rows[0].round, values) for pk, values in mine.items()}
 
     def results(self, mode: str) -> list[engine.Game] | None:
         """The round's results that count, or None when nothing of it counts yet."""
@@ -324,13 +335,7 @@ def games_text(number: int, games: Iterable[tuple]) -> str:
     return f"\n{number}:{sorted(games, key=lambda g: (g[2] is None, g[2] or 0, g[0]))!r}"
 
 
-def _round_read(games: list[GameRow]) -> _RoundRead:
-    mine: dict[int, list[tuple]] = {}
-    for g in games:
-        for pk in (g.player1_id, g.player2_id):
-            if pk is not None:
-                mine.setdefault(pk, []).append(key_values(g))
-    by_player = {pk: games_text(games[0].round, values) for pk, values in mine.items()}
+def _round_read(games: list[GameRow]) -> RoundRead:
     played = pending = 0
     forfeit_tables: set[int | None] = set()  # a paired game's forfeit: two rows, one result
     pairs: list[engine.Game] = []
@@ -349,7 +354,7 @@ def _round_read(games: list[GameRow]) -> _RoundRead:
             pairs.append(engine_game(g))
         else:
             pending += 1
-    return _RoundRead(played + len(forfeit_tables), pending, pairs, alone, tuple(games), by_player)
+    return RoundRead(played + len(forfeit_tables), pending, pairs, alone, tuple(games))
 
 
 @dataclass(frozen=True)
@@ -363,7 +368,7 @@ class DivisionRead:
     players: list[Player]
     results: list[list[engine.Game]]  # each round's that count, up to the last that counts
     rows: dict[int, tuple[GameRow, ...]]  # round → every game of the round, void ones too
-    by_player: dict[int, dict[int, str]]  # round → player → `_RoundRead.by_player`
+    rounds: dict[int, RoundRead]  # round → its games as read (`rows` are theirs)
 
 
 # The last few divisions' players and results read by this process, by stamp: after a change,
@@ -374,7 +379,7 @@ _READ: Kept[tuple[int, str, bool, str], DivisionRead] = Kept(8)
 # (the round's own stamp, its games as read). Under one frame stamp the rounds are the same
 # ones (a game added, deleted or moved renews it), so a result read again is the one round
 # whose stamp changed.
-_ROUNDS: Kept[tuple[int, str, bool], dict[int, tuple[str, _RoundRead]]] = Kept(8)
+_ROUNDS: Kept[tuple[int, str, bool], dict[int, tuple[str, RoundRead]]] = Kept(8)
 # The players as this process last read them, by the division's frame stamp (a player saved,
 # added or deleted renews it; a result does not): a result entered reads no player again.
 _PLAYERS: Kept[tuple[int, str], list[Player]] = Kept(8)
@@ -445,7 +450,7 @@ def _read_division(
         players,
         [list(counted.get(n) or []) for n in range(1, last_round + 1)],
         {n: held[1].rows for n, held in sorted(kept.items())},
-        {n: held[1].by_player for n, held in sorted(kept.items())},
+        {n: held[1] for n, held in sorted(kept.items())},
     )
 
 
