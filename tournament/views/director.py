@@ -135,7 +135,7 @@ def round_rows_html(division: Division, round_number: int) -> str:
     for pk, table, score1, score2, first, kind, n1, name1, p2, n2, name2 in games:
         done = score1 is not None and (p2 is None or score2 is not None)
         cells = [
-            "" if table is None else str(table),
+            _number(table),
             f"{n1} {escape(name1)}",
             _number(score1),
         ]
