@@ -35,6 +35,23 @@ DESK_MESSAGES: Mapping[str, str] = {
 SHEET_MESSAGES: Mapping[str, str] = {**findings.MESSAGES, **DESK_MESSAGES}
 
 
+# First strong isolate … pop directional isolate: a name or any user text inside a plain-text
+# sentence (a JSON message, a PDF line, a `.t` comment) keeps its own direction and leaves the
+# sentence's order alone. In HTML the same job is `{{ value|bdi }}` (templatetags/spread_i18n).
+FSI, PDI = "\u2068", "\u2069"
+
+
+def isolate(text: object) -> str:
+    """`text` (a player's name, a club, a reason typed by a director) isolated for plain text;
+    None and "" stay empty, and text already isolated is not wrapped twice."""
+    if text is None or text == "":
+        return ""
+    text = str(text)
+    if text.startswith(FSI) and text.endswith(PDI):
+        return text
+    return f"{FSI}{text}{PDI}"
+
+
 def language() -> str:
     """The engines' language for the active Django language (English when it has no catalog)."""
     return engine_language(get_language())
