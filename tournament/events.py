@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from tournament import audit, results, rounds, stamps
 from tournament.interchange import ratinglist
-from tournament.models import Change, Division, Game, Player, Round, Scoresheet, Tournament
+from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.players import NewPlayer, late_entry
 
 # The permission that lets a signed-in user create events (given by an admin, or by
@@ -515,23 +515,6 @@ def copy_tournament(tournament: Tournament, user: Any, name: str) -> Tournament:
     return copy
 
 
-def auto_pair(division: Division, round_number: int, user: Any) -> Round | None:
-    """Pair the round after `round_number` by the schedule, unpublished, if the division pairs
-    by itself, `round_number`'s results are complete and the next round is planned and not
-    paired yet. PairingRefused says why the engine could not."""
-    division.refresh_from_db(fields=["auto_pair", "planned_rounds"])
-    if not division.auto_pair:
-        return None
-    if division.planned_rounds and round_number >= division.planned_rounds:
-        return None
-    games = division.games.filter(round=round_number).exclude(kind=Game.VOID)
-    if not games.exists() or games.filter(score1=None).exists():
-        return None
-    if division.games.filter(round=round_number + 1).exists():
-        return None
-    return rounds.pair(division, round_number + 1, user)
-
-
 # -- divisions: added, renamed, removed; a player moved between them ---------------------------
 
 
@@ -658,6 +641,8 @@ def move_player(player: Player, target: Division, user: Any) -> Player:
             target, Change.Action.MOVE_PLAYER, actor=user, before=before, after=after, reason=reason
         )
     return player
+
+
 def rating_list_matches(division: Division, rating_list: ratinglist.RatingList) -> list:
     """Each player of the division (withdrawn ones too) matched by name to a rating list's
     entries (`interchange.ratinglist.match`): what the desk previews before anything changes."""

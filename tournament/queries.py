@@ -112,9 +112,7 @@ def division_rounds(division: Division) -> list[RoundCount]:
     """The published rounds that have games, in order (two queries: the division's stamp, read
     first so that the rounds counted after it are at least as new, then the count; one when
     this process counted them under the same stamp)."""
-    stamp, mode = (
-        Division.objects.filter(pk=division.pk).values_list("stamp", "byes_count").get()
-    )
+    stamp, mode = Division.objects.filter(pk=division.pk).values_list("stamp", "byes_count").get()
     key = (division.pk, stamp, mode)
     found = _ROUND_COUNTS.get(key)
     if found is None:

@@ -51,6 +51,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournament import audit
 from tournament.models import Change, Division, Game, Player
+from tournament.sentences import isolate
 
 MIN_SCORE = -200
 MAX_SCORE = 1000
@@ -245,8 +246,9 @@ def snapshot(game: Game) -> dict[str, Any]:
 
 
 def result_text(s: dict[str, Any]) -> str:
-    """A snapshot as a line a director reads: `12 Smith 455 – 7 Jones 389, Smith first`."""
-    one = f"{s['player1']} {s['name1']}"
+    """A snapshot as a line a director reads: `12 Smith 455 – 7 Jones 389, Smith first`, each
+    name isolated (`sentences.isolate`) so that a name in any script keeps the line's order."""
+    one = f"{s['player1']} {isolate(s['name1'])}"
     kind = kind_label(s["kind"])
     if s["player2"] is None:
         if s["score1"] is None:
@@ -256,7 +258,7 @@ def result_text(s: dict[str, Any]) -> str:
         else:
             label = kind
         return f"{one}: {label} {s['score1']:+d}"
-    two = f"{s['player2']} {s['name2']}"
+    two = f"{s['player2']} {isolate(s['name2'])}"
     if s["score1"] is None:
         return gettext("%(player1)s v %(player2)s: not entered") % {"player1": one, "player2": two}
     text = f"{one} {s['score1']} – {two} {s['score2']}"
@@ -264,7 +266,7 @@ def result_text(s: dict[str, Any]) -> str:
         text += f" ({kind})"
     if s["first"] in (1, 2):
         first = s["name1"] if s["first"] == 1 else s["name2"]
-        text += gettext(", %(name)s first") % {"name": first}
+        text += gettext(", %(name)s first") % {"name": isolate(first)}
     return text
 
 
@@ -317,12 +319,12 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
             now = gettext("none") if after[key] is None else after[key]
             found.append(
                 gettext("%(name)s's score %(was)s → %(now)s")
-                % {"name": after[name], "was": was, "now": now}
+                % {"name": isolate(after[name]), "was": was, "now": now}
             )
     if before["first"] != after["first"]:
 
         def who(s: dict[str, Any]) -> str:
-            return {1: s["name1"], 2: s["name2"]}.get(s["first"]) or "not known"
+            return isolate({1: s["name1"], 2: s["name2"]}.get(s["first"])) or gettext("not known")
 
         found.append(
             gettext("going first %(who)s → %(who2)s") % {"who": who(before), "who2": who(after)}
@@ -343,7 +345,7 @@ def _content(s: dict[str, Any]) -> dict[str, Any]:
 
 
 def _who(player: Player) -> str:
-    return gettext("%(number)s %(name)s") % {"number": player.number, "name": player.name}
+    return gettext("%(number)s %(name)s") % {"number": player.number, "name": isolate(player.name)}
 
 
 # -- checking a line against the round --------------------------------------------------------
@@ -380,19 +382,19 @@ def _where(player: Player, games: list[Game], players: dict[int, Player]) -> str
         if player.pk == g.player1_id and g.player2_id is None:
             if g.kind == Game.FORFEIT and g.score1 is not None:
                 if g.score1 > 0:
-                    return gettext("%(name)s has a forfeit win") % {"name": player.name}
-                return gettext("%(name)s has a forfeit loss") % {"name": player.name}
+                    return gettext("%(name)s has a forfeit win") % {"name": isolate(player.name)}
+                return gettext("%(name)s has a forfeit loss") % {"name": isolate(player.name)}
             return gettext("%(name)s has a %(kind)s") % {
-                "name": player.name,
+                "name": isolate(player.name),
                 "kind": kind_label(g.kind),
             }
         if player.pk in (g.player1_id, g.player2_id):
             other = g.player2_id if player.pk == g.player1_id else g.player1_id
             return gettext("%(name)s plays %(opponent)s") % {
-                "name": player.name,
+                "name": isolate(player.name),
                 "opponent": _who(players[other]),
             }
-    return gettext("%(name)s is not paired") % {"name": player.name}
+    return gettext("%(name)s is not paired") % {"name": isolate(player.name)}
 
 
 def _plan(
@@ -467,7 +469,7 @@ def _plan(
                         "%(name)s was to go first; this entry records %(name2)s as going "
                         "first, as you chose."
                     )
-                    % {"name": due.name, "name2": player.name}
+                    % {"name": isolate(due.name), "name2": isolate(player.name)}
                 )
             else:
                 warnings.append(
@@ -475,7 +477,7 @@ def _plan(
                         "%(name)s was to go first, as paired, and stays first; tick “first as "
                         "typed” to record %(name2)s as going first."
                     )
-                    % {"name": due.name, "name2": player.name}
+                    % {"name": isolate(due.name), "name2": isolate(player.name)}
                 )
                 first = game.first
         values = {"score1": score1, "score2": score2, "first": first, "kind": Game.PLAYED}
@@ -631,14 +633,14 @@ def _stale_message(game: Game, version: int, outcome: str) -> str:
 def _game_label(game: Game) -> str:
     if game.player2_id is None:
         return gettext("%(name)s's round %(round)s %(kind)s") % {
-            "name": game.player1.name,
+            "name": isolate(game.player1.name),
             "round": game.round,
             "kind": kind_label(game.kind),
         }
     return gettext("the round %(round)s game %(player1)s v %(player2)s") % {
         "round": game.round,
-        "player1": game.player1.name,
-        "player2": game.player2.name,
+        "player1": isolate(game.player1.name),
+        "player2": isolate(game.player2.name),
     }
 
 

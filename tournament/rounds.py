@@ -11,12 +11,14 @@ Player ids given to the engine are the players' primary keys.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max, Min
+from django.db.models import F, Max, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
@@ -26,7 +28,7 @@ from tournament.engine import standings as engine
 from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.registry import automatic
 from tournament.models import Change, Division, Game, Player, Round
-from tournament.results import EntryError, snapshot
+from tournament.results import EntryError, change_text, snapshot
 
 # Change.action values written here.
 PAIR = Change.Action.PAIR
@@ -37,6 +39,10 @@ UNPAIR = Change.Action.UNPAIR
 
 class PairingRefused(EntryError):
     """The round cannot be paired or changed as asked; the message says why."""
+
+
+class StaleRound(PairingRefused):
+    """The round was paired from results that changed since: publishing it needs a yes."""
 
 
 # -- loading the division as plain data ----------------------------------------------------------
@@ -368,6 +374,7 @@ def save_pairings(
     based_on: int | None = None,
     notes: Sequence[dict[str, Any]] = (),
     reason: str = "",
+    auto: bool = False,
 ) -> Round:
     """Replace round `round_number`'s pairings with `pairs` (first player first), unpublished:
     the tables numbered in the order given from the division's first table (a player's fixed
@@ -375,7 +382,9 @@ def save_pairings(
     not paired gets the division's `absent_result`: a forfeit loss, or nothing.
 
     Refused when the round already has results. `notes` are messages as dicts
-    (`Message.as_dict()`); the warnings are the engine's checks of the pairs as saved.
+    (`Message.as_dict()`); the warnings are the engine's checks of the pairs as saved. The
+    round keeps what it was paired from (`basis`), and `auto` says the division paired it by
+    itself, so that a change to those results pairs it again (`revisit`).
     """
     with transaction.atomic():
         division, before = _clear_round(division, round_number, gettext("paired again"))
@@ -410,6 +419,7 @@ def save_pairings(
                         )
                     )
         warnings = _check(division, round_number, created)
+        from_round = _checked_from(division, round_number) if based_on is None else based_on
         state, _ = Round.objects.update_or_create(
             division=division,
             number=round_number,
@@ -420,6 +430,9 @@ def save_pairings(
                 "published_at": None,
                 "notes": list(notes),
                 "warnings": _warning_dicts(warnings),
+                "auto": auto,
+                "basis": basis(division, round_number, from_round),
+                "stale": [],
             },
         )
         _log(division, user, PAIR, before, [snapshot(g) for g in created], reason)
@@ -433,12 +446,13 @@ def pair(
     based_on: int | None = None,
     system: str | None = None,
     repeats: int | None = None,
+    auto: bool = False,
 ) -> Round:
-    """Pair the round by the engine and save it, unpublished."""
-    return save_plan(plan(division, round_number, based_on, system, repeats), user)
+    """Pair the round by the engine and save it, unpublished (`auto`: by the division itself)."""
+    return save_plan(plan(division, round_number, based_on, system, repeats), user, auto)
 
 
-def save_plan(proposal: Plan, user: Any) -> Round:
+def save_plan(proposal: Plan, user: Any, auto: bool = False) -> Round:
     """Save what `plan` proposed, unpublished."""
     result = proposal.result
     players = proposal.players
@@ -467,6 +481,7 @@ def save_plan(proposal: Plan, user: Any) -> Round:
         based_on=result.based_on,
         notes=[n.as_dict() for n in (*result.notes, *reasons)],
         reason=f"paired by {result.system} from round {result.based_on}",
+        auto=auto,
     )
 
 
@@ -531,7 +546,11 @@ def swap(division: Division, round_number: int, a: Player, b: Player, user: Any)
             if p.pk not in seats:
                 raise PairingRefused(
                     gettext("%(number)s %(name)s is not paired in round %(round_number)s.")
-                    % {"number": p.number, "name": p.name, "round_number": round_number}
+                    % {
+                        "number": p.number,
+                        "name": sentences.isolate(p.name),
+                        "round_number": round_number,
+                    }
                 )
             if seats[p.pk][0].has_result and seats[p.pk][0].kind != Game.BYE:
                 raise PairingRefused(
@@ -539,13 +558,17 @@ def swap(division: Division, round_number: int, a: Player, b: Player, user: Any)
                         "%(number)s %(name)s's round %(round_number)s game has a result: "
                         "it cannot be swapped."
                     )
-                    % {"number": p.number, "name": p.name, "round_number": round_number}
+                    % {
+                        "number": p.number,
+                        "name": sentences.isolate(p.name),
+                        "round_number": round_number,
+                    }
                 )
         (game_a, seat_a), (game_b, seat_b) = seats[a.pk], seats[b.pk]
         if game_a.pk == game_b.pk:
             raise PairingRefused(
                 gettext("%(name)s and %(name2)s already play each other.")
-                % {"name": a.name, "name2": b.name}
+                % {"name": sentences.isolate(a.name), "name2": sentences.isolate(b.name)}
             )
         before = [snapshot(game_a), snapshot(game_b)]
         setattr(game_a, seat_a, b)
@@ -555,6 +578,9 @@ def swap(division: Division, round_number: int, a: Player, b: Player, user: Any)
             g.save()
         _keep_fixed_tables(division, games)
         state = _refresh_round(division, round_number)
+        if state.auto:  # swapped by hand: a change to its results marks it, never re-pairs it
+            state.auto = False
+            state.save(update_fields=["auto"])
         _drop_stale_reasons(state, games)
         _log(division, user, SWAP, before, [snapshot(game_a), snapshot(game_b)], "")
         return state
@@ -598,8 +624,10 @@ def _refresh_round(division: Division, round_number: int) -> Round:
     return state
 
 
-def publish(division: Division, round_number: int, user: Any) -> Round:
-    """Show the round's pairings to the players, and score its byes."""
+def publish(division: Division, round_number: int, user: Any, stale_ok: bool = False) -> Round:
+    """Show the round's pairings to the players, and score its byes. A round paired from
+    results that have changed since (`Round.stale`) is published only when `stale_ok` says
+    the director saw that and confirmed."""
     with transaction.atomic():
         division = locked_division(division)
         games = _round_games(division, round_number)
@@ -613,6 +641,15 @@ def publish(division: Division, round_number: int, user: Any) -> Round:
             raise PairingRefused(
                 gettext("Round %(round_number)s is already published.")
                 % {"round_number": round_number}
+            )
+        if state.stale and not stale_ok:
+            raise StaleRound(
+                gettext(
+                    "Round %(round_number)s was paired from results that have changed since "
+                    "(%(changes)s). Pair it again, or confirm that it is to be published as "
+                    "it is."
+                )
+                % {"round_number": round_number, "changes": stale_text(state)}
             )
         before, after = [], []
         for g in games:
@@ -663,8 +700,271 @@ def save_manual(
             if n in seen:
                 raise PairingRefused(
                     gettext("Player %(n)s %(name)s is paired twice.")
-                    % {"n": n, "name": players[n].name}
+                    % {"n": n, "name": sentences.isolate(players[n].name)}
                 )
             seen.add(n)
         pairs.append((players[first], players[second] if second is not None else None))
     return save_pairings(division, round_number, pairs, user, reason="paired by hand")
+
+
+# -- the pairings of later rounds, kept in line with the results they were paired from -----------
+
+
+def _digest(rows: Sequence[object]) -> str:
+    return hashlib.sha256("\n".join(sorted(map(repr, rows))).encode()).hexdigest()[:16]
+
+
+def basis(division: Division, round_number: int, based_on: int) -> dict[str, Any]:
+    """What a pairing of `round_number` from the results through `based_on` depends on, as
+    digests: each earlier round's results (through `based_on`) or pairings (after it), and the
+    field (who is in the event for the round); and the last change of the log then, so that a
+    page can say which results those were."""
+    per_round: list[list[tuple[Any, ...]]] = [[] for _ in range(round_number - 1)]
+    games = (
+        division.games.filter(round__lt=round_number)
+        .exclude(kind=Game.VOID)
+        .values_list("round", "player1_id", "player2_id", "score1", "score2", "kind", "first")
+    )
+    for number, one, two, score1, score2, kind, first in games:
+        row = (one, two, score1, score2, kind, first) if number <= based_on else (one, two)
+        per_round[number - 1].append(row)
+    players = list(division.players.all())
+    out = {p.pk for p in marked_absent(players, round_number)}
+    if round_number == 1:
+        out |= {p.pk for p in not_checked_in(players)}
+    in_field = [
+        p.pk
+        for p in players
+        if (p.withdrawn_from_round is None or p.withdrawn_from_round > round_number)
+        and p.pk not in out
+    ]
+    last = Change.objects.filter(tournament_id=division.tournament_id).aggregate(n=Max("pk"))["n"]
+    return {
+        "based_on": based_on,
+        "rounds": [_digest(rows) for rows in per_round],
+        "field": _digest(in_field),
+        "change": last,
+    }
+
+
+def _changed_rounds(stored: dict[str, Any], now: dict[str, Any]) -> list[int]:
+    """The rounds whose results or pairings differ from what the pairing was made from (0 for
+    the field)."""
+    changed = [
+        n
+        for n, (was, is_now) in enumerate(zip(stored["rounds"], now["rounds"], strict=False), 1)
+        if was != is_now
+    ]
+    return ([0] if stored["field"] != now["field"] else []) + changed
+
+
+def _played_rounds(division: Division, after: int) -> set[int]:
+    """The rounds after `after` with a game played and entered: their pairings are history."""
+    played = division.games.filter(round__gt=after, kind=Game.PLAYED).exclude(score1=None)
+    return set(played.values_list("round", flat=True).distinct())
+
+
+def _first_round(changes: Sequence[Change]) -> int:
+    """The earliest round the changes touch; 0 for a change to the field (a player)."""
+    found = [
+        s["round"]
+        for c in changes
+        for data in (c.before, c.after)
+        for s in (data or {}).get("games") or []
+        if isinstance(s, dict) and s.get("round")
+    ]
+    if any(c.action not in RESULT_ACTIONS for c in changes):
+        found.append(0)
+    return min(found, default=0)
+
+
+# The changes of results; any other change passed to `revisit` is one to the field.
+RESULT_ACTIONS = frozenset(
+    {Change.Action.CREATE, Change.Action.CORRECT, Change.Action.DELETE, Change.Action.UNDO}
+)
+
+
+def _pairs(division: Division, round_number: int) -> set[frozenset[int | None]]:
+    games = division.games.filter(round=round_number).exclude(kind=Game.FORFEIT)
+    return {frozenset((one, two)) for one, two in games.values_list("player1_id", "player2_id")}
+
+
+def _pair_again(division: Division, state: Round, user: Any) -> str:
+    """The division's own unpublished pairing of a round, made again from the results as they
+    are now; what happened, in a sentence."""
+    before = _pairs(division, state.number)
+    try:
+        with transaction.atomic():
+            pair(division, state.number, user, auto=True)
+    except PairingRefused as refused:
+        return gettext(
+            "Round %(round)s was paired by itself from results that have changed, and cannot "
+            "be paired again: %(error)s"
+        ) % {"round": state.number, "error": refused}
+    after = _pairs(division, state.number)
+    changed = len(after - before)
+    return ngettext(
+        "Round %(round)s paired again from the corrected results: %(changed)s of %(count)s "
+        "pair changed.",
+        "Round %(round)s paired again from the corrected results: %(changed)s of %(count)s "
+        "pairs changed.",
+        len(after),
+    ) % {"round": state.number, "changed": changed, "count": len(after)}
+
+
+def revisit(division: Division, user: Any, changes: Sequence[Change]) -> list[str]:
+    """Bring the later rounds' pairings in line with `changes` (results, or the field), in the
+    caller's transaction; what the desk is told, a sentence each.
+
+    A round not yet played whose pairing was made from results that differ now is paired
+    again if the division paired it by itself and it is unpublished; otherwise (paired,
+    swapped or typed by hand, or published) it is left as it is and marked stale with the
+    changes, until it is paired again or the results are as they were (an undo), which takes
+    the mark off. Then, when a round the changes touch is complete, the next one is paired by
+    itself (`auto_pair`)."""
+    changes = [c for c in changes if c is not None]
+    if not changes:
+        return []
+    first = _first_round(changes)
+    said = []
+    states = list(division.rounds.filter(number__gt=first).order_by("number"))
+    played = _played_rounds(division, first) if states else set()
+    for state in states:
+        if not state.basis or state.number in played:
+            continue
+        now = basis(division, state.number, state.basis["based_on"])
+        changed = _changed_rounds(state.basis, now)
+        if not changed:
+            if state.stale:
+                state.stale = []
+                state.save(update_fields=["stale"])
+                said.append(
+                    gettext(
+                        "Round %(round)s is up to date again with the results it was paired from."
+                    )
+                    % {"round": state.number}
+                )
+            continue
+        if state.auto and not state.published:
+            said.append(_pair_again(division, state, user))
+            state.refresh_from_db()
+            if not _changed_rounds(state.basis, now):
+                continue
+        known = {entry["change"] for entry in state.stale}
+        state.stale = [
+            *state.stale,
+            *({"change": c.pk, "rounds": changed} for c in changes if c.pk not in known),
+        ]
+        state.save(update_fields=["stale"])
+        said.append(
+            gettext(
+                "Round %(round)s was paired from results that have changed (%(changes)s): "
+                "it is left as it is. Pair it again on its pairing page if it should change."
+            )
+            % {"round": state.number, "changes": stale_text(state)}
+        )
+    for number in sorted(_touched_rounds(changes)):
+        said.extend(auto_pair(division, number, user))
+    return said
+
+
+def _touched_rounds(changes: Sequence[Change]) -> set[int]:
+    return {
+        s["round"]
+        for c in changes
+        if c.action in RESULT_ACTIONS
+        for s in (c.after or {}).get("games") or []
+        if isinstance(s, dict) and s.get("round")
+    }
+
+
+def stale_text(state: Round) -> str:
+    """The changes a stale round's pairing has not seen, as the desk reads them: each result
+    before and after, or the change's reason."""
+    pks = [entry["change"] for entry in state.stale]
+    found = {c.pk: c for c in Change.objects.filter(pk__in=pks)}
+    lines = []
+    for pk in pks:
+        change = found.get(pk)
+        if change is None:
+            continue
+        if change.action in RESULT_ACTIONS:
+            was, now = change_text(change.before), change_text(change.after)
+            lines.append(f"{was} → {now}" if was else now)
+        else:
+            lines.append(sentences.isolate(change.reason) or change.get_action_display())
+    return "; ".join(lines)
+
+
+def auto_pair(division: Division, round_number: int, user: Any) -> list[str]:
+    """Pair the round after `round_number` by the schedule, unpublished, if the division pairs
+    by itself, `round_number`'s results are complete and the next round is planned and not
+    paired yet; what the desk is told."""
+    division.refresh_from_db(fields=["auto_pair", "planned_rounds"])
+    if not division.auto_pair:
+        return []
+    if division.planned_rounds and round_number >= division.planned_rounds:
+        return []
+    games = division.games.filter(round=round_number).exclude(kind=Game.VOID)
+    if not games.exists() or games.filter(score1=None).exists():
+        return []
+    if division.games.filter(round=round_number + 1).exists():
+        return []
+    try:
+        with transaction.atomic():
+            state = pair(division, round_number + 1, user, auto=True)
+    except PairingRefused as refused:
+        return [
+            gettext("Round %(round)s could not be paired by itself: %(error)s")
+            % {"round": round_number + 1, "error": refused}
+        ]
+    return [
+        gettext(
+            "Round %(round)s's results are complete: round %(next)s is paired by %(system)s, "
+            "not published yet — check it on the pairing page."
+        )
+        % {"round": round_number, "next": state.number, "system": state.system}
+    ]
+
+
+# The changes to the field that can make a later round's pairing out of date.
+FIELD_ACTIONS = frozenset(
+    {
+        Change.Action.WITHDRAW,
+        Change.Action.REINSTATE,
+        Change.Action.LATE_ENTRY,
+        Change.Action.ABSENT,
+    }
+)
+
+
+@dataclass
+class Aftermath:
+    """What a write at the desk changed (`changes`), and what the pairings then did (`said`)."""
+
+    division: Division
+    user: Any
+    changes: list[Change] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def keeping_pairings(division: Division, user: Any) -> Iterator[Aftermath]:
+    """One transaction for a write of results or of the field and what it does to later
+    rounds' pairings (`revisit`), told in `said`:
+
+        with rounds.keeping_pairings(division, user) as after:
+            change = results.enter_line(...)
+        after.said  # ["Round 2 paired again from the corrected results: …"]
+
+    The write's changes are those the log gained in the block: of the division's games, or
+    to its field."""
+    aftermath = Aftermath(division, user)
+    with transaction.atomic():
+        marker = Change.objects.aggregate(n=Max("pk"))["n"] or 0
+        yield aftermath
+        ours = Change.objects.filter(tournament_id=division.tournament_id, pk__gt=marker).filter(
+            Q(game__division=division) | Q(game=None, action__in=FIELD_ACTIONS)
+        )
+        aftermath.changes = list(ours.order_by("pk"))
+        aftermath.said = revisit(division, user, aftermath.changes)

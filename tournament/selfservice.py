@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tournament import results, scoresheets
+from tournament import results, rounds, scoresheets
 from tournament.cache_once import Kept, get_or_compute
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 
@@ -255,8 +255,9 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
         return Outcome(True, gettext("Both reports agree: the result is recorded."))
 
 
-def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> None:
-    """Record a claim's scores through the desk's entry service and clear the game's claims.
+def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> list[str]:
+    """Record a claim's scores through the desk's entry service and clear the game's claims;
+    later rounds' pairings follow (`rounds.revisit`), and what they did is returned.
 
     The line starts with the player due to go first, so the pairing's first player stands.
     """
@@ -265,18 +266,21 @@ def record(game: Game, claimant: Player, score: int, other_score: int, actor: ob
     scores = {claimant.pk: score, other.pk: other_score}
     one, two = (game.player2, game.player1) if game.first == 2 else (game.player1, game.player2)
     line = f"{one.number} {scores[one.pk]} {two.number} {scores[two.pk]}"
-    results.enter_line(game.division, game.round, line, actor)
+    change = results.enter_line(game.division, game.round, line, actor)
     Claim.objects.filter(game=game).delete()
+    user = None if isinstance(actor, Player) else actor
+    return rounds.revisit(game.division, user, [change])
 
 
-def accept(claim: Claim, user: object) -> None:
-    """A director accepts one claim of a game as its result."""
+def accept(claim: Claim, user: object) -> list[str]:
+    """A director accepts one claim of a game as its result; what later rounds' pairings
+    did, a sentence each."""
     with transaction.atomic():
         results.locked_round(claim.game.division, claim.game.round)
         game = Game.objects.select_related("division", "player1", "player2").get(pk=claim.game_id)
         if game.has_result:
             raise ReportRefused(gettext("This game's result is already recorded."))
-        record(game, claim.player, claim.my_score, claim.opponent_score, actor=user)
+        return record(game, claim.player, claim.my_score, claim.opponent_score, actor=user)
 
 
 def pending(division: Division) -> list[tuple[Game, list[Claim]]]:

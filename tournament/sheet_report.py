@@ -44,8 +44,6 @@ class SheetPlayer:
     computed: int | None = None  # the engine's
 
 
-
-
 @dataclass(frozen=True)
 class SheetFinding:
     line: int  # 0: the record as a whole

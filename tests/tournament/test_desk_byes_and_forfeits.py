@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.test import Client
+from text_support import plain
 
 from tournament import results, services
 from tournament.models import Change, Division, Game
@@ -27,7 +28,7 @@ def test_a_bye_scores_the_divisions_bye_spread(
 
     data = enter(desk, division, "7 bye")
 
-    assert data["message"] == "Saved: 7 Reed, Hal: bye +75"
+    assert plain(data["message"]) == "Saved: 7 Reed, Hal: bye +75"
     game = game_of(7)
     assert (game.kind, game.score1, game.player2) == (Game.BYE, 75, None)
 
@@ -37,7 +38,10 @@ def test_a_forfeit_between_paired_players_gives_the_opponent_the_win(
 ) -> None:
     data = enter(desk, division, "3 forfeit")
 
-    assert data["message"] == "Saved: 3 Vale, Cora: forfeit loss -50; 4 Moss, Eli: forfeit win +50"
+    assert (
+        plain(data["message"])
+        == "Saved: 3 Vale, Cora: forfeit loss -50; 4 Moss, Eli: forfeit win +50"
+    )
     lost, won = game_of(3), game_of(4)
     assert (lost.kind, lost.player1.number, lost.player2, lost.score1) == (
         Game.FORFEIT,
@@ -75,7 +79,7 @@ def test_a_forfeit_for_a_player_with_a_bye_is_a_loss_of_the_forfeit_spread(
 
     data = enter(desk, division, "7 forfeit")
 
-    assert data["message"] == "Saved: 7 Reed, Hal: forfeit loss -100"
+    assert plain(data["message"]) == "Saved: 7 Reed, Hal: forfeit loss -100"
     assert game_of(7).kind == Game.FORFEIT
 
 
@@ -87,13 +91,13 @@ def test_a_forfeit_over_an_entered_game_is_a_correction(
     refused = enter(desk, division, "3 forfeit")
     saved = enter(desk, division, "3 forfeit", reason="did not play: scores were a mistake")
 
-    assert refused["error"] == (
+    assert plain(refused["error"]) == (
         "3 Vale, Cora 402 – 4 Moss, Eli 398, Vale, Cora first is already entered: "
         "a correction needs a reason."
     )
     assert saved["ok"]
     change = Change.objects.get(action="correct")
-    assert results.change_text(change.before) == (
+    assert plain(results.change_text(change.before)) == (
         "3 Vale, Cora 402 – 4 Moss, Eli 398, Vale, Cora first"
     )
     assert game_of(4).score1 == 50
@@ -106,7 +110,7 @@ def test_a_played_line_for_players_split_by_a_forfeit_is_refused(
 
     data = enter(desk, division, "3 402 4 398")
 
-    assert data["error"] == (
+    assert plain(data["error"]) == (
         "3 Vale, Cora and 4 Moss, Eli are not paired in round 1: "
         "Vale, Cora has a forfeit loss, Moss, Eli has a forfeit win."
     )

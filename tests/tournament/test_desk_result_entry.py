@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from text_support import plain
 
 from tournament import results
 from tournament.models import Change, Division, Game
@@ -27,7 +28,7 @@ def check(desk: Client, division: Division, line: str, round_number: int = 1) ->
 def test_the_check_says_what_a_line_will_save(desk: Client, division: Division) -> None:
     result = check(desk, division, "1 455 2 389")
 
-    assert result == {
+    assert plain(result) == {
         "ok": True,
         "errors": [],
         "warnings": [],
@@ -47,8 +48,8 @@ def test_the_check_warns_when_the_other_player_was_to_go_first(
 
     # Typing Ben first no longer makes him first: the pairing's first stays, and the check says so.
     assert result["ok"]
-    assert result["after"] == "1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
-    assert result["warnings"] == [
+    assert plain(result["after"]) == "1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
+    assert plain(result["warnings"]) == [
         "Quill, Ada was to go first, as paired, and stays first; tick “first as typed” to "
         "record Crane, Ben as going first."
     ]
@@ -64,8 +65,8 @@ def test_the_second_player_typed_first_is_first_only_when_the_director_says_so(
 
     # Gus (6) was to go first against Fay (5); the director says Fay went first.
     checked = desk.get(url + "check", {"line": "5 400 6 300", "first_as_typed": "1"}).json()
-    assert checked["after"] == "5 North, Fay 400 – 6 Stone, Gus 300, North, Fay first"
-    assert checked["warnings"] == [
+    assert plain(checked["after"]) == "5 North, Fay 400 – 6 Stone, Gus 300, North, Fay first"
+    assert plain(checked["warnings"]) == [
         "Stone, Gus was to go first; this entry records North, Fay as going first, as you chose."
     ]
     desk.post(url + "enter", {"line": "5 400 6 300", "first_as_typed": "on"})
@@ -77,7 +78,7 @@ def test_the_check_warns_of_implausible_scores(desk: Client, division: Division)
     result = check(desk, division, "1 850 2 90")
 
     assert result["ok"]
-    assert result["warnings"] == [
+    assert plain(result["warnings"]) == [
         "850 for player 1 is high (over 800): check it.",
         "90 for player 2 is low (under 100): check it.",
         "A spread of 760 is large (over 400): check the scores.",
@@ -112,13 +113,13 @@ def test_the_check_refuses_what_cannot_be_entered(
     result = check(desk, division, line)
 
     assert result["ok"] is False
-    assert result["errors"] == [error]
+    assert plain(result["errors"]) == [error]
 
 
 def test_a_round_without_pairings_takes_no_result(desk: Client, division: Division) -> None:
     result = check(desk, division, "1 400 2 300", round_number=2)
 
-    assert result["errors"] == ["Round 2 has no pairings yet."]
+    assert plain(result["errors"]) == ["Round 2 has no pairings yet."]
 
 
 def test_a_player_not_paired_in_the_round_takes_no_result(
@@ -126,7 +127,9 @@ def test_a_player_not_paired_in_the_round_takes_no_result(
 ) -> None:
     game_of(7).delete()
 
-    assert check(desk, division, "7 bye")["errors"] == ["7 Reed, Hal is not paired in round 1."]
+    assert plain(check(desk, division, "7 bye")["errors"]) == [
+        "7 Reed, Hal is not paired in round 1."
+    ]
 
 
 def test_entering_a_line_saves_the_result_and_who_went_first(
@@ -145,9 +148,9 @@ def test_entering_a_line_saves_the_result_and_who_went_first(
         game,
         "",
     )
-    assert results.change_text(change.before) == "3 Vale, Cora v 4 Moss, Eli: not entered"
-    assert (
-        results.change_text(change.after) == "3 Vale, Cora 398 – 4 Moss, Eli 402, Moss, Eli first"
+    assert plain(results.change_text(change.before)) == "3 Vale, Cora v 4 Moss, Eli: not entered"
+    assert plain(results.change_text(change.after)) == (
+        "3 Vale, Cora 398 – 4 Moss, Eli 402, Moss, Eli first"
     )
 
 
@@ -159,7 +162,7 @@ def test_entering_from_the_page_answers_in_json_with_the_round_redrawn(
     assert response.status_code == 200
     data = response.json()
     assert data["ok"] is True
-    assert data["message"] == "Saved: 1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
+    assert plain(data["message"]) == "Saved: 1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
     assert 'data-game="' in data["html"] and ">455<" in data["html"]
 
 
@@ -167,7 +170,9 @@ def test_a_refused_line_is_said_and_nothing_is_saved(desk: Client, division: Div
     response = desk.post(url(division, "enter"), {"line": "1 400 3 350"}, **JSON)
 
     assert response.status_code == 400
-    assert response.json()["error"].startswith("1 Quill, Ada and 3 Vale, Cora are not paired")
+    assert plain(response.json()["error"]).startswith(
+        "1 Quill, Ada and 3 Vale, Cora are not paired"
+    )
     assert not Change.objects.exists()
     assert not division.games.exclude(score1=None).exists()
 
@@ -179,14 +184,14 @@ def test_without_javascript_a_refusal_shows_the_page_again_with_the_line(
 
     assert response.status_code == 400
     page = response.content.decode()
-    assert "No player 9 in division A." in page
-    assert 'value="9 400 1 300"' in page
+    assert "No player 9 in division A." in plain(page)
+    assert 'value="9 400 1 300"' in plain(page)
 
 
 def test_the_same_result_twice_is_refused(desk: Client, division: Division) -> None:
     desk.post(url(division, "enter"), {"line": "1 455 2 389"})
 
-    assert check(desk, division, "1 455 2 389")["errors"] == [
+    assert plain(check(desk, division, "1 455 2 389")["errors"]) == [
         "Already entered: 1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first. Nothing to change."
     ]
     response = desk.post(url(division, "enter"), {"line": "1 455 2 389", "version": "1"}, **JSON)
@@ -201,10 +206,10 @@ def test_the_entry_page_lists_the_round_and_the_entry_line(
 
     page = desk.get(url(division)).content.decode()
 
-    assert 'name="line"' in page
-    assert "Quill, Ada" in page and "Moss, Eli" in page
-    assert ">455<" in page
-    assert "Undo my last entry" in page
+    assert 'name="line"' in plain(page)
+    assert "Quill, Ada" in plain(page) and "Moss, Eli" in plain(page)
+    assert ">455<" in plain(page)
+    assert "Undo my last entry" in plain(page)
 
 
 def test_after_an_entry_both_players_new_record_and_spread_are_shown(
@@ -213,6 +218,6 @@ def test_after_an_entry_both_players_new_record_and_spread_are_shown(
     data = desk.post(url(division, "enter"), {"line": "3 300 4 410"}, **JSON).json()
 
     # In the game's order: Cora (3) lost by 110 to Eli (4).
-    assert data["records"] == "Now: Vale, Cora 0–1 -110; Moss, Eli 1–0 +110."
+    assert plain(data["records"]) == "Now: Vale, Cora 0–1 -110; Moss, Eli 1–0 +110."
     page = desk.post(url(division, "enter"), {"line": "5 420 6 400"}, follow=True)
-    assert "Now: North, Fay 1–0 +20; Stone, Gus 0–1 -20." in page.content.decode()
+    assert "Now: North, Fay 1–0 +20; Stone, Gus 0–1 -20." in plain(page.content.decode())

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from text_support import plain
 
 from tournament import services
 from tournament.models import Division, Game
@@ -84,7 +85,7 @@ def test_the_save_answers_the_players_records_and_the_rounds_rows(
     _enter(desk, division, "3 forfeit")
     data = _enter(desk, division, "1 455 2 389")
 
-    assert data["records"] == "Now: Quill, Ada 1–0 +66; Crane, Ben 0–1 -66."
+    assert plain(data["records"]) == "Now: Quill, Ada 1–0 +66; Crane, Ben 0–1 -66."
     games = {g.player1.number: g.pk for g in division.games.all()}
     link = "/desk/spring-open/games/{}/"
     rows = {
@@ -143,4 +144,4 @@ def test_a_bye_counts_in_the_records_when_the_division_counts_it(
     assert _enter(desk, division, "3 300 4 410")["ok"]
     data = _enter(desk, division, "5 420 6 400")
     assert both() == [("1–0", 50, 1), ("1–0", 66, 1)]
-    assert data["records"] == "Now: North, Fay 1–0 +20; Stone, Gus 0–1 -20."
+    assert plain(data["records"]) == "Now: North, Fay 1–0 +20; Stone, Gus 0–1 -20."

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from django.test import Client
+from text_support import plain
 
 from tournament import corrections, results
 from tournament.models import Change, Division, Game
@@ -34,14 +35,14 @@ def test_undo_takes_back_a_new_result_and_is_logged(
 
     data = undo(desk, division)
 
-    assert data["message"] == "Undone: back to 1 Quill, Ada v 2 Crane, Ben: not entered"
+    assert plain(data["message"]) == "Undone: back to 1 Quill, Ada v 2 Crane, Ben: not entered"
     game = game_of(1)
     assert (game.score1, game.score2, game.version) == (None, None, 2)
     entry, undone = Change.objects.order_by("pk")
     assert undone.action == "undo"
     assert undone.after["undoes"] == entry.pk
     assert undone.reason == f"Undo of change {entry.pk} (create)"
-    assert results.change_text(undone.before) == (
+    assert plain(results.change_text(undone.before)) == (
         "1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
     )
 
@@ -113,8 +114,10 @@ def test_undo_is_refused_when_someone_changed_the_game_since(
     data = undo(desk, division)
 
     assert data["status"] == 409
-    assert data["error"].startswith("bob changed the round 1 game Quill, Ada v Crane, Ben at ")
-    assert "Crane, Ben's score 389 → 398. Your entry was not undone;" in data["error"]
+    assert plain(data["error"]).startswith(
+        "bob changed the round 1 game Quill, Ada v Crane, Ben at "
+    )
+    assert "Crane, Ben's score 389 → 398. Your entry was not undone;" in plain(data["error"])
     assert game_of(1).score2 == 398
 
 

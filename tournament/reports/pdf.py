@@ -772,7 +772,12 @@ class BoardDiagram(Flowable):
                     font = f.regular if blank else f.bold
                     fitted = fit(letter, font, text_size, q - 2)
                     scripts.draw(
-                        c, x + q / 2, y + q / 2 - fitted.size * 0.36, letter, font, fitted.size,
+                        c,
+                        x + q / 2,
+                        y + q / 2 - fitted.size * 0.36,
+                        letter,
+                        font,
+                        fitted.size,
                         centre=True,
                     )
         c.setFillColor(colors.black)

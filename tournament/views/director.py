@@ -34,6 +34,7 @@ from tournament.forms import (
     form_error,
 )
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
+from tournament.sentences import isolate
 from tournament.sheet_report import SheetReport
 from tournament.views.access import (
     get_desk_division,
@@ -240,22 +241,23 @@ def _records_now(division: Division, change: Change) -> str:
     # Their own games only: the whole division's standings would be computed afresh after
     # every save (a result replaces the stamp they are kept under).
     rows = services.records_of(division, numbers, public=False)
-    shown = [f"{r.name} {r.record} {r.spread:+d}" for r in rows]
-    return f"Now: {'; '.join(shown)}." if shown else ""
-
-
-def _auto_pair(request: HttpRequest, division: Division, round_number: int) -> str:
-    """The next round paired by itself once this one is complete, said in a sentence."""
-    try:
-        state = events.auto_pair(division, round_number, request.user)
-    except rounds.PairingRefused as refused:
-        return f"Round {round_number + 1} could not be paired by itself: {refused}"
-    if state is None:
+    if not rows:
         return ""
-    return (
-        f"Round {round_number}'s results are complete: round {state.number} is paired by "
-        f"{state.system}, not published yet — check it on the pairing page."
+    shown = gettext("; ").join(
+        gettext("%(name)s %(record)s %(spread)s")
+        % {
+            "name": isolate(r.name),
+            "record": isolate(r.record),
+            "spread": isolate(f"{r.spread:+d}"),
+        }
+        for r in rows
     )
+    return gettext("Now: %(records)s.") % {"records": shown}
+
+
+def saved_text(change: Change) -> str:
+    """What a save at the desk wrote, in a sentence: "Saved: 4 Ada 390 – 1 Ben 350"."""
+    return gettext("Saved: %(change_text)s") % {"change_text": results.change_text(change.after)}
 
 
 @login_required
@@ -269,29 +271,33 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
     else:
         data = form.cleaned_data
         try:
-            change = results.enter_line(
-                division,
-                round_number,
-                data["line"],
-                request.user,
-                data["version"],
-                data["reason"],
-                first_as_typed=data["first_as_typed"],
-            )
+            with rounds.keeping_pairings(division, request.user) as after:
+                change = results.enter_line(
+                    division,
+                    round_number,
+                    data["line"],
+                    request.user,
+                    data["version"],
+                    data["reason"],
+                    first_as_typed=data["first_as_typed"],
+                )
         except results.StaleResult as stale:
             error, status = str(stale), 409
         except results.EntryError as refused:
             error = str(refused)
         else:
-            message = f"Saved: {results.change_text(change.after)}"
-            records = _records_now(division, change)
-            paired = _auto_pair(request, division, round_number)
-            if paired:
-                records = f"{records} {paired}".strip()
+            message = saved_text(change)
+            records = " ".join([_records_now(division, change), *after.said]).strip()
             if _wants_json(request):
                 html = _round_html(request, division, round_number)
                 return JsonResponse(
-                    {"ok": True, "message": message, "records": records, "html": html}
+                    {
+                        "ok": True,
+                        "message": message,
+                        "records": records,
+                        "pairings": after.said,
+                        "html": html,
+                    }
                 )
             messages.success(
                 request,
@@ -310,11 +316,19 @@ def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     round_text = request.POST.get("round", "")
     round_number = results.plain_number(round_text)
     try:
-        change = corrections.undo_last(division, request.user)
+        with rounds.keeping_pairings(division, request.user) as after:
+            change = corrections.undo_last(division, request.user)
     except results.EntryError as refused:
         ok, message, status = False, str(refused), 409
     else:
-        ok, message, status = True, f"Undone: back to {results.change_text(change.after)}", 200
+        ok, status = True, 200
+        message = " ".join(
+            [
+                gettext("Undone: back to %(change_text)s")
+                % {"change_text": results.change_text(change.after)},
+                *after.said,
+            ]
+        )
     if _wants_json(request):
         payload: dict[str, Any] = {"ok": ok, "message" if ok else "error": message}
         if round_number:
@@ -345,16 +359,17 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                change = corrections.correct_game(
-                    game,
-                    request.user,
-                    data["version"],
-                    data["reason"],
-                    data["score1"],
-                    data.get("score2"),
-                    data.get("first"),
-                    data.get("kind"),
-                )
+                with rounds.keeping_pairings(game.division, request.user) as after:
+                    change = corrections.correct_game(
+                        game,
+                        request.user,
+                        data["version"],
+                        data["reason"],
+                        data["score1"],
+                        data.get("score2"),
+                        data.get("first"),
+                        data.get("kind"),
+                    )
             except results.StaleResult as stale:
                 error, status = str(stale), 409
                 game.refresh_from_db()
@@ -366,11 +381,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             except results.EntryError as refused:
                 error, status = str(refused), 400
             else:
-                messages.success(
-                    request,
-                    gettext("Saved: %(change_text)s")
-                    % {"change_text": results.change_text(change.after)},
-                )
+                messages.success(request, " ".join([saved_text(change), *after.said]))
                 return redirect("desk-game", slug, game.pk)
         else:
             status = 400

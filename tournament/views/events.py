@@ -315,10 +315,13 @@ def absent(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         }
         return render(request, "tournament/desk/absent_confirm.html", context)
     try:
-        player_changes.set_absent(player, round_number, is_absent, request.user)
+        with rounds.keeping_pairings(division, request.user) as after:
+            player_changes.set_absent(player, round_number, is_absent, request.user)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
+        for said in after.said:
+            messages.info(request, said)
         if not is_absent:
             text = _("%(name)s is present in round %(round)d.")
         elif changes_pairing:

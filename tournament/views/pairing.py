@@ -34,6 +34,12 @@ from tournament.tables import fixed_table_legend
 from tournament.views.access import get_desk_division
 
 
+def _tell(request: HttpRequest, said: list[str]) -> None:
+    """What a change did to later rounds' pairings (`rounds.revisit`), on the next page."""
+    for sentence in said:
+        messages.info(request, sentence)
+
+
 def _round_rows(division: Division, round_number: int) -> list[dict[str, Any]]:
     """The round's games with each player's standing before it, for the preview."""
     standings = {row.player.pk: row for row in services.division_standings(division, public=False)}
@@ -228,8 +234,12 @@ def swap(request: HttpRequest, slug: str, division_id: int, round_number: int) -
 @require_POST
 def publish(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id)
+    stale_ok = request.POST.get("stale_ok") == "1"
     try:
-        rounds.publish(division, round_number, request.user)
+        rounds.publish(division, round_number, request.user, stale_ok=stale_ok)
+    except rounds.StaleRound as stale:
+        # The page asks: it shows what changed, with a button that publishes all the same.
+        messages.warning(request, str(stale))
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
@@ -267,7 +277,8 @@ def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int
     try:
         if number is None:
             raise results.EntryError(gettext("Choose the player who forfeits by their number."))
-        change = results.enter_line(division, round_number, f"{number} forfeit", request.user)
+        with rounds.keeping_pairings(division, request.user) as after:
+            change = results.enter_line(division, round_number, f"{number} forfeit", request.user)
     except results.EntryError as refused:
         messages.error(request, str(refused))
     else:
@@ -275,6 +286,7 @@ def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int
             request,
             gettext("Saved: %(change_text)s") % {"change_text": results.change_text(change.after)},
         )
+        _tell(request, after.said)
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
 
@@ -338,10 +350,12 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         return redirect("desk-players", slug, division.pk)
     player = get_object_or_404(division.players, number=form.cleaned_data["player"])
     try:
-        player_changes.withdraw(player, form.cleaned_data["from_round"], request.user)
+        with rounds.keeping_pairings(division, request.user) as after:
+            player_changes.withdraw(player, form.cleaned_data["from_round"], request.user)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
+        _tell(request, after.said)
         messages.success(
             request,
             gettext("%(name)s withdrawn from round %(round)s.")
@@ -355,7 +369,9 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id)
     player = get_object_or_404(division.players, number=number)
-    player_changes.reinstate(player, request.user)
+    with rounds.keeping_pairings(division, request.user) as after:
+        player_changes.reinstate(player, request.user)
+    _tell(request, after.said)
     messages.success(request, gettext("%(name)s takes part again.") % {"name": player.name})
     return redirect("desk-players", slug, division.pk)
 
@@ -408,10 +424,12 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         data = dict(form.cleaned_data)
         missed = data.pop("missed")
         new = player_changes.NewPlayer(**data)
-        player = player_changes.late_entry(division, new, request.user, missed)
+        with rounds.keeping_pairings(division, request.user) as after:
+            player = player_changes.late_entry(division, new, request.user, missed)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
         return _players_page(request, division, form, status=409)
+    _tell(request, after.said)
     given = player.games_as_1.filter(kind__in=(Game.FORFEIT, Game.BYE)).count()
     values = {"name": player.name, "number": player.number, "count": given}
     if given and missed == "forfeits":

@@ -23,7 +23,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import results, scoresheets, selfservice
+from tournament import results, rounds, scoresheets, selfservice
 from tournament.language import apply_tournament_language
 from tournament.models import Claim, Player, Scoresheet
 from tournament.tables import RESULT_WORDS
@@ -278,12 +278,13 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
             elif "claim" in request.POST:
                 pk = results.plain_number(request.POST["claim"]) or 0
                 claim = get_object_or_404(Claim, pk=pk, game__division=division)
-                selfservice.accept(claim, request.user)
-                messages.success(request, _("Recorded."))
+                said = selfservice.accept(claim, request.user)
+                messages.success(request, " ".join([_("Recorded."), *said]))
             elif "line" in request.POST:
                 round_number = results.plain_number(request.POST.get("round", "")) or 0
-                results.enter_line(division, round_number, request.POST["line"], request.user)
-                messages.success(request, _("Recorded."))
+                with rounds.keeping_pairings(division, request.user) as after:
+                    results.enter_line(division, round_number, request.POST["line"], request.user)
+                messages.success(request, " ".join([_("Recorded."), *after.said]))
         except (selfservice.ReportRefused, results.EntryError) as error:
             messages.error(request, str(error))
         return redirect("desk-claims", slug=slug, division_id=division.pk)
