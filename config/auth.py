@@ -16,7 +16,10 @@ class LoginThrottle(AxesStandaloneBackend):
     """
 
     def authenticate(
-        self, request: HttpRequest | None, username: str | None = None, password: str | None = None,
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
         **kwargs: Any,
     ) -> None:
         if request is None:

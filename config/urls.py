@@ -17,3 +17,6 @@ urlpatterns = [
     path("", include("tournament.urls_api")),
     path("", include("tournament.urls")),
 ]
+
+# A refusal says why: the page, or for the desk's scripts the sentence as JSON.
+handler403 = "tournament.views.access.forbidden"

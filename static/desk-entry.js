@@ -22,9 +22,19 @@
     return p;
   }
 
+  // The desk's answer as data: its JSON, or for an answer that is not JSON (a proxy's or
+  // server's error page) a refusal that says its status. Only a request that got no answer at
+  // all (fetch's rejection) is a lost connection.
+  function answer(r) {
+    var type = r.headers.get("Content-Type") || "";
+    if (type.indexOf("application/json") !== -1) { return r.json(); }
+    var text = say("tRefused").replace("%(status)s", String(r.status));
+    return {ok: false, errors: [text], error: text};
+  }
+
   function show(result, extraError) {
     out.replaceChildren();
-    (result.errors || []).forEach(function (e) { out.appendChild(para("error", e)); });
+    (result.errors || (result.error ? [result.error] : [])).forEach(function (e) { out.appendChild(para("error", e)); });
     if (result.ok) {
       out.appendChild(para("after", (result.correction ? say("tCorrection") + " " + result.before + " → " : say("tSaves") + " ") + result.after));
       if (result.also) { out.appendChild(para("after", say("tAnd") + " " + result.also)); }
@@ -39,7 +49,7 @@
     var asTyped = form.querySelector("[name=first_as_typed]");
     if (asTyped && asTyped.checked) { url += "&first_as_typed=1"; }
     return fetch(url, {headers: JSON_HEADERS, credentials: "same-origin"})
-      .then(function (r) { return r.json(); })
+      .then(answer)
       .then(function (result) {
         if (line.value === text) { latest = {text: text, result: result}; show(result); }
         return result;
@@ -61,7 +71,7 @@
 
   function post(target, body) {
     return fetch(target.action, {method: "POST", body: body, headers: JSON_HEADERS, credentials: "same-origin"})
-      .then(function (r) { return r.json(); });
+      .then(answer);
   }
 
   line.addEventListener("input", function () {
@@ -117,6 +127,6 @@
       if (data.html) { roundBox.innerHTML = data.html; }
       latest = null;
       line.focus();
-    });
+    }).catch(function () { note("error", say("tNoAnswer")); });
   });
 })();

@@ -71,7 +71,13 @@
     data.set("csrfmiddlewaretoken", form.elements.csrfmiddlewaretoken.value);
     data.set("gcg", ta.value);
     fetch(form.dataset.checkUrl, {method: "POST", body: data, headers: {"Accept": "application/json"}, credentials: "same-origin"})
-      .then(function (r) { return r.json(); })
+      .then(function (r) {
+        // Not JSON: an error page, said with its status; only no answer at all is the network.
+        if ((r.headers.get("Content-Type") || "").indexOf("application/json") === -1) {
+          return {error: say("tRefused").replace("%(status)s", String(r.status))};
+        }
+        return r.json();
+      })
       .then(function (report) {
         if (n !== asked) { return; }
         // A refusal (a player's link past its limit, a locked round) says why in `error`.

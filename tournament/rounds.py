@@ -804,9 +804,9 @@ def _pair_again(division: Division, state: Round, user: Any) -> str:
     after = _pairs(division, state.number)
     changed = len(after - before)
     return ngettext(
-        "Round %(round)s paired again from the corrected results: %(changed)s of %(count)s "
+        "Round %(round)s paired again from the changed results: %(changed)s of %(count)s "
         "pair changed.",
-        "Round %(round)s paired again from the corrected results: %(changed)s of %(count)s "
+        "Round %(round)s paired again from the changed results: %(changed)s of %(count)s "
         "pairs changed.",
         len(after),
     ) % {"round": state.number, "changed": changed, "count": len(after)}

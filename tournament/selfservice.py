@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from tournament import results, rounds, scoresheets
 from tournament.cache_once import Kept, get_or_compute
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
+from tournament.sentences import isolate
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
 CHECKS_PER_MINUTE = 240  # a scoresheet's live checks as it is typed, per link per minute
@@ -281,6 +282,27 @@ def accept(claim: Claim, user: object) -> list[str]:
         if game.has_result:
             raise ReportRefused(gettext("This game's result is already recorded."))
         return record(game, claim.player, claim.my_score, claim.opponent_score, actor=user)
+
+
+def claims_text(claims: list[Claim]) -> str:
+    """Each player's report side by side: "Priya: 433–377 · Conor: 377–434"."""
+    return " · ".join(
+        gettext("%(name)s: %(mine)s–%(theirs)s")
+        % {"name": isolate(c.player.name), "mine": c.my_score, "theirs": c.opponent_score}
+        for c in claims
+    )
+
+
+def settle(game: Game) -> str:
+    """The players' reports of a game whose result the desk has just typed: cleared, and
+    named in a sentence, so that a result typed over a disagreement says what it overrides."""
+    claims = list(Claim.objects.filter(game=game).select_related("player"))
+    if not claims:
+        return ""
+    Claim.objects.filter(game=game).delete()
+    return gettext("It settles the players' reports (%(claims)s).") % {
+        "claims": claims_text(claims)
+    }
 
 
 def pending(division: Division) -> list[tuple[Game, list[Claim]]]:

@@ -89,3 +89,9 @@ class Said:
 def warnings(found: Iterable[Any]) -> list[Said]:
     """The pairing engine's warnings (`PairingWarning`: code and params) as sentences."""
     return [Said(w.code, message(w.message.as_dict())) for w in found]
+
+
+def stored_warnings(stored: Iterable[Mapping[str, Any]]) -> list[Said]:
+    """A round's warnings as they were stored when it was paired or last changed
+    (`Round.warnings`: code, params, players) as sentences."""
+    return [Said(w["code"], message(w)) for w in stored]

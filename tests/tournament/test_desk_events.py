@@ -9,6 +9,7 @@ from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
+from django.utils import timezone
 from text_support import plain
 
 from tournament import events, rounds
@@ -235,7 +236,8 @@ def test_a_locked_tournament_takes_no_change_until_unlocked(
     d = division.pk
     refused = desk.post(f"/desk/spring-open/division/{d}/round/1/enter", {"line": "1 400 2 350"})
     assert refused.status_code == 403
-    assert "Spring Open is locked" in refused.content.decode()
+    at = timezone.localtime(Change.objects.get(action="lock").at).strftime("%H:%M")
+    assert f"Spring Open is locked (by alice at {at})" in plain(refused.content.decode())
     assert division.games.get(round=1, player1__number=1).score1 is None
     assert desk.get(f"/desk/spring-open/division/{d}/round/1/").status_code == 200  # reading
 

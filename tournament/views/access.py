@@ -10,13 +10,15 @@ directors) and for a scoresheet of a round not published yet, so that neither ex
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from tournament import queries, services
 from tournament.language import apply_tournament_language
-from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
+from tournament.sentences import isolate
 
 # -- the director's desk ------------------------------------------------------------------------
 
@@ -58,14 +60,49 @@ def get_desk_tournament(
                 % {"name": tournament.name, "who": _who_gives_access(tournament)}
             )
     if tournament.locked and request.method == "POST" and not unlocking:
-        raise PermissionDenied(
-            gettext(
-                "%(name)s is locked: nothing can be changed until one of its directors "
-                "unlocks it on its desk dashboard."
-            )
-            % {"name": tournament.name}
-        )
+        raise PermissionDenied(locked_sentence(tournament))
     return tournament
+
+
+def locked_sentence(tournament: Tournament) -> str:
+    """Why nothing can be changed: the tournament is locked, by whom and since when."""
+    lock = (
+        tournament.changes.filter(action=Change.Action.LOCK)
+        .select_related("user", "player")
+        .order_by("-at", "-pk")
+        .first()
+    )
+    values = {"name": isolate(tournament.name)}
+    if lock is not None and lock.actor_name:
+        values |= {
+            "who": isolate(lock.actor_name),
+            "time": timezone.localtime(lock.at).strftime("%H:%M"),
+        }
+        return (
+            gettext(
+                "%(name)s is locked (by %(who)s at %(time)s): nothing can be changed until "
+                "one of its directors unlocks it on its desk dashboard."
+            )
+            % values
+        )
+    return (
+        gettext(
+            "%(name)s is locked: nothing can be changed until one of its directors unlocks it "
+            "on its desk dashboard."
+        )
+        % values
+    )
+
+
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The 403 answer: the page that says why (templates/403.html), or for the desk's scripts,
+    which ask for JSON, the same sentence as `{"ok": false, "error": …}`, so that a refusal
+    is shown as what it is and never as a lost connection."""
+    reason = str(exception) if exception is not None and str(exception) else ""
+    if "application/json" in request.headers.get("Accept", ""):
+        text = reason or gettext("This page is for a tournament's directors and scorekeepers.")
+        return JsonResponse({"ok": False, "error": text, "refused": True}, status=403)
+    return render(request, "403.html", {"exception": reason}, status=403)
 
 
 def get_desk_division(

@@ -22,7 +22,17 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import corrections, events, results, rounds, scoresheets, services, viewer
+from tournament import (
+    corrections,
+    events,
+    results,
+    rounds,
+    scoresheets,
+    selfservice,
+    services,
+    unresolved,
+    viewer,
+)
 from tournament.forms import (
     AssignForm,
     EntryForm,
@@ -41,9 +51,14 @@ from tournament.views.access import (
     get_desk_game,
     get_desk_scoresheet,
     get_desk_tournament,
+    locked_sentence,
 )
 
 RECENT_CHANGES = 15
+
+
+def _locked_text(tournament: Tournament) -> str:
+    return locked_sentence(tournament) if tournament.locked else ""
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -104,6 +119,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "flagged": [s for s in sheets if s.flagged and not s.resolved],
         "with_findings": [s for s in sheets if s.engine_report.findings],
         "changes": _change_rows(_changes(tournament)[:RECENT_CHANGES]),
+        "unresolved": unresolved.for_tournament(tournament),
+        "show_division": len(divisions) > 1,
     }
     return render(request, "tournament/desk/dashboard.html", context)
 
@@ -181,6 +198,8 @@ def _round_context(request: HttpRequest, division: Division, round_number: int) 
         "recent": _change_rows(recent[:10]),
         "undoable": undoable,
         "undoable_text": results.change_text(undoable.after) if undoable else "",
+        "unresolved": unresolved.for_division(division, round_number),
+        "locked": _locked_text(division.tournament),
     }
 
 
@@ -281,13 +300,14 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
                     data["reason"],
                     first_as_typed=data["first_as_typed"],
                 )
+                settled = selfservice.settle(change.game) if change.game else ""
         except results.StaleResult as stale:
             error, status = str(stale), 409
         except results.EntryError as refused:
             error = str(refused)
         else:
             message = saved_text(change)
-            records = " ".join([_records_now(division, change), *after.said]).strip()
+            records = " ".join(filter(None, [_records_now(division, change), settled, *after.said]))
             if _wants_json(request):
                 html = _round_html(request, division, round_number)
                 return JsonResponse(
@@ -370,6 +390,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                         data.get("first"),
                         data.get("kind"),
                     )
+                    settled = selfservice.settle(game)
             except results.StaleResult as stale:
                 error, status = str(stale), 409
                 game.refresh_from_db()
@@ -381,7 +402,8 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             except results.EntryError as refused:
                 error, status = str(refused), 400
             else:
-                messages.success(request, " ".join([saved_text(change), *after.said]))
+                said = [saved_text(change), settled, *after.said]
+                messages.success(request, " ".join(filter(None, said)))
                 return redirect("desk-game", slug, game.pk)
         else:
             status = 400

@@ -163,7 +163,11 @@ def round_pairings(
     state = Round.objects.filter(division=division, number=round_number).first()
     rows = _round_rows(division, round_number)
     warnings: list[Any] = []
-    if rows:
+    if rows and state is not None and state.basis:
+        # The reasons and warnings of the results the round was paired from, as stored then;
+        # the page says which results those were, and what has changed since.
+        warnings = sentences.stored_warnings(state.warnings)
+    elif rows:
         try:
             warnings = sentences.warnings(rounds.current_warnings(division, round_number))
         except rounds.PairingRefused as error:
@@ -187,6 +191,8 @@ def round_pairings(
         "beyond": rounds.beyond_range(division, [r["game"].table for r in rows]),
         "notes": rounds.note_lines(state),
         "has_results": any(r["game"].has_result and r["game"].kind != Game.BYE for r in rows),
+        "stale": rounds.stale_text(state) if state is not None and state.stale else "",
+        "basis_change": (state.basis or {}).get("change") if state is not None else None,
         "swap": SwapForm(),
         "manual": ManualPairingsForm(initial={"pairs": manual_text}),
         "forfeit_spread": division.forfeit_spread,

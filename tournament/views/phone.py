@@ -283,8 +283,13 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
             elif "line" in request.POST:
                 round_number = results.plain_number(request.POST.get("round", "")) or 0
                 with rounds.keeping_pairings(division, request.user) as after:
-                    results.enter_line(division, round_number, request.POST["line"], request.user)
-                messages.success(request, " ".join([_("Recorded."), *after.said]))
+                    change = results.enter_line(
+                        division, round_number, request.POST["line"], request.user
+                    )
+                    settled = selfservice.settle(change.game) if change.game else ""
+                messages.success(
+                    request, " ".join(filter(None, [_("Recorded."), settled, *after.said]))
+                )
         except (selfservice.ReportRefused, results.EntryError) as error:
             messages.error(request, str(error))
         return redirect("desk-claims", slug=slug, division_id=division.pk)

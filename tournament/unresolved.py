@@ -1,0 +1,165 @@
+"""What still needs the desk, in one list: TSH's `missing`, and the rest a director must settle.
+
+The dashboard shows it for the whole tournament and each round's entry page for its round, so
+that nothing unresolved is out of sight:
+
+- results missing in a round under way (published, or with a result already);
+- players' reports that disagree, or that only one player has sent, side by side;
+- scoresheets flagged (their final scores differ from the result) or held from the public;
+- rounds paired from results that have changed since (`Round.stale`, `rounds.revisit`).
+
+Every item says what it is in a sentence, names isolated (`sentences.isolate`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+from django.utils.translation import gettext, ngettext
+
+from tournament import rounds, selfservice
+from tournament.models import Claim, Division, Game, Round, Scoresheet, Tournament
+from tournament.sentences import isolate
+
+MISSING, CLAIMS, SHEET, STALE = "missing", "claims", "sheet", "stale"
+
+
+@dataclass
+class Item:
+    """One thing the desk must still do."""
+
+    kind: str  # MISSING, CLAIMS, SHEET or STALE
+    division: Division
+    round: int
+    sentence: str
+    games: list[Game] = field(default_factory=list)  # MISSING: the games without a result
+    claims: list[Claim] = field(default_factory=list)  # CLAIMS: each player's report
+    sheet: Scoresheet | None = None  # SHEET
+
+
+def game_text(game: Game) -> str:
+    """A game as the desk names it: `table 3: 4 Ada v 9 Ben` (a bye or forfeit: its player)."""
+    one = f"{game.player1.number} {isolate(game.player1.name)}"
+    if game.player2 is None:
+        who = f"{one} ({game.get_kind_display()})"
+    else:
+        who = gettext("%(one)s v %(two)s") % {
+            "one": one,
+            "two": f"{game.player2.number} {isolate(game.player2.name)}",
+        }
+    if game.table is None:
+        return who
+    return gettext("table %(table)s: %(game)s") % {"table": game.table, "game": who}
+
+
+def _missing(division: Division, games: list[Game], states: dict[int, Round]) -> list[Item]:
+    by_round: dict[int, list[Game]] = {}
+    for g in games:
+        by_round.setdefault(g.round, []).append(g)
+    items = []
+    for number, round_games in sorted(by_round.items()):
+        state = states.get(number)
+        played = [g for g in round_games if g.has_result]
+        if state is not None and not state.published and not played:
+            continue  # paired, not published, nothing entered: not under way yet
+        missing = [g for g in round_games if not g.has_result and g.kind != Game.VOID]
+        if not missing:
+            continue
+        sentence = ngettext(
+            "Round %(round)s: %(count)s result missing.",
+            "Round %(round)s: %(count)s results missing.",
+            len(missing),
+        ) % {"round": number, "count": len(missing)}
+        items.append(Item(MISSING, division, number, sentence, games=missing))
+    return items
+
+
+def _claims(division: Division, round_number: int | None) -> list[Item]:
+    items = []
+    for game, claims in selfservice.pending(division):
+        if round_number is not None and game.round != round_number:
+            continue
+        if len(claims) == 1:
+            sentence = gettext(
+                "Round %(round)s, %(game)s: only %(name)s has reported (%(claims)s)."
+            ) % {
+                "round": game.round,
+                "game": game_text(game),
+                "name": isolate(claims[0].player.name),
+                "claims": selfservice.claims_text(claims),
+            }
+        else:
+            sentence = gettext("Round %(round)s, %(game)s: the reports disagree: %(claims)s.") % {
+                "round": game.round,
+                "game": game_text(game),
+                "claims": selfservice.claims_text(claims),
+            }
+        items.append(Item(CLAIMS, division, game.round, sentence, claims=claims))
+    return items
+
+
+def _sheets(division: Division, round_number: int | None) -> list[Item]:
+    sheets = (
+        Scoresheet.objects.filter(game__division=division)
+        .filter(Q(flagged=True, resolved=False) | Q(verified=False, released=False))
+        .select_related("game__player1", "game__player2")
+        .defer("gcg")
+        .order_by("game__round", "game__table", "pk")
+    )
+    if round_number is not None:
+        sheets = sheets.filter(game__round=round_number)
+    items = []
+    for sheet in sheets:
+        game = sheet.game
+        if sheet.flagged and not sheet.resolved:
+            finals = " – ".join(
+                f"{isolate(p.get('nick'))} {p.get('final')}"
+                for p in (sheet.report.get("players") or [])
+                if isinstance(p, dict)
+            )
+            sentence = gettext(
+                "Round %(round)s, %(game)s: the scoresheet says %(finals)s, not the result entered."
+            ) % {"round": game.round, "game": game_text(game), "finals": finals}
+        else:
+            sentence = gettext(
+                "Round %(round)s, %(game)s: the scoresheet is held from the public (%(label)s)."
+            ) % {"round": game.round, "game": game_text(game), "label": sheet.label}
+        items.append(Item(SHEET, division, game.round, sentence, sheet=sheet))
+    return items
+
+
+def _stale(division: Division, states: dict[int, Round]) -> list[Item]:
+    return [
+        Item(
+            STALE,
+            division,
+            state.number,
+            gettext("Round %(round)s was paired from results that have changed since: %(changes)s.")
+            % {"round": state.number, "changes": rounds.stale_text(state)},
+        )
+        for number, state in sorted(states.items())
+        if state.stale
+    ]
+
+
+def for_division(division: Division, round_number: int | None = None) -> list[Item]:
+    """What the division's desk must still do; for one round's entry page, what of that round
+    (and every stale round of the division, which that round's results may be the cause of)."""
+    states = {r.number: r for r in division.rounds.all()}
+    games = list(
+        division.games.filter(**({"round": round_number} if round_number else {}))
+        .select_related("player1", "player2")
+        .order_by("round", "table", "pk")
+    )
+    return [
+        *_stale(division, states),
+        *_missing(division, games, states),
+        *_claims(division, round_number),
+        *_sheets(division, round_number),
+    ]
+
+
+def for_tournament(tournament: Tournament) -> list[Item]:
+    """What the whole tournament's desk must still do, division by division."""
+    return [item for d in tournament.divisions.all() for item in for_division(d)]
