@@ -19,6 +19,7 @@ from tournament import audit, results, rounds, stamps
 from tournament.interchange import ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.players import NewPlayer, late_entry
+from tournament.sentences import isolate
 
 # The permission that lets a signed-in user create events (given by an admin, or by
 # `manage.py createdirector USER`): Django's own "add" permission on tournaments.
@@ -81,14 +82,14 @@ def create_tournament(
                 Change.Action.CREATE,
                 actor=user,
                 after={"division": d.name},
-                reason=f"Division {d.name} created with the tournament",
+                reason=f"Division {isolate(d.name)} created with the tournament",
             )
         audit.record(
             tournament,
             Change.Action.CREATE,
             actor=user,
             after={"tournament": name},
-            reason=f"{name} created by {user.get_username()}",
+            reason=f"{isolate(name)} created by {isolate(user.get_username())}",
         )
     return tournament
 
@@ -131,7 +132,7 @@ def add_person(tournament: Tournament, username: str, role: str, by: Any) -> Any
             Change.Action.PEOPLE,
             actor=by,
             after={"user": user.get_username(), "role": role},
-            reason=f"{user.get_username()} added as {ROLES[role]}",
+            reason=f"{isolate(user.get_username())} added as {ROLES[role]}",
         )
     return user
 
@@ -155,7 +156,7 @@ def remove_person(tournament: Tournament, user_id: int, by: Any) -> str:
             Change.Action.PEOPLE,
             actor=by,
             before={"user": user.get_username(), "role": role},
-            reason=f"{user.get_username()} is no longer {ROLES[role]}",
+            reason=f"{isolate(user.get_username())} is no longer {ROLES[role]}",
         )
     return str(user.get_username())
 
@@ -278,7 +279,7 @@ def set_checked_in(player: Player, checked_in: bool, user: Any) -> Player:
             actor=user,
             before={"player": player.number, "checked_in": not checked_in},
             after={"player": player.number, "checked_in": checked_in},
-            reason=f"{player.name} {'checked in' if checked_in else 'not checked in'}",
+            reason=f"{isolate(player.name)} {'checked in' if checked_in else 'not checked in'}",
         )
     return player
 
@@ -344,9 +345,11 @@ def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
             actor=user,
             before=before,
             after=after,
-            reason=f"Player {player.number} edited: {before['name']} became {name}"
+            reason=(
+                f"Player {player.number} edited: {isolate(before['name'])} became {isolate(name)}"
+            )
             if before["name"] != name
-            else f"Player {player.number} ({name}) edited",
+            else f"Player {player.number} ({isolate(name)}) edited",
         )
     return player
 
@@ -364,7 +367,7 @@ def remove_player(player: Player, user: Any) -> None:
             Change.Action.REMOVE_PLAYER,
             actor=user,
             before=before,
-            reason=f"Player {before['player']} ({before['name']}) removed before round 1",
+            reason=f"Player {before['player']} ({isolate(before['name'])}) removed before round 1",
         )
 
 
@@ -510,7 +513,7 @@ def copy_tournament(tournament: Tournament, user: Any, name: str) -> Tournament:
                 Change.Action.CREATE,
                 actor=user,
                 after={"division": new.name, "players": new.players.count()},
-                reason=f"Copied from {tournament.name}",
+                reason=f"Copied from {isolate(tournament.name)}",
             )
     return copy
 

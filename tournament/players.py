@@ -15,6 +15,7 @@ from tournament import audit, results, rounds
 from tournament.interchange import roster
 from tournament.models import Change, Division, Game, Player
 from tournament.results import snapshot
+from tournament.sentences import isolate
 
 # Change.action values written here.
 WITHDRAW = Change.Action.WITHDRAW
@@ -42,7 +43,7 @@ def withdraw(player: Player, from_round: int, user: Any) -> Player:
                 )
                 % {"name": player.name, "round": mine[0].round}
             )
-        reason = f"{player.name} withdrawn from round {from_round}"
+        reason = f"{isolate(player.name)} withdrawn from round {from_round}"
         return _set_withdrawn(player, from_round, user, WITHDRAW, reason)
 
 
@@ -50,7 +51,7 @@ def reinstate(player: Player, user: Any) -> Player:
     """The player takes part again from the next round paired."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
-        return _set_withdrawn(player, None, user, REINSTATE, f"{player.name} reinstated")
+        return _set_withdrawn(player, None, user, REINSTATE, f"{isolate(player.name)} reinstated")
 
 
 def _set_withdrawn(
@@ -190,7 +191,7 @@ def _enter_late(
         )
         for r in (sorted(under_way) if kind is not None else [])
     ]
-    reason = f"{player.name} added as player {player.number}"
+    reason = f"{isolate(player.name)} added as player {player.number}"
     if made:
         what = "forfeit losses" if kind == Game.FORFEIT else "byes"
         reason += f", {what} in rounds {', '.join(str(g.round) for g in made)}"

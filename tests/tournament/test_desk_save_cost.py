@@ -89,19 +89,19 @@ def test_the_save_answers_the_players_records_and_the_rounds_rows(
     games = {g.player1.number: g.pk for g in division.games.all()}
     link = "/desk/spring-open/games/{}/"
     rows = {
-        1: f'<tr class="" data-game="{games[1]}"><td>1</td><td>1 Quill, Ada</td>'
-        '<td class="num">455</td><td>2 Crane, Ben</td><td class="num">389</td><td>1</td>'
+        1: f'<tr class="" data-game="{games[1]}"><td>1</td><td>1 <bdi>Quill, Ada</bdi></td>'
+        '<td class="num">455</td><td>2 <bdi>Crane, Ben</bdi></td><td class="num">389</td><td>1</td>'
         f'<td><a href="{link.format(games[1])}">correct</a></td></tr>',
-        3: f'<tr class="" data-game="{games[3]}"><td>2</td><td>3 Vale, Cora</td>'
+        3: f'<tr class="" data-game="{games[3]}"><td>2</td><td>3 <bdi>Vale, Cora</bdi></td>'
         '<td class="num">-50</td><td colspan="3" class="muted">forfeit loss</td>'
         f'<td><a href="{link.format(games[3])}">correct</a></td></tr>',
-        4: f'<tr class="" data-game="{games[4]}"><td>2</td><td>4 Moss, Eli</td>'
+        4: f'<tr class="" data-game="{games[4]}"><td>2</td><td>4 <bdi>Moss, Eli</bdi></td>'
         '<td class="num">50</td><td colspan="3" class="muted">forfeit win</td>'
         f'<td><a href="{link.format(games[4])}">correct</a></td></tr>',
-        5: f'<tr class="missing" data-game="{games[5]}"><td>3</td><td>5 North, Fay</td>'
-        '<td class="num"></td><td>6 Stone, Gus</td><td class="num"></td><td>6</td>'
+        5: f'<tr class="missing" data-game="{games[5]}"><td>3</td><td>5 <bdi>North, Fay</bdi></td>'
+        '<td class="num"></td><td>6 <bdi>Stone, Gus</bdi></td><td class="num"></td><td>6</td>'
         f'<td><a href="{link.format(games[5])}">open</a></td></tr>',
-        7: f'<tr class="missing" data-game="{games[7]}"><td></td><td>7 Reed, Hal</td>'
+        7: f'<tr class="missing" data-game="{games[7]}"><td></td><td>7 <bdi>Reed, Hal</bdi></td>'
         '<td class="num"></td><td colspan="3" class="muted">bye</td>'
         f'<td><a href="{link.format(games[7])}">open</a></td></tr>',
     }
@@ -122,7 +122,7 @@ def test_a_round_without_games_says_so_and_names_are_escaped(division: Division)
     player = division.players.get(number=1)
     player.name = "<b>Ada</b> & co"
     player.save()
-    assert "<td>1 &lt;b&gt;Ada&lt;/b&gt; &amp; co</td>" in round_rows_html(division, 1)
+    assert "<td>1 <bdi>&lt;b&gt;Ada&lt;/b&gt; &amp; co</bdi></td>" in round_rows_html(division, 1)
     assert Game.objects.filter(division=division, round=1).count() == 4
 
 

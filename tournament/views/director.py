@@ -154,13 +154,14 @@ def round_rows_html(division: Division, round_number: int) -> str:
         done = score1 is not None and (p2 is None or score2 is not None)
         cells = [
             _number(table),
-            f"{n1} {escape(name1)}",
+            f"{n1} <bdi>{escape(name1)}</bdi>",
             _number(score1),
         ]
         if p2 is not None:
             who = n1 if first == 1 else n2 if first == 2 else ""
             tail_cells = (
-                f'<td>{n2} {escape(name2)}</td><td class="num">{_number(score2)}</td><td>{who}</td>'
+                f'<td>{n2} <bdi>{escape(name2)}</bdi></td><td class="num">{_number(score2)}</td>'
+                f"<td>{who}</td>"
             )
         else:
             if kind == Game.FORFEIT and score1 is not None:
