@@ -28,7 +28,7 @@
   function answer(r) {
     var type = r.headers.get("Content-Type") || "";
     if (type.indexOf("application/json") !== -1) { return r.json(); }
-    var text = say("tRefused").replace("%(status)s", String(r.status));
+    var text = say("tRefused") + " (" + r.status + ")";
     return {ok: false, errors: [text], error: text};
   }
 

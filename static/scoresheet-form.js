@@ -74,7 +74,7 @@
       .then(function (r) {
         // Not JSON: an error page, said with its status; only no answer at all is the network.
         if ((r.headers.get("Content-Type") || "").indexOf("application/json") === -1) {
-          return {error: say("tRefused").replace("%(status)s", String(r.status))};
+          return {error: say("tRefused") + " (" + r.status + ")"};
         }
         return r.json();
       })
