@@ -84,6 +84,9 @@ class Report:
     slips: list[Slip] = field(default_factory=list)
     landscape: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    # A sentence printed before the tables, or alone when there is nothing to tabulate
+    # ("Division A has no prizes set.").
+    message: str = ""
 
 
 def display(value: Cell, style: str = "") -> str:
@@ -753,9 +756,15 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     division allows more."""
     from tournament import prizes as prize_service
 
-    if not division.prizes:
-        raise ReportError(
-            _("division %(division)s has no prizes set") % {"division": division.name}
+    if not division.prizes:  # a page that says so: the director prints it to check
+        return Report(
+            "prizes",
+            division.tournament.name,
+            division.name,
+            _("Prizes"),
+            None,
+            message=_("Division %(division)s has no prizes set.")
+            % {"division": isolate(division.name)},
         )
     after = _after_round(division, number, public)
     found, rows_by_player = prize_service.awards(division, after, public)

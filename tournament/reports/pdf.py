@@ -451,6 +451,8 @@ def make_document(report: Report, story: list[Flowable], paper: str, wide: bool 
 
 def _tables_story(report: Report, room: float, titles: bool = False) -> list[Flowable]:
     story: list[Flowable] = []
+    if report.message:
+        story += [FitLine(report.message, 11, bold=False, after=8)]
     for table in report.tables:
         texts = shown(table)
         if titles or len(report.tables) > 1:
