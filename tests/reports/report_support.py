@@ -47,6 +47,16 @@ class Glyph:
     top: float
 
 
+def embedded_fonts(content: bytes) -> set[str]:
+    """The fonts embedded in the PDF, by their PostScript names, without subset prefixes."""
+    reader = pypdf.PdfReader(io.BytesIO(content))
+    names = set()
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+    return names
+
+
 def glyphs(content: bytes) -> tuple[list[Glyph], list[tuple[float, float]]]:
     """Every printed character's box, and each page's size."""
     document = pdfium.PdfDocument(content)
@@ -63,6 +73,27 @@ def glyphs(content: bytes) -> tuple[list[Glyph], list[tuple[float, float]]]:
             left, bottom, right, top = text.get_charbox(i)
             found.append(Glyph(n, char, left, bottom, right, top))
     return found, sizes
+
+
+def arabic_letter(char: str) -> bool:
+    """A letter of the Arabic block, or one of its presentation forms."""
+    return "\u0600" <= char <= "\u06ff" or "\ufb50" <= char <= "\ufeff"
+
+
+def lines_of_arabic(content: bytes) -> list[str]:
+    """Each line's Arabic letters as PDFium reads the page (letters, not their forms), read from
+    the right: the text as a Persian reader reads it."""
+    found, _ = glyphs(content)
+    letters = sorted((g for g in found if arabic_letter(g.char)), key=lambda g: g.top + g.bottom)
+    lines: list[list[Glyph]] = []
+    for g in letters:
+        if lines and (g.top + g.bottom) - (lines[-1][-1].top + lines[-1][-1].bottom) <= 12:
+            lines[-1].append(g)
+        else:
+            lines.append([g])
+    return [
+        "".join(g.char for g in sorted(line, key=lambda g: -(g.left + g.right))) for line in lines
+    ]
 
 
 def layout_problems(content: bytes, margin: float, slack: float = 0.4) -> list[str]:

@@ -7,10 +7,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from reports.report_support import pdf_text
+from reports.report_support import lines_of_arabic, pdf_lines, pdf_text
 from scoring_support import game_record
 
-from tournament.models import Division, Game, Player, Round, Scoresheet
+from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament
 
 
 def _client(user: User | None = None) -> Client:
@@ -167,3 +167,27 @@ def test_a_game_record_is_public_once_its_round_is(mgi_directed: Division) -> No
     assert record in _client().get(page).content.decode()
     text = " ".join(pdf_text(_client().get(record).content).split())
     assert "2 Ben ABHITWY I7 WITHY +34 +33 34 error: WITHY at I7 scores 33, not 34" in text
+
+
+def test_the_prizes_of_a_division_with_none_set_are_a_page_that_says_so(
+    small: Tournament, director: User
+) -> None:
+    small.directors.add(director)
+    division = Division.objects.create(tournament=small, name="B")
+    Player.objects.create(division=division, number=1, name="Ada Quill")
+
+    response = _client(director).get(_desk(division, "prizes", "pdf"))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == 'attachment; filename="spring-open-b-prizes.pdf"'
+    assert [line for line in pdf_lines(response.content) if line] == [
+        "Spring Open",
+        "Division B · Prizes",
+        "Division B has no prizes set.",
+        "Spread Page 1 of 1",
+    ]
+    persian = _client(director).get(_desk(division, "prizes", "pdf"), {"lang": "fa"})
+    assert persian.status_code == 200
+    # "گروه B · جایزه‌ها" (Division B · Prizes) in the header, read from the right
+    assert "گروهجایزهها" in lines_of_arabic(persian.content)

@@ -5,11 +5,12 @@ wrapped, never cut."""
 from __future__ import annotations
 
 import pytest
+from reportlab.pdfbase import pdfmetrics
 from reports.report_support import ink_outside_margins, layout_problems, pdf_text
 
 from tournament import reports
 from tournament.models import Division, Game, Player, Tournament
-from tournament.reports import pdf
+from tournament.reports import pdf, scripts
 from tournament.reports.data import Column
 
 KINDS = ["pairings", "standings", "scorecards", "crosstable", "ratings", "prizes"]
@@ -80,8 +81,12 @@ def test_names_in_any_script_print_whole_and_read_back(world: Division, kind: st
     assert layout_problems(content, pdf.MARGIN) == []
 
 
-def test_dejavu_is_the_font_where_the_machine_has_it() -> None:
-    assert pdf.fonts().unicode, "install fonts-dejavu-core: names in other scripts need it"
+def test_the_body_text_is_dejavu_sans_from_the_projects_own_folder() -> None:
+    f = pdf.fonts()
+    assert (f.regular, f.bold) == ("SpreadSans", "SpreadSans-Bold")
+    folder = scripts.FONT_DIR / "dejavu"
+    assert pdfmetrics.getFont(f.regular).face.filename == str(folder / "DejaVuSans.ttf")
+    assert pdfmetrics.getFont(f.bold).face.filename == str(folder / "DejaVuSans-Bold.ttf")
 
 
 def test_a_name_too_long_for_its_column_is_shrunk_then_wrapped_never_cut() -> None:

@@ -13,18 +13,18 @@ import pypdfium2 as pdfium
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
-from reports.report_support import glyphs, layout_problems
+from reportlab.pdfbase import pdfmetrics
+from reports.report_support import (
+    arabic_letter,
+    embedded_fonts,
+    glyphs,
+    layout_problems,
+    lines_of_arabic,
+)
 
 from tournament import reports
 from tournament.models import Division, Game, Player, Tournament
 from tournament.reports import pdf, scripts
-
-NANUM = Path("/usr/share/fonts/truetype/nanum/NanumGothic.ttf")
-NOTO_ARABIC = Path("/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf")
-needs_fonts = pytest.mark.skipif(
-    not (NANUM.is_file() and NOTO_ARABIC.is_file()),
-    reason="install fonts-nanum and fonts-noto-core (as .ci/run does) for Hangul and Arabic",
-)
 
 KOREAN = ["김민준", "박서연"]
 # Maryam Ahmadi and Nushin Rezaei: م starts and ends مریم, ن starts and ends نوشین.
@@ -58,54 +58,27 @@ def mixed(db: None) -> Division:
     return division
 
 
-def _arabic(char: str) -> bool:
-    return "\u0600" <= char <= "\u06ff" or "\ufb50" <= char <= "\ufeff"
-
-
 def problems(content: bytes) -> list[str]:
     """`layout_problems`, but for joined Arabic letters, whose strokes reach into their
     neighbours' boxes by design (that is what joined means)."""
     return [
         p
         for p in layout_problems(content, pdf.MARGIN)
-        if not (" overlaps " in p and _arabic(p.split("'")[1]) and _arabic(p.split("'")[3]))
+        if not (
+            " overlaps " in p
+            and arabic_letter(p.split("'")[1])
+            and arabic_letter(p.split("'")[3])
+        )
     ]
 
 
-def _lines_of_arabic(content: bytes) -> list[str]:
-    """Each line's Arabic letters as PDFium reads the page (letters, not their forms), read from
-    the right: the text as a Persian reader reads it."""
-    found, _ = glyphs(content)
-    letters = sorted((g for g in found if _arabic(g.char)), key=lambda g: g.top + g.bottom)
-    lines: list[list] = []
-    for g in letters:
-        if lines and (g.top + g.bottom) - (lines[-1][-1].top + lines[-1][-1].bottom) <= 12:
-            lines[-1].append(g)
-        else:
-            lines.append([g])
-    return [
-        "".join(g.char for g in sorted(line, key=lambda g: -(g.left + g.right))) for line in lines
-    ]
-
-
-def _fonts(content: bytes) -> set[str]:
-    """The fonts embedded in the PDF, without their subset prefixes."""
-    reader = pypdf.PdfReader(io.BytesIO(content))
-    names = set()
-    for page in reader.pages:
-        for font in page["/Resources"]["/Font"].values():
-            names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
-    return names
-
-
-@needs_fonts
 def test_each_run_of_a_name_is_in_a_font_with_a_real_glyph_for_every_character(
     mixed: Division,
 ) -> None:
     regular = pdf.fonts().regular
     for name in NAMES:
         for piece, font in scripts.runs(scripts.visual(name), regular):
-            cmap = pdf.pdfmetrics.getFont(font).face.charToGlyph
+            cmap = pdfmetrics.getFont(font).face.charToGlyph
             for char in piece:
                 assert cmap.get(ord(char), 0) != 0, (name, char, font)  # 0 is .notdef, a box
     hangul = {f for p, f in scripts.runs(KOREAN[0], regular)}
@@ -114,11 +87,12 @@ def test_each_run_of_a_name_is_in_a_font_with_a_real_glyph_for_every_character(
 
     content = reports.make(mixed, "standings", "pdf").content
 
-    assert {"NanumGothic", "NotoSansArabic-Regular", "DejaVuSans"} <= _fonts(content)
+    assert {"SpreadHangul-Regular", "NotoSansArabic-Regular", "DejaVuSans"} <= embedded_fonts(
+        content
+    )
     assert problems(content) == []
 
 
-@needs_fonts
 def test_persian_letters_are_joined_and_ordered_right_to_left(mixed: Division) -> None:
     content = reports.make(mixed, "standings", "pdf").content
     # What each drawn glyph stands for (the PDF's ToUnicode map, read by pypdf): the letter's form.
@@ -132,17 +106,16 @@ def test_persian_letters_are_joined_and_ordered_right_to_left(mixed: Division) -
     # نوشین, with distinct glyphs of the font.
     for letter in (MEEM, NOON):
         assert letter["initial"] in printed and letter["final"] in printed
-    arabic = pdf.pdfmetrics.getFont("SpreadArabic").face.charToGlyph
+    arabic = pdfmetrics.getFont("SpreadArabic").face.charToGlyph
     for letter in (MEEM, NOON):
         start, end = arabic[ord(letter["initial"])], arabic[ord(letter["final"])]
         assert 0 != start != end != 0
     # Right to left: read from the right edge, the letters on the page spell the names.
-    lines = _lines_of_arabic(content)
+    lines = lines_of_arabic(content)
     assert "احمدی،مریم" in lines and "رضایی،نوشین" in lines
     assert "مسابقاتتهران" in lines  # the tournament's name in the running header
 
 
-@needs_fonts
 def test_a_standings_page_renders_with_ink_in_every_name(mixed: Division, tmp_path: Path) -> None:
     content = reports.make(mixed, "standings", "pdf").content
     document = pdfium.PdfDocument(content)
@@ -160,7 +133,6 @@ def test_a_standings_page_renders_with_ink_in_every_name(mixed: Division, tmp_pa
     document.close()
 
 
-@needs_fonts
 def test_a_report_in_persian_aligns_its_headings_right(mixed: Division) -> None:
     width = pdf.page_size("a4")[0]
     for lang, side in (("en", "left"), ("fa", "right")):

@@ -102,7 +102,8 @@ def test_a_best_of_5_final_decided_after_3_0(
     report = make(division, "playoffs", "xlsx", public=True)
     assert report.filename == "spring-open-a-playoffs.xlsx"
     built = data.playoffs(division)
-    assert built.heading == f"Playoff, best of 5, seeded after round 1 · won by {one}"
+    # The champion's name isolated in the sentence (FSI … PDI), as a Persian name must be.
+    assert built.heading == f"Playoff, best of 5, seeded after round 1 · won by \u2068{one}\u2069"
     assert built.tables[0].title == "Final"
     assert built.tables[0].rows == [[1, 1, one, 2, two, "3–0", "450–400, 390–380, 501–322", one]]
     assert make(division, "playoffs", "pdf").content.startswith(b"%PDF")

@@ -20,6 +20,7 @@ from tournament import queries, services
 from tournament.engine.prizes import SCORE_PRIZES
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.sentences import isolate
 from tournament.tables import FIXED_MARK, fixed_table_legend
 
 Cell = str | int | float | None
@@ -83,6 +84,9 @@ class Report:
     slips: list[Slip] = field(default_factory=list)
     landscape: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    # A sentence printed before the tables, or alone when there is nothing to tabulate
+    # ("Division A has no prizes set.").
+    message: str = ""
 
 
 def display(value: Cell, style: str = "") -> str:
@@ -243,22 +247,27 @@ def wall(division: Division, number: int | None = None, public: bool = False) ->
     made = pairings(division, number, public)
     by_name = made.tables[1]
     columns = [
-        Column("Player", flexible=True),
-        Column("Table", numeric=True),
-        Column("Opponent", flexible=True),
-        Column("Goes"),
+        Column(_("Player"), flexible=True),
+        Column(_("Table"), numeric=True),
+        Column(_("Opponent"), flexible=True),
+        Column(_("Goes")),
     ]
     rows: list[list[Cell]] = [
-        [f"{name} ({no})", table, opponent if opp_no is None else f"{opponent} ({opp_no})", goes]
+        [
+            f"{isolate(name)} ({no})",
+            table,
+            opponent if opp_no is None else f"{isolate(opponent)} ({opp_no})",
+            goes,
+        ]
         for name, no, table, opp_no, opponent, goes in by_name.rows
     ]
     return Report(
         "wall",
         division.tournament.name,
         division.name,
-        f"Round {made.round}: find your table",
+        _("Round %(round)s: find your table") % {"round": made.round},
         made.round,
-        [Table(f"Round {made.round}", columns, rows)],
+        [Table(_("Round %(round)s") % {"round": made.round}, columns, rows)],
     )
 
 
@@ -330,7 +339,7 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
         if after
         else _("Standings before round 1")
     )
-    notes = [note or ""] + [f"{g.player.name}: {g.rule}." for g in gibsons.values()]
+    notes = [note or ""] + [f"{isolate(g.player.name)}: {g.rule}." for g in gibsons.values()]
     return Report(
         "standings",
         division.tournament.name,
@@ -419,7 +428,7 @@ def slips(
         "slips",
         division.tournament.name,
         division.name,
-        "Players' personal links",
+        _("Players' personal links"),
         None,
         slips=[Slip(p.number, p.name, division.name, links[p.pk]) for p in players],
     )
@@ -490,13 +499,13 @@ def scorecards(
             rows.append(line)
         details = _("Rating %(rating)s") % {"rating": player.rating}
         if player.club:
-            details += f" · {player.club}"
+            details += f" · {isolate(player.club)}"
         if player.team:
-            details += f" · {player.team}"
+            details += f" · {isolate(player.team)}"
         cards.append(
             Card(
                 player,
-                f"{player.number}. {player.name}",
+                f"{player.number}. {isolate(player.name)}",
                 details,
                 Table(_("Scorecard %(number)s") % {"number": player.number}, columns, rows),
                 links.get(player.pk, ""),
@@ -747,9 +756,15 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     division allows more."""
     from tournament import prizes as prize_service
 
-    if not division.prizes:
-        raise ReportError(
-            _("division %(division)s has no prizes set") % {"division": division.name}
+    if not division.prizes:  # a page that says so: the director prints it to check
+        return Report(
+            "prizes",
+            division.tournament.name,
+            division.name,
+            _("Prizes"),
+            None,
+            message=_("Division %(division)s has no prizes set.")
+            % {"division": isolate(division.name)},
         )
     after = _after_round(division, number, public)
     found, rows_by_player = prize_service.awards(division, after, public)
@@ -955,7 +970,7 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
             )
         )
     scores = ", ".join(
-        f"{short(p.name or p.nick)} {p.final}"
+        f"{isolate(short(p.name or p.nick))} {p.final}"
         + (" " + _("(engine %(score)s)") % {"score": p.computed} if p.computed != p.final else "")
         for p in replay.report.players
     )
@@ -968,13 +983,13 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
     if game.player2:
         title = _("Table %(table)s: %(player1)s v %(player2)s") % {
             "table": game.table or "–",
-            "player1": short(game.player1.name),
-            "player2": short(game.player2.name),
+            "player1": isolate(short(game.player1.name)),
+            "player2": isolate(short(game.player2.name)),
         }
     else:
         title = _("Table %(table)s: %(player1)s") % {
             "table": game.table or "–",
-            "player1": short(game.player1.name),
+            "player1": isolate(short(game.player1.name)),
         }
     return Report(
         "game",
@@ -1041,11 +1056,12 @@ def playoffs(division: Division, number: int | None = None, public: bool = False
                 ]
             )
         tables.append(Table(now.stage_name(stage[0].stage), columns, rows))
-    heading = (
-        f"Playoff, best of {now.playoff.length}, seeded after round {now.playoff.seeded_after}"
-    )
+    heading = _("Playoff, best of %(games)s, seeded after round %(round)s") % {
+        "games": now.playoff.length,
+        "round": now.playoff.seeded_after,
+    }
     if now.champion is not None:
-        heading += f" · won by {now.champion.name}"
+        heading += " · " + _("won by %(name)s") % {"name": isolate(now.champion.name)}
     return Report("playoffs", division.tournament.name, division.name, heading, None, tables)
 
 

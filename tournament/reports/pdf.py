@@ -4,10 +4,10 @@ division, round), page numbers, table headers repeated on each page.
 Tables are laid out here rather than by platypus's own Table: every cell is measured with the
 font it is printed in, a name too long for its column is shrunk (to three quarters of the size
 at most) and then wrapped, never cut; and drawing strings straight onto the canvas keeps 500
-scorecards within a few seconds. Names in any script print in DejaVu Sans where the machine has
-it (Debian's fonts-dejavu-core); where it has not, reportlab's own Vera, which covers Latin only.
-Hangul prints in Nanum Gothic and Arabic script in Noto Sans Arabic, Persian shaped and ordered
-right to left, run by run (`scripts`); a report printed in Persian aligns its headings right.
+scorecards within a few seconds. Every line, of every report, is measured and drawn through
+`scripts` (never the canvas's own drawString): each run in the project's font for its script
+(DejaVu Sans, Spread Hangul, Noto Sans Arabic, shipped in `fonts/`), Persian shaped and ordered
+right to left; a report printed in Persian aligns its headings right.
 """
 
 from __future__ import annotations
@@ -16,20 +16,18 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 
 import segno
 from django.utils.translation import get_language, gettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER, landscape
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Spacer
 
 from tournament.reports import scripts
 from tournament.reports.data import Column, Report, Slip, Table, display
+from tournament.sentences import isolate
 
 PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 36.0  # half an inch all round: inside every printer's printable area
@@ -39,32 +37,16 @@ SIZE = 9.0  # the body text
 SMALLEST = 0.75  # a cell's text is shrunk to this share of its size, then wrapped
 PAD = 4.0  # between a cell's text and its rules
 
-FONT_DIRS = [
-    Path("/usr/share/fonts/truetype/dejavu"),
-    Path("/usr/share/fonts/dejavu"),
-    Path("/usr/local/share/fonts/dejavu"),
-]
-
-
 @dataclass(frozen=True)
 class Fonts:
     regular: str
     bold: str
-    unicode: bool  # False: the Latin-only fallback
 
 
-@cache
 def fonts() -> Fonts:
-    """DejaVu Sans, registered once; reportlab's Vera where DejaVu is not installed."""
-    for folder in FONT_DIRS:
-        regular, bold = folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
-        if regular.is_file() and bold.is_file():
-            pdfmetrics.registerFont(TTFont("SpreadSans", str(regular)))
-            pdfmetrics.registerFont(TTFont("SpreadSans-Bold", str(bold)))
-            return Fonts("SpreadSans", "SpreadSans-Bold", True)
-    pdfmetrics.registerFont(TTFont("SpreadVera", "Vera.ttf"))
-    pdfmetrics.registerFont(TTFont("SpreadVera-Bold", "VeraBd.ttf"))
-    return Fonts("SpreadVera", "SpreadVera-Bold", False)
+    """The body text's font, DejaVu Sans (the project's own, registered on first use); the
+    other scripts' fonts are chosen run by run (`scripts.runs`)."""
+    return Fonts(scripts.face(scripts.LATIN).name, scripts.face(scripts.LATIN, bold=True).name)
 
 
 def width(text: str, font: str, size: float) -> float:
@@ -112,6 +94,15 @@ def fit(text: str, font: str, size: float, room: float) -> Fitted:
     for line in lines:
         wrapped += _wrap(line, font, small, room)
     return Fitted(small, tuple(wrapped))
+
+
+scripts.on_reset(fit.cache_clear)
+
+
+def one_line(text: str, font: str, size: float, room: float) -> float:
+    """The size at which `text` fits `room` on one line: `size`, or smaller (never wrapped)."""
+    wide = width(text, font, size)
+    return size if wide <= room else math.floor(size * room / wide * 10) / 10
 
 
 def _wrap(text: str, font: str, size: float, room: float) -> list[str]:
@@ -276,11 +267,10 @@ def _draw_row(c, cells: list[Fitted], xs: list[float], top: float, numeric, font
     for i, cell in enumerate(cells):
         if not cell.lines or cell.lines == ("",):
             continue
-        c.setFont(font, cell.size)
         lead = leading(cell.size)
         y = top - PAD - cell.size * 0.95
         for line in cell.lines:
-            if numeric[i] or (scripts.has_arabic(line) and rtl()):
+            if numeric[i] or (rtl() and scripts.reads_right_to_left(line, True)):
                 scripts.draw(c, xs[i + 1] - PAD, y, line, font, cell.size, right=True, rtl=rtl())
             else:
                 scripts.draw(c, xs[i] + PAD, y, line, font, cell.size, rtl=rtl())
@@ -367,6 +357,8 @@ class _NumberedCanvas(pdfcanvas.Canvas):
     """Writes "page N of M" once the number of pages is known."""
 
     def __init__(self, *args, **kwargs) -> None:
+        # The project's font from the start, never reportlab's Helvetica, even unused.
+        kwargs["initialFontName"] = kwargs.get("initialFontName") or fonts().regular
         super().__init__(*args, **kwargs)
         self._pages: list[dict] = []
 
@@ -403,7 +395,7 @@ def frame_width(paper: str, wide: bool = False) -> float:
 
 
 def _header_lines(report: Report) -> tuple[str, str]:
-    where = gettext("Division %(division)s") % {"division": report.division}
+    where = gettext("Division %(division)s") % {"division": isolate(report.division)}
     if report.round is not None:
         where += " · " + gettext("Round %(round)s") % {"round": report.round}
     return report.tournament, f"{where} · {report.heading}"
@@ -419,15 +411,14 @@ def make_document(report: Report, story: list[Flowable], paper: str, wide: bool 
         room = size[0] - 2 * MARGIN
         top = size[1] - MARGIN
         # One line each, however long the names: shrunk to the width, never wrapped or cut.
-        one = min(11.0, 11.0 * room / width(first, f.bold, 11.0))
-        two = min(9.0, 9.0 * room / width(second, f.regular, 9.0))
+        one = one_line(first, f.bold, 11.0, room)
+        two = one_line(second, f.regular, 9.0, room)
         x, right = (size[0] - MARGIN, True) if rtl() else (MARGIN, False)
         scripts.draw(c, x, top - 11, first, f.bold, one, right=right, rtl=right)
         scripts.draw(c, x, top - 24, second, f.regular, two, right=right, rtl=right)
         c.setLineWidth(0.5)
         c.line(MARGIN, top - 29, size[0] - MARGIN, top - 29)
-        c.setFont(f.regular, 8)
-        c.drawString(MARGIN, MARGIN + 2, "Spread")
+        scripts.draw(c, MARGIN, MARGIN + 2, "Spread", f.regular, 8)
 
     frame = Frame(
         MARGIN,
@@ -460,6 +451,8 @@ def make_document(report: Report, story: list[Flowable], paper: str, wide: bool 
 
 def _tables_story(report: Report, room: float, titles: bool = False) -> list[Flowable]:
     story: list[Flowable] = []
+    if report.message:
+        story += [FitLine(report.message, 11, bold=False, after=8)]
     for table in report.tables:
         texts = shown(table)
         if titles or len(report.tables) > 1:
@@ -603,32 +596,39 @@ class SlipRow(Flowable):
             c.line(i * w, 0, i * w, self.height)
         c.setDash()
         c.setFillColor(colors.black)
+        right = rtl()
         for i, slip in enumerate(self.slips):
             x = i * w
             draw_qr(c, slip.link, x + 4, self.height - SLIP_QR - 8, SLIP_QR)
             room = w - SLIP_QR - 16
             left = x + SLIP_QR + 10
+            at = left + room if right else left  # a Persian slip's lines end at the right
             top = self.height - 24
             name = fit(slip.name, f.bold, 15, room)
-            c.setFont(f.bold, name.size)
-            for line in name.lines:
-                c.drawString(left, top, line)
+            for part in name.lines:
+                scripts.draw(c, at, top, part, f.bold, name.size, right=right, rtl=right)
                 top -= leading(name.size)
-            c.setFont(f.regular, 11)
-            c.drawString(left, top - 4, f"Player {slip.number}")
-            c.drawString(left, top - 18, f"Division {slip.division}")
-            event = fit(self.tournament, f.regular, 9, room)
-            c.setFont(f.regular, event.size)
-            c.drawString(left, top - 34, event.lines[0])
+            number = gettext("Player %(number)s") % {"number": slip.number}
+            _line(c, at, top - 4, number, f.regular, 11, room)
+            division = gettext("Division %(division)s") % {"division": isolate(slip.division)}
+            _line(c, at, top - 18, division, f.regular, 11, room)
+            _line(c, at, top - 34, self.tournament, f.regular, 9, room)
             link = fit(slip.link, f.regular, 8, w - 16)
-            c.setFont(f.regular, link.size)
             y = 26.0 + leading(link.size) * (len(link.lines) - 1)
-            for line in link.lines:
-                c.drawString(x + 8, y, line)
+            for part in link.lines:  # an address reads left to right in every language
+                scripts.draw(c, x + 8, y, part, f.regular, link.size)
                 y -= leading(link.size)
-            c.setFont(f.regular, 7)
-            c.drawString(x + 8, 15, "Scan for your table, your results and your scoresheet.")
-            c.drawString(x + 8, 6, "Keep it to yourself: it reports in your name.")
+            at = x + w - 8 if right else x + 8
+            scan = gettext("Scan for your table, your results and your scoresheet.")
+            keep = gettext("Keep it to yourself: it reports in your name.")
+            _line(c, at, 15, scan, f.regular, 7, w - 16)
+            _line(c, at, 6, keep, f.regular, 7, w - 16)
+
+
+def _line(c, x: float, y: float, text: str, font: str, size: float, room: float) -> None:
+    """One line at x, shrunk to `room`; in a Persian report it ends at x, from the right."""
+    right = rtl()
+    scripts.draw(c, x, y, text, font, one_line(text, font, size, room), right=right, rtl=right)
 
 
 def slips_pdf(report: Report, paper: str = "a4") -> bytes:
@@ -741,13 +741,13 @@ class BoardDiagram(Flowable):
         q = self.square
         size = board.size
         label = min(8.0, q * 0.45)
-        c.setFont(f.regular, label)
         for col in range(size):
             x = (col + 1) * q + q / 2
-            c.drawCentredString(x, self.height - q / 2 - label / 3, layout.column_name(col))
+            y = self.height - q / 2 - label / 3
+            scripts.draw(c, x, y, layout.column_name(col), f.regular, label, centre=True)
         for row in range(size):
             y = self.height - (row + 1) * q - q / 2 - label / 3
-            c.drawRightString(q - 2, y, str(row + 1))
+            scripts.draw(c, q - 2, y, str(row + 1), f.regular, label, right=True)
         c.setLineWidth(0.4)
         for row in range(size):
             for col in range(size):

@@ -1,27 +1,32 @@
-"""Text in any script on a PDF: each run of a line in a font that has its glyphs, Persian shaped
-and ordered right to left.
+"""Text in any script on a PDF: the one path by which every report draws a line. Each run of a
+line is in a font that has its glyphs, Persian is shaped and ordered right to left, and the
+fonts are the project's own (`fonts/`), never the operating system's.
 
 reportlab draws a string with one font and in the order given, without joining Arabic letters
 (its own shaping needs uharfbuzz and applies to platypus paragraphs, not to the strings this
 project draws on the canvas). So a line is made ready here:
 
-1. **Shaped and ordered**: a line holding Arabic script is reshaped by arabic-reshaper (each letter
-   to its isolated, initial, medial or final presentation form, lam-alef ligatures) and then put
-   in visual order by python-bidi (the Unicode bidirectional algorithm): Persian runs right to
-   left, numbers and Latin names inside them left to right.
-2. **Split into runs by font**: Latin, Greek, Cyrillic and the rest in DejaVu Sans (as before);
-   Hangul in Nanum Gothic (Debian's fonts-nanum: TrueType; Noto Sans CJK is packaged as an
-   OpenType collection with CFF outlines, which reportlab's TTFont refuses); Arabic script in Noto
-   Sans Arabic (fonts-noto-core). A character no chosen font has goes to the first that has it.
+1. **Shaped and ordered**: a line holding right-to-left script is reshaped by arabic-reshaper
+   (each Arabic letter to its isolated, initial, medial or final presentation form, lam-alef
+   ligatures) and then put in visual order by python-bidi (the Unicode bidirectional algorithm):
+   Persian runs right to left, numbers and Latin names inside them left to right, and a name
+   isolated with `tournament.sentences.isolate` (FSI…PDI) is ordered as one unit that does not
+   turn the sentence around it. The marks and isolates that steered the ordering are not drawn.
+2. **Split into runs by font**: Latin, Greek, Cyrillic and the rest in DejaVu Sans; Hangul in
+   Spread Hangul (Nanum Gothic, subset and renamed: TrueType, as reportlab's TTFont refuses the
+   CFF outlines of Noto Sans CJK); Arabic script in Noto Sans Arabic. A character the chosen
+   font lacks goes to the first font that has it.
 
-`width` measures a line as it will be drawn; `draw` draws it, left- or right-aligned.
-A font file that is not installed is left out: its script then prints as DejaVu does (boxes).
+The fonts are read from `FONT_DIR` alone (a test points it elsewhere, then calls `reset`); a
+font missing there is a `MissingFont` naming the file, never a silent fall back to boxes.
+`width` measures a line as it will be drawn; `draw` draws it, left- or right-aligned or centred.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -29,14 +34,35 @@ from typing import Any
 
 import arabic_reshaper
 from bidi import get_display
+from bidi.mirror import MIRRORED
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-NANUM = [Path("/usr/share/fonts/truetype/nanum")]
-NOTO = [Path("/usr/share/fonts/truetype/noto")]
+# The one folder the fonts are read from: the project's own (see fonts/README.md).
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
 
+LATIN = "latin"
 HANGUL = "hangul"
 ARABIC = "arabic"
+
+# script -> (the name reportlab knows it by, the regular file, the bold file) under FONT_DIR
+FILES = {
+    LATIN: ("SpreadSans", "dejavu/DejaVuSans.ttf", "dejavu/DejaVuSans-Bold.ttf"),
+    HANGUL: (
+        "SpreadHangul",
+        "hangul/SpreadHangul-Regular.ttf",
+        "hangul/SpreadHangul-Bold.ttf",
+    ),
+    ARABIC: (
+        "SpreadArabic",
+        "noto-arabic/NotoSansArabic-Regular.ttf",
+        "noto-arabic/NotoSansArabic-Bold.ttf",
+    ),
+}
+
+
+class MissingFont(RuntimeError):
+    """A font file of the project is not in its folder (an incomplete copy of Spread)."""
 
 
 @dataclass(frozen=True)
@@ -45,39 +71,51 @@ class Face:
     cmap: frozenset[int]  # the code points it has glyphs for
 
 
-def _register(name: str, folders: Sequence[Path], filename: str) -> Face | None:
-    for folder in folders:
-        path = folder / filename
-        if path.is_file():
-            font = TTFont(name, str(path))
-            pdfmetrics.registerFont(font)
-            return Face(name, frozenset(font.face.charToGlyph))
-    return None
-
-
 @cache
+def face(script: str, bold: bool = False) -> Face:
+    """The script's font, regular or bold, registered with reportlab on first use."""
+    base, regular, heavy = FILES[script]
+    path = FONT_DIR / (heavy if bold else regular)
+    if not path.is_file():
+        raise MissingFont(f"the reports' font {path} is missing: see {FONT_DIR / 'README.md'}")
+    name = f"{base}-Bold" if bold else base
+    font = TTFont(name, str(path))
+    pdfmetrics.registerFont(font)
+    _REGISTERED[name] = font.face.name
+    return Face(name, frozenset(font.face.charToGlyph))
+
+
 def faces(bold: bool) -> dict[str, Face]:
-    """The script fonts installed, by script, in regular or bold."""
-    found = {
-        HANGUL: _register(
-            f"SpreadHangul{'-Bold' if bold else ''}",
-            NANUM,
-            "NanumGothicBold.ttf" if bold else "NanumGothic.ttf",
-        ),
-        ARABIC: _register(
-            f"SpreadArabic{'-Bold' if bold else ''}",
-            NOTO,
-            "NotoSansArabic-Bold.ttf" if bold else "NotoSansArabic-Regular.ttf",
-        ),
-    }
-    return {script: face for script, face in found.items() if face is not None}
+    """The script fonts other than the Latin one, by script, in regular or bold."""
+    return {script: face(script, bold) for script in (HANGUL, ARABIC)}
+
+
+_RESETS: list[Callable[[], Any]] = []
+_REGISTERED: dict[str, bytes] = {}  # the names registered with reportlab, and their faces'
+
+
+def on_reset(clear: Callable[[], Any]) -> None:
+    """Have `reset` also clear a cache of measurements made with the fonts (pdf.fit)."""
+    _RESETS.append(clear)
+
+
+def reset() -> None:
+    """Forget the fonts read and every measurement made with them: the next line reads the
+    fonts again from `FONT_DIR`."""
+    for cached in (face, _cmap, runs, width):
+        cached.cache_clear()
+    for clear in _RESETS:
+        clear()
+    # reportlab keeps the first font registered under a name: forget ours, to read them anew.
+    for name, face_name in _REGISTERED.items():
+        pdfmetrics._fonts.pop(name, None)
+        pdfmetrics._dynFaceNames.pop(face_name, None)
+    _REGISTERED.clear()
 
 
 @cache
 def _cmap(font: str) -> frozenset[int]:
-    face: Any = pdfmetrics.getFont(font)
-    inner = getattr(face, "face", None)
-    return frozenset(getattr(inner, "charToGlyph", {}) or range(0x20, 0x100))
+    return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
 
 
 def script_of(char: str) -> str | None:
@@ -101,8 +139,9 @@ def script_of(char: str) -> str | None:
     return None
 
 
-def has_arabic(text: str) -> bool:
-    return any(script_of(c) == ARABIC for c in text)
+def has_rtl(text: str) -> bool:
+    """The line holds right-to-left letters (Arabic script, Hebrew)."""
+    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
 
 
 _RESHAPER = arabic_reshaper.ArabicReshaper(
@@ -114,14 +153,71 @@ _RESHAPER = arabic_reshaper.ArabicReshaper(
 _CONTROLS = dict.fromkeys([0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
+_ISOLATES = frozenset("\u2066\u2067\u2068\u2069")  # LRI, RLI, FSI, PDI
+_LEVEL = re.compile(r"Level\(\s*(\d+),\s*\)")
+
+
+def _levels(text: str, rtl: bool) -> tuple[list[int], int]:
+    """Each character's embedding level by the bidirectional algorithm, and the line's own.
+
+    python-bidi (unicode-bidi) reorders but does not mirror, so "(2)" in a Persian line would
+    print as ")2(": its levels are read here (one a byte of the UTF-8 text, in its debug
+    report), and the line is mirrored and reordered by `_display`."""
+    report = str(get_display(text, base_dir="R" if rtl else None, debug=True))
+    levels_part, _, paragraph_part = report.partition("paragraphs:")
+    by_byte = [int(n) for n in _LEVEL.findall(levels_part.partition("levels:")[2])]
+    base = int(_LEVEL.findall(paragraph_part)[0])
+    levels = []
+    at = 0
+    for char in text:
+        levels.append(by_byte[at])
+        at += len(char.encode("utf-8"))
+    if at != len(by_byte):
+        raise RuntimeError("python-bidi's levels do not match the text: pin python-bidi")
+    return levels, base
+
+
+def _display(text: str, rtl: bool) -> str:
+    """`text` in visual order (rules L1 to L4 of the algorithm): the whitespace and isolates
+    that end the line at the line's level, a mirrored character (brackets) at a right-to-left
+    level in its mirror image, and each run reversed from the highest level down."""
+    levels, base = _levels(text, rtl)
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in _ISOLATES):
+        end -= 1
+        levels[end] = base
+    chars = [MIRRORED.get(c, c) if level % 2 else c for c, level in zip(text, levels, strict=True)]
+    odd = [level for level in levels if level % 2]
+    for level in range(max(levels), min(odd) - 1 if odd else max(levels), -1):
+        i = 0
+        while i < len(chars):
+            if levels[i] >= level:
+                j = i
+                while j < len(chars) and levels[j] >= level:
+                    j += 1
+                chars[i:j] = chars[i:j][::-1]
+                levels[i:j] = levels[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    return "".join(chars)
+
+
+def reads_right_to_left(text: str, rtl: bool) -> bool:
+    """The line is ordered right to left: it holds right-to-left letters, or, in a Persian
+    report, an isolated name (a cell of the wall sheet): it aligns right there."""
+    return has_rtl(text) or (rtl and not _ISOLATES.isdisjoint(text))
+
+
 @lru_cache(maxsize=65536)
 def visual(text: str, rtl: bool = False) -> str:
-    """The line as it is drawn left to right: Arabic script shaped, every run in visual order.
-    The line's own direction is its first letter's, or right to left in a Persian report."""
-    if not has_arabic(text):
-        return text
-    shown = str(get_display(_RESHAPER.reshape(text), base_dir="R" if rtl else None))
-    return shown.translate(_CONTROLS)  # the marks that steered the ordering are not drawn
+    """The line as it is drawn left to right: Arabic script shaped, every run in visual order,
+    brackets mirrored in right-to-left runs. The line's own direction is its first letter's
+    outside any isolated name, or right to left in a Persian report (where a line holding an
+    isolated name is ordered too: "⁨Smith, John⁩ (4)" prints "(4) Smith, John")."""
+    if reads_right_to_left(text, rtl):
+        text = _display(_RESHAPER.reshape(text), rtl)
+    return text.translate(_CONTROLS)  # the marks that steered the ordering are not drawn
 
 
 def _neutral(char: str) -> bool:
@@ -130,8 +226,8 @@ def _neutral(char: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def runs(text: str, font: str) -> tuple[tuple[str, str], ...]:
-    """`text` (in visual order) as (piece, font) runs: `font` (DejaVu, regular or bold) for what
-    it has, the script fonts for Hangul and Arabic script."""
+    """`text` (in visual order) as (piece, font) runs: `font` (the Latin one, regular or bold)
+    for what it has, the script fonts for Hangul and Arabic script."""
     bold = font.endswith("-Bold")
     scripts = faces(bold)
     latin = _cmap(font)
@@ -143,7 +239,7 @@ def runs(text: str, font: str) -> tuple[tuple[str, str], ...]:
             chosen = scripts[script].name
         elif out and _neutral(char) and code in _cmap(out[-1][1]):
             chosen = out[-1][1]  # a space or a comma stays in the run it is in
-        elif code in latin or not scripts:
+        elif code in latin:
             chosen = font
         else:
             chosen = next((f.name for f in scripts.values() if code in f.cmap), font)

@@ -1,8 +1,9 @@
 """Report downloads: every report of a division for its directors at the desk, the pairings and
 the standings for anyone on the public pages (never a round that is not published yet).
 
-A report that cannot be made (no such round, no prizes set) is a 404 with the reason, never an
-error page: the reason comes from `tournament.reports`.
+A report that cannot be made (no such round, no results yet) is a 404 with the reason, never an
+error page: the reason comes from `tournament.reports`. A report with nothing to list is a page
+that says so (the prizes of a division with none set).
 """
 
 from __future__ import annotations
