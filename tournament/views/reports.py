@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from tournament import events, reports, results, services, statistics
+from tournament import events, players, reports, results, services, statistics
 from tournament.interchange.tou import TouError
 from tournament.language import explicit_choice
 from tournament.models import Division, Scoresheet
@@ -202,6 +202,8 @@ def desk_summary(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "summaries": summaries,
         "unplayed": events.unplayed_rounds(tournament),
+        "has_games": events.has_games(tournament),
+        "latin_to_check": players.latin_to_check(tournament),
         "is_director": tournament.is_director(request.user),
     }
     return render(request, "tournament/desk/summary.html", context)
