@@ -18,7 +18,7 @@ from django.test import Client
 
 import tournament.migrations as migrations_package
 from tournament import events, players, services
-from tournament.interchange import names, tsh
+from tournament.interchange import names, tou, tsh
 from tournament.models import Change, Division, Game, Player, Tournament
 from tournament.reports.data import tou_text
 from tournament.wespa import import_tou
@@ -265,3 +265,21 @@ def test_the_automatic_spelling_and_what_needs_a_check() -> None:
     ]
     assert names.latin_problem("Núñez, José") is None
     assert names.latin_problem("Kim 민수") == "민수"
+
+
+def test_a_name_with_no_letter_a_tou_file_can_hold_is_refused_in_a_sentence(
+    seoul: Tournament, desk: Client
+) -> None:
+    division = seoul.divisions.get()
+    Player.objects.create(division=division, number=4, name="\u200b")  # a zero-width space
+    message = (
+        "division A, player 4: '' has no letter a .tou file can hold: give them a name in "
+        "Latin letters"
+    )
+    with pytest.raises(tou.TouError) as error:
+        tou_text(seoul)
+    assert str(error.value) == message
+    response = desk.get("/desk/seoul/results.tou")
+    assert (response.status_code, response["Location"]) == (302, "/desk/seoul/")
+    page = desk.get("/desk/seoul/").content.decode()
+    assert f"The .tou file cannot be written: {message}." in page.replace("&#x27;", "'")
