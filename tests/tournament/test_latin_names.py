@@ -283,3 +283,20 @@ def test_a_name_with_no_letter_a_tou_file_can_hold_is_refused_in_a_sentence(
     assert (response.status_code, response["Location"]) == (302, "/desk/seoul/")
     page = desk.get("/desk/seoul/").content.decode()
     assert f"The .tou file cannot be written: {message}." in page.replace("&#x27;", "'")
+
+
+def test_every_players_latin_name_can_be_shown_and_corrected(
+    seoul: Tournament, desk: Client
+) -> None:
+    division = seoul.divisions.get()
+    url = f"/desk/seoul/division/{division.pk}/players/"
+    assert 'name="latin-3"' not in desk.get(url).content.decode()
+    page = desk.get(f"{url}?latin=all").content.decode()
+    assert 'name="latin-3" id="id_latin_3" value="Quill, Ada"' in page
+    desk.post(f"{url}latin", {"latin-3": "Quill, Ada Mary"})
+    ada = division.players.get(number=3)
+    assert (ada.latin_name, ada.latin_checked) == ("Quill, Ada Mary", True)
+    # Written otherwise than its name, it stays on the list.
+    assert (
+        'name="latin-3" id="id_latin_3" value="Quill, Ada Mary"' in desk.get(url).content.decode()
+    )

@@ -329,7 +329,7 @@ def _players_page(
         "paste": PasteForm(
             initial={"players": request.session.pop("pasted_players", "")}, last_first=style
         ),
-        "latin_rows": _latin_rows(players, every or bool(latin_given), latin_given or {}),
+        "latin_rows": _latin_rows(players, every, latin_given or {}),
         "latin_every": every,
         "latin_to_check": sum(p.latin_to_check for p in players),
     }
@@ -341,13 +341,13 @@ def _latin_rows(
 ) -> list[dict[str, Any]]:
     """The rows of the Latin names' form: the players whose name is in another script, or
     whose Latin name a director wrote (every player with `every`), with what was typed in a
-    refused form kept."""
+    refused form kept (and its rows shown)."""
     rows = []
     for p in players:
-        automatic = names.automatic(p.name)
-        if not (every or names.needs_check(p.name) or p.latin_checked or p.latin_name != automatic):
-            continue
         typed = given.get(p.number)
+        shown = every or typed is not None or p.latin_checked or names.needs_check(p.name)
+        if not (shown or p.latin_name != names.automatic(p.name)):
+            continue
         rows.append(
             {
                 "player": p,
