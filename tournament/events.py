@@ -16,9 +16,9 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from tournament import audit, results, rounds, stamps
-from tournament.interchange import ratinglist
+from tournament.interchange import names, ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
-from tournament.players import NewPlayer, late_entry
+from tournament.players import NewPlayer, late_entry, names_last_first
 from tournament.sentences import isolate
 
 # The permission that lets a signed-in user create events (given by an admin, or by
@@ -253,16 +253,27 @@ def read_player_list(text: str) -> list[NewPlayer]:
     return players
 
 
-def add_players(division: Division, text: str, user: Any) -> list[Player]:
-    """The pasted players added to the division, all or (on any bad line) none."""
+def add_players(
+    division: Division, text: str, user: Any, rewritten: list[str] | None = None
+) -> list[Player]:
+    """The pasted players added to the division, all or (on any bad line) none, every name in
+    the division's one style: the style of its names, or for its first players the style of
+    most of the list's (`names.in_style`: “Last, First” or “First Last”). Each name written
+    otherwise than pasted is listed in `rewritten`, as it is written now."""
     new = read_player_list(text)
     with transaction.atomic():
+        rounds.locked_division(division)
+        style = names_last_first(division)
+        if style is None:
+            style = names.style_of(p.name for p in new)
         added = []
         for number, player in enumerate(new, 1):
             try:
-                added.append(late_entry(division, player, user))
+                added.append(late_entry(division, player, user, last_first=style))
             except rounds.PairingRefused as refused:
                 raise PasteError([f"player {number}: {refused}"]) from refused
+            if rewritten is not None and added[-1].name != player.name:
+                rewritten.append(added[-1].name)
     return added
 
 
@@ -284,9 +295,17 @@ def set_checked_in(player: Player, checked_in: bool, user: Any) -> Player:
     return player
 
 
+def has_games(tournament: Tournament) -> bool:
+    """Whether any round of the event is paired (a game, a bye or a forfeit)."""
+    return Game.objects.filter(division__tournament=tournament).exclude(kind=Game.VOID).exists()
+
+
 def unplayed_rounds(tournament: Tournament) -> list[str]:
     """What a .tou file would leave out: a line a division with rounds planned or paired that
-    have no result yet (or none at all), e.g. “Division A: rounds 2, 3 not played (of 3)”."""
+    have no result yet (or none at all), e.g. “Division A: rounds 2, 3 not played (of 3)”.
+    An event with no game yet (no players, or no round paired) leaves nothing out: no line."""
+    if not has_games(tournament):
+        return []
     lines = []
     for division in tournament.divisions.all():
         summaries = results.round_summaries(division)
@@ -335,6 +354,9 @@ def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
             "rating": player.rating,
             "club": player.club,
         }
+        if name != player.name:
+            # A new name is spelled in Latin letters afresh, to be checked again.
+            player.latin_name, player.latin_checked = "", False
         player.name, player.rating, player.club = name, new.rating, new.club
         player.rating_text = str(new.rating)
         player.save()

@@ -221,6 +221,25 @@ class RosterForm(forms.Form):
     )
 
 
+def name_style_help(last_first: bool | None) -> str:
+    """What happens to a name added to a division, by the division's style of names."""
+    if last_first:
+        return gettext(
+            "The division writes names “Last, First”: every name added is written so "
+            "(“Ada Quill” becomes “Quill, Ada”)."
+        )
+    if last_first is False:
+        return gettext(
+            "The division writes names “First Last”: every name added is written so "
+            "(“Quill, Ada” becomes “Ada Quill”)."
+        )
+    return gettext(
+        "The first players added set the division's style of names: if most are written "
+        "“Last, First”, every name is written so (“Ada Quill” becomes “Quill, Ada”); else "
+        "“First Last”."
+    )
+
+
 class LateEntryForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     rating = forms.IntegerField(label=_("Rating"), min_value=0, max_value=3000, initial=0)
@@ -239,29 +258,13 @@ class LateEntryForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
-    def __init__(self, *args: Any, last_first: bool = True, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, last_first: bool | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # The name is written as the roster writes its names.
-        self.last_first = last_first
-        self.fields["name"].help_text = (
-            _("As the roster writes names: Last, First.")
-            if last_first
-            else _("As the roster writes names: First Last.")
-        )
+        # The name is saved as the division writes its names (`players.late_entry`).
+        self.fields["name"].help_text = name_style_help(last_first)
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if self.last_first and "," not in name:
-            raise forms.ValidationError(
-                gettext("The roster writes names “Last, First”: write %(name)r that way.")
-                % {"name": name}
-            )
-        if not self.last_first and "," in name:
-            raise forms.ValidationError(
-                gettext("The roster writes names “First Last”, without a comma, not %(name)r.")
-                % {"name": name}
-            )
-        return name
+        return " ".join(self.cleaned_data["name"].split())
 
     def clean_missed(self) -> str:
         return self.cleaned_data.get("missed") or "forfeits"
@@ -617,6 +620,11 @@ class PasteForm(forms.Form):
             "Leeds” or, copied from a spreadsheet, columns separated by tabs."
         ),
     )
+
+    def __init__(self, *args: Any, last_first: bool | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["players"]
+        field.help_text = f"{field.help_text} {name_style_help(last_first)}"
 
 
 class PlayerForm(forms.Form):

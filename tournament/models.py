@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.interchange import names
 from tournament.sheet_report import SheetReport
 
 
@@ -170,10 +171,27 @@ class Division(models.Model):
         return f"{self.tournament} – {self.name}"
 
 
+LATIN_NAME_LENGTH = 200
+
+
+class PlayerQuerySet(models.QuerySet):
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Player]:
+        """Every new player, made one by one or in bulk, gets its automatic Latin name."""
+        objs = list(objs)
+        for player in objs:
+            player.fill_latin_name()
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Player(models.Model):
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField()  # the seed: the player's line in the .t file
     name = models.CharField(max_length=200)  # as entered, e.g. "Smylie, Jackson"
+    # The name in Latin letters, for the rating body's files (`interchange/names.py`): written
+    # automatically when the player is added, until a director checks or corrects it at the
+    # desk (`latin_checked`).
+    latin_name = models.CharField(max_length=LATIN_NAME_LENGTH, blank=True)
+    latin_checked = models.BooleanField(default=False)
     rating = models.IntegerField(default=0)
     rating_text = models.CharField(max_length=40, blank=True)  # as written in a .t file
     membership_id = models.CharField(max_length=40, blank=True)
@@ -195,6 +213,8 @@ class Player(models.Model):
     absent_rounds = models.JSONField(default=list, blank=True)
     updated = models.DateTimeField(auto_now=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         ordering = ["division", "number"]
         constraints = [
@@ -203,6 +223,25 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.fill_latin_name()
+        super().save(*args, **kwargs)
+
+    def fill_latin_name(self) -> None:
+        """The automatic Latin name, for a player who has none yet."""
+        if not self.latin_name:
+            self.latin_name = names.automatic(self.name)[:LATIN_NAME_LENGTH]
+
+    @property
+    def name_in_latin(self) -> str:
+        """The name the rating body's files write: the Latin name, or the automatic one."""
+        return self.latin_name or names.automatic(self.name)
+
+    @property
+    def latin_to_check(self) -> bool:
+        """The Latin name is a transliteration no director has checked yet."""
+        return not self.latin_checked and names.needs_check(self.name)
 
 
 class Round(models.Model):

@@ -8,11 +8,12 @@ from typing import Any
 
 from django.db import models, transaction
 from django.db.models import Max
-from django.utils.translation import gettext
+from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
-from tournament import audit, results, rounds
-from tournament.interchange import roster
+from tournament import audit, results, rounds, stamps
+from tournament.interchange import names, roster
 from tournament.models import Change, Division, Game, Player
 from tournament.results import snapshot
 from tournament.sentences import isolate
@@ -88,16 +89,25 @@ MISSED = {
 }
 
 
-def names_last_first(division: Division) -> bool:
-    """Whether the roster writes names “Last, First”: most of its names have a comma."""
-    names = list(division.players.values_list("name", flat=True))
-    return bool(names) and sum("," in n for n in names) * 2 > len(names)
+def names_last_first(division: Division) -> bool | None:
+    """Whether the division writes names “Last, First” (most of its names have a comma), or
+    “First Last” (False); None while it has no player."""
+    return names.style_of(division.players.values_list("name", flat=True))
 
 
-def late_entry(division: Division, new: NewPlayer, user: Any, missed: str = "forfeits") -> Player:
+def late_entry(
+    division: Division,
+    new: NewPlayer,
+    user: Any,
+    missed: str = "forfeits",
+    last_first: bool | None = None,
+) -> Player:
     """Add a player after the start: for every round already under way, a forfeit loss, a
     bye, or nothing, as `missed` says.
 
+    The name is written in the division's style (`names.in_style`: “Ada Quill” is saved as
+    “Quill, Ada” where the names are written “Last, First”), or in `last_first` when given
+    (a pasted list's style).
     A round is under way when it has a result or its pairings are published; a round paired
     but neither published nor played can be paired again to include the newcomer.
     """
@@ -111,6 +121,8 @@ def late_entry(division: Division, new: NewPlayer, user: Any, missed: str = "for
         raise rounds.PairingRefused(gettext("A new player needs a name."))
     with transaction.atomic():
         division = rounds.locked_division(division)
+        style = names_last_first(division) if last_first is None else last_first
+        name = names.in_style(name, style)[:200]
         if division.players.filter(name__iexact=name).exists():
             raise rounds.PairingRefused(
                 gettext("%(name)s is already in division %(name2)s.")
@@ -150,6 +162,10 @@ def import_roster(division: Division, data: bytes, filename: str, user: Any) -> 
             )
         given = {e.number for e in entries if e.number is not None}
         next_number = max([division.players.aggregate(m=Max("number"))["m"] or 0, *given]) + 1
+        # One style of name for the division: its own, or for its first players the file's.
+        style = names_last_first(division)
+        if style is None:
+            style = names.style_of(e.name for e in entries)
         added = []
         for e in entries:
             number = e.number
@@ -160,7 +176,7 @@ def import_roster(division: Division, data: bytes, filename: str, user: Any) -> 
                 Player(
                     division=division,
                     number=number,
-                    name=e.name,
+                    name=names.in_style(e.name, style)[: lengths["name"]],
                     rating=e.rating,
                     club=e.club,
                     team=e.team,
@@ -313,14 +329,14 @@ def set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Pl
                 _absent_from_pairing(player, game, user)
                 player.refresh_from_db()
                 return player
-            names = {"round": round_number, "division": division.name, "name": player.name}
+            values = {"round": round_number, "division": division.name, "name": player.name}
             if game is not None:
                 raise rounds.PairingRefused(
                     _(
                         "%(name)s already has a result in round %(round)d: correct it on the "
                         "entry page instead."
                     )
-                    % names
+                    % values
                 )
             if not absent:
                 raise rounds.PairingRefused(
@@ -328,7 +344,7 @@ def set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Pl
                         "Round %(round)d of division %(division)s is paired already: undo the "
                         "forfeit at the desk, or correct the result, to bring %(name)s back."
                     )
-                    % names
+                    % values
                 )
         before = {"player": player.number, "absent_rounds": marked}
         marked = sorted({*marked, round_number} if absent else set(marked) - {round_number})
@@ -381,3 +397,115 @@ def set_fixed_table(player: Player, table: int | None, user: Any) -> Player:
             ),
         )
     return player
+
+
+# -- names in Latin letters -----------------------------------------------------------------------
+
+
+@dataclass
+class LatinName:
+    """A player's name in Latin letters as the desk's form sends it, and whether the director
+    marked it checked."""
+
+    number: int
+    latin: str
+    checked: bool
+
+
+class LatinRefused(ValueError):
+    """Names in Latin letters that cannot be saved: one sentence each."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class LatinToCheck:
+    """The players whose name in Latin letters is only the automatic spelling, unchecked: how
+    many in all, and each division that has some with its count (the desk's warning)."""
+
+    total: int
+    divisions: list[tuple[Division, int]]
+
+    def __bool__(self) -> bool:
+        return self.total > 0
+
+
+def latin_to_check(tournament: Any) -> LatinToCheck:
+    """The tournament's players whose Latin name no director has checked yet."""
+    counts: dict[int, int] = {}
+    unchecked = Player.objects.filter(division__tournament=tournament, latin_checked=False)
+    for division_id, name in unchecked.values_list("division_id", "name"):
+        if names.needs_check(name):
+            counts[division_id] = counts.get(division_id, 0) + 1
+    divisions = [(d, counts[d.pk]) for d in tournament.divisions.all() if d.pk in counts]
+    return LatinToCheck(sum(counts.values()), divisions)
+
+
+def set_latin_names(division: Division, given: list[LatinName], user: Any) -> list[Player]:
+    """The players' names in Latin letters as the director wrote or checked them, in one
+    change: a name changed here counts as checked. Any name that is not in Latin letters
+    refuses them all (`LatinRefused`)."""
+    problems = []
+    cleaned = []
+    for g in given:
+        text = " ".join(g.latin.split())
+        problem = names.latin_problem(text)
+        if problem == "empty":
+            problems.append(
+                _("Player %(number)s: a name in Latin letters is needed.") % {"number": g.number}
+            )
+        elif problem:
+            problems.append(
+                _("Player %(number)s: “%(letters)s” are not Latin letters.")
+                % {"number": g.number, "letters": problem}
+            )
+        elif len(text) > 200:
+            problems.append(
+                _("Player %(number)s: a name of at most 200 characters.") % {"number": g.number}
+            )
+        cleaned.append(LatinName(g.number, text, g.checked))
+    if problems:
+        raise LatinRefused(problems)
+    with transaction.atomic():
+        division = rounds.locked_division(division)
+        numbers = [g.number for g in cleaned]
+        players = {p.number: p for p in division.players.filter(number__in=numbers)}
+        before, after, changed = [], [], []
+        for g in cleaned:
+            player = players.get(g.number)
+            if player is None:
+                continue
+            checked = g.checked or g.latin != player.name_in_latin
+            if (g.latin, checked) == (player.latin_name, player.latin_checked):
+                continue
+            before.append([player.number, player.latin_name, player.latin_checked])
+            player.latin_name, player.latin_checked = g.latin, checked
+            after.append([player.number, player.latin_name, player.latin_checked])
+            changed.append(player)
+        if not changed:
+            return []
+        now = timezone.now()
+        for player in changed:
+            player.updated = now
+        Player.objects.bulk_update(changed, ["latin_name", "latin_checked", "updated"])
+        stamps.touch([division.pk])
+        audit.record(
+            division,
+            Change.Action.EDIT_PLAYER,
+            actor=user,
+            before={"latin_names": before},
+            after={"latin_names": after},
+            reason=ngettext(
+                "%(count)s name in Latin letters saved: %(names)s",
+                "%(count)s names in Latin letters saved: %(names)s",
+                len(changed),
+            )
+            % {
+                "count": len(changed),
+                "names": "; ".join(f"{p.number} {p.latin_name}" for p in changed[:10])
+                + (" …" if len(changed) > 10 else ""),
+            },
+        )
+    return changed

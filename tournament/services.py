@@ -1006,12 +1006,13 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
         ) from error
 
 
-def tsh_name(player: tsh.TshPlayer) -> str:
+def tsh_name(player: tsh.TshPlayer, latin: str = "") -> str:
     """The player's name as a `.t` line can hold it so that tsh (and Spread) read it back:
     the name itself when it can; else with line breaks and runs of spaces made one space,
     a number ending it joined on with `-` ("Smith 2" → "Smith-2": tsh would read a number
-    after a space as the rating), a one-letter name given a `.`, and a name that still cannot
-    be written (one starting with `#`, say) written as "Player N"."""
+    after a space as the rating), a one-letter name given a `.`; a name that still cannot be
+    written (one starting with `#`, or with `;` before a number) is written with its letters,
+    digits, spaces and `.,'-` only, or failing that as its name in Latin letters (`latin`)."""
 
     def fits(name: str) -> bool:
         try:
@@ -1020,15 +1021,24 @@ def tsh_name(player: tsh.TshPlayer) -> str:
             return False
         return True
 
+    def mended(name: str) -> str:
+        words = name.split()
+        while len(words) > 1 and re.fullmatch(r"[\d.+]+", words[-1]):
+            words[-2:] = [f"{words[-2]}-{words[-1]}"]
+        name = " ".join(words)
+        return name + "." if len(name) == 1 else name
+
+    def plain(name: str) -> str:
+        return "".join(ch if ch.isalnum() or ch in ".,'-" else " " for ch in name).strip(".,'- ")
+
     if fits(player.name):
         return player.name
-    words = player.name.split()
-    while len(words) > 1 and re.fullmatch(r"[\d.+]+", words[-1]):
-        words[-2:] = [f"{words[-2]}-{words[-1]}"]
-    name = " ".join(words)
-    if len(name) == 1:
-        name += "."
-    return name if fits(name) else f"Player {player.number}"
+    for name in (player.name, plain(player.name), latin, plain(latin)):
+        if name.strip() and fits(mended(name)):
+            return mended(name)
+    # Not reached by any name tried (tests/tournament/test_latin_names.py): a name without a
+    # letter or digit fits once a `.` is added, and the plain one fits when it has one.
+    return player.name
 
 
 def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.TFile:
@@ -1065,7 +1075,7 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
             scores=sc,
             extras=[tsh.ExtraField(key, list(values)) for key, values in p.tsh_extras],
         )
-        name = tsh_name(line)
+        name = tsh_name(line, p.name_in_latin)
         if name != p.name:
             if renamed is not None:
                 renamed.append(

@@ -24,6 +24,7 @@ division_urls = [
     path("players/<int:number>/reinstate", pairing.reinstate, name="desk-reinstate"),
     path("players/add", pairing.late_entry, name="desk-late-entry"),
     path("players/roster", pairing.roster, name="desk-roster"),
+    path("players/latin", pairing.latin_names, name="desk-latin-names"),
     path("players/ratings/", ratinglist.rating_list, name="desk-rating-list"),
     path("prizes/", extras.desk_prizes, name="desk-prizes"),
     path("playoff/", playoffs.desk_playoff, name="desk-playoff"),

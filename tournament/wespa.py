@@ -7,7 +7,9 @@ A round a player is paired with their own number (no opponent) is saved as a gam
 second player, counted by the division's settings:
 - a score of 2000 or more (2001, 2100 …) is a bye: a win worth `bye_spread`;
 - 1000-1999 (1350 …) and 0 are an absence: a game with no spread, neither won nor lost;
-- 1-999 (2, 100 …) is a forfeit: a loss worth `forfeit_spread`.
+- 1-999 (2, 100 …) is a forfeit: a loss worth `forfeit_spread`;
+- below 0 (-50 …) is a penalty written on a forfeit: a forfeit loss by that much.
+A negative score against an opponent is a loss with that score. Either is said in a note.
 The code as written is kept with the game, so an export writes it back unchanged.
 
 A game counts its result digits (2 a win, 1 a tie) and its spread from the scores; the two
@@ -37,6 +39,8 @@ class Imported:
 
 def unopposed(code: int, division: Division) -> tuple[str, int]:
     """A self-pairing's kind and the spread the standings count (module doc)."""
+    if code < 0:
+        return Game.FORFEIT, code
     if code >= 2000:
         return Game.BYE, division.bye_spread
     if code == 0 or code >= 1000:

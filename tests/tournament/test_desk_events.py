@@ -269,10 +269,14 @@ def empty_division(director: User) -> Division:
 def test_a_pasted_list_adds_players_in_order(desk: Client, empty_division: Division) -> None:
     url = f"/desk/club-night/division/{empty_division.pk}/players/paste"
     response = desk.post(url, {"players": PASTED}, follow=True)
-    assert "4 players added to division A." in response.content.decode()
+    # Most of the list is written "First Last": so is the division, Ada's name with it.
+    assert (
+        "4 players added to division A. 1 name written “First Last”, as the division writes "
+        "names: Ada Quill."
+    ) in response.content.decode()
     rows = list(empty_division.players.values_list("number", "name", "rating", "club"))
     assert rows == [
-        (1, "Quill, Ada", 1850, "Leeds"),
+        (1, "Ada Quill", 1850, "Leeds"),
         (2, "Ben Crane", 1720, ""),
         (3, "Cora Vale", 1640, "York"),
         (4, "Dev Patel", 1580, ""),
@@ -339,9 +343,9 @@ def test_players_are_edited_and_removed_before_round_1_only(
     assert saved.status_code == 302
     ben = empty_division.players.get(number=2)
     assert (ben.name, ben.rating, ben.club) == ("Ben Crane-Smith", 1730, "Hull")
-    clash = desk.post(f"{base}/2/edit/", {"name": "quill, ada", "rating": "1", "club": ""})
+    clash = desk.post(f"{base}/2/edit/", {"name": "ada quill", "rating": "1", "club": ""})
     assert clash.status_code == 409
-    assert "quill, ada is already in division A." in clash.content.decode()
+    assert "ada quill is already in division A." in clash.content.decode()
     assert desk.post(f"{base}/4/edit/", {"action": "remove"}).status_code == 302
     assert list(empty_division.players.values_list("number", flat=True)) == [1, 2, 3]
     removed = Change.objects.get(action="remove player")

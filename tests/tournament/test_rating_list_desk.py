@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tournament import events
-from tournament.models import Change, Division, Tournament
+from tournament.models import Change, Division, Player, Tournament
 
 WESPA = b"""NICKstateNAME vic24.tou 20240612
 AQUI UK Ada Quill 412 2105 20240601
@@ -23,8 +23,14 @@ JOSE ESP Jos\xc3\xa9 N\xc3\xba\xc3\xb1ez 100 1900 20240401
 def division(director: User) -> Division:
     t = events.create_tournament(director, "Club Night", [events.NewDivision(name="A")])
     d = t.divisions.get()
-    roster = "Quill, Ada, 1800\nBen Crane, 1700\nJose Nunez, 0\nDev Patel, 1580"
-    events.add_players(d, roster, director)
+    # Written as typed, in both styles (a paste would write them in one): the list's names
+    # are matched in any order.
+    for number, (name, rating) in enumerate(
+        [("Quill, Ada", 1800), ("Ben Crane", 1700), ("Jose Nunez", 0), ("Dev Patel", 1580)], 1
+    ):
+        Player.objects.create(
+            division=d, number=number, name=name, rating=rating, rating_text=str(rating)
+        )
     return d
 
 

@@ -17,6 +17,13 @@ no result mark, a forfeit lost as the forfeit's spread without its sign. A round
 (not played, withdrawn) is written as a zero against the player's own number, so that every
 line keeps one column a round.
 
+A score is three digits; a losing score below zero (a penalty, as WESPA's files sometimes
+record on a forfeit) is written with its sign in the result's place, `-50` or `-100`.
+
+Names are ASCII: the caller gives each player's name in Latin letters (`Player.latin_name`),
+and `ascii_text` spells what is left (accents dropped, any other letter transliterated); the
+first 20 characters are written.
+
 This follows the only public writer of the format known to us (Woogles' TOU export, whose
 golden file it reproduces); tsh's own AUPAIR code is not public.
 
@@ -29,34 +36,11 @@ from __future__ import annotations
 
 import datetime
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-# Letters NFKD cannot take apart into a Latin letter and accents.
-_LATIN = {
-    "ł": "l",
-    "Ł": "L",
-    "ß": "ss",
-    "æ": "ae",
-    "Æ": "AE",
-    "œ": "oe",
-    "Œ": "OE",
-    "ø": "o",
-    "Ø": "O",
-    "đ": "d",
-    "Đ": "D",
-    "þ": "th",
-    "Þ": "Th",
-    "ð": "d",
-    "‘": "'",
-    "’": "'",
-    "“": '"',
-    "”": '"',
-    "–": "-",
-    "—": "-",
-}
+from anyascii import anyascii
 
 NAME_WIDTH = 20
 CRLF = "\r\n"
@@ -87,14 +71,9 @@ class TouDivision:
 
 
 def ascii_text(text: str) -> str:
-    """Accents dropped, other Latin letters spelled out; letters of other scripts left out."""
-    out = []
-    for ch in text:
-        ch = _LATIN.get(ch, ch)
-        for part in unicodedata.normalize("NFKD", ch):
-            if part.isascii() and (part.isprintable()):
-                out.append(part)
-    return "".join(out).strip()
+    """The text in ASCII: accents dropped, other letters spelled out (anyascii: ß "ss", Ð "D",
+    김 "Gim"), control characters left out."""
+    return "".join(ch for ch in anyascii(text) if ch.isprintable()).strip()
 
 
 def _ascii_line(text: str) -> str:
@@ -119,9 +98,11 @@ def _game(player: int, game: TouGame, wide: bool) -> str:
         result = "2" if mine > theirs else "1" if mine == theirs else " "
         score = mine
         opponent = f"+{game.opponent}" if game.went_first else str(game.opponent)
-    if not 0 <= score < 1000:
+    negative = result == " " and -1000 < score < 0  # a lost game's penalty: its sign in front
+    if not (0 <= score < 1000 or negative):
         raise TouError(f"player {player}: a score of {score} cannot be written in a .tou file")
-    return f"{result}{score:3d} {opponent:>{4 if wide else 3}}"
+    code = f"{score:4d}" if negative else f"{result}{score:3d}"
+    return f"{code} {opponent:>{4 if wide else 3}}"
 
 
 def write(
@@ -141,7 +122,12 @@ def write(
         lines.append(_ascii_line(high_word) if high_word.strip() else " " * 38 + "0")
         wide = len(division.players) > 99
         for number, player in enumerate(division.players, start=1):
-            name = ascii_text(player.name)[:NAME_WIDTH] or f"Player {number}"
+            name = ascii_text(player.name)[:NAME_WIDTH].rstrip()
+            if not name:
+                raise TouError(
+                    f"division {division.name}, player {number}: {player.name!r} has no "
+                    "letter a .tou file can hold: give them a name in Latin letters"
+                )
             games = "".join(" " + _game(number, g, wide) for g in player.games)
             lines.append(f"{name:<{NAME_WIDTH}}{games}")
     lines.append("*** END OF FILE ***")
@@ -172,19 +158,19 @@ class TouFormatError(ValueError):
 class TouEntry:
     """One game of a player line, as written."""
 
-    code: int  # the score with 2000 added for a win, 1000 for a tie
+    code: int  # the score with 2000 added for a win, 1000 for a tie; below 0, a lost penalty
     opponent: int  # the opponent's number as written; the player's own: no opponent
     first: bool  # `+` before the number: the player went first
     column21: bool = False  # the score started in column 21, right after the name
 
     @property
     def score(self) -> int:
-        return self.code % 1000
+        return self.code if self.code < 0 else self.code % 1000
 
     @property
     def result(self) -> int:
-        """2 won, 1 tied, 0 lost, as the thousands digit says."""
-        return min(self.code // 1000, 2)
+        """2 won, 1 tied, 0 lost, as the thousands digit says (a negative score lost)."""
+        return min(max(self.code, 0) // 1000, 2)
 
     def text(self, wide: bool = False) -> str:
         opponent = f"+{self.opponent}" if self.first else str(self.opponent)
@@ -217,6 +203,11 @@ class TouFile:
 def _digits(token: str) -> bool:
     # `str.isdigit` accepts characters such as `²`; only ASCII digits make a number here.
     return bool(token) and token.isascii() and token.isdigit()
+
+
+# A score as a line writes it: 0-2999 (2000 added for a win, 1000 for a tie), or a penalty
+# below zero, -1 to -999, with no result digit.
+_SCORE = re.compile(r"[0-9]{1,6}|-[1-9][0-9]{0,2}")
 
 
 def decode_text(data: bytes) -> str:
@@ -259,8 +250,8 @@ def _player_line(number: int, text: str) -> TouRow:
         score, opponent = tokens[i], tokens[i + 1]
         first = opponent.startswith("+")
         opponent = opponent[1:] if first else opponent
-        if not _digits(score) or int(score) > 2999:
-            raise TouFormatError(number, f"{name}: {score!r} is not a score (0-2999)")
+        if not _SCORE.fullmatch(score) or int(score) > 2999:
+            raise TouFormatError(number, f"{name}: {score!r} is not a score (-999 to 2999)")
         if not _digits(opponent) or int(opponent) == 0:
             raise TouFormatError(number, f"{name}: {tokens[i + 1]!r} is not a player number")
         entries.append(TouEntry(int(score), int(opponent), first, column21 and i == 0))
@@ -484,6 +475,31 @@ def section_games(section: TouSection) -> TouGames:
                         f"{opposite.code} in round {rnd[p, i]}: the result digits do not agree "
                         "with the scores; the digits are counted"
                     )
+            notes.extend(_penalties(rows, (p, i), other, rnd[p, i]))
             pairings.append(TouPairing(rnd[p, i], (p, i), other))
     lengths = {len(r.entries) for r in rows}
     return TouGames(tuple(pairings), rounds, len(lengths) > 1, tuple(notes))
+
+
+def _penalties(
+    rows: tuple[TouRow, ...], a: tuple[int, int], b: tuple[int, int] | None, round_: int
+) -> list[str]:
+    """A note for each negative score of a game: a penalty, read as a loss by that much."""
+    notes = []
+    for mine, theirs in ((a, b), (b, a)):
+        if mine is None:
+            continue
+        row = rows[mine[0]]
+        e = row.entries[mine[1]]
+        if e.code >= 0:
+            continue
+        if theirs is None:
+            what = f"a forfeit loss by {-e.code}"
+        else:
+            other = rows[theirs[0]]
+            what = f"a loss to {other.name}, {e.code} to {other.entries[theirs[1]].score}"
+        notes.append(
+            f"line {row.line}: {row.name} has a negative score, {e.code}, in round {round_} "
+            f"(a penalty): read as {what}"
+        )
+    return notes

@@ -137,6 +137,12 @@ def _as_read(row: TouRow, index: int) -> int:
     return e.code % 10 ** (width - 1) if len(str(e.code)) == width else e.code % 100
 
 
+def _score(code: int) -> int:
+    """A code's score: a negative one (a penalty) as it is, taken to count as written (not
+    seen in a file WESPA rated with its printout)."""
+    return code if code < 0 else code % 1000
+
+
 def missed(row: TouRow, index: int) -> bool:
     """A round WESPA's program takes as missed: a score of 0, against the player's own number
     (an absence) or against anyone else (read the same way, by its score alone)."""
@@ -159,12 +165,12 @@ def flawed_figures(section: TouSection) -> list[Figures]:
                 continue  # a bye or a forfeit: counted nowhere
             games += 1
             code = _as_read(row, i)
-            wins += min(code // 1000, 2) / 2
+            wins += min(max(code, 0) // 1000, 2) / 2
             q = e.opponent - 1
-            known += code % 1000
+            known += _score(code)
             if place >= len(lists[q]):
                 unread += 1  # past the end of the list: a score from an earlier event
                 continue
-            known -= _as_read(section.rows[q], lists[q][place]) % 1000
+            known -= _score(_as_read(section.rows[q], lists[q][place]))
         out.append(Figures(wins, None if unread else known, games, known, unread))
     return out

@@ -1110,9 +1110,10 @@ def tou_text(tournament: Tournament, date: datetime.date | None = None) -> str:
     """The tournament's results as a `.tou` file: every division, every player in number order,
     a column a round up to the division's last round with a result.
 
-    A game imported from a `.tou` file whose scores are unchanged is written as its lines had
-    it (scores, opponents, firsts, self-pairings); a division whose lines listed only the rounds
-    played is written the same way."""
+    Each name is the player's name in Latin letters (`Player.latin_name`). A game imported
+    from a `.tou` file whose scores are unchanged is written as its lines had it (scores,
+    opponents, firsts, self-pairings); a division whose lines listed only the rounds played is
+    written the same way."""
     from tournament.interchange import tou
 
     divisions = []
@@ -1142,7 +1143,7 @@ def tou_text(tournament: Tournament, date: datetime.date | None = None) -> str:
         empty = tou.TouGame(None, None, None)
         lines = [
             tou.TouPlayer(
-                p.name,
+                p.name_in_latin,
                 [g for g in rows[p.pk] if g is not None]
                 if compact
                 else [g or empty for g in rows[p.pk]],

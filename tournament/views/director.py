@@ -44,6 +44,7 @@ from tournament.forms import (
     form_error,
 )
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
+from tournament.players import latin_to_check
 from tournament.sentences import isolate
 from tournament.sheet_report import SheetReport
 from tournament.views.access import (
@@ -114,6 +115,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "is_director": tournament.is_director(request.user),
         "unplayed": events.unplayed_rounds(tournament),
+        "latin_to_check": latin_to_check(tournament),
         "may_create": events.may_create(request.user),
         "divisions": divisions,
         "flagged": [s for s in sheets if s.flagged and not s.resolved],

@@ -149,8 +149,9 @@ def paste_players(request: HttpRequest, slug: str, division_id: int) -> HttpResp
     if not form.is_valid():
         messages.error(request, form_error(form))
         return redirect("desk-players", slug, division.pk)
+    rewritten: list[str] = []
     try:
-        added = events.add_players(division, form.cleaned_data["players"], request.user)
+        added = events.add_players(division, form.cleaned_data["players"], request.user, rewritten)
     except events.PasteError as error:
         messages.error(
             request,
@@ -165,9 +166,34 @@ def paste_players(request: HttpRequest, slug: str, division_id: int) -> HttpResp
                 "%(count)s players added to division %(name)s.",
                 len(added),
             )
-            % {"count": len(added), "name": division.name},
+            % {"count": len(added), "name": division.name}
+            + _rewritten_text(rewritten),
         )
     return redirect("desk-players", slug, division.pk)
+
+
+def _rewritten_text(rewritten: list[str]) -> str:
+    """The names written in the division's style rather than as pasted (the first five), said
+    after the count."""
+    if not rewritten:
+        return ""
+    values = {
+        "count": len(rewritten),
+        "names": "; ".join(rewritten[:5]) + (" …" if len(rewritten) > 5 else ""),
+    }
+    if "," in rewritten[0]:
+        text = ngettext(
+            "%(count)s name written “Last, First”, as the division writes names: %(names)s.",
+            "%(count)s names written “Last, First”, as the division writes names: %(names)s.",
+            len(rewritten),
+        )
+    else:
+        text = ngettext(
+            "%(count)s name written “First Last”, as the division writes names: %(names)s.",
+            "%(count)s names written “First Last”, as the division writes names: %(names)s.",
+            len(rewritten),
+        )
+    return " " + text % values
 
 
 @login_required

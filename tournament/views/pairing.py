@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
@@ -28,6 +29,7 @@ from tournament.forms import (
     WithdrawForm,
     form_error,
 )
+from tournament.interchange import names
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
 from tournament.tables import fixed_table_legend
@@ -322,22 +324,57 @@ def settings(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 
 
 def _players_page(
-    request: HttpRequest, division: Division, late: LateEntryForm | None = None, status: int = 200
+    request: HttpRequest,
+    division: Division,
+    late: LateEntryForm | None = None,
+    status: int = 200,
+    latin_given: dict[int, player_changes.LatinName] | None = None,
 ) -> HttpResponse:
+    players = list(division.players.all())
+    style = names.style_of(p.name for p in players)
+    every = request.GET.get("latin") == "all"
     context = {
         "tournament": division.tournament,
         "division": division,
-        "players": division.players.all(),
+        "players": players,
         "started": division.games.exists(),  # players are edited and removed before round 1
         "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
-        "late": late or LateEntryForm(last_first=player_changes.names_last_first(division)),
+        "late": late or LateEntryForm(last_first=style),
         "roster": RosterForm(),
         "next_round": rounds.next_round(division),
         "other_divisions": division.tournament.divisions.exclude(pk=division.pk),
         # A refused list comes back to be corrected rather than typed again.
-        "paste": PasteForm(initial={"players": request.session.pop("pasted_players", "")}),
+        "paste": PasteForm(
+            initial={"players": request.session.pop("pasted_players", "")}, last_first=style
+        ),
+        "latin_rows": _latin_rows(players, every, latin_given or {}),
+        "latin_every": every,
+        "latin_to_check": sum(p.latin_to_check for p in players),
     }
     return render(request, "tournament/desk/players.html", context, status=status)
+
+
+def _latin_rows(
+    players: list[Any], every: bool, given: dict[int, player_changes.LatinName]
+) -> list[dict[str, Any]]:
+    """The rows of the Latin names' form: the players whose name is in another script, or
+    whose Latin name a director wrote (every player with `every`), with what was typed in a
+    refused form kept (and its rows shown)."""
+    rows = []
+    for p in players:
+        typed = given.get(p.number)
+        shown = every or typed is not None or p.latin_checked or names.needs_check(p.name)
+        if not (shown or p.latin_name != names.automatic(p.name)):
+            continue
+        rows.append(
+            {
+                "player": p,
+                "value": typed.latin if typed else p.name_in_latin,
+                "checked": typed.checked if typed else p.latin_checked,
+                "automatic": not p.latin_checked,
+            }
+        )
+    return rows
 
 
 @login_required
@@ -420,6 +457,41 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def latin_names(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """The players' names in Latin letters, written or checked by the director."""
+    division = get_desk_division(request, slug, division_id)
+    every = request.POST.get("all") == "1"  # “Save, every name checked”
+    given = {}
+    for key, value in request.POST.items():
+        number = results.plain_number(key.removeprefix("latin-")) if key[:6] == "latin-" else None
+        if number is not None:
+            checked = every or request.POST.get(f"checked-{number}") == "1"
+            given[number] = player_changes.LatinName(number, value, checked)
+    if not given:
+        messages.error(request, gettext("No name in Latin letters was sent."))
+        return redirect("desk-players", slug, division.pk)
+    try:
+        changed = player_changes.set_latin_names(division, list(given.values()), request.user)
+    except player_changes.LatinRefused as refused:
+        messages.error(
+            request,
+            gettext("Nothing saved: %(problems)s") % {"problems": " ".join(refused.problems)},
+        )
+        return _players_page(request, division, status=400, latin_given=given)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s name in Latin letters saved.",
+            "%(count)s names in Latin letters saved.",
+            len(changed),
+        )
+        % {"count": len(changed)},
+    )
+    return redirect(reverse("desk-players", args=[slug, division.pk]) + "#latin-names")
+
+
+@login_required
+@require_POST
 def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id)
     form = LateEntryForm(request.POST, last_first=player_changes.names_last_first(division))
@@ -452,5 +524,9 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         )
     else:
         text = gettext("%(name)s added as player %(number)s.")
-    messages.success(request, text % values)
+    text %= values
+    if player.name != data["name"]:
+        rewritten = gettext("“%(typed)s” is written “%(name)s”, as the division writes names.")
+        text += " " + rewritten % {"typed": data["name"], "name": player.name}
+    messages.success(request, text)
     return redirect("desk-players", slug, division.pk)

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
-from tournament import events, reports, results, services, statistics
+from tournament import events, players, reports, results, services, statistics
 from tournament.interchange.tou import TouError
 from tournament.language import explicit_choice
 from tournament.models import Division, Scoresheet
@@ -93,7 +94,11 @@ def desk_tou(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         text = tou_text(tournament)
     except TouError as error:
-        raise Http404(str(error)) from error
+        # Said on the dashboard, where the director can mend it: a bare 404 page says nothing.
+        messages.error(
+            request, gettext("The .tou file cannot be written: %(reason)s.") % {"reason": error}
+        )
+        return redirect("desk-dashboard", slug)
     response = HttpResponse(text.encode("ascii"), content_type="text/plain; charset=us-ascii")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.tou"'
     return response
@@ -203,6 +208,8 @@ def desk_summary(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "summaries": summaries,
         "unplayed": events.unplayed_rounds(tournament),
+        "has_games": events.has_games(tournament),
+        "latin_to_check": players.latin_to_check(tournament),
         "is_director": tournament.is_director(request.user),
     }
     return render(request, "tournament/desk/summary.html", context)

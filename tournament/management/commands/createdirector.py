@@ -15,6 +15,8 @@ from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from tournament.sentences import isolate
+
 
 class Command(BaseCommand):
     help = "Give USER (created if need be) the permission to create tournaments at the desk."
@@ -28,7 +30,8 @@ class Command(BaseCommand):
         User = get_user_model()
         username = options["username"].strip()
         if not username:
-            raise CommandError("A username is needed.")
+            raise CommandError("A username is needed: createdirector USERNAME.")
+        shown = isolate(username)  # a name in any script, kept apart from the sentence
         permission = Permission.objects.get(
             content_type__app_label="tournament", codename="add_tournament"
         )
@@ -36,15 +39,22 @@ class Command(BaseCommand):
         password = options["password"]
         if user is None and password is None:
             if not sys.stdin.isatty():
-                raise CommandError(f"{username} has no account yet: give --password.")
-            password = getpass.getpass(f"Password for {username}: ")
-            if not password:
-                raise CommandError("An empty password is not a password.")
+                raise CommandError(
+                    f"There is no account {shown} yet: give --password to create it."
+                )
+            password = getpass.getpass(f"Password for the new account {shown}: ")
+        if user is None and not password:
+            raise CommandError(f"The password is empty: the account {shown} is not created.")
         with transaction.atomic():
             created = user is None
             if user is None:
                 user = User.objects.create_user(username, options["email"], password)
+            already = not created and user.has_perm("tournament.add_tournament")
             user.user_permissions.add(permission)
-        self.stdout.write(
-            f"{'Created ' if created else ''}{username} may now create tournaments at /desk/."
-        )
+        if created:
+            message = f"Account {shown} created: it may now create tournaments at /desk/."
+        elif already:
+            message = f"{shown} could already create tournaments at /desk/: nothing changed."
+        else:
+            message = f"{shown} may now create tournaments at /desk/."
+        self.stdout.write(message)

@@ -5,9 +5,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.events import unplayed_rounds
+from tournament.engine.text import plural
+from tournament.events import has_games, unplayed_rounds
 from tournament.interchange.tou import TouError
-from tournament.models import Tournament
+from tournament.models import Player, Tournament
+from tournament.players import latin_to_check
 from tournament.reports.data import tou_text
 
 
@@ -38,6 +40,15 @@ class Command(BaseCommand):
             path.write_bytes(text.encode("ascii"))
         except OSError as error:
             raise CommandError(f"cannot write {path}: {error.strerror}") from error
-        self.stdout.write(f"{path}: {tournament.divisions.count()} division(s)")
+        divisions = tournament.divisions.count()
+        players = Player.objects.filter(division__tournament=tournament).count()
+        self.stdout.write(f"{path}: {plural(divisions, 'division')}, {plural(players, 'player')}")
+        if not has_games(tournament):
+            self.stderr.write("warning: no round is paired yet: the file holds the players only")
         for line in unplayed_rounds(tournament):
             self.stderr.write(f"warning: {line}: the file has no results for them")
+        for division, count in latin_to_check(tournament).divisions:
+            self.stderr.write(
+                f"warning: division {division.name}: {plural(count, 'name')} in Latin letters "
+                "only spelled automatically: check them on the desk's players page"
+            )
