@@ -163,6 +163,8 @@ class PairForm(forms.Form):
         min_value=0,
         help_text=_("Empty: the division's repeat limit."),
     )
+    # Ticked: the director answered yes to pairing a round past the division's planned rounds.
+    past_plan = forms.BooleanField(required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -182,6 +184,7 @@ class ManualPairingsForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "dir": "ltr"}),
         help_text=_("One table a line, first player first: “12 7”; a bye: “5 bye”."),
     )
+    past_plan = forms.BooleanField(required=False)  # as PairForm's
 
     def clean_pairs(self) -> list[tuple[int, int | None]]:
         found: list[tuple[int, int | None]] = []
