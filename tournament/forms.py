@@ -147,7 +147,7 @@ class ResolveForm(forms.Form):
 
 
 class PairForm(forms.Form):
-    round = forms.IntegerField(label=_("Round"), min_value=1)
+    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=10_000)
     system = forms.ChoiceField(
         label=_("System"), required=False, help_text=_("Empty: the division's schedule.")
     )

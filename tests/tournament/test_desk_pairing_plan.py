@@ -144,3 +144,17 @@ def test_the_dashboard_offers_no_round_past_the_plan(desk: Client, one_planned) 
         ".tou file."
     ) in " ".join(page.replace("<strong>", "").replace("</strong>", "").split())
     assert "Pair round 2" not in page
+
+
+def test_a_round_number_no_event_reaches_is_a_form_error(desk: Client, one_planned) -> None:
+    response = desk.post(url("desk-pair", one_planned), {"round": "99999999999", "system": "koth"})
+    manual = desk.post(
+        url("desk-pair-manual", one_planned, 99999999999), {"pairs": "1 2"}, follow=True
+    )
+
+    assert response.status_code == 400
+    assert [str(m) for m in response.context["messages"]] == [
+        "round: Ensure this value is less than or equal to 10000."
+    ]
+    assert manual.status_code == 200
+    assert not one_planned.games.filter(round__gt=1).exists()

@@ -66,7 +66,11 @@ def past_plan(division: Division, round_number: int | None) -> str | None:
     planned = division.planned_rounds
     if not planned or round_number is None or round_number <= planned:
         return None
-    if division.games.filter(round=round_number).exists():
+    # A round past the last one with games has none (and is never looked up: any number).
+    if (
+        round_number < rounds.next_round(division)
+        and division.games.filter(round=round_number).exists()
+    ):
         return None
     return ngettext(
         "Round %(round)s is past the %(count)s planned round. Pair it anyway?",
