@@ -12,10 +12,13 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# The development server on PORT (8000), with the demo tournament loaded unless DEMO=no.
+PORT ?= 8000
+DEMO ?= yes
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py loaddemo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(if $(filter no,$(DEMO)),,$(BIN)/python manage.py loaddemo)
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production on one machine: DEBUG off, SECRET_KEY required, gunicorn on PORT (8000) with
 # WEB_CONCURRENCY workers (2); migrations applied and static files collected at start.

@@ -38,13 +38,24 @@
     var byLine = report.findings_by_line || {};
     var errors = (report.findings || []).filter(function (f) { return f.severity === "error"; }).length;
     var players = (report.players || []).map(function (p) {
-      return p.nick + " " + p.final + (p.final !== p.computed ? " (" + say("tEngine", p.computed) + ")" : "");
+      // Each nick isolated (FSI…PDI), so that "سارا 0" keeps its order beside a Latin one.
+      return "\u2068" + p.nick + "\u2069 " + p.final + (p.final !== p.computed ? " (" + say("tEngine", p.computed) + ")" : "");
     }).join(", ");
-    summary.textContent = (report.verified ? say("tVerified") : say(errors === 1 ? "tError" : "tErrors", errors)) +
-      (players ? ": " + players : "") + (report.differs ? ". " + say("tDiffers") : ".");
-    summary.className = report.verified && !report.differs ? "success" : "warning";
+    // A record with no move yet (a new sheet: its header only) has nothing verified, whatever
+    // its totals of 0 say; only an error in it is worth a word.
+    var empty = !(report.turns || []).length && !errors;
+    if (empty) {
+      summary.textContent = say("tEmpty");
+      summary.className = "muted";
+    } else {
+      summary.textContent = (report.verified ? say("tVerified") : say(errors === 1 ? "tError" : "tErrors", errors)) +
+        (players ? ": " + players : "") + (report.differs ? ". " + say("tDiffers") : ".");
+      summary.className = report.verified && !report.differs ? "success" : "warning";
+    }
     recordFindings.replaceChildren();
-    (byLine["0"] || []).forEach(function (f) { recordFindings.appendChild(finding(f)); });
+    (byLine["0"] || []).forEach(function (f) {
+      if (!(empty && f.code === "no_moves")) { recordFindings.appendChild(finding(f)); }
+    });
     body.replaceChildren();
     lines.forEach(function (text, i) {
       var number = i + 1, t = turns[number], found = byLine[String(number)] || [];

@@ -9,12 +9,11 @@ from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import builtin_rulesets
 from scoring.tiles import builtin_tilesets
 from tournament import results, scoresheets, services
+from tournament.choices import rating_system_choices, ruleset_choices
 from tournament.engine.pairing import parse_schedule
 from tournament.engine.pairing.registry import automatic
-from tournament.engine.ratings import rating_system_names
 from tournament.models import Division, Game
 from tournament.pairing_systems import description
 
@@ -148,7 +147,7 @@ class ResolveForm(forms.Form):
 
 
 class PairForm(forms.Form):
-    round = forms.IntegerField(label=_("Round"), min_value=1)
+    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=10_000)
     system = forms.ChoiceField(
         label=_("System"), required=False, help_text=_("Empty: the division's schedule.")
     )
@@ -164,6 +163,8 @@ class PairForm(forms.Form):
         min_value=0,
         help_text=_("Empty: the division's repeat limit."),
     )
+    # Ticked: the director answered yes to pairing a round past the division's planned rounds.
+    past_plan = forms.BooleanField(required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -183,6 +184,7 @@ class ManualPairingsForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "dir": "ltr"}),
         help_text=_("One table a line, first player first: “12 7”; a bye: “5 bye”."),
     )
+    past_plan = forms.BooleanField(required=False)  # as PairForm's
 
     def clean_pairs(self) -> list[tuple[int, int | None]]:
         found: list[tuple[int, int | None]] = []
@@ -388,7 +390,7 @@ class DivisionSettingsForm(forms.ModelForm):
             " ".join(map(str, pair)) for pair in division.forbidden_pairs or []
         )
         self.fields["rating_system"] = forms.ChoiceField(
-            label=_("Rating system"), choices=[(name, name) for name in rating_system_names()]
+            label=_("Rating system"), choices=rating_system_choices(), widget=forms.RadioSelect
         )
 
     def clean(self) -> dict[str, Any]:
@@ -539,7 +541,10 @@ class NewDivisionForm(forms.Form):
     planned_rounds = forms.IntegerField(
         min_value=1, max_value=99, required=False, label=_("Rounds")
     )
-    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=(), initial="naspa")
+    # The rulesets, each a sentence of what it does, all in view at once.
+    ruleset = forms.ChoiceField(
+        label=_("Ruleset"), choices=(), initial="naspa", widget=forms.RadioSelect
+    )
     tile_set = forms.ChoiceField(label=_("Tile set"), choices=(), initial="english")
     spread_cap = forms.CharField(
         label=_("Spread cap"),
@@ -548,13 +553,15 @@ class NewDivisionForm(forms.Form):
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
     )
     bye_spread = forms.IntegerField(label=_("Bye spread"), min_value=0, max_value=1000, initial=50)
-    rating_system = forms.ChoiceField(label=_("Rating system"), choices=(), initial="nsa2008")
+    rating_system = forms.ChoiceField(
+        label=_("Rating system"), choices=(), initial="nsa2008", widget=forms.RadioSelect
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = [(n, n) for n in builtin_rulesets() if n != "auto"]
+        self.fields["ruleset"].choices = ruleset_choices()
         self.fields["tile_set"].choices = [(n, n) for n in builtin_tilesets()]
-        self.fields["rating_system"].choices = [(n, n) for n in rating_system_names()]
+        self.fields["rating_system"].choices = rating_system_choices()
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -569,6 +576,13 @@ class NewDivisionForm(forms.Form):
             raise forms.ValidationError(gettext("Spread cap: whole numbers above 0."))
         return caps or None
 
+    def new_division(self) -> Any:
+        """The division this form describes, to be made (`events.NewDivision`)."""
+        from tournament.events import NewDivision
+
+        # A field left empty (one a form may leave out) takes the division's default.
+        return NewDivision(**{k: v for k, v in self.cleaned_data.items() if v not in (None, "")})
+
 
 class BaseDivisionFormSet(forms.BaseFormSet):
     def clean(self) -> None:
@@ -580,21 +594,7 @@ class BaseDivisionFormSet(forms.BaseFormSet):
             raise forms.ValidationError(gettext("Two divisions have the same name."))
 
     def divisions(self) -> list[Any]:
-        from tournament.events import NewDivision
-
-        return [
-            NewDivision(
-                name=f.cleaned_data["name"],
-                planned_rounds=f.cleaned_data.get("planned_rounds"),
-                ruleset=f.cleaned_data["ruleset"],
-                tile_set=f.cleaned_data["tile_set"],
-                spread_cap=f.cleaned_data.get("spread_cap"),
-                bye_spread=f.cleaned_data["bye_spread"],
-                rating_system=f.cleaned_data["rating_system"],
-            )
-            for f in self.forms
-            if f.cleaned_data.get("name")
-        ]
+        return [f.new_division() for f in self.forms if f.cleaned_data.get("name")]
 
 
 NewDivisionFormSet = forms.formset_factory(
@@ -652,5 +652,11 @@ class MoveForm(forms.Form):
     division = forms.IntegerField(label=_("to division"))
 
 
-class DivisionNameForm(forms.Form):
-    name = forms.CharField(max_length=50, label=_("Name"))
+class AddDivisionForm(NewDivisionForm):
+    """A division added to a tournament at the desk: a name, and its rounds, rules, tiles and
+    rating system to choose from (any left out: the defaults a new tournament's division has)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            field.required = name == "name"

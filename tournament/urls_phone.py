@@ -20,6 +20,11 @@ urlpatterns = [
         name="desk-claims",
     ),
     path(
+        "desk/<slug:slug>/division/<int:division_id>/links/",
+        phone.desk_links,
+        name="desk-player-links",
+    ),
+    path(
         "desk/<slug:slug>/division/<int:division_id>/players/<int:number>/link",
         phone.desk_link,
         name="desk-player-link",

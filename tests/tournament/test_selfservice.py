@@ -204,14 +204,16 @@ def test_check_in_is_refused_while_closed(on: Division) -> None:
 def test_the_desk_reissues_and_revokes_a_link(on: Division, desk: Client, stranger) -> None:
     old = _token(on, 1)
     url = reverse("desk-player-link", args=["spring-open", on.pk, 1])
-    response = desk.post(url, {"action": "reissue"}, follow=True)
-    assert "Quill, Ada&#x27;s new link: http://testserver/p/" in response.content.decode()
+    response = desk.post(url, {"action": "reissue", "confirm": "1"}, follow=True)
+    assert "\u2068Quill, Ada\u2069&#x27;s new link: http://testserver/p/" in (
+        response.content.decode()
+    )
     assert selfservice.player_for(old) is None
-    desk.post(url, {"action": "revoke"})
+    desk.post(url, {"action": "revoke", "confirm": "1"})
     assert not on.players.get(number=1).links.filter(revoked=None).exists()
     outsider = Client()
     outsider.force_login(stranger)
-    assert outsider.post(url, {"action": "reissue"}).status_code == 403
+    assert outsider.post(url, {"action": "reissue", "confirm": "1"}).status_code == 403
 
 
 def test_the_desk_turns_self_reporting_on(division: Division, desk: Client) -> None:

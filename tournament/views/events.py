@@ -18,7 +18,7 @@ from tournament import events, rounds
 from tournament import players as player_changes
 from tournament.forms import (
     AbsentForm,
-    DivisionNameForm,
+    AddDivisionForm,
     FixedTableForm,
     MoveForm,
     NewDivisionFormSet,
@@ -420,11 +420,10 @@ def divisions(request: HttpRequest, slug: str) -> HttpResponse:
         action = request.POST.get("action", "")
         try:
             if action == "add":
-                form = DivisionNameForm(request.POST)
+                form = AddDivisionForm(request.POST)
                 if not form.is_valid():
                     raise events.PeopleRefused(form_error(form))
-                new = events.NewDivision(name=form.cleaned_data["name"])
-                added = events.add_division(tournament, new, request.user)
+                added = events.add_division(tournament, form.new_division(), request.user)
                 messages.success(request, _("Division %(name)s added.") % {"name": added.name})
             else:
                 division = get_object_or_404(tournament.divisions, pk=request.POST.get("division"))
@@ -447,7 +446,7 @@ def divisions(request: HttpRequest, slug: str) -> HttpResponse:
     rows = [
         (d, d.players.count(), d.games.exists()) for d in tournament.divisions.order_by("position")
     ]
-    context = {"tournament": tournament, "rows": rows, "form": DivisionNameForm()}
+    context = {"tournament": tournament, "rows": rows, "form": AddDivisionForm()}
     return render(request, "tournament/desk/divisions.html", context, status=status)
 
 

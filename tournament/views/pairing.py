@@ -67,23 +67,57 @@ def _round_rows(division: Division, round_number: int) -> list[dict[str, Any]]:
     return rows
 
 
+def past_plan(division: Division, round_number: int | None) -> str | None:
+    """The question the desk asks before pairing a round past the division's planned rounds
+    (none while the plan has room, for a division with no plan, or for a round past it already
+    paired, whose pairing is only made again)."""
+    planned = division.planned_rounds
+    if not planned or round_number is None or round_number <= planned:
+        return None
+    # A round past the last one with games has none (and is never looked up: any number).
+    if (
+        round_number < rounds.next_round(division)
+        and division.games.filter(round=round_number).exists()
+    ):
+        return None
+    return ngettext(
+        "Round %(round)s is past the %(count)s planned round. Pair it anyway?",
+        "Round %(round)s is past the %(count)s planned rounds. Pair it anyway?",
+        planned,
+    ) % {"round": round_number, "count": planned}
+
+
+def _round_asked(form: PairForm, upcoming: int) -> int | None:
+    """The round the pairing form holds: as typed once sent, else the next one."""
+    if not form.is_bound:
+        return upcoming
+    return results.plain_number(str(form["round"].value() or "").strip())
+
+
 def _pairing_page(
     request: HttpRequest, division: Division, form: PairForm | None = None, status: int = 200
 ) -> HttpResponse:
     states = {r.number: r for r in division.rounds.all()}
     summaries = results.round_summaries(division)
     upcoming = rounds.next_round(division)
+    # Once the planned rounds are paired the page offers no next round: pairing past the plan is
+    # a step of its own, asked first.
+    planned = division.planned_rounds
+    plan_done = bool(planned) and upcoming > planned
     entry = None
-    try:
-        entry = rounds.schedule_entry(division, upcoming)
-    except rounds.PairingRefused as error:
-        messages.error(request, str(error))
+    if not plan_done:
+        try:
+            entry = rounds.schedule_entry(division, upcoming)
+        except rounds.PairingRefused as error:
+            messages.error(request, str(error))
     form = form or PairForm(initial={"round": upcoming})
     context = {
         "tournament": division.tournament,
         "division": division,
         "rounds": [(s, states.get(s.number)) for s in summaries],
         "upcoming": upcoming,
+        "plan_done": plan_done,
+        "past_plan": past_plan(division, _round_asked(form, upcoming)),
         "entry": entry,
         "form": form,
         "systems": pairing_systems.descriptions(list(SYSTEMS)),
@@ -106,6 +140,11 @@ def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         messages.error(request, form_error(form))
         return _pairing_page(request, division, form, status=400)
     data = form.cleaned_data
+    question = past_plan(division, data["round"])
+    if question and not data["past_plan"]:
+        # Refused as it is asked: the page comes back with the question to tick.
+        messages.error(request, question)
+        return _pairing_page(request, division, form, status=409)
     try:
         state = rounds.pair(
             division,
@@ -143,6 +182,10 @@ def pair_manual(
     form = ManualPairingsForm(request.POST)
     if not form.is_valid():
         messages.error(request, form_error(form))
+        return redirect("desk-round-pairings", slug, division.pk, round_number)
+    question = past_plan(division, round_number)
+    if question and not form.cleaned_data["past_plan"]:
+        messages.error(request, question)
         return redirect("desk-round-pairings", slug, division.pk, round_number)
     try:
         rounds.save_manual(division, round_number, form.cleaned_data["pairs"], request.user)
@@ -197,6 +240,7 @@ def round_pairings(
         "basis_change": (state.basis or {}).get("change") if state is not None else None,
         "swap": SwapForm(),
         "manual": ManualPairingsForm(initial={"pairs": manual_text}),
+        "past_plan": past_plan(division, round_number),
         "forfeit_spread": division.forfeit_spread,
         "fixed_legend": fixed_table_legend() if any(r["fixed"] for r in rows) else "",
     }

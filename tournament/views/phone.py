@@ -21,13 +21,13 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import results, rounds, scoresheets, selfservice
+from tournament import results, rounds, scoresheets, selfservice, sentences
 from tournament.language import apply_tournament_language
-from tournament.models import Claim, Player, Scoresheet
+from tournament.models import Claim, Player, PlayerLink, Scoresheet
 from tournament.tables import RESULT_WORDS
-from tournament.templatetags.spread_i18n import ltr
+from tournament.templatetags.spread_i18n import bdi, ltr
 from tournament.views import api
 from tournament.views.access import get_desk_division
 from tournament.views.cache import PAGE_TIMEOUT
@@ -300,7 +300,6 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         "sent": Scoresheet.objects.filter(game__division=division, sent_by__isnull=False)
         .select_related("game__player1", "game__player2", "sent_by")
         .order_by("-uploaded")[:SENT_SHOWN],
-        "players": division.players.order_by("number"),
         "view_choices": [
             ("pairings", _("pairings")),
             ("standings", _("standings")),
@@ -310,19 +309,86 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
     return render(request, "tournament/phone/desk_queue.html", ctx)
 
 
+# What each action on a player's link does, asked before it is done (the page without a
+# script, the browser's own question with one: static/desk.js).
+LINK_QUESTIONS = {
+    "reissue": gettext_lazy(
+        "A new link for %(name)s? The link printed on their slip stops working."
+    ),
+    "revoke": gettext_lazy(
+        "Revoke the link of %(name)s? The link printed on their slip stops working, and they "
+        "have none until you make a new one."
+    ),
+}
+
+
+def _link_question(action: str, name: str) -> str:
+    """The question as plain text (a `data-confirm` attribute), the name isolated."""
+    return str(LINK_QUESTIONS[action]) % {"name": sentences.isolate(name)}
+
+
+def _link_question_html(action: str, name: str) -> str:
+    return conditional_escape(str(LINK_QUESTIONS[action])) % {"name": bdi(name)}
+
+
 @login_required
-@require_POST
+def desk_links(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """Every player's current link, to copy, replace or revoke: for the directors alone (a
+    scorekeeper is refused, as for the slips and scorecards that print them). A player who has
+    never had a link is given one, as the slips do; one whose link was revoked has none until a
+    director makes a new one."""
+    division = get_desk_division(request, slug, division_id)
+    players = list(division.players.order_by("number"))
+    links = list(
+        PlayerLink.objects.filter(player__division=division).values_list("player_id", "revoked")
+    )
+    had = {pk for pk, revoked in links}
+    live = {pk for pk, revoked in links if revoked is None}
+    rows = []
+    for player in players:
+        url = ""
+        if player.pk in live or player.pk not in had:
+            token = selfservice.live_token(player)
+            url = request.build_absolute_uri(reverse("phone", args=[token]))
+        rows.append(
+            {
+                "player": player,
+                "url": url,
+                "reissue": _link_question("reissue", player.name),
+                "revoke": _link_question("revoke", player.name),
+            }
+        )
+    ctx = {"tournament": division.tournament, "division": division, "rows": rows}
+    response = render(request, "tournament/phone/desk_links.html", ctx)
+    response["Cache-Control"] = "no-store"  # the page holds every player's link
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
 def desk_link(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
-    """Revoke a player's link, or issue a new one (which revokes the old)."""
+    """Revoke a player's link, or issue a new one (which revokes the old), once the director
+    has confirmed: without `confirm=1` the page asks first, naming the player, and changes
+    nothing."""
     division = get_desk_division(request, slug, division_id)
     player = get_object_or_404(division.players, number=number)
-    if request.POST.get("action") == "revoke":
+    data = request.POST if request.method == "POST" else request.GET
+    action = "revoke" if data.get("action") == "revoke" else "reissue"
+    if request.method != "POST" or data.get("confirm") != "1":
+        ctx = {
+            "tournament": division.tournament,
+            "division": division,
+            "player": player,
+            "action": action,
+            "question": mark_safe(_link_question_html(action, player.name)),  # noqa: S308
+        }
+        return render(request, "tournament/phone/desk_link_confirm.html", ctx)
+    name = sentences.isolate(player.name)
+    if action == "revoke":
         selfservice.revoke_links(player)
-        messages.success(request, _("%(name)s's link no longer works.") % {"name": player.name})
+        messages.success(request, _("%(name)s's link no longer works.") % {"name": name})
     else:
         token = selfservice.issue_link(player)
         url = request.build_absolute_uri(reverse("phone", args=[token]))
-        messages.success(
-            request, _("%(name)s's new link: %(url)s") % {"name": player.name, "url": url}
-        )
-    return redirect("desk-claims", slug=slug, division_id=division.pk)
+        messages.success(request, _("%(name)s's new link: %(url)s") % {"name": name, "url": url})
+    return redirect(reverse("desk-player-links", args=[slug, division.pk]) + f"#player-{number}")

@@ -84,7 +84,10 @@ def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> 
 def desk_report(
     request: HttpRequest, slug: str, division_id: int, kind: str, fmt: str
 ) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id, scorekeeper=True)
+    # The reports that print the players' personal links are the directors' alone: a link is
+    # the player's own key to their page.
+    keeps_score = kind not in data.LINK_KINDS
+    division = get_desk_division(request, slug, division_id, scorekeeper=keeps_score)
     return _make(request, division, kind, fmt, public=False)
 
 
