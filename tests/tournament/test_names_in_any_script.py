@@ -299,3 +299,46 @@ def test_the_bdi_filter_takes_a_name_isolated_for_plain_text_without_its_marks()
         f"<bdi>&quot;Zed&quot; &amp; Co</bdi>|<bdi>{SARA}</bdi>||"
         f'<form data-confirm="{FSI}&quot;Zed&quot; &amp; Co{PDI}?">|{_ltr("3–4")}'
     )
+
+
+@pytest.mark.django_db
+def test_the_hall_display_isolates_the_tournament_and_division_names(
+    client: Client, scripts: Division
+) -> None:
+    page = _get(client, reverse("display", args=["spring-open", "A"]))
+
+    assert '<h1 id="display-title"><bdi>Spring Open</bdi> · division <bdi>A</bdi></h1>' in page
+    assert f"<title>{FSI}Spring Open{PDI} · {FSI}A{PDI} · display</title>" in page
+
+
+@pytest.mark.django_db
+def test_the_viewer_isolates_a_records_names_on_the_page_and_for_its_script(
+    desk: Client, scripts: Division, director: User, record
+) -> None:
+    from tournament import scoresheets
+
+    game = scripts.games.get(round=1, table=1)
+    sheet = scoresheets.attach_scoresheet(game, record("SARA", SARA, "DAVID", DAVID), director)
+
+    page = _get(desk, reverse("desk-scoresheet", args=["spring-open", sheet.pk]) + "?turn=0")
+
+    assert f'<td><bdi>SARA</bdi> <span class="muted"><bdi>{SARA}</bdi></span></td>' in page
+    assert f'<dd id="viewer-to-move"><bdi>{SARA}</bdi>, rack' in page
+    assert f'<span class="total"><bdi>{SARA}</bdi> {_ltr("0")}</span>' in page
+    # The steps viewer.js writes as text carry the names in Unicode's isolates.
+    data = json.loads(page.split('id="viewer-data" type="application/json">')[1].split("<")[0])
+    assert data["steps"][0]["to_move"] == f"{FSI}{SARA}{PDI}"
+    assert [t["nick"] for t in data["steps"][1]["totals"]] == [
+        f"{FSI}{SARA}{PDI}",
+        f"{FSI}{DAVID}{PDI}",
+    ]
+
+
+def test_safe_html_and_messages_pass_through_the_isolates_filter_as_they_are() -> None:
+    from django.contrib.messages.storage.base import Message
+    from django.utils.safestring import mark_safe
+
+    assert isolates_html(mark_safe("<b>kept</b>")) == "<b>kept</b>"
+    assert isolates_html(Message(25, f"Saved: {FSI}<{SARA}>{PDI}")) == (
+        f"Saved: <bdi>&lt;{SARA}&gt;</bdi>"
+    )

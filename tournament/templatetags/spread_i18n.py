@@ -85,10 +85,11 @@ def isolates_html(text: object) -> str:
     still open at the end is closed. Safe HTML is returned as it is."""
     if text is None:
         return ""
+    if not hasattr(text, "__html__"):
+        text = str(text)  # a message or lazy text: its own text, which may be safe HTML
     html = getattr(text, "__html__", None)
     if html is not None:
         return html()
-    text = str(text)
     if not any(mark in text for mark in _MARKS):
         return escape(text)
     out: list[str] = []
