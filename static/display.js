@@ -35,9 +35,12 @@
   }
 
   function signed(n) { return n > 0 ? "+" + n : String(n); }
+  // A name in running text keeps its own direction (first-strong isolate … pop), as the
+  // server's sentences.isolate writes it; the title's tournament name comes isolated already.
+  function isolate(text) { return "\u2068" + text + "\u2069"; }
 
   function render(data, view) {
-    title.textContent = document.title.split(" · ")[0] + " · " + t("tDivision", data.division);
+    title.textContent = document.title.split(" · ")[0] + " · " + t("tDivision", isolate(data.division));
     viewLabel.textContent = view === "pairings" ? t("tRoundPairings", data.round)
       : view === "standings" ? t("tStandings") : t("tResults");
     viewLabel.dataset.view = view;

@@ -69,8 +69,11 @@ def parse(path: Path) -> list[Entry]:
             else:
                 setattr(current, field_name, (getattr(current, field_name) or "") + value)
             continue
-        if current is None or (keyword in ("msgctxt", "msgid") and current.msgid is not None
-                               and field_name.startswith("msgstr")):
+        if current is None or (
+            keyword in ("msgctxt", "msgid")
+            and current.msgid is not None
+            and field_name.startswith("msgstr")
+        ):
             finish()
             current = Entry(msgid=None, comments=comments)  # type: ignore[arg-type]
             comments = []

@@ -15,6 +15,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.interchange import names
+from tournament.sentences import isolate
 from tournament.sheet_report import SheetReport
 
 
@@ -336,8 +337,9 @@ class Game(models.Model):
         indexes = [models.Index(fields=["division", "round"])]
 
     def __str__(self) -> str:
-        other = self.player2.name if self.player2 else self.kind
-        return f"R{self.round}: {self.player1.name} v {other}"
+        # The names isolated (plain text: a page's title, a link; `|isolates` makes them <bdi>).
+        other = isolate(self.player2.name) if self.player2 else self.kind
+        return f"R{self.round}: {isolate(self.player1.name)} v {other}"
 
     @property
     def has_result(self) -> bool:

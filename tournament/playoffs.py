@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from tournament import audit, results, rounds, services, stamps
 from tournament.engine import playoffs as engine
 from tournament.models import Change, Division, Player, Playoff, PlayoffGame
+from tournament.sentences import isolate
 
 LENGTHS = (1, 3, 5, 7, 9)
 MAX_SEEDS = 64
@@ -102,7 +103,7 @@ def set_up(division: Division, seeds: int, length: int, after: int, user: Any) -
             )
         if Playoff.objects.filter(division=division).exists():
             raise PlayoffRefused(
-                _("Division %(name)s has a playoff already.") % {"name": division.name}
+                _("Division %(name)s has a playoff already.") % {"name": isolate(division.name)}
             )
         rows = [
             r
@@ -125,13 +126,13 @@ def set_up(division: Division, seeds: int, length: int, after: int, user: Any) -
             actor=user,
             after={"seeds": [p.number for p in top], "length": length, "after": after},
             reason=_("Playoff set up: best of %(n)d, %(names)s")
-            % {"n": length, "names": ", ".join(p.name for p in top)},
+            % {"n": length, "names": ", ".join(isolate(p.name) for p in top)},
         )
     return playoff
 
 
 def _no_playoff(division: Division) -> PlayoffRefused:
-    return PlayoffRefused(_("Division %(name)s has no playoff.") % {"name": division.name})
+    return PlayoffRefused(_("Division %(name)s has no playoff.") % {"name": isolate(division.name)})
 
 
 def _playoff_of(division: Division) -> Playoff:
@@ -202,7 +203,13 @@ def enter_game(
             actor=user,
             after={"stage": stage, "slot": slot, "game": number, "scores": [score1, score2]},
             reason=_("Playoff game %(n)d: %(p1)s %(s1)d, %(p2)s %(s2)d")
-            % {"n": number, "p1": p1.name, "s1": score1, "p2": p2.name, "s2": score2},
+            % {
+                "n": number,
+                "p1": isolate(p1.name),
+                "s1": score1,
+                "p2": isolate(p2.name),
+                "s2": score2,
+            },
         )
     return game
 

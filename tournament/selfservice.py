@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from tournament import results, rounds, scoresheets
 from tournament.cache_once import Kept, get_or_compute
+from tournament.language import ltr_text
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 from tournament.sentences import isolate
 
@@ -237,19 +238,19 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
         if theirs is None:
             return Outcome(
                 False,
-                gettext("Reported. Waiting for %(name)s to report too.") % {"name": other.name},
+                gettext("Reported. Waiting for %(name)s to report too.")
+                % {"name": isolate(other.name)},
             )
         if (theirs.my_score, theirs.opponent_score) != (opponent_score, my_score):
             return Outcome(
                 False,
                 gettext(
-                    "%(name)s reported %(my_score)s–%(opponent_score)s: the desk will "
-                    "decide. You may change your report until then."
+                    "%(name)s reported %(scores)s: the desk will decide. You may change your "
+                    "report until then."
                 )
                 % {
-                    "name": other.name,
-                    "my_score": theirs.my_score,
-                    "opponent_score": theirs.opponent_score,
+                    "name": isolate(other.name),
+                    "scores": ltr_text(f"{theirs.my_score}–{theirs.opponent_score}"),
                 },
             )
         record(game, player, my_score, opponent_score, actor=player)

@@ -18,6 +18,7 @@ from tournament import cache_once, services
 from tournament.cache_once import Kept
 from tournament.models import Division, Player
 from tournament.queries import CrossRow, PlayerGame, Side, sides_of, signed
+from tournament.templatetags.spread_i18n import bdi_html, ltr_html
 
 
 class DivisionTable(tables.Table):
@@ -44,10 +45,25 @@ class DivisionTable(tables.Table):
         empty_text = _("Nothing yet.")
 
 
+# Every name in a table is isolated in its own direction (`<bdi>`, the `bdi` filter's markup):
+# "سارا احمدی (first)" keeps its order on an English page and "Ada (اول)" on a Persian one.
+# Records and spreads are kept left to right (`<bdi dir="ltr">`, the `ltr` filter's): "2–1 -13"
+# never reads "13- 1–2". Written as strings: a 500-player crosstable has 500 of each.
+
+
+def _name(name: str) -> SafeString:
+    return mark_safe(bdi_html(name))  # noqa: S308 - escaped in bdi_html
+
+
+def _ltr(text: str) -> SafeString:
+    return mark_safe(ltr_html(text))  # noqa: S308 - escaped in ltr_html
+
+
 def _player_link(table: DivisionTable, player: Player | None, text: str) -> str:
+    """`text` (a name, or a name with its "(first)") linked to the player's page."""
     url = table.player_url(player)
     # As format_html writes it, without its cost: a 500-player round has 1,500 links.
-    return mark_safe(_link(url, text)) if url else text  # noqa: S308 - escaped
+    return mark_safe(_link(url, text))  # noqa: S308 - escaped
 
 
 class StandingsTable(DivisionTable):
@@ -63,8 +79,14 @@ class StandingsTable(DivisionTable):
     class Meta(DivisionTable.Meta):
         orderable = True
 
+    def render_name(self, value: str) -> str:
+        return _name(value)
+
+    def render_record(self, value: str) -> str:
+        return _ltr(value)
+
     def render_spread(self, value: int) -> str:
-        return signed(value)
+        return _ltr(signed(value))
 
 
 class RatingsTable(DivisionTable):
@@ -79,8 +101,11 @@ class RatingsTable(DivisionTable):
     class Meta(DivisionTable.Meta):
         orderable = True
 
+    def render_name(self, value: str) -> str:
+        return _name(value)
+
     def render_change(self, value: int) -> str:
-        return signed(value)
+        return _ltr(signed(value))
 
 
 class PairingsByTableTable(DivisionTable):
@@ -99,9 +124,10 @@ class PairingsByTableTable(DivisionTable):
         return _player_link(self, record.player, _with_first(record.player.name, record.first))
 
     def render_opponent(self, record: Side) -> str:
+        if record.opponent is None:
+            return record.opponent_text  # a bye or a forfeit: the page's own word
         other = {1: 2, 2: 1}.get(record.first, 0)
-        text = _with_first(record.opponent_text, other) if record.opponent else record.opponent_text
-        return _player_link(self, record.opponent, text)
+        return _player_link(self, record.opponent, _with_first(record.opponent_text, other))
 
 
 FIXED_MARK = "*"  # after a fixed table's number, in every printed pairing; the legend says so
@@ -126,8 +152,11 @@ def table_cell(side: Side) -> Any:
     )
 
 
-def _with_first(name: str, first: int) -> str:
-    return gettext("%(name)s (first)") % {"name": name} if first == 1 else name
+def _with_first(name: str, first: int) -> SafeString:
+    """The name, isolated, and "(first)" after it when its player goes first."""
+    if first != 1:
+        return _name(name)
+    return mark_safe(escape(gettext("%(name)s (first)")) % {"name": bdi_html(name)})  # noqa: S308 - escaped
 
 
 class PairingsByNameTable(DivisionTable):
@@ -142,11 +171,21 @@ class PairingsByNameTable(DivisionTable):
     first_text = tables.Column(verbose_name=_("1st/2nd"), default="")
     score_text = tables.Column(verbose_name=_("Score"), default="")
 
+    def render_player(self, value: Player) -> str:
+        return _name(value.name)
+
     def render_table(self, record: Side) -> Any:
         return table_cell(record)
 
     def render_opponent(self, record: Side) -> str:
-        return _player_link(self, record.opponent, record.opponent_text)
+        return _opponent(self, record)
+
+
+def _opponent(table: DivisionTable, side: Side) -> str:
+    """The opponent's name linked to their page, or what the game was instead (a bye)."""
+    if side.opponent is None:
+        return side.opponent_text
+    return _player_link(table, side.opponent, _name(side.opponent_text))
 
 
 class PlayerGamesTable(DivisionTable):
@@ -164,13 +203,13 @@ class PlayerGamesTable(DivisionTable):
     scoresheet = tables.Column(verbose_name=_("Scoresheet"), empty_values=())
 
     def render_opponent(self, record: PlayerGame) -> str:
-        return _player_link(self, record.side.opponent, record.side.opponent_text)
+        return _opponent(self, record.side)
 
     def render_result(self, value: str) -> str:
         return RESULT_WORDS[value]() if value in RESULT_WORDS else value
 
     def render_record(self, record: PlayerGame) -> str:
-        return f"{record.record} {signed(record.spread)}"
+        return _ltr(f"{record.record} {signed(record.spread)}")
 
     def render_scoresheet(self, record: PlayerGame) -> str:
         sheet = record.scoresheet
@@ -242,8 +281,14 @@ class CrosstableTable(DivisionTable):
         columns = [(f"r{n}", RoundColumn(n)) for n in range(1, rounds + 1)]
         super().__init__(data, division, extra_columns=columns)
 
+    def render_name(self, value: str) -> str:
+        return _name(value)
+
+    def render_record(self, value: str) -> str:
+        return _ltr(value)
+
     def render_spread(self, value: int) -> str:
-        return signed(value)
+        return _ltr(signed(value))
 
 
 class MovesTable(tables.Table):
@@ -277,6 +322,9 @@ class MovesTable(tables.Table):
         attrs = {"class": "data moves"}
         orderable = False
         row_attrs = {"class": lambda record: "wrong" if record.findings else ""}
+
+    def render_nick(self, value: str) -> str:
+        return _name(value)
 
     def render_findings(self, value: list) -> str:
         if not value:
@@ -323,13 +371,24 @@ def _cell_text(value: object) -> str:
 
 def _td(value: object, css: str = "") -> str:
     # Written out rather than with format_html: a big crosstable has tens of thousands of cells.
+    return _html_td(_cell_text(value), css)
+
+
+def _html_td(html: str, css: str = "") -> str:
+    """A cell of HTML written already (escaped)."""
     if css:
-        return f'<td class="{escape(css)}">{_cell_text(value)}</td>'
-    return f"<td >{_cell_text(value)}</td>"
+        return f'<td class="{escape(css)}">{html}</td>'
+    return f"<td >{html}</td>"
 
 
 def _link(url: str | None, text: str) -> str:
     return f'<a href="{escape(url)}">{_cell_text(text)}</a>' if url else _cell_text(text)
+
+
+def _name_td(table: DivisionTable, player: Player, name: str) -> str:
+    """A cell of the player's name, isolated, linked to their page."""
+    url = table.player_url(player)
+    return f'<td ><a href="{escape(url)}">{bdi_html(name)}</a></td>' if url else _html_td(name)
 
 
 def crosstable_html(table: CrosstableTable, request: Any) -> str:
@@ -338,13 +397,12 @@ def crosstable_html(table: CrosstableTable, request: Any) -> str:
     def cells(row: CrossRow) -> list[str]:
         standing = row.standing
         player = standing.player
-        link = mark_safe(_link(table.player_url(player), player.name))  # noqa: S308 - escaped
         return [
             _td("–" if standing.rank is None else standing.rank, "num"),
             _td(player.number, "num"),
-            _td(link),
-            _td(standing.record),
-            _td(signed(standing.spread), "num"),
+            _name_td(table, player, player.name),
+            _html_td(ltr_html(standing.record)),
+            _html_td(ltr_html(signed(standing.spread)), "num"),
             *(_td("" if side is None else _cross_cell(side), "cell") for side in row.cells),
         ]
 
@@ -393,13 +451,12 @@ def standings_crosstable_html(
 
     def row_cells(row: Any) -> list[str]:
         player = row.player
-        link = mark_safe(_link(table.player_url(player), player.name))  # noqa: S308 - escaped
         return [
             _td("–" if row.rank is None else row.rank, "num"),
             _td(player.number, "num"),
-            _td(link),
-            _td(row.record),
-            _td(signed(row.spread), "num"),
+            _name_td(table, player, player.name),
+            _html_td(ltr_html(row.record)),
+            _html_td(ltr_html(signed(row.spread)), "num"),
             *(column.get(player.pk, empty) for column in columns),
         ]
 
@@ -424,9 +481,8 @@ def pairings_by_name_html(table: PairingsByNameTable, request: Any) -> str:
     """A round's pairings by name, cell for cell as django-tables2 renders them."""
 
     def cells(side: Side) -> list[str]:
-        link = _player_link(table, side.player, str(side.player))
         return [
-            _td(link),
+            _name_td(table, side.player, side.player.name),
             _td(table_cell(side), "num"),
             _td(table.render_opponent(side)),
             _td(side.first_text),
@@ -441,12 +497,11 @@ def ratings_html(table: RatingsTable, request: Any) -> str:
     django-tables2 renders them (a 500-player table: 0.2 s in tables2)."""
 
     def cells(row: Any) -> list[str]:
-        link = mark_safe(_link(table.player_url(row.player), row.name))  # noqa: S308 - escaped
         return [
-            _td(link),
+            _name_td(table, row.player, row.name),
             _td(row.before, "num"),
             _td(row.after, "num"),
-            _td(signed(row.change), "num"),
+            _html_td(ltr_html(signed(row.change)), "num"),
         ]
 
     return _written_rows(table, request, cells)
@@ -456,12 +511,11 @@ def standings_html(table: StandingsTable, request: Any) -> str:
     """The public standings in the order asked for, cell for cell as django-tables2 renders them."""
 
     def cells(row: Any) -> list[str]:
-        link = mark_safe(_link(table.player_url(row.player), row.name))  # noqa: S308 - escaped
         return [
             _td("–" if row.rank is None else row.rank, "num"),
-            _td(link),
-            _td(row.record),
-            _td(signed(row.spread), "num"),
+            _name_td(table, row.player, row.name),
+            _html_td(ltr_html(row.record)),
+            _html_td(ltr_html(signed(row.spread)), "num"),
             _td(row.rating, "num"),
         ]
 

@@ -24,6 +24,7 @@ from tournament.board_svg import Square, board_svg, legend
 from tournament.language import ltr_text
 from tournament.models import Scoresheet
 from tournament.queries import TurnLine
+from tournament.sentences import isolate
 from tournament.sheet_report import SheetReport, SheetTurn
 
 
@@ -73,7 +74,8 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
     totals, who moves next with their rack and the tiles they cannot see. One pass."""
     turns = report.turns
     totals = {p.nick: [0, 0] for p in report.players}
-    names = {p.nick: p.name or p.nick for p in report.players}
+    # A record's names and nicks, isolated: viewer.js writes them into its sentences as text.
+    names = {p.nick: isolate(p.name or p.nick) for p in report.players}
     steps = []
     for step in range(len(turns) + 1):
         shown = turns[step - 1] if step else None
@@ -81,7 +83,7 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
             totals[shown.nick] = [shown.recorded_total or 0, shown.computed_total or 0]
         if step < len(turns):
             unseen, rack = turns[step].unseen, turns[step].rack
-            who = names.get(turns[step].nick, turns[step].nick)
+            who = names.get(turns[step].nick) or isolate(turns[step].nick)
         else:
             unseen, who, rack = report.unseen, "", ""
         steps.append(

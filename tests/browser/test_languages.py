@@ -57,9 +57,11 @@ def test_a_persian_standings_page_is_laid_out_right_to_left(live_url: str, page,
     # A spread keeps its sign before its digits: "+96" is drawn with the sign at the left.
     spread = page.locator("table.data tbody tr").first.locator("td.num").nth(1)
     assert re.fullmatch(r"[+-]\d+", spread.inner_text())
+    assert spread.locator("bdi[dir=ltr]").count() == 1  # kept left to right (the ltr filter's)
     sign_first = page.evaluate(
         """cell => {
-            const text = cell.firstChild, range = document.createRange();
+            const text = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT).nextNode();
+            const range = document.createRange();
             range.setStart(text, 0); range.setEnd(text, 1);
             const sign = range.getBoundingClientRect().x;
             range.setStart(text, 1); range.setEnd(text, 2);

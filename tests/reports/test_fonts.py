@@ -99,12 +99,24 @@ def division(db: None) -> Division:
     ]
     korean, persian, greek, latin = players
     Game.objects.create(
-        division=division, round=1, table=1, player1=korean, player2=persian,
-        score1=420, score2=380, first=1,
+        division=division,
+        round=1,
+        table=1,
+        player1=korean,
+        player2=persian,
+        score1=420,
+        score2=380,
+        first=1,
     )
     Game.objects.create(
-        division=division, round=1, table=2, player1=greek, player2=latin,
-        score1=350, score2=390, first=2,
+        division=division,
+        round=1,
+        table=2,
+        player1=greek,
+        player2=latin,
+        score1=350,
+        score2=390,
+        first=2,
     )
     Round.objects.create(division=division, number=1, published=True)
     return division
@@ -296,16 +308,21 @@ def test_every_line_of_every_pdf_is_drawn_through_the_script_aware_path(
     division.prizes = [{"kind": "rank", "place": 1, "value": "100"}]
     division.save()
     game = division.games.get(table=1)
-    sheet = Scoresheet.objects.create(
-        game=game, gcg=game_record("Kim", KOREAN, "Sara", PERSIAN)
-    )
+    sheet = Scoresheet.objects.create(game=game, gcg=game_record("Kim", KOREAN, "Sara", PERSIAN))
 
     # Every report of a division printed as PDF (results are xlsx only; this division has no
     # playoff, whose report is drawn as the other tables are), in English and in Persian.
     kinds = [k for k in reports.KINDS if k not in ("results", "playoffs")]
     assert kinds == [
-        "pairings", "standings", "scorecards", "slips", "wall", "crosstable", "ratings",
-        "prizes", "stats",
+        "pairings",
+        "standings",
+        "scorecards",
+        "slips",
+        "wall",
+        "crosstable",
+        "ratings",
+        "prizes",
+        "stats",
     ]
     for kind in kinds:
         for lang in ("en", "fa"):
@@ -334,9 +351,10 @@ def test_each_font_ships_with_its_licence_and_the_folder_stays_small() -> None:
         text = (FONTS / folder / "LICENSE").read_text()
         assert text.startswith(first), folder
     for folder in ("hangul", "noto-arabic"):
-        assert "SIL OPEN FONT LICENSE\n\nVersion 1.1 - 26 February 2007" in (
-            FONTS / folder / "LICENSE"
-        ).read_text()
+        assert (
+            "SIL OPEN FONT LICENSE\n\nVersion 1.1 - 26 February 2007"
+            in (FONTS / folder / "LICENSE").read_text()
+        )
     files = sorted(p.relative_to(FONTS).as_posix() for p in FONTS.rglob("*.ttf"))
     assert files == [
         "dejavu/DejaVuSans-Bold.ttf",

@@ -65,9 +65,7 @@ def problems(content: bytes) -> list[str]:
         p
         for p in layout_problems(content, pdf.MARGIN)
         if not (
-            " overlaps " in p
-            and arabic_letter(p.split("'")[1])
-            and arabic_letter(p.split("'")[3])
+            " overlaps " in p and arabic_letter(p.split("'")[1]) and arabic_letter(p.split("'")[3])
         )
     ]
 
@@ -164,8 +162,15 @@ def test_the_report_command_and_the_download_take_a_language(
 ) -> None:
     out = tmp_path / "standings.pdf"
     call_command(
-        "report", "seoul-tehran", "standings", "--division", "A", "--lang", "fa",
-        "--output", str(out),
+        "report",
+        "seoul-tehran",
+        "standings",
+        "--division",
+        "A",
+        "--lang",
+        "fa",
+        "--output",
+        str(out),
     )
     edge = pdf.page_size("a4")[0] - pdf.MARGIN
 

@@ -204,8 +204,12 @@ def test_counted_nouns_take_each_languages_plural_forms() -> None:
 
 def test_a_translation_that_cannot_be_written_falls_back_to_english() -> None:
     # Stored parameters this version's template does not take: the English sentence still shows.
-    assert render("wrong_score", {"word": "AB", "position": "8H", "score": 8, "recorded": 9},
-                  lang="fi") == "AB paikassa 8H tuottaa 8 pistettä, ei 9"
+    assert (
+        render(
+            "wrong_score", {"word": "AB", "position": "8H", "score": 8, "recorded": 9}, lang="fi"
+        )
+        == "AB paikassa 8H tuottaa 8 pistettä, ei 9"
+    )
     assert render("no_such_code", {"a": 1}, lang="fa") == 'no_such_code: {"a": 1}'
 
 

@@ -161,5 +161,5 @@ def test_a_players_own_change_shows_on_the_desks_change_log_by_name(
 
     assert (change.player, change.user, change.actor) == (ada, None, ada)
     assert str(change).startswith("create by Quill, Ada at ")
-    assert "<td>Quill, Ada</td>" in page
+    assert "<td><bdi>Quill, Ada</bdi></td>" in page
     assert "reported by the player" in page

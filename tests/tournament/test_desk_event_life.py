@@ -399,7 +399,10 @@ def test_the_summary_names_the_winners_the_high_game_and_the_files_to_submit(
 
     assert page.status_code == 200
     assert "Division A: rounds 2, 3 not played (of 3)" in plain(text)
-    assert "<strong>420</strong> North, Fay against Stone, Gus (300), round 1" in plain(text)
+    assert (
+        "<strong>420</strong> <bdi>North, Fay</bdi> against <bdi>Stone, Gus</bdi> (300), round 1"
+        in text
+    )
     leaders = text.split('class="desk-table leaders"')[1].split("</table>")[0]
     assert [line for line in ("North, Fay", "Reed, Hal", "Quill, Ada") if line in leaders] == [
         "North, Fay",

@@ -300,7 +300,7 @@ def test_check_in_marks_a_player_and_logs_it(
 ) -> None:
     url = f"/desk/spring-open/division/{division.pk}/check-in/"
     page = desk.get(url).content.decode()
-    assert 'data-confirm="Check in Quill, Ada?"' in plain(page)
+    assert 'data-confirm="Check in \u2068Quill, Ada\u2069?"' in page
     desk.post(url, {"player": "1", "checked_in": "1"})
     assert division.players.get(number=1).checked_in
     assert "1</strong> of 7 checked in" in desk.get(url).content.decode()

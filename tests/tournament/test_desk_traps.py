@@ -47,10 +47,10 @@ def test_the_forfeit_asks_for_confirmation_naming_the_player(
     page = desk.get(f"/desk/spring-open/division/{division.pk}/round/1/pairings/").content.decode()
 
     assert (
-        'data-confirm="Quill, Ada forfeits round 1: a forfeit loss (−50) for Quill, Ada and a '
-        'forfeit win for Crane, Ben. Record it?"' in page
+        'data-confirm="\u2068Quill, Ada\u2069 forfeits round 1: a forfeit loss (−50) for '
+        '\u2068Quill, Ada\u2069 and a forfeit win for \u2068Crane, Ben\u2069. Record it?"' in page
     )
-    assert "Crane, Ben forfeits</button>" in page
+    assert "<bdi>Crane, Ben</bdi> forfeits</button>" in page
     assert '<select name="player"' not in page  # no player chosen in advance
 
 
@@ -71,9 +71,10 @@ def test_the_same_scoresheet_uploaded_twice_is_saved_once(
 
     upload = SimpleUploadedFile("again.gcg", text.encode())
     response = desk.post(f"/desk/spring-open/games/{game.pk}/upload", {"file": upload}, follow=True)
-    assert f"This scoresheet is already saved with {game} (scoresheet {first.pk})" in (
-        response.content.decode()
-    )
+    assert (
+        "This scoresheet is already saved with R1: <bdi>Quill, Ada</bdi> v <bdi>Crane, Ben</bdi> "
+        f"(scoresheet {first.pk})"
+    ) in response.content.decode()
     assert Scoresheet.objects.filter(game=game).count() == 1
     assert game.division.tournament.changes.filter(action="upload").count() == 1
 

@@ -234,7 +234,7 @@ def test_the_dashboard_and_the_entry_page_list_what_the_desk_must_settle(
             ("claims", disagree),
             ("claims", one_sided),
         ], url
-        page = plain(response.content.decode())
+        page = response.content.decode()
         claims = {c.player.number: c.pk for c in Claim.objects.all()}
         for n in (1, 2):
             assert f'name="claim" value="{claims[n]}"' in page

@@ -85,7 +85,7 @@ def test_a_typed_sheet_is_saved_with_the_player_as_actor_and_the_desk_sees_whose
     change = Change.objects.get(action="upload")
     assert (change.scoresheet, change.user, change.player.number) == (sheet, None, 2)
     page = desk.get(f"/desk/spring-open/games/{game.pk}/").content.decode()
-    assert "from Crane, Ben's phone" in page
+    assert "from <bdi>Crane, Ben</bdi>'s phone" in page
 
 
 def test_a_sheet_that_disagrees_with_the_recorded_result_is_flagged(
@@ -203,7 +203,9 @@ def test_an_oversized_sheet_is_refused_typed_or_uploaded(
     assert typed.context["error"] == (
         "The scoresheet is 262,150 bytes, over the 256 KiB a game record can take: not saved."
     )
-    assert uploaded.context["error"] == "big.gcg is too large to be a scoresheet: not saved."
+    assert uploaded.context["error"] == (
+        "\u2068big.gcg\u2069 is too large to be a scoresheet: not saved."
+    )
     assert not Scoresheet.objects.exists()
 
 

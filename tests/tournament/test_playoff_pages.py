@@ -63,8 +63,8 @@ def test_a_best_of_5_final_decided_after_3_0(
     assert state is not None and state.is_final
     assert [state.players[pk].name for pk in state.playoff.seeds] == [one, two]
     page = enter(desk, division, 450, 400)
-    assert f"Game 1: {one} 450, {two} 400." in page
-    assert f"Game 2 ({two} goes first)" in page
+    assert f"Game 1: <bdi>{one}</bdi> 450, <bdi>{two}</bdi> 400." in page
+    assert f"Game 2 (<bdi>{two}</bdi> goes first)" in page
     assert "Not public yet." in page
     # Like a round, the playoff is the desk's until published: its page, report and API.
     public_url = reverse("playoff", args=["spring-open", division.name])
@@ -83,7 +83,7 @@ def test_a_best_of_5_final_decided_after_3_0(
     enter(desk, division, 390, 380)
     assert "2–0" in client.get(public_url).content.decode()  # the entry renewed the stamp
     page = enter(desk, division, 501, 322)
-    assert f"Won by {one}." in page
+    assert f"Won by <bdi>{one}</bdi>." in page
     assert 'name="score1"' not in page  # decided: no more entry
     refused = desk.post(
         desk_url(division),
@@ -95,7 +95,7 @@ def test_a_best_of_5_final_decided_after_3_0(
     assert [r[0] for r in playoffs_seeded(division)] == [one, two]
 
     public = client.get(reverse("playoff", args=["spring-open", division.name])).content.decode()
-    assert "3–0" in public and f"Won by {one}." in public
+    assert "3–0" in public and f"Won by <bdi>{one}</bdi>." in public
     standings = client.get(reverse("standings", args=["spring-open", division.name]))
     assert reverse("playoff", args=["spring-open", division.name]) in standings.content.decode()
 
@@ -123,7 +123,7 @@ def test_a_best_of_5_final_decided_after_3_2_and_a_game_taken_back(
     # A wrong last entry is taken back, and the series is open again.
     desk.post(desk_url(division), {"action": "undo"})
     page = enter(desk, division, 300, 400)
-    assert f"Won by {two}." in page
+    assert f"Won by <bdi>{two}</bdi>." in page
     state = playoffs.state(division)
     assert state is not None and state.stages[0][0].series.result == "2–3"
 
@@ -154,7 +154,7 @@ def test_a_bracket_of_four_and_bad_entries(desk: Client, division: Division) -> 
     page = enter(desk, division, 300, 400, slot=2)  # 3 beats 2
     assert "Final" in page
     page = enter(desk, division, 350, 360, stage=2)
-    assert f"Won by {seeds[2]}." in page
+    assert f"Won by <bdi>{seeds[2]}</bdi>." in page
     again = desk.post(desk_url(division), {"action": "setup", "seeds": 2, "length": 5, "after": 1})
     assert again.status_code == 409
-    assert "Division A has a playoff already." in again.content.decode()
+    assert "Division <bdi>A</bdi> has a playoff already." in again.content.decode()

@@ -59,7 +59,7 @@ def test_class_standings_of_a_real_event_follow_the_t_files_class_and_final_rank
         assert [c.class_rank for c in mine] == list(range(1, len(names) + 1))
 
     page = Client().get(reverse("standings", args=["event", division.name])).content.decode()
-    assert "Class standings" in page and f"Class {sorted(expected)[0]}" in page
+    assert "Class standings" in page and f"Class <bdi>{sorted(expected)[0]}</bdi>" in page
     book = openpyxl.load_workbook(io.BytesIO(reports.make(division, "standings", "xlsx").content))
     sheet = book["Standings"]
     header = [c.value for c in sheet[1]]
@@ -206,7 +206,7 @@ def test_a_gibsonized_leader_is_marked_with_the_rule(director: User) -> None:
     assert found[0].rule.startswith("Gibsonized after round 2: no one below can catch them for 1st")
     assert prizes.gibsonized(division, after=1) == []
     page = Client().get(reverse("standings", args=["gibson", "A"])).content.decode()
-    assert "Ann</strong> (G): Gibsonized after round 2" in page
+    assert "<strong><bdi>Ann</bdi></strong> (G): Gibsonized after round 2" in page
     table = data.build("standings", division).tables[0]
     assert table.columns[-1].header == "Gibson" and table.rows[0][-1] == "1st settled"
 

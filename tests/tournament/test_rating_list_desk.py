@@ -65,7 +65,7 @@ def test_a_preview_changes_nothing_and_lists_who_was_not_matched(
     assert f'value="{division.players.get(number=1).pk}:1800:2105"' in page
     assert f'value="{division.players.get(number=3).pk}:0:1900"' in page
     assert "1 player matched more than one entry (not changed)" in page
-    assert "1 player not found (not changed)" in page and "Dev Patel (1580)" in page
+    assert "1 player not found (not changed)" in page and "<bdi>Dev Patel</bdi> (1580)" in page
     assert ratings(division) == [
         ("Quill, Ada", 1800),
         ("Ben Crane", 1700),
@@ -204,7 +204,7 @@ def test_config_tsh_rating_list_chooses_the_format_at_the_desk_and_for_userating
     assert services.rating_list_asked(division) == ("wespa", "wespa")
     page = desk.get(url(division)).content.decode()
     assert 'value="wespa" id="id_format_1" required checked' in page
-    assert "names the rating list “wespa”: its format is chosen below" in page
+    assert "names the rating list “<bdi>wespa</bdi>”: its format is chosen below" in page
     path = tmp_path / "rating.dat"
     path.write_bytes(WESPA)
     out = StringIO()
@@ -222,6 +222,8 @@ def test_config_tsh_rating_list_chooses_the_format_at_the_desk_and_for_userating
     tournament.tsh_config = "division A a.t\nconfig rating_list = 'absp'\n"
     tournament.save()
     assert services.rating_list_asked(division) == ("absp", None)
-    assert "“absp”, which Spread does not read" in desk.get(url(division)).content.decode()
+    assert (
+        "“<bdi>absp</bdi>”, which Spread does not read" in desk.get(url(division)).content.decode()
+    )
     with pytest.raises(CommandError, match="config.tsh names 'absp', which Spread does not read"):
         call_command("useratings", "club-night", "--division", "A", str(path), stdout=StringIO())

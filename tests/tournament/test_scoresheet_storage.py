@@ -60,7 +60,8 @@ def test_the_public_page_of_a_scoresheet_does_not_run_the_engine(
     page = response.content.decode()
     assert "&gt;Ada: DJINNRS 8D DJINN +30 30" in page
     assert "verified" in page
-    assert "Ada Quill 20" in page and "Ben Crane 24" in page
+    assert '<bdi>Ada Quill</bdi> <bdi dir="ltr" class="ltr">20</bdi>' in page
+    assert '<bdi>Ben Crane</bdi> <bdi dir="ltr" class="ltr">24</bdi>' in page
     assert "  8 . . . D J I N N" in page.replace("=", ".").replace("'", ".").replace("-", ".")
 
 

@@ -37,6 +37,7 @@ SIZE = 9.0  # the body text
 SMALLEST = 0.75  # a cell's text is shrunk to this share of its size, then wrapped
 PAD = 4.0  # between a cell's text and its rules
 
+
 @dataclass(frozen=True)
 class Fonts:
     regular: str

@@ -8,16 +8,50 @@ sentence neither reorders its signs nor moves it. The one helper for that job.
 direction (`<bdi>`), so that "Saved: 4 سارا احمدی 39 – 1 Quill" keeps its order in an English
 sentence and a Latin name keeps its in a Persian one. Plain text (JSON, PDFs, `.t` comments)
 uses `sentences.isolate`.
+
+`{{ sentence|isolates }}`: a sentence made as plain text in Python (a message, a change log's
+"before" and "after"), whose names `sentences.isolate` wrapped, as HTML: each isolate becomes
+the element the two filters above write. `{{ name|isolate }}`: a name where no element can go
+(an attribute such as a confirmation's question, an `<option>`, the page's title).
+
+Python that writes HTML itself (the public tables, cell by cell) calls `bdi_html` and
+`ltr_html`: the same markup as the filters, as plain strings, without `format_html`'s cost.
 """
 
 from __future__ import annotations
 
+from html import escape
+
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
+from tournament import sentences
+
 register = template.Library()
+
+LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
+_MARKS = LRI + RLI + FSI + PDI
+_OPENING = {LRI: '<bdi dir="ltr" class="ltr">', RLI: '<bdi dir="rtl">', FSI: "<bdi>"}
+
+
+def _text(value: object) -> str:
+    """`value` escaped for HTML, unless it is safe HTML already."""
+    html = getattr(value, "__html__", None)
+    return html() if html is not None else escape(str(value))
+
+
+def ltr_html(value: object) -> str:
+    """`value` (escaped) in a left-to-right isolate: the `ltr` filter's markup."""
+    return f'<bdi dir="ltr" class="ltr">{_text(value)}</bdi>'
+
+
+def bdi_html(value: object) -> str:
+    """`value` (escaped) isolated in its own direction: the `bdi` filter's markup. A name that
+    `sentences.isolate` wrapped for plain text loses those marks here."""
+    if isinstance(value, str) and value[:1] == FSI and value[-1:] == PDI:
+        value = value[1:-1]
+    return f"<bdi>{_text(value)}</bdi>"
 
 
 @register.filter
@@ -25,7 +59,7 @@ def ltr(value: object) -> SafeString | str:
     """`value` isolated and left to right; an empty value (None, "") stays empty."""
     if value is None or value == "":
         return ""
-    return format_html('<bdi dir="ltr" class="ltr">{}</bdi>', value)
+    return mark_safe(ltr_html(value))  # noqa: S308 - escaped in ltr_html
 
 
 @register.filter
@@ -34,7 +68,55 @@ def bdi(value: object) -> SafeString | str:
     that `sentences.isolate` wrapped for plain text loses those marks here."""
     if value is None or value == "":
         return ""
-    return format_html("<bdi>{}</bdi>", str(value).strip("\u2068\u2069"))
+    return mark_safe(bdi_html(value))  # noqa: S308 - escaped in bdi_html
+
+
+@register.filter
+def isolate(value: object) -> str:
+    """A name or user text isolated as plain text (`sentences.isolate`), for the places HTML
+    holds only text: an attribute, an `<option>`, the `<title>`. Escaped as any value."""
+    return sentences.isolate(value)
+
+
+def isolates_html(text: object) -> str:
+    """A plain-text sentence as HTML: escaped, each Unicode isolate (`sentences.isolate`'s
+    first-strong isolate, a left-to-right or right-to-left one) an element, `<bdi>` or
+    `<bdi dir="ltr">`, closed by its pop; a pop with nothing open is dropped, and whatever is
+    still open at the end is closed. Safe HTML is returned as it is."""
+    if text is None:
+        return ""
+    if not hasattr(text, "__html__"):
+        text = str(text)  # a message or lazy text: its own text, which may be safe HTML
+    html = getattr(text, "__html__", None)
+    if html is not None:
+        return html()
+    if not any(mark in text for mark in _MARKS):
+        return escape(text)
+    out: list[str] = []
+    depth = 0
+    start = 0
+    for i, char in enumerate(text):
+        if char not in _MARKS:
+            continue
+        out.append(escape(text[start:i]))
+        start = i + 1
+        if char == PDI:
+            if depth:
+                out.append("</bdi>")
+                depth -= 1
+        else:
+            out.append(_OPENING[char])
+            depth += 1
+    out.append(escape(text[start:]))
+    out.append("</bdi>" * depth)
+    return "".join(out)
+
+
+@register.filter
+def isolates(value: object) -> SafeString:
+    """A sentence written as plain text (names isolated by `sentences.isolate`) as HTML, each
+    isolate a `<bdi>`: see `isolates_html`."""
+    return mark_safe(isolates_html(value))  # noqa: S308 - escaped in isolates_html
 
 
 SEVERITIES = {

@@ -19,6 +19,7 @@ from tournament.engine.prizes import SCORE_PRIZES
 from tournament.engine.teams import Record, team_standings
 from tournament.models import Division
 from tournament.reports import data
+from tournament.sentences import isolate
 from tournament.views.access import (
     get_desk_division,
     get_public_division,
@@ -229,7 +230,8 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
                     ]
                 )
             messages.success(
-                request, gettext("Division %(name)s's prizes are saved.") % {"name": division.name}
+                request,
+                gettext("Division %(name)s's prizes are saved.") % {"name": isolate(division.name)},
             )
             return redirect("desk-prizes", slug, division.pk)
         status = 400

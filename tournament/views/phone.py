@@ -24,8 +24,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import results, rounds, scoresheets, selfservice, sentences
-from tournament.language import apply_tournament_language
+from tournament.language import apply_tournament_language, ltr_text
 from tournament.models import Claim, Player, PlayerLink, Scoresheet
+from tournament.sentences import isolate
 from tournament.tables import RESULT_WORDS
 from tournament.templatetags.spread_i18n import bdi, ltr
 from tournament.views import api
@@ -127,10 +128,11 @@ def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, st
         "games": games,
         "standing_mark": STANDING_MARK,
         "claim": claim,
+        "claim_scores": f"{claim[0]}–{claim[1]}" if claim else "",
         "token": token,
     }
     return {
-        "title": f"{player['name']} · {snap['tournament']['name']}",
+        "title": f"{isolate(player['name'])} · {isolate(snap['tournament']['name'])}",
         "body": render_to_string("tournament/phone/_body.html", ctx),
     }
 
@@ -153,7 +155,7 @@ def check_in(request: HttpRequest, token: str) -> HttpResponse:
     else:
         try:
             selfservice.check_in(player)
-            messages.success(request, _("%(name)s: checked in.") % {"name": player.name})
+            messages.success(request, _("%(name)s: checked in.") % {"name": isolate(player.name)})
         except selfservice.ReportRefused as error:
             messages.error(request, str(error))
     return redirect("phone", token=token)
@@ -205,7 +207,7 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
             read = read_upload(upload)
             if read is None:
                 error = _("%(name)s is too large to be a scoresheet: not saved.") % {
-                    "name": upload.name
+                    "name": isolate(upload.name)
                 }
             data, file = read or b"", upload.name or ""
         if not error and not selfservice.allow(token):
@@ -390,5 +392,7 @@ def desk_link(request: HttpRequest, slug: str, division_id: int, number: int) ->
     else:
         token = selfservice.issue_link(player)
         url = request.build_absolute_uri(reverse("phone", args=[token]))
-        messages.success(request, _("%(name)s's new link: %(url)s") % {"name": name, "url": url})
+        messages.success(
+            request, _("%(name)s's new link: %(url)s") % {"name": name, "url": ltr_text(url)}
+        )
     return redirect(reverse("desk-player-links", args=[slug, division.pk]) + f"#player-{number}")

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from tournament import playoffs, results
 from tournament.playoffs import PlayoffRefused
 from tournament.reports import data
+from tournament.sentences import isolate
 from tournament.views.access import (
     get_desk_division,
     get_public_division,
@@ -124,9 +125,9 @@ def desk_playoff(request: HttpRequest, slug: str, division_id: int) -> HttpRespo
                     _("Game %(n)d: %(p1)s %(s1)d, %(p2)s %(s2)d.")
                     % {
                         "n": game.number,
-                        "p1": game.player1.name,
+                        "p1": isolate(game.player1.name),
                         "s1": game.score1,
-                        "p2": game.player2.name,
+                        "p2": isolate(game.player2.name),
                         "s2": game.score2,
                     },
                 )

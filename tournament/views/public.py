@@ -237,6 +237,9 @@ def player(
         "division": div,
         "player": person,
         "standing": parts.standing,
+        # As the games table's record column writes them ("2–1 -13"); kept left to right.
+        "number": f"#{person.number}",
+        "record": f"{parts.standing.record} {queries.signed(parts.standing.spread)}",
         "rating": parts.rating,
         "ratings_note": services.ratings_note(div),
         "table": mark_safe(table),  # noqa: S308 - escaped
