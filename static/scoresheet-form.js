@@ -31,12 +31,18 @@
     return p;
   }
 
-  function render(report) {
-    var lines = ta.value.split(/\r\n|\r|\n/);
+  // The check's answer (scoresheets.live_check): each turn as [line, recorded score, engine's
+  // score, recorded total, engine's total]; the first findings, `more` the others' count.
+  // `text`: the record as it was sent, which the answer is about (the player may have typed on).
+  function render(report, text) {
+    var lines = text.split(/\r\n|\r|\n/);
     var turns = {};
-    (report.turns || []).forEach(function (t) { turns[t.line] = t; });
-    var byLine = report.findings_by_line || {};
-    var errors = (report.findings || []).filter(function (f) { return f.severity === "error"; }).length;
+    (report.turns || []).forEach(function (t) {
+      turns[t[0]] = {recorded_score: t[1], computed_score: t[2], recorded_total: t[3], computed_total: t[4]};
+    });
+    var byLine = {};
+    (report.findings || []).forEach(function (f) { (byLine[String(f.line)] = byLine[String(f.line)] || []).push(f); });
+    var errors = report.errors || 0;
     var players = (report.players || []).map(function (p) {
       return p.nick + " " + p.final + (p.final !== p.computed ? " (" + say("tEngine", p.computed) + ")" : "");
     }).join(", ");
@@ -45,6 +51,12 @@
     summary.className = report.verified && !report.differs ? "success" : "warning";
     recordFindings.replaceChildren();
     (byLine["0"] || []).forEach(function (f) { recordFindings.appendChild(finding(f)); });
+    if (report.more) {
+      var more = document.createElement("div");
+      more.className = "finding warning";
+      more.textContent = say("tMore", report.more);
+      recordFindings.appendChild(more);
+    }
     body.replaceChildren();
     lines.forEach(function (text, i) {
       var number = i + 1, t = turns[number], found = byLine[String(number)] || [];
@@ -66,17 +78,17 @@
   }
 
   function check() {
-    var n = ++asked;
+    var n = ++asked, sent = ta.value;
     var data = new FormData();
     data.set("csrfmiddlewaretoken", form.elements.csrfmiddlewaretoken.value);
-    data.set("gcg", ta.value);
+    data.set("gcg", sent);
     fetch(form.dataset.checkUrl, {method: "POST", body: data, headers: {"Accept": "application/json"}, credentials: "same-origin"})
       .then(function (r) { return r.json(); })
       .then(function (report) {
         if (n !== asked) { return; }
         // A refusal (a player's link past its limit, a locked round) says why in `error`.
         if (report.error) { summary.textContent = report.error; summary.className = "warning"; return; }
-        render(report);
+        render(report, sent);
       })
       .catch(function () { summary.textContent = say("tNoAnswer"); });
   }

@@ -10,8 +10,10 @@ accepts either claim or types the right result.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,12 +23,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tournament import results, scoresheets
+from tournament import bounds, results, scoresheets
 from tournament.cache_once import Kept, get_or_compute
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
-CHECKS_PER_MINUTE = 240  # a scoresheet's live checks as it is typed, per link per minute
+# A link's live checks are charged by their cost against `bounds.CHECK_BUDGET` over the last
+# `bounds.CHECK_WINDOW` seconds, kept in this many slices of the window (`spend`).
+CHECK_SLICES = 6
 
 
 class ReportRefused(ValueError):
@@ -115,6 +119,32 @@ def allow(token: str, limit: int = REPORTS_PER_MINUTE, what: str = "write") -> b
     except ValueError:  # the counter expired between add and incr
         cache.set(key, 1, timeout=60)
         return True
+
+
+def spend(token: str, cost: int, budget: int = bounds.CHECK_BUDGET, what: str = "check") -> bool:
+    """Charge `cost` to the link's budget for `what` over the last `bounds.CHECK_WINDOW`
+    seconds; False, and nothing charged, when that would pass `budget`.
+
+    The window slides by sixths: each sixth's spending is one counter in the cache, charged
+    first (incr is atomic in every backend: Redis's INCRBY) and refunded if the window's sum
+    then passes the budget, so checks sent together from one link never overspend together.
+    """
+    step = bounds.CHECK_WINDOW / CHECK_SLICES
+    now = int(time.time() // step)
+    base = f"selfservice:{what}:{_hash(token)}"
+    key, timeout = f"{base}:{now}", bounds.CHECK_WINDOW + int(step) + 1
+    cache.add(key, 0, timeout=timeout)
+    try:
+        spent = cache.incr(key, cost)
+    except ValueError:  # the counter expired between add and incr
+        cache.set(key, cost, timeout=timeout)
+        spent = cost
+    earlier = cache.get_many([f"{base}:{n}" for n in range(now - CHECK_SLICES + 1, now)])
+    if spent + sum(earlier.values()) <= budget:
+        return True
+    with contextlib.suppress(ValueError):  # expired meanwhile: nothing to refund
+        cache.decr(key, cost)
+    return False
 
 
 # -- check-in -----------------------------------------------------------------------------------
@@ -346,25 +376,16 @@ def send_sheet(player: Player, game: Game, data: str | bytes, file: str = "") ->
     refused = sheet_refusal(game, player)
     if refused:
         raise ReportRefused(refused)
-    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
-    if size > scoresheets.MAX_SCORESHEET_BYTES:
-        raise ReportRefused(
-            _(
-                "The scoresheet is %(size)s bytes, over the %(cap)s KiB a game record can "
-                "take: not saved."
-            )
-            % {"size": f"{size:,}", "cap": scoresheets.MAX_SCORESHEET_BYTES // 1024}
-        )
-    if not scoresheets.scoresheet_text(data).strip():
+    text = bounds.record_text(data)  # refused over a bound (an EntryError), said in one line
+    if not text.strip():
         raise ReportRefused(_("The scoresheet is empty: type your moves or choose a file."))
     mine = own_sheet(game, player)
     if mine is None:
-        return scoresheets.attach_scoresheet(game, data, player, file)
+        return scoresheets.attach_scoresheet(game, text, player, file)
     if mine.resolved:
         raise ReportRefused(
             _("The desk has already dealt with your scoresheet: see the desk to change it.")
         )
-    text = scoresheets.scoresheet_text(data)
     return scoresheets.update_scoresheet(mine, text, player, _("sent again from the player's link"))
 
 

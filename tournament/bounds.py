@@ -1,0 +1,144 @@
+"""The bounds of what one game record may make the server do: the one place they are kept.
+
+Every path that reads a scoresheet goes through `record_text` before the rules engine sees it:
+the live check as a record is typed (the desk's and a player's from their link), a sheet typed
+or uploaded at the desk (one file or many), and a sheet sent from a phone. A record over a bound
+is refused whole, with one sentence that says which bound and by how much; nothing of it is
+checked or saved. Under the bounds the engine's work is small (a real game is 20 to 250 lines
+and under 8 KB: `../shared/corpus/gcg`), and so is what a check answers (`FINDINGS_SHOWN`,
+`QUOTED`). A link's live checks are charged by their cost (`check_cost`) against
+`CHECK_BUDGET` (`selfservice.spend`), not counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext
+
+from scoring import gcg
+from tournament.results import EntryError
+
+MAX_SCORESHEET_BYTES = 256 * 1024  # a record's bytes (UTF-8)
+MAX_RECORD_LINES = 1000  # a record's lines: the corpus's longest game is 245
+MAX_RECORD_NOTES = 300  # its #note lines (and their `#-` form): the corpus's most is 20
+
+# What a live check answers: at most this many findings, each quoting at most QUOTED characters
+# of what the record wrote (a token, a name); the others are counted, not listed.
+FINDINGS_SHOWN = 60
+QUOTED = 40
+
+# A link's live checks, charged one unit a line and one a KiB (`check_cost`), within a minute:
+# a player typing a 40-line game checks it a few hundred times a minute and never meets it; a
+# record at every bound (1,256 units) can be checked 9 times a minute.
+CHECK_BUDGET = 12_000
+CHECK_WINDOW = 60  # seconds
+
+
+class RecordRefused(EntryError):
+    """A record over a bound; the message says which, in one sentence."""
+
+
+@dataclass(frozen=True)
+class Measure:
+    size: int  # bytes, UTF-8 (or as uploaded)
+    lines: int
+    notes: int
+
+
+def measure(text: str, size: int | None = None) -> Measure:
+    """A record's size in bytes (`size` if given: the bytes as uploaded), lines and #note lines,
+    as the bounds count them and `scoring.gcg` splits them (cheap: no line is parsed)."""
+    if size is None:
+        size = len(text.encode("utf-8", "surrogatepass"))
+    plain = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = plain.count("\n") + (1 if plain and not plain.endswith("\n") else 0)
+    notes = 0
+    if "#note" in plain or "#-" in plain:
+        for line in plain.split("\n"):
+            line = line.strip()
+            if line[:1] == "#" and line[1:].replace("\t", " ").partition(" ")[0] in ("note", "-"):
+                notes += 1
+    return Measure(size, lines, notes)
+
+
+def check_cost(text: str) -> int:
+    """What a live check of `text` is charged: a unit a line and a unit a KiB, each no more than
+    the bound (a record refused for its size costs what the largest record allowed costs)."""
+    found = measure(text)
+    lines = min(found.lines, MAX_RECORD_LINES)
+    return max(1, lines + min(found.size, MAX_SCORESHEET_BYTES) // 1024)
+
+
+def refusal(text: str, *, saving: bool, size: int | None = None) -> str | None:
+    """Why `text` is over a bound, in one sentence ending in what is not done (saving it, or
+    checking it); None when it is within every bound. `size`: the bytes as uploaded."""
+    found = measure(text, size)
+    if found.size > MAX_SCORESHEET_BYTES:
+        values = {"size": format(found.size, ","), "value": MAX_SCORESHEET_BYTES // 1024}
+        said = (
+            gettext(
+                "The scoresheet is %(size)s bytes, over the %(value)s KiB a game record "
+                "can take: not saved."
+            )
+            if saving
+            else gettext(
+                "The record is %(size)s bytes, over the %(value)s KiB a game record can take: "
+                "not checked."
+            )
+        )
+        return said % values
+    if found.lines > MAX_RECORD_LINES:
+        values = {"count": format(found.lines, ","), "value": format(MAX_RECORD_LINES, ",")}
+        said = (
+            gettext(
+                "The scoresheet has %(count)s lines, over the %(value)s a game record can "
+                "take: not saved."
+            )
+            if saving
+            else gettext(
+                "The record has %(count)s lines, over the %(value)s a game record can take: "
+                "not checked."
+            )
+        )
+        return said % values
+    if found.notes > MAX_RECORD_NOTES:
+        values = {"count": format(found.notes, ","), "value": format(MAX_RECORD_NOTES, ",")}
+        said = (
+            gettext(
+                "The scoresheet has %(count)s #note lines, over the %(value)s a game record "
+                "can take: not saved."
+            )
+            if saving
+            else gettext(
+                "The record has %(count)s #note lines, over the %(value)s a game record can "
+                "take: not checked."
+            )
+        )
+        return said % values
+    return None
+
+
+def record_text(data: str | bytes, *, saving: bool = True) -> str:
+    """The record's text (bytes decoded as `scoring.gcg` reads them, NUL dropped: PostgreSQL
+    cannot store it), refused (`RecordRefused`) over any bound; bytes are measured as uploaded,
+    and bytes over the size bound are not decoded at all."""
+    size = None
+    if isinstance(data, bytes):
+        size = len(data)
+        text = "" if size > MAX_SCORESHEET_BYTES else gcg.decode(data)[0]
+    else:
+        text = data
+    problem = refusal(text, saving=saving, size=size)
+    if problem:
+        raise RecordRefused(problem)
+    return text.replace("\x00", "")
+
+
+def quoted(value: Any) -> Any:
+    """A value a finding quotes from the record, cut to QUOTED characters for a live check's
+    answer (a 200 KB token is not sent back twice)."""
+    if isinstance(value, str) and len(value) > QUOTED:
+        return value[: QUOTED - 1] + "…"
+    return value
