@@ -11,19 +11,20 @@ accepts either claim or types the right result.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tournament import bounds, results, scoresheets
+from tournament import bounds, results, scoresheets, tokens
 from tournament.cache_once import Kept, get_or_compute
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 
@@ -41,22 +42,28 @@ class ReportRefused(ValueError):
 
 
 def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    """What the cache's counters of a link are kept under: its lookup digest, never the token."""
+    return tokens.digest(token)
 
 
 def issue_link(player: Player) -> str:
-    """A new token for the player; any link they had before stops working."""
+    """A new token for the player; any link they had before stops working. The token is kept
+    as its digest and sealed (`tournament/tokens.py`), never as it is."""
     token = secrets.token_urlsafe(24)
     with transaction.atomic():
         PlayerLink.objects.filter(player=player, revoked=None).update(revoked=timezone.now())
-        PlayerLink.objects.create(player=player, token=token)
+        PlayerLink.objects.create(
+            player=player, token_hash=tokens.digest(token), token_sealed=tokens.seal(token)
+        )
     return token
 
 
 def live_token(player: Player) -> str:
-    """The player's live token, issuing one if they have none."""
+    """The player's live token, issuing one if they have none, or if theirs cannot be opened
+    here (sealed under another secret key: it would not open their page here either)."""
     link = PlayerLink.objects.filter(player=player, revoked=None).order_by("-pk").first()
-    return link.token if link else issue_link(player)
+    token = tokens.unseal(link.token_sealed) if link else None
+    return token if token is not None else issue_link(player)
 
 
 def revoke_links(player: Player) -> int:
@@ -64,33 +71,38 @@ def revoke_links(player: Player) -> int:
     return PlayerLink.objects.filter(player=player, revoked=None).update(revoked=timezone.now())
 
 
+def _live_links(token: str) -> Any:
+    return PlayerLink.objects.filter(token_hash__in=tokens.digests(token), revoked=None)
+
+
 def player_for(token: str) -> Player | None:
-    """The player a live token belongs to, or None."""
+    """The player a live token belongs to, or None: looked up by the token's digest."""
     if not token or len(token) > 100:
         return None
-    link = (
-        PlayerLink.objects.select_related("player__division__tournament")
-        .filter(token=token, revoked=None)
-        .first()
-    )
-    return link.player if link else None
+    link = _live_links(token).select_related("player__division__tournament").first()
+    if link is None or not tokens.matches(link.token_hash, token):
+        return None
+    return link.player
 
 
 def poll_state(token: str) -> tuple[int, int, str, tuple[tuple[int, int, int], ...]] | None:
     """What a poll of the player's page needs to know whether its kept body still holds: the
-    player (by a live token), their division and its stamp, and their claims (game, scores),
-    read fresh with two small fixed queries written out (a poll is the hall's commonest request,
-    and the ORM's compiling would be most of its cost). None for a link that does not work."""
+    player (by a live token's digest), their division and its stamp, and their claims (game,
+    scores), read fresh with two small fixed queries written out (a poll is the hall's
+    commonest request, and the ORM's compiling would be most of its cost). None for a link
+    that does not work."""
     if not token or len(token) > 100:
         return None
     link, player, division = (m._meta.db_table for m in (PlayerLink, Player, Division))
     claim = Claim._meta.db_table
+    digests = tokens.digests(token)
+    marks = ", ".join(["%s"] * len(digests))
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT l.player_id, d.id, d.stamp FROM {link} l "  # noqa: S608 - table names, not input
             f"JOIN {player} p ON p.id = l.player_id JOIN {division} d ON d.id = p.division_id "
-            "WHERE l.token = %s AND l.revoked IS NULL",
-            [token],
+            f"WHERE l.token_hash IN ({marks}) AND l.revoked IS NULL",
+            digests,
         )
         row = cursor.fetchone()
         if row is None:
@@ -104,21 +116,23 @@ def poll_state(token: str) -> tuple[int, int, str, tuple[tuple[int, int, int], .
     return row[0], row[1], row[2], claims
 
 
-def allow(token: str, limit: int = REPORTS_PER_MINUTE, what: str = "write") -> bool:
-    """Count one `what` from this link; False past the limit within a minute of the first.
+def allow(token: str, limit: int = REPORTS_PER_MINUTE) -> bool:
+    """Count one write (a report, a check-in, a scoresheet saved) from this link; False past
+    `limit` within a minute of the window's first.
 
-    The window opens at the link's first write and closes 60 s later, so a burst is never
-    split across a clock minute's edge (incr keeps the key's expiry in every cache backend).
-    Writes (reports, check-ins, scoresheets saved) share one count; `what="check"` counts the
-    live checks of a scoresheet being typed apart, under CHECKS_PER_MINUTE.
+    Counted in the database, on the link's own row, never in the cache: a write is recorded
+    whatever the cache's state, before any cache is touched, and the count holds across every
+    worker and server. The window opens at the link's first write and closes 60 s later, so a
+    burst is never split across a clock minute's edge. Two conditional updates, each atomic:
+    the first opens a new window if the last is over, else the second counts one within it.
     """
-    key = f"selfservice:{what}:{_hash(token)}"
-    cache.add(key, 0, timeout=60)
-    try:
-        return cache.incr(key) <= limit
-    except ValueError:  # the counter expired between add and incr
-        cache.set(key, 1, timeout=60)
-        return True
+    now = timezone.now()
+    links = _live_links(token)
+    with transaction.atomic():
+        over = Q(writes_since__isnull=True) | Q(writes_since__lte=now - timedelta(seconds=60))
+        if links.filter(over).update(writes_since=now, writes=1):
+            return True
+        return bool(links.filter(writes__lt=limit).update(writes=F("writes") + 1))
 
 
 def spend(token: str, cost: int, budget: int = bounds.CHECK_BUDGET, what: str = "check") -> bool:
