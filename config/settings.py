@@ -71,13 +71,20 @@ def caches_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     """With REDIS_URL, one Redis shared by every worker and server; else each process's memory.
 
     Either is exact: every cached page or table is keyed by a stamp read from the database.
+    Redis is reached through `tournament.cache_backend.TolerantCache`: while it cannot be
+    reached each worker answers from its own memory (no request fails), and a call waits at
+    most a second for it (a hung server, not only a dead one).
     """
     if env.get("REDIS_URL"):
         return {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "tournament.cache_backend.TolerantCache",
                 "LOCATION": env["REDIS_URL"],
                 "KEY_PREFIX": env.get("CACHE_KEY_PREFIX", "spread"),
+                "OPTIONS": {
+                    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                    "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+                },
             }
         }
     return {
@@ -262,6 +269,12 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": ["stderr"], "level": os.getenv("LOG_LEVEL", "ERROR")},
         "tournament": {"handlers": ["stderr"], "level": os.getenv("LOG_LEVEL", "ERROR")},
+        # The shared cache's outage, once when it starts (an error) and once when it ends.
+        "tournament.cache": {
+            "handlers": ["stderr"],
+            "level": os.getenv("LOG_LEVEL", "WARNING"),
+            "propagate": False,
+        },
         "axes": {"handlers": ["stderr"], "level": "WARNING"},
     },
 }

@@ -101,8 +101,7 @@ def test_too_many_notes_are_refused_under_the_line_bound(
 
     assert response.status_code == 413
     assert response.json() == {
-        "error": "The record has 301 #note lines, over the 300 a game record can take: "
-        "not checked."
+        "error": "The record has 301 #note lines, over the 300 a game record can take: not checked."
     }
 
 
@@ -173,9 +172,7 @@ def test_a_links_checks_are_charged_by_their_lines_and_bytes(
     assert Client().post(_check_url(token, game), {"gcg": big}).status_code == 429
 
 
-def test_the_budget_slides_with_the_minute(
-    on: Division, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_budget_slides_with_the_minute(on: Division, monkeypatch: pytest.MonkeyPatch) -> None:
     token = "a-link"
     clock = [1_000_000.0]
     monkeypatch.setattr(selfservice.time, "time", lambda: clock[0])
