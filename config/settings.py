@@ -133,6 +133,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files straight from the worker, before any session or database work.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A personal link's oversized urlencoded form, refused before anything reads it.
+    "tournament.bounds.PhoneFormLimit",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The page's language: the visitor's choice (the language cookie), else the browser's

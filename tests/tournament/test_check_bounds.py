@@ -203,3 +203,25 @@ def test_checks_sent_together_never_overspend_the_budget(db: None) -> None:
 
     assert admitted.count(True) <= bounds.CHECK_BUDGET // 1000
     assert admitted.count(True) >= 1
+
+
+def test_a_large_urlencoded_form_to_a_link_is_refused_before_it_is_read(
+    on: Division, game_of: Callable[..., Game]
+) -> None:
+    game = game_of(1)
+    token = selfservice.issue_link(on.players.get(number=1))
+    from urllib.parse import urlencode
+
+    body = urlencode({"gcg": ATTACK})
+    response = Client().post(
+        _check_url(token, game), body, content_type="application/x-www-form-urlencoded"
+    )
+    small = Client().post(
+        reverse("phone-report", args=[token]),
+        urlencode({"my_score": "400", "opponent_score": "300"}),
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert response.status_code == 413
+    assert response.content.decode() == "This form is too large to be sent from a personal link."
+    assert small.status_code == 302  # a report's few fields are taken as ever
