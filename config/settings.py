@@ -98,6 +98,9 @@ def caches_from_env(env: Mapping[str, str]) -> dict[str, Any]:
 DEVELOPMENT_KEY = "django-insecure-spread-development-key-do-not-deploy"
 DEBUG = envbool("DEBUG", "True")
 SECRET_KEY = secret_key_from_env(os.environ, DEBUG)
+# Keys SECRET_KEY replaced, still accepted (signed cookies, the personal links' digests and seals)
+# until every link has been issued again under the new one.
+SECRET_KEY_FALLBACKS = envlist("SECRET_KEY_FALLBACKS", "")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 

@@ -29,37 +29,37 @@ class FailingCache(BaseCache):
             "Error 111 connecting to 127.0.0.1:1. Connection refused."
         )
 
-    def add(self, key, value, timeout=None, version=None):  # type: ignore[no-untyped-def]
+    def add(self, key, value, timeout=None, version=None):
         return self._fail("add")
 
-    def get(self, key, default=None, version=None):  # type: ignore[no-untyped-def]
+    def get(self, key, default=None, version=None):
         return self._fail("get")
 
-    def set(self, key, value, timeout=None, version=None):  # type: ignore[no-untyped-def]
+    def set(self, key, value, timeout=None, version=None):
         return self._fail("set")
 
-    def touch(self, key, timeout=None, version=None):  # type: ignore[no-untyped-def]
+    def touch(self, key, timeout=None, version=None):
         return self._fail("touch")
 
-    def delete(self, key, version=None):  # type: ignore[no-untyped-def]
+    def delete(self, key, version=None):
         return self._fail("delete")
 
-    def get_many(self, keys, version=None):  # type: ignore[no-untyped-def]
+    def get_many(self, keys, version=None):
         return self._fail("get_many")
 
-    def set_many(self, data, timeout=None, version=None):  # type: ignore[no-untyped-def]
+    def set_many(self, data, timeout=None, version=None):
         return self._fail("set_many")
 
-    def delete_many(self, keys, version=None):  # type: ignore[no-untyped-def]
+    def delete_many(self, keys, version=None):
         return self._fail("delete_many")
 
-    def has_key(self, key, version=None):  # type: ignore[no-untyped-def]
+    def has_key(self, key, version=None):
         return self._fail("has_key")
 
-    def incr(self, key, delta=1, version=None):  # type: ignore[no-untyped-def]
+    def incr(self, key, delta=1, version=None):
         return self._fail("incr")
 
-    def clear(self):  # type: ignore[no-untyped-def]
+    def clear(self):
         return self._fail("clear")
 
 
