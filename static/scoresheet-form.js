@@ -15,6 +15,7 @@
   var body = document.querySelector("#sheet-lines tbody");
   var board = document.getElementById("sheet-board");
   var timer = null, asked = 0;
+  ta.dir = "ltr";  // the moves are typed left to right in every language, as the board reads
 
   function cell(row, text, cls) {
     var td = document.createElement("td");
@@ -63,7 +64,10 @@
       if (!text.trim() || (!t && !found.length && text.trim()[0] === "#")) { return; }
       var row = document.createElement("tr");
       cell(row, number);
-      var move = cell(row, text.trim(), "mono");
+      var move = cell(row, "", "mono"), gcg = document.createElement("bdi");
+      gcg.dir = "ltr";  // a GCG line reads left to right on a right-to-left page too
+      gcg.textContent = text.trim();
+      move.appendChild(gcg);
       found.forEach(function (f) { move.appendChild(finding(f)); });
       var wrongScore = t && t.computed_score !== null && t.computed_score !== t.recorded_score;
       var wrongTotal = t && t.computed_total !== t.recorded_total;

@@ -68,3 +68,33 @@ def test_the_phone_draws_the_moves_from_the_bounded_answer(live_url: str, page) 
         "() => document.querySelector('#sheet-summary').innerText.includes('1,202')"
     )
     assert page.get_attribute("#sheet-summary", "class") == "warning"
+
+
+def test_the_desks_typing_page_draws_the_same_answer(live_url: str, page) -> None:
+    from django.contrib.auth.models import User
+
+    from tournament.models import Game
+
+    _setup()
+    game = Game.objects.get()
+    director = User.objects.create_user("dee", password="typing-at-the-desk")
+    game.division.tournament.directors.add(director)
+    page.goto(f"{live_url}/accounts/login/")
+    page.fill("input[name=username]", "dee")
+    page.fill("input[name=password]", "typing-at-the-desk")
+    page.click("button[type=submit], input[type=submit]")
+    page.wait_for_url(f"{live_url}/desk/")
+    header = "#player1 Kian کیان رضایی\n#player2 Minjun 김민준\n"
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{live_url}/desk/st/games/{game.pk}/scoresheet/")
+        page.fill("#id_gcg", header + ">Kian: DJINNRS 8D DJINN +32 32\n")
+        page.dispatch_event("#id_gcg", "input")
+        page.wait_for_function(
+            "() => document.querySelector('#sheet-lines tbody td.num + td.num')"
+            " && document.querySelectorAll('#sheet-lines tbody td.num')[1].innerText === '30'"
+        )
+        cells = page.eval_on_selector_all("#sheet-lines tbody td", "c => c.map(x => x.innerText)")
+        assert cells[0] == "3" and cells[2:] == ["32", "30", "32", "30"]
+        if SHOTS:
+            page.screenshot(path=str(Path(SHOTS) / f"desk-live-check-{width}.png"), full_page=True)
