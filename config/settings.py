@@ -71,13 +71,20 @@ def caches_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     """With REDIS_URL, one Redis shared by every worker and server; else each process's memory.
 
     Either is exact: every cached page or table is keyed by a stamp read from the database.
+    Redis is reached through `tournament.cache_backend.TolerantCache`: while it cannot be
+    reached each worker answers from its own memory (no request fails), and a call waits at
+    most a second for it (a hung server, not only a dead one).
     """
     if env.get("REDIS_URL"):
         return {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "tournament.cache_backend.TolerantCache",
                 "LOCATION": env["REDIS_URL"],
                 "KEY_PREFIX": env.get("CACHE_KEY_PREFIX", "spread"),
+                "OPTIONS": {
+                    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                    "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+                },
             }
         }
     return {
@@ -91,6 +98,9 @@ def caches_from_env(env: Mapping[str, str]) -> dict[str, Any]:
 DEVELOPMENT_KEY = "django-insecure-spread-development-key-do-not-deploy"
 DEBUG = envbool("DEBUG", "True")
 SECRET_KEY = secret_key_from_env(os.environ, DEBUG)
+# Keys SECRET_KEY replaced, still accepted (signed cookies, the personal links' digests and seals)
+# until every link has been issued again under the new one.
+SECRET_KEY_FALLBACKS = envlist("SECRET_KEY_FALLBACKS", "")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
@@ -126,6 +136,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files straight from the worker, before any session or database work.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A personal link's oversized urlencoded form, refused before anything reads it.
+    "tournament.bounds.PhoneFormLimit",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The page's language: the visitor's choice (the language cookie), else the browser's
@@ -262,6 +274,12 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": ["stderr"], "level": os.getenv("LOG_LEVEL", "ERROR")},
         "tournament": {"handlers": ["stderr"], "level": os.getenv("LOG_LEVEL", "ERROR")},
+        # The shared cache's outage, once when it starts (an error) and once when it ends.
+        "tournament.cache": {
+            "handlers": ["stderr"],
+            "level": os.getenv("LOG_LEVEL", "WARNING"),
+            "propagate": False,
+        },
         "axes": {"handlers": ["stderr"], "level": "WARNING"},
     },
 }

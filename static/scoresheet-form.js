@@ -15,6 +15,7 @@
   var body = document.querySelector("#sheet-lines tbody");
   var board = document.getElementById("sheet-board");
   var timer = null, asked = 0;
+  ta.dir = "ltr";  // the moves are typed left to right in every language, as the board reads
 
   function cell(row, text, cls) {
     var td = document.createElement("td");
@@ -31,12 +32,18 @@
     return p;
   }
 
-  function render(report) {
-    var lines = ta.value.split(/\r\n|\r|\n/);
+  // The check's answer (scoresheets.live_check): each turn as [line, recorded score, engine's
+  // score, recorded total, engine's total]; the first findings, `more` the others' count.
+  // `text`: the record as it was sent, which the answer is about (the player may have typed on).
+  function render(report, text) {
+    var lines = text.split(/\r\n|\r|\n/);
     var turns = {};
-    (report.turns || []).forEach(function (t) { turns[t.line] = t; });
-    var byLine = report.findings_by_line || {};
-    var errors = (report.findings || []).filter(function (f) { return f.severity === "error"; }).length;
+    (report.turns || []).forEach(function (t) {
+      turns[t[0]] = {recorded_score: t[1], computed_score: t[2], recorded_total: t[3], computed_total: t[4]};
+    });
+    var byLine = {};
+    (report.findings || []).forEach(function (f) { (byLine[String(f.line)] = byLine[String(f.line)] || []).push(f); });
+    var errors = report.errors || 0;
     var players = (report.players || []).map(function (p) {
       // Each nick isolated (FSI…PDI), so that "سارا 0" keeps its order beside a Latin one.
       return "\u2068" + p.nick + "\u2069 " + p.final + (p.final !== p.computed ? " (" + say("tEngine", p.computed) + ")" : "");
@@ -56,13 +63,22 @@
     (byLine["0"] || []).forEach(function (f) {
       if (!(empty && f.code === "no_moves")) { recordFindings.appendChild(finding(f)); }
     });
+    if (report.more) {
+      var more = document.createElement("div");
+      more.className = "finding warning";
+      more.textContent = say("tMore", report.more);
+      recordFindings.appendChild(more);
+    }
     body.replaceChildren();
     lines.forEach(function (text, i) {
       var number = i + 1, t = turns[number], found = byLine[String(number)] || [];
       if (!text.trim() || (!t && !found.length && text.trim()[0] === "#")) { return; }
       var row = document.createElement("tr");
       cell(row, number);
-      var move = cell(row, text.trim(), "mono");
+      var move = cell(row, "", "mono"), gcg = document.createElement("bdi");
+      gcg.dir = "ltr";  // a GCG line reads left to right on a right-to-left page too
+      gcg.textContent = text.trim();
+      move.appendChild(gcg);
       found.forEach(function (f) { move.appendChild(finding(f)); });
       var wrongScore = t && t.computed_score !== null && t.computed_score !== t.recorded_score;
       var wrongTotal = t && t.computed_total !== t.recorded_total;
@@ -77,10 +93,10 @@
   }
 
   function check() {
-    var n = ++asked;
+    var n = ++asked, sent = ta.value;
     var data = new FormData();
     data.set("csrfmiddlewaretoken", form.elements.csrfmiddlewaretoken.value);
-    data.set("gcg", ta.value);
+    data.set("gcg", sent);
     fetch(form.dataset.checkUrl, {method: "POST", body: data, headers: {"Accept": "application/json"}, credentials: "same-origin"})
       .then(function (r) {
         // Not JSON: an error page, said with its status; only no answer at all is the network.
@@ -93,7 +109,7 @@
         if (n !== asked) { return; }
         // A refusal (a player's link past its limit, a locked round) says why in `error`.
         if (report.error) { summary.textContent = report.error; summary.className = "warning"; return; }
-        render(report);
+        render(report, sent);
       })
       .catch(function () { summary.textContent = say("tNoAnswer"); });
   }

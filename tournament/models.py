@@ -523,13 +523,18 @@ class Change(models.Model):
 
 class PlayerLink(models.Model):
     """A player's personal link, `/p/<token>/`: an unguessable token (`secrets.token_urlsafe`),
-    kept so that slips and `playerlinks` can be printed again. Revoking sets `revoked`; a new
-    link is a new row."""
+    never stored as it is (`tournament/tokens.py`): looked up by its keyed digest, and kept
+    sealed under a key derived from SECRET_KEY so that slips and `playerlinks` can be printed
+    again. Revoking sets `revoked`; a new link is a new row. `writes` counts the link's writes
+    (reports, check-ins, scoresheets) since `writes_since`, the start of its current minute."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links")
-    token = models.CharField(max_length=64, unique=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    token_sealed = models.TextField(default="")
     created = models.DateTimeField(auto_now_add=True)
     revoked = models.DateTimeField(null=True, blank=True)
+    writes_since = models.DateTimeField(null=True, blank=True)
+    writes = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"Link of {self.player}"

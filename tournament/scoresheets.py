@@ -20,14 +20,14 @@ from django.utils.translation import gettext as _
 import scoring
 from scoring import gcg
 from scoring.lexicon import LexiconError
-from tournament import audit
+from tournament import audit, bounds
+from tournament.bounds import MAX_SCORESHEET_BYTES as MAX_SCORESHEET_BYTES
 from tournament.models import Change, Division, Game, Player, Scoresheet
 from tournament.results import CORRECT, RESOLVE, UPLOAD, EntryError
 from tournament.sheet_report import SheetFinding, SheetPlayer, SheetReport
 
 logger = logging.getLogger(__name__)
 
-MAX_SCORESHEET_BYTES = 256 * 1024
 
 
 def _words(text: str) -> list[str]:
@@ -59,21 +59,6 @@ def report_key(division: Division, text: str) -> str:
         [scoring.ENGINE_VERSION, division.ruleset, division.tile_set, division.lexicons, text]
     )
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _checked_text(data: str | bytes) -> str:
-    """The record's text to store, refused (`EntryError`) over MAX_SCORESHEET_BYTES: the one
-    size check of every path that saves a scoresheet."""
-    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
-    if size > MAX_SCORESHEET_BYTES:
-        raise EntryError(
-            gettext(
-                "The scoresheet is %(size)s bytes, over the %(value)s KiB a game record "
-                "can take: not saved."
-            )
-            % {"size": format(size, ","), "value": MAX_SCORESHEET_BYTES // 1024}
-        )
-    return scoresheet_text(data)
 
 
 def scoresheet_text(data: str | bytes) -> str:
@@ -250,6 +235,8 @@ def current_report(sheet: Scoresheet) -> SheetReport:
     stored = sheet.engine_report
     if stored.key == report_key(division, sheet.gcg):
         return stored
+    if bounds.refusal(sheet.gcg, saving=False):
+        return stored  # a record over the bounds, saved before they were set: not checked again
     report = _report(division, sheet.gcg, stored.file)
     data = report.as_dict()
     # Not over a record a director changed in the meantime: that save stored its own report.
@@ -280,19 +267,47 @@ def _same_record(a: str, b: str) -> bool:
     return lines(a) == lines(b)
 
 
-def live_check(game: Game, text: str) -> dict[str, Any]:
-    """What the typing pages' script shows as a record is typed (the desk's and the player's):
-    the engine's report, each finding's sentence by line, and whether the final scores differ
-    from the game's entered result. The text is cut at MAX_SCORESHEET_BYTES characters."""
-    report = check_scoresheet(game.division, text[:MAX_SCORESHEET_BYTES])
-    data = report.as_dict()
-    # The script shows each finding's sentence: made here from its code and parameters.
-    data["findings"] = [f.as_json() for f in report.findings]
-    data["findings_by_line"] = {
-        str(line): [f.as_json() for f in found] for line, found in report.findings_by_line().items()
+def live_check(game: Game, data: str) -> dict[str, Any]:
+    """What the typing pages' script shows as a record is typed (the desk's and the player's),
+    never the record itself: whether it is verified, the players' final totals (recorded and
+    the engine's), how many errors, the first `bounds.FINDINGS_SHOWN` findings with their
+    sentences (each quoting at most `bounds.QUOTED` characters of the record) and how many more
+    there are (`more`), each turn as [line, recorded score, engine's score, recorded total,
+    engine's total], the board after the last move, and whether the final scores differ from
+    the game's entered result. A record over a bound is refused (`bounds.RecordRefused`)."""
+    report = check_scoresheet(game.division, bounds.record_text(data, saving=False))
+    findings = report.findings
+    shown = findings[: bounds.FINDINGS_SHOWN]
+    return {
+        "verified": report.verified,
+        "differs": differs(game, report),
+        "players": [
+            {"nick": bounds.quoted(p.nick), "final": p.final, "computed": p.computed}
+            for p in report.players
+        ],
+        "errors": sum(1 for f in findings if f.severity == scoring.ERROR),
+        # The script shows each finding's sentence: made here from its code and parameters.
+        "findings": [_quoted(f).as_json() for f in shown],
+        "more": len(findings) - len(shown),
+        "turns": [
+            [t.line, t.recorded_score, t.computed_score, t.recorded_total, t.computed_total]
+            for t in report.turns
+        ],
+        "board": report.board,
     }
-    data["differs"] = differs(game, report)
-    return data
+
+
+def _quoted(finding: SheetFinding) -> SheetFinding:
+    """The finding with what it quotes of the record cut short (`bounds.quoted`)."""
+    return SheetFinding(
+        finding.line,
+        finding.severity,
+        finding.code,
+        {k: bounds.quoted(v) for k, v in finding.params.items()},
+        bounds.quoted(finding.player),
+        bounds.quoted(finding.expected),
+        bounds.quoted(finding.recorded),
+    )
 
 
 def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") -> Scoresheet:
@@ -301,11 +316,11 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
     `user` is a director, or a player of the game sending it from their personal link (kept as
     the sheet's `sent_by` and the change's actor).
 
-    A malformed record is saved too, with its findings; one over MAX_SCORESHEET_BYTES is
-    refused (`EntryError`), and so is the same record uploaded again to the same game
-    (`DuplicateScoresheet`).
+    A malformed record is saved too, with its findings; one over a bound (`tournament.bounds`)
+    is refused (`bounds.RecordRefused`, an `EntryError`), and so is the same record uploaded
+    again to the same game (`DuplicateScoresheet`).
     """
-    text = _checked_text(data)
+    text = bounds.record_text(data)
     report = _report(game.division, text, file)
     with transaction.atomic():
         # Compared with the result as stored now, not as the page saw it.
@@ -340,7 +355,7 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
 def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "") -> Scoresheet:
     """Replace a scoresheet's record (typed corrections), checked again; logged."""
     game = sheet.game
-    text = _checked_text(text)
+    text = bounds.record_text(text)
     report = _report(game.division, text, sheet.engine_report.file)
     with transaction.atomic():
         sheet = Scoresheet.objects.select_for_update().get(pk=sheet.pk)

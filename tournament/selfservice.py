@@ -10,25 +10,30 @@ accepts either claim or types the right result.
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import secrets
+import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tournament import results, rounds, scoresheets
+from tournament import bounds, results, rounds, scoresheets, tokens
 from tournament.cache_once import Kept, get_or_compute
 from tournament.language import ltr_text
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 from tournament.sentences import isolate
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
-CHECKS_PER_MINUTE = 240  # a scoresheet's live checks as it is typed, per link per minute
+# A link's live checks are charged by their cost against `bounds.CHECK_BUDGET` over the last
+# `bounds.CHECK_WINDOW` seconds, kept in this many slices of the window (`spend`).
+CHECK_SLICES = 6
 
 
 class ReportRefused(ValueError):
@@ -39,22 +44,28 @@ class ReportRefused(ValueError):
 
 
 def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    """What the cache's counters of a link are kept under: its lookup digest, never the token."""
+    return tokens.digest(token)
 
 
 def issue_link(player: Player) -> str:
-    """A new token for the player; any link they had before stops working."""
+    """A new token for the player; any link they had before stops working. The token is kept
+    as its digest and sealed (`tournament/tokens.py`), never as it is."""
     token = secrets.token_urlsafe(24)
     with transaction.atomic():
         PlayerLink.objects.filter(player=player, revoked=None).update(revoked=timezone.now())
-        PlayerLink.objects.create(player=player, token=token)
+        PlayerLink.objects.create(
+            player=player, token_hash=tokens.digest(token), token_sealed=tokens.seal(token)
+        )
     return token
 
 
 def live_token(player: Player) -> str:
-    """The player's live token, issuing one if they have none."""
+    """The player's live token, issuing one if they have none, or if theirs cannot be opened
+    here (sealed under another secret key: it would not open their page here either)."""
     link = PlayerLink.objects.filter(player=player, revoked=None).order_by("-pk").first()
-    return link.token if link else issue_link(player)
+    token = tokens.unseal(link.token_sealed) if link else None
+    return token if token is not None else issue_link(player)
 
 
 def revoke_links(player: Player) -> int:
@@ -62,33 +73,38 @@ def revoke_links(player: Player) -> int:
     return PlayerLink.objects.filter(player=player, revoked=None).update(revoked=timezone.now())
 
 
+def _live_links(token: str) -> Any:
+    return PlayerLink.objects.filter(token_hash__in=tokens.digests(token), revoked=None)
+
+
 def player_for(token: str) -> Player | None:
-    """The player a live token belongs to, or None."""
+    """The player a live token belongs to, or None: looked up by the token's digest."""
     if not token or len(token) > 100:
         return None
-    link = (
-        PlayerLink.objects.select_related("player__division__tournament")
-        .filter(token=token, revoked=None)
-        .first()
-    )
-    return link.player if link else None
+    link = _live_links(token).select_related("player__division__tournament").first()
+    if link is None or not tokens.matches(link.token_hash, token):
+        return None
+    return link.player
 
 
 def poll_state(token: str) -> tuple[int, int, str, tuple[tuple[int, int, int], ...]] | None:
     """What a poll of the player's page needs to know whether its kept body still holds: the
-    player (by a live token), their division and its stamp, and their claims (game, scores),
-    read fresh with two small fixed queries written out (a poll is the hall's commonest request,
-    and the ORM's compiling would be most of its cost). None for a link that does not work."""
+    player (by a live token's digest), their division and its stamp, and their claims (game,
+    scores), read fresh with two small fixed queries written out (a poll is the hall's
+    commonest request, and the ORM's compiling would be most of its cost). None for a link
+    that does not work."""
     if not token or len(token) > 100:
         return None
     link, player, division = (m._meta.db_table for m in (PlayerLink, Player, Division))
     claim = Claim._meta.db_table
+    digests = tokens.digests(token)
+    marks = ", ".join(["%s"] * len(digests))
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT l.player_id, d.id, d.stamp FROM {link} l "  # noqa: S608 - table names, not input
             f"JOIN {player} p ON p.id = l.player_id JOIN {division} d ON d.id = p.division_id "
-            "WHERE l.token = %s AND l.revoked IS NULL",
-            [token],
+            f"WHERE l.token_hash IN ({marks}) AND l.revoked IS NULL",
+            digests,
         )
         row = cursor.fetchone()
         if row is None:
@@ -102,21 +118,49 @@ def poll_state(token: str) -> tuple[int, int, str, tuple[tuple[int, int, int], .
     return row[0], row[1], row[2], claims
 
 
-def allow(token: str, limit: int = REPORTS_PER_MINUTE, what: str = "write") -> bool:
-    """Count one `what` from this link; False past the limit within a minute of the first.
+def allow(token: str, limit: int = REPORTS_PER_MINUTE) -> bool:
+    """Count one write (a report, a check-in, a scoresheet saved) from this link; False past
+    `limit` within a minute of the window's first.
 
-    The window opens at the link's first write and closes 60 s later, so a burst is never
-    split across a clock minute's edge (incr keeps the key's expiry in every cache backend).
-    Writes (reports, check-ins, scoresheets saved) share one count; `what="check"` counts the
-    live checks of a scoresheet being typed apart, under CHECKS_PER_MINUTE.
+    Counted in the database, on the link's own row, never in the cache: a write is recorded
+    whatever the cache's state, before any cache is touched, and the count holds across every
+    worker and server. The window opens at the link's first write and closes 60 s later, so a
+    burst is never split across a clock minute's edge. Two conditional updates, each atomic:
+    the first opens a new window if the last is over, else the second counts one within it.
     """
-    key = f"selfservice:{what}:{_hash(token)}"
-    cache.add(key, 0, timeout=60)
+    now = timezone.now()
+    links = _live_links(token)
+    with transaction.atomic():
+        over = Q(writes_since__isnull=True) | Q(writes_since__lte=now - timedelta(seconds=60))
+        if links.filter(over).update(writes_since=now, writes=1):
+            return True
+        return bool(links.filter(writes__lt=limit).update(writes=F("writes") + 1))
+
+
+def spend(token: str, cost: int, budget: int = bounds.CHECK_BUDGET, what: str = "check") -> bool:
+    """Charge `cost` to the link's budget for `what` over the last `bounds.CHECK_WINDOW`
+    seconds; False, and nothing charged, when that would pass `budget`.
+
+    The window slides by sixths: each sixth's spending is one counter in the cache, charged
+    first (incr is atomic in every backend: Redis's INCRBY) and refunded if the window's sum
+    then passes the budget, so checks sent together from one link never overspend together.
+    """
+    step = bounds.CHECK_WINDOW / CHECK_SLICES
+    now = int(time.time() // step)
+    base = f"selfservice:{what}:{_hash(token)}"
+    key, timeout = f"{base}:{now}", bounds.CHECK_WINDOW + int(step) + 1
+    cache.add(key, 0, timeout=timeout)
     try:
-        return cache.incr(key) <= limit
+        spent = cache.incr(key, cost)
     except ValueError:  # the counter expired between add and incr
-        cache.set(key, 1, timeout=60)
+        cache.set(key, cost, timeout=timeout)
+        spent = cost
+    earlier = cache.get_many([f"{base}:{n}" for n in range(now - CHECK_SLICES + 1, now)])
+    if spent + sum(earlier.values()) <= budget:
         return True
+    with contextlib.suppress(ValueError):  # expired meanwhile: nothing to refund
+        cache.decr(key, cost)
+    return False
 
 
 # -- check-in -----------------------------------------------------------------------------------
@@ -373,25 +417,16 @@ def send_sheet(player: Player, game: Game, data: str | bytes, file: str = "") ->
     refused = sheet_refusal(game, player)
     if refused:
         raise ReportRefused(refused)
-    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
-    if size > scoresheets.MAX_SCORESHEET_BYTES:
-        raise ReportRefused(
-            _(
-                "The scoresheet is %(size)s bytes, over the %(cap)s KiB a game record can "
-                "take: not saved."
-            )
-            % {"size": f"{size:,}", "cap": scoresheets.MAX_SCORESHEET_BYTES // 1024}
-        )
-    if not scoresheets.scoresheet_text(data).strip():
+    text = bounds.record_text(data)  # refused over a bound (an EntryError), said in one line
+    if not text.strip():
         raise ReportRefused(_("The scoresheet is empty: type your moves or choose a file."))
     mine = own_sheet(game, player)
     if mine is None:
-        return scoresheets.attach_scoresheet(game, data, player, file)
+        return scoresheets.attach_scoresheet(game, text, player, file)
     if mine.resolved:
         raise ReportRefused(
             _("The desk has already dealt with your scoresheet: see the desk to change it.")
         )
-    text = scoresheets.scoresheet_text(data)
     return scoresheets.update_scoresheet(mine, text, player, _("sent again from the player's link"))
 
 

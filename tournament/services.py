@@ -26,7 +26,7 @@ from tournament.engine import pairing
 from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
-from tournament.interchange import tsh
+from tournament.interchange import files, tsh
 from tournament.models import Division, Game, GameQuerySet, Player, Tournament
 
 T = TypeVar("T")
@@ -961,7 +961,13 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 tfile = tsh.read_t(carried.text, source=source, first_line=carried.first_line)
             else:
                 source = line.file
-                tfile = tsh.read_t_file(folder / line.file)
+                try:
+                    data = files.read_beside(folder, line.file)
+                except files.FileRefused as refused:
+                    raise ImportError_(
+                        f"{path.name}: line {line.number}: {line.text.strip()}: {refused.reason}"
+                    ) from refused
+                tfile = tsh.read_t_data(data, source=source)
             _check_tfile(tfile, source)
             tfiles.append(tfile)
         title = name or config.value("event_name") or folder.name
@@ -996,6 +1002,8 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
         # A config value is read when asked for, by which time the line knows no file name.
         source = error.source or path.name
         raise ImportError_(f"{source}: line {error.line}: {error.message}") from error
+    except files.FileRefused as refused:
+        raise ImportError_(str(refused)) from refused
     except OSError as error:
         raise ImportError_(f"cannot read {error.filename}: {error.strerror}") from error
     except DatabaseError as error:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from tournament.interchange import tou
+from tournament.interchange import files, tou
 from tournament.interchange import wespa as printout_reader
 from tournament.models import Division, Game, Player, Tournament
 from tournament.services import ImportError_
@@ -61,10 +61,11 @@ def _rating(text: str) -> int:
 
 
 def _read(path: Path) -> bytes:
+    """A file given to the import: a regular file under the cap (`files.read_file`)."""
     try:
-        return path.read_bytes()
-    except OSError as error:
-        raise ImportError_(f"cannot read {path}: {error.strerror}") from error
+        return files.read_file(path)
+    except files.FileRefused as refused:
+        raise ImportError_(str(refused)) from refused
 
 
 def import_tou(

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from reports.report_support import glyphs, layout_problems, pdf_lines
 
-from tournament import reports, selfservice
+from tournament import reports, selfservice, tokens
 from tournament.models import Division, Game, Player, PlayerLink, Round, Tournament
 
 BASE = "https://hall.example.org"
@@ -38,7 +38,7 @@ def division(db: None) -> Division:
 
 
 def _link(player: Player, base: str = BASE) -> str:
-    token = PlayerLink.objects.get(player=player, revoked=None).token
+    token = tokens.unseal(PlayerLink.objects.get(player=player, revoked=None).token_sealed)
     return base + reverse("phone", args=[token])
 
 

@@ -65,7 +65,7 @@ def test_the_live_check_gives_the_script_each_findings_sentence(
         WRONG_DJINN,
         30,
     )
-    assert [f["message"] for f in report["findings_by_line"]["3"]] == [WRONG_DJINN]
+    assert [f["message"] for f in report["findings"] if f["line"] == 3] == [WRONG_DJINN]
 
 
 def test_the_desks_own_notes_are_codes_too(

@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tournament import results, scoresheets, selfservice
+from tournament import bounds, results, scoresheets, selfservice
 from tournament.models import Change, Division, Game, Round, Scoresheet
 
 
@@ -52,7 +52,7 @@ def test_the_phone_checks_each_line_as_the_desk_does(
     theirs = desk.post(f"/desk/spring-open/games/{game.pk}/scoresheet/check", {"gcg": text}).json()
 
     assert mine == theirs
-    assert [(f["code"], f["expected"], f["recorded"]) for f in mine["findings_by_line"]["3"]] == [
+    assert [(f["code"], f["expected"], f["recorded"]) for f in mine["findings"]] == [
         ("wrong_score", 30, 32),
         ("not_finished", None, None),
     ]
@@ -289,8 +289,9 @@ def test_saving_is_rate_limited_with_reports_and_checking_apart(
     )
     assert not Scoresheet.objects.exists()
     assert Client().post(_url(token, game, check=True), {"gcg": record()}).status_code == 200
-    for _ in range(selfservice.CHECKS_PER_MINUTE - 1):
-        selfservice.allow(token, selfservice.CHECKS_PER_MINUTE, what="check")
+    # The checks have a budget of their own, charged by what is checked.
+    spent = bounds.check_cost(record())
+    assert selfservice.spend(token, bounds.CHECK_BUDGET - spent)
     checked = Client().post(_url(token, game, check=True), {"gcg": record()})
     assert checked.status_code == 429
     assert checked.json() == {"error": "Too many checks in a minute: wait a moment."}

@@ -322,7 +322,8 @@ def test_a_config_naming_a_t_file_that_is_not_there_is_refused_naming_it(tmp_pat
     event = Event("domino14", {"config.tsh": f"{MGI}/config.tsh", "a.t": f"{MGI}/a.t"}, "", "", "")
     copy_event(event, tmp_path)
 
-    with pytest.raises(CommandError, match=r"cannot read .*\bb\.t\b"):
+    refused = r"^config\.tsh: line 4: division B b\.t: no such file$"
+    with pytest.raises(CommandError, match=refused):
         import_event(tmp_path / "config.tsh")
 
     assert not Tournament.objects.exists()  # nothing half imported: not even division A
@@ -330,9 +331,9 @@ def test_a_config_naming_a_t_file_that_is_not_there_is_refused_naming_it(tmp_pat
 
 @pytest.mark.django_db
 def test_a_missing_file_is_refused_naming_it(tmp_path: Path) -> None:
-    with pytest.raises(CommandError, match=r"cannot read .*nowhere\.t"):
+    with pytest.raises(CommandError, match=r"^nowhere\.t: no such file$"):
         import_event(tmp_path / "nowhere.t")
-    with pytest.raises(CommandError, match=r"cannot read .*config\.tsh"):
+    with pytest.raises(CommandError, match=r"^config\.tsh: no such file$"):
         import_event(tmp_path / "config.tsh")
 
     assert not Tournament.objects.exists()

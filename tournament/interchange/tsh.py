@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
 from scoring.text import decode_with_encoding
+from tournament.interchange import files
 
 # The kinds of value a checked `config` setting has.
 _Setting = TypeVar("_Setting", str, int)
@@ -301,9 +302,16 @@ def read_t(text: str, *, source: str = "", first_line: int = 1) -> TFile:
 
 
 def read_t_file(path: str | Path) -> TFile:
+    """A `.t` file given by its path: a regular file under the cap (`files.read_file`; a
+    refusal is `files.FileRefused`)."""
     path = Path(path)
-    text, encoding = decode(path.read_bytes())
-    tfile = read_t(text, source=path.name)
+    return read_t_data(files.read_file(path), source=path.name)
+
+
+def read_t_data(data: bytes, *, source: str = "") -> TFile:
+    """A `.t` file's bytes, in the encoding they are written in."""
+    text, encoding = decode(data)
+    tfile = read_t(text, source=source)
     tfile.encoding = encoding
     return tfile
 
@@ -844,8 +852,10 @@ def read_config(text: str, *, source: str = "") -> ConfigFile:
 
 
 def read_config_file(path: str | Path) -> ConfigFile:
+    """A `config.tsh` given by its path: a regular file under the cap (`files.read_file`; a
+    refusal is `files.FileRefused`). The files it names are read with `files.read_beside`."""
     path = Path(path)
-    text, encoding = decode(path.read_bytes())
+    text, encoding = decode(files.read_file(path))
     config = read_config(text, source=path.name)
     config.encoding = encoding
     return config

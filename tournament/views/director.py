@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import (
+    bounds,
     corrections,
     events,
     results,
@@ -507,7 +508,10 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
 @require_POST
 def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
     game = get_desk_game(request, slug, game_id, scorekeeper=True)
-    return JsonResponse(scoresheets.live_check(game, request.POST.get("gcg", "")))
+    try:
+        return JsonResponse(scoresheets.live_check(game, request.POST.get("gcg", "")))
+    except bounds.RecordRefused as over:
+        return JsonResponse({"error": str(over)}, status=413)
 
 
 def _sheet_message(sheet: Scoresheet) -> str:
@@ -519,8 +523,9 @@ def _sheet_message(sheet: Scoresheet) -> str:
 
 
 def read_upload(upload: Any) -> bytes | None:
-    data = upload.read(scoresheets.MAX_SCORESHEET_BYTES + 1)
-    return None if len(data) > scoresheets.MAX_SCORESHEET_BYTES else data
+    """An uploaded scoresheet's bytes, read no further than the bound; None over it."""
+    data = upload.read(bounds.MAX_SCORESHEET_BYTES + 1)
+    return None if len(data) > bounds.MAX_SCORESHEET_BYTES else data
 
 
 @login_required
@@ -642,11 +647,16 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
                 if data is None:
                     errors.append(f"{upload.name} is too large to be a scoresheet.")
                     continue
-                found, candidates = scoresheets.match_game(division, data, round_number)
+                try:
+                    text = bounds.record_text(data)  # within the bounds before it is read
+                except bounds.RecordRefused as refused:
+                    errors.append(f"{upload.name}: {refused}")
+                    continue
+                found, candidates = scoresheets.match_game(division, text, round_number)
                 if found is not None:
                     try:
                         sheet = scoresheets.attach_scoresheet(
-                            found, data, request.user, upload.name
+                            found, text, request.user, upload.name
                         )
                     except results.EntryError as refused:
                         errors.append(f"{upload.name}: {refused}")
@@ -656,7 +666,7 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
                     pending.append(
                         {
                             "name": upload.name,
-                            "text": scoresheets.scoresheet_text(data),
+                            "text": text,
                             "candidates": candidates,
                         }
                     )

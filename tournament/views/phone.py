@@ -23,7 +23,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import results, rounds, scoresheets, selfservice, sentences
+from tournament import bounds, results, rounds, scoresheets, selfservice, sentences
 from tournament.language import apply_tournament_language, ltr_text
 from tournament.models import Claim, Player, PlayerLink, Scoresheet
 from tournament.sentences import isolate
@@ -251,15 +251,25 @@ def _sheet_message(sheet: Scoresheet) -> str:
 
 @require_POST
 def sheet_check(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
-    """The desk's live check of a record being typed, for the player's own game."""
+    """The desk's live check of a record being typed, for the player's own game; charged to
+    the link by its lines and bytes (`bounds.check_cost`) before anything else is read, and
+    refused past the link's budget; a record over the bounds is refused before its game is
+    read (a flood of them costs a link's budget and a millisecond each)."""
     player = _player(request, token)
-    game = _own_game(player, game_id)
-    if not selfservice.allow(token, selfservice.CHECKS_PER_MINUTE, what="check"):
+    text = request.POST.get("gcg", "")
+    if not selfservice.spend(token, bounds.check_cost(text)):
         return JsonResponse({"error": _("Too many checks in a minute: wait a moment.")}, status=429)
+    over = bounds.refusal(text, saving=False)
+    if over:
+        return JsonResponse({"error": over}, status=413)
+    game = _own_game(player, game_id)
     refused = selfservice.sheet_refusal(game, player)
     if refused:
         return JsonResponse({"error": refused}, status=403)
-    return JsonResponse(scoresheets.live_check(game, request.POST.get("gcg", "")))
+    try:
+        return JsonResponse(scoresheets.live_check(game, text))
+    except bounds.RecordRefused as refusal:
+        return JsonResponse({"error": str(refusal)}, status=413)
 
 
 # -- the desk's side ------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from tournament import players as player_changes
 from tournament.engine.text import counted
+from tournament.interchange import files
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.management.base import DivisionCommand
 
@@ -21,11 +22,11 @@ class Command(DivisionCommand):
         div = self.division(slug, division)
         path = Path(file)
         try:
-            with path.open("rb") as f:
-                data = f.read(MAX_BYTES + 1)  # enough to refuse a file too large, no more
+            # A regular file only; one over the roster's own cap is refused by it, in its words.
+            data = files.read_file(path, cap=max(MAX_BYTES + 1, files.MAX_FILE_BYTES))
             players = player_changes.import_roster(div, data, path.name, None)
         except RosterError as error:
             raise CommandError("nothing imported: " + "; ".join(error.problems)) from error
-        except OSError as error:
-            raise CommandError(f"cannot read {file}: {error.strerror}") from error
+        except files.FileRefused as refused:
+            raise CommandError(str(refused)) from refused
         self.stdout.write(f"{counted(len(players), 'player')} added to division {div.name}")

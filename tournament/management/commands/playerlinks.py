@@ -1,5 +1,6 @@
-"""`manage.py playerlinks SLUG --division A [--json] [--base URL]`: each player's personal link,
-issued where the player has none yet."""
+"""`manage.py playerlinks SLUG --division A [--json] [--base URL] [--new]`: each player's
+personal link, issued where the player has none yet (or none this server's secret key opens);
+with `--new`, a new link for every player (the old ones stop working)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--base", default="http://127.0.0.1:8000", help="The address players open."
         )
+        parser.add_argument(
+            "--new",
+            action="store_true",
+            help="Issue every player a new link: after a restore on a server with another "
+            "secret key, or when links have been seen by others.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         tournament = Tournament.objects.filter(slug=options["slug"]).first()
@@ -32,11 +39,12 @@ class Command(BaseCommand):
         if division is None:
             raise CommandError(f"No division {options['division']!r} in {tournament.name}.")
         base = options["base"].rstrip("/")
+        link = selfservice.issue_link if options["new"] else selfservice.live_token
         rows = [
             {
                 "number": p.number,
                 "name": p.name,
-                "url": base + reverse("phone", args=[selfservice.live_token(p)]),
+                "url": base + reverse("phone", args=[link(p)]),
             }
             for p in division.players.order_by("number")
         ]

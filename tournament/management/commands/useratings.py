@@ -9,7 +9,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from tournament import events, rounds, services
 from tournament.engine.text import plural
-from tournament.interchange import ratinglist
+from tournament.interchange import files, ratinglist
 from tournament.management.base import DivisionCommand
 
 SOURCE = {"naspa": "NASPA ratings list", "wespa": "WESPA ratings list"}
@@ -31,10 +31,9 @@ class Command(DivisionCommand):
     def handle(self, *args, slug: str, division: str, file: str, **options) -> None:
         div = self.division(slug, division)
         try:
-            with Path(file).open("rb") as f:
-                data = f.read(ratinglist.MAX_BYTES + 1)
-        except OSError as error:
-            raise CommandError(f"cannot read {file}: {error.strerror}") from error
+            data = files.read_file(Path(file), cap=ratinglist.MAX_BYTES)
+        except files.FileRefused as refused:
+            raise CommandError(str(refused)) from refused
         fmt = options["format"]
         if fmt is None:
             asked = services.rating_list_asked(div)
