@@ -343,3 +343,30 @@ def test_no_game_changes_are_lost_when_the_round_cannot_be_paired_again(
     assert Game.objects.get(pk=game.pk).score1 is None
     state = division.rounds.get(number=2)
     assert pairs(division, 2) == FROM_TYPO and len(state.stale) == 1
+
+
+# -- 4. names in any script stay whole ----------------------------------------------------------
+
+
+def test_persian_names_are_isolated_on_the_entry_page_and_in_the_json_message(
+    desk: Client, division: Division
+) -> None:
+    sara = division.players.get(number=1)
+    sara.name = "سارا احمدی"
+    sara.save()
+
+    data = desk.post(enter_url(division), {"line": "1 39 2 350"}, **JSON).json()
+
+    assert data["message"] == (
+        "Saved: 1 \u2068سارا احمدی\u2069 39 – 2 \u2068Crane, Ben\u2069 350, "
+        "\u2068سارا احمدی\u2069 first"
+    )
+    assert data["records"] == (
+        "Now: \u2068سارا احمدی\u2069 \u20680–1\u2069 \u2068-311\u2069; "
+        "\u2068Crane, Ben\u2069 \u20681–0\u2069 \u2068+311\u2069."
+    )
+    assert "<td>1 <bdi>سارا احمدی</bdi></td>" in data["html"]
+    page = desk.get(f"/desk/spring-open/division/{division.pk}/round/1/").content.decode()
+    assert "<td>1 <bdi>سارا احمدی</bdi></td>" in page
+    # The undo label and the change log say the same, the names isolated.
+    assert "1 <bdi>سارا احمدی</bdi> 39 – 2 <bdi>Crane, Ben</bdi> 350" in page
