@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournament import services
 from tournament.engine import prizes as engine
@@ -99,44 +99,181 @@ def _contenders(
     ]
 
 
+LAYOUT = engine.LAYOUT
+NAMES = {
+    "highgame": gettext_lazy("high game"),
+    "highwin": gettext_lazy("high win"),
+    "highloss": gettext_lazy("high loss"),
+    "lowwin": gettext_lazy("low win"),
+    "lowloss": gettext_lazy("low loss"),
+    "tuffluck": gettext_lazy("Tuff Luck"),
+    "luckystiff": gettext_lazy("Lucky Stiff"),
+    "roundrecord": gettext_lazy("best record"),
+    "brlh": gettext_lazy("best record of the lower half"),
+    "spread": gettext_lazy("most spread"),
+    "overseed": gettext_lazy("most places over seed"),
+    "overexp": gettext_lazy("most wins over expectation"),
+    "highratingchange": gettext_lazy("highest rating gain"),
+    "handicap": gettext_lazy("handicap"),
+    "upset": gettext_lazy("biggest upset"),
+    "totalteam": gettext_lazy("best team"),
+}
+
+
+def prize_name(prize: engine.Prize, bands: list[int] | None = None) -> str:
+    """A prize as the prize table, the slides and the certificates name it: `2nd place (band
+    2–3)`, `1st place, class B`, `1st Tuff Luck`, `1st best record, rounds 1–7`."""
+    place = prize.place
+    if prize.kind in LAYOUT:
+        return prize.value
+    if prize.kind == "rank" and isinstance(place, int):
+        label = gettext("%(ordinal)s place") % {"ordinal": ordinal(place)}
+        if prize.player_class:
+            return label + gettext(", class %(class)s") % {"class": prize.player_class}
+        ends = sorted(bands or [])
+        band = next((b for b in ends if place <= b), None)
+        if band is not None:
+            first = max([b for b in ends if b < place], default=0) + 1
+            if band > first:
+                label += gettext(" (band %(first)s–%(last)s)") % {"first": first, "last": band}
+        return label
+    name = str(NAMES.get(prize.kind, prize.kind))
+    label = f"{ordinal(place)} {name}" if isinstance(place, int) else f"{name} {place}".strip()
+    if prize.first or prize.last:
+        first, last = prize.first or 1, prize.last
+        if last is None:
+            label += gettext(", from round %(first)s") % {"first": first}
+        elif first == last:
+            label += gettext(", round %(round)s") % {"round": first}
+        else:
+            label += gettext(", rounds %(first)s–%(last)s") % {"first": first, "last": last}
+    if prize.player_class:
+        label += gettext(", class %(class)s") % {"class": prize.player_class}
+    return label
+
+
 def prize_of(item: dict[str, Any]) -> engine.Prize:
+    """A prize as Division.prizes keeps it (`tsh.prize_fields`), as the engine takes it."""
+
+    def number(key: str) -> int | None:
+        value = item.get(key)
+        return value if isinstance(value, int) and value > 0 else None
+
+    refused = ""
+    if item.get("memberfile"):
+        refused = gettext(
+            "memberfile= is not read (a file named in config.tsh): list the players with members="
+        )
     return engine.Prize(
         str(item.get("kind", "rank")),
         item.get("place", ""),
         str(item.get("value", "")),
         str(item.get("class", "") or ""),
         str(item.get("note", "")),
+        first=number("first"),
+        last=number("last"),
+        rounds=number("rounds"),
+        members=tuple(str(m) for m in item.get("members") or ()),
+        exclusive=str(item.get("exclusive", "") or ""),
+        order=number("order"),
+        unrated_ok=bool(item.get("unratedok")),
+        refused=refused,
     )
+
+
+def _handicap(player: Player) -> int:
+    for key, values in player.tsh_extras or []:
+        if key == "handicap" and values:
+            try:
+                return int(str(values[0]))
+            except ValueError:
+                return 0
+    return 0
 
 
 def awards(
     division: Division, after: int | None = None, public: bool = False
 ) -> tuple[list[engine.Award], dict[int, services.Row]]:
-    """Who takes each of the division's prizes after the round, in the order of award; and
-    the standings' rows by player."""
+    """Who takes each of the division's prizes after the round, in the order they are listed
+    (`engine.listing`); and the standings' rows by player."""
     rows = services.division_standings(division, after, public=public)
-    games = division.games.filter(kind=Game.PLAYED, player2__isnull=False)
-    games = games.exclude(score1=None).exclude(score2=None)
+    prizes = [prize_of(p) for p in division.prizes or []]
+    kinds = {p.kind for p in prizes}
+    games = division.games.exclude(kind=Game.VOID).exclude(score1=None)
     if after is not None:
         games = games.filter(round__lte=after)
     if public:
         games = games.published()
     names = {r.player.pk: r.name for r in rows}
     scores = []
-    for g in games.only("round", "player1_id", "player2_id", "score1", "score2"):
-        scores.append(
-            engine.GameScore(g.player1_id, g.round, g.score1, g.score2, names.get(g.player2_id, ""))
+    for g in games.only("round", "player1_id", "player2_id", "score1", "score2", "kind"):
+        if g.player2_id is None:
+            # A bye or forfeit without an opponent: its spread counts in records only.
+            spread = g.score1 or 0
+            scores.append(engine.GameScore(g.player1_id, g.round, spread, 0, played=False))
+            continue
+        if g.score2 is None:
+            continue
+        played = g.kind == Game.PLAYED
+        for me, them, mine, theirs in (
+            (g.player1_id, g.player2_id, g.score1, g.score2),
+            (g.player2_id, g.player1_id, g.score2, g.score1),
+        ):
+            scores.append(
+                engine.GameScore(
+                    me, g.round, mine, theirs, names.get(them, ""), them, played=played
+                )
+            )
+    new_ratings: dict[int, int] = {}
+    if "highratingchange" in kinds:
+        new_ratings = {
+            r.player.pk: r.after for r in services.division_ratings(division, after, public=public)
+        }
+    earlier: dict[int, dict[Any, int]] = {}
+    for p in prizes:
+        before = (p.first or 1) - 1
+        if p.kind == "brlh" and before > 0 and before not in earlier:
+            earlier[before] = {
+                r.player.pk: r.rank
+                for r in services.division_standings(division, before, public=public)
+                if r.rank is not None
+            }
+    ordered = by_rating_order(division)
+    contenders = [
+        engine.Contender(
+            r.player.pk,
+            r.name,
+            r.rank,
+            player_class(division, r.player, ordered),
+            number=r.player.number,
+            rating=r.player.rating,
+            new_rating=new_ratings.get(r.player.pk),
+            team=r.player.team,
+            handicap=_handicap(r.player),
         )
-        scores.append(
-            engine.GameScore(g.player2_id, g.round, g.score2, g.score1, names.get(g.player1_id, ""))
-        )
+        for r in rows
+        if r.rank is not None
+    ]
     found = engine.award(
-        [prize_of(p) for p in division.prizes or []],
-        _contenders(division, rows),
+        prizes,
+        contenders,
         scores,
         division.prizes_more_than_one,
+        earlier_ranks=earlier,
+        minimum_team=_minimum_team(division),
     )
-    return found, {r.player.pk: r for r in rows}
+    return engine.listing(found), {r.player.pk: r for r in rows}
+
+
+def _minimum_team(division: Division) -> int:
+    """TSH's `config minimum_prize_team`: the fewest players a team needs for `totalteam`."""
+    from tournament.interchange import tsh
+
+    try:
+        value = tsh.read_config(division.tournament.tsh_config or "").value("minimum_prize_team")
+    except (tsh.TshFormatError, ValueError):
+        return 1
+    return value if isinstance(value, int) and value > 0 else 1
 
 
 @dataclass(frozen=True)

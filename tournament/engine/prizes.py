@@ -463,9 +463,7 @@ def _figure(
     if kind == "handicap":
         wins = sum(g.won for g in games)
         points = c.handicap + 2 * wins
-        return Entry(
-            c.id, (-points,), f"{count(points)} = {c.handicap} + 2x{count(wins)} wins"
-        )
+        return Entry(c.id, (-points,), f"{count(points)} = {c.handicap} + 2x{count(wins)} wins")
     if kind == "upset":
         beaten = [
             (_rating(ratings, g) - c.rating, g.round, g)

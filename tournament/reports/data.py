@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from tournament import queries, services
-from tournament.engine.prizes import SCORE_PRIZES
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 from tournament.tables import FIXED_MARK, fixed_table_legend
@@ -741,10 +740,11 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
 
 
 def prizes(division: Division, number: int | None = None, public: bool = False) -> Report:
-    """The division's prizes in the order they are awarded and who takes each after the round
-    (`engine/prizes.py`): place prizes from the standings, grouped by the division's prize
-    bands, class prizes, and score prizes from the games; one prize a player unless the
-    division allows more."""
+    """The division's prizes as listed (the order of award, `order=` applied) and who takes each
+    after the round (`engine/prizes.py`), one row a prize: its name, value, winner or winners
+    (a team's name for `totalteam`) and the figure it was won by; a place prize's single
+    winner with their record. One prize a player unless the division allows more or the
+    lines' `exclusive=` groups say otherwise."""
     from tournament import prizes as prize_service
 
     if not division.prizes:
@@ -762,47 +762,32 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
         Column(pgettext("wins", "W"), numeric=True, style="half"),
         Column(pgettext("losses", "L"), numeric=True, style="half"),
         Column(_("Spread"), numeric=True, style="signed"),
-        Column(_("Note"), flexible=True),
+        Column(_("Figure"), flexible=True),
     ]
     rows: list[list[Cell]] = []
     for a in found:
         prize = a.prize
-        place = prize.place
-        if prize.kind == "rank" and isinstance(place, int):
-            label = _("%(ordinal)s place") % {"ordinal": ordinal(place)}
-            if prize.player_class:
-                label += _(", class %(class)s") % {"class": prize.player_class}
-            else:
-                band = next((b for b in bands if place <= b), None)
-                if band is not None:
-                    first = max([b for b in bands if b < place], default=0) + 1
-                    label += (
-                        _(" (band %(first)s–%(last)s)") % {"first": first, "last": band}
-                        if band > first
-                        else ""
-                    )
-        elif prize.kind in SCORE_PRIZES:
-            label = f"{ordinal(place)} {prize.kind}" if isinstance(place, int) else prize.kind
-        else:
-            label = f"{prize.kind} {place}" if place not in (None, "") else prize.kind
+        label = prize_service.prize_name(prize, bands)
+        if prize.kind in prize_service.LAYOUT:
+            rows.append([label, "", None, "", None, None, None, ""])
+            continue
         note = "; ".join(x for x in (prize.note, a.detail) if x)
-        if not a.winners:
-            rows.append([label, prize.value, None, "", None, None, None, note])
-        for pk in a.winners:
-            row = rows_by_player[pk]
-            rank_prize = prize.kind == "rank"
-            rows.append(
-                [
-                    label,
-                    prize.value,
-                    row.player.number,
-                    row.name,
-                    _half(row.wins) if rank_prize else None,
-                    _half(row.losses) if rank_prize else None,
-                    row.spread if rank_prize else None,
-                    note,
-                ]
-            )
+        winners = [rows_by_player[pk] for pk in a.winners]
+        name = a.team or " · ".join(r.name for r in winners)
+        alone = winners[0] if len(winners) == 1 else None
+        rank_prize = prize.kind == "rank" and alone is not None
+        rows.append(
+            [
+                label,
+                prize.value,
+                alone.player.number if alone else None,
+                name,
+                _half(alone.wins) if rank_prize and alone else None,
+                _half(alone.losses) if rank_prize and alone else None,
+                alone.spread if rank_prize and alone else None,
+                note,
+            ]
+        )
     heading = _("Prizes after round %(after)s") % {"after": after}
     if bands:
         heading += " · " + _("bands end at ranks %(ranks)s") % {
@@ -1063,8 +1048,17 @@ BUILDERS = {
     "playoffs": playoffs,
 }
 PUBLIC_KINDS = ("pairings", "standings", "stats", "playoffs")
-# A spreadsheet of scorecards or prizes would be a picture of paper: those are PDF only.
-XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results", "stats", "playoffs")
+# A spreadsheet of scorecards would be a picture of paper: those are PDF only.
+XLSX_KINDS = (
+    "pairings",
+    "standings",
+    "crosstable",
+    "ratings",
+    "results",
+    "stats",
+    "playoffs",
+    "prizes",
+)
 
 
 # Reports that print the players' personal links: never public, and made with the site's address.
