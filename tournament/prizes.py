@@ -191,13 +191,25 @@ def _handicap(player: Player) -> int:
     return 0
 
 
-def awards(
-    division: Division, after: int | None = None, public: bool = False
-) -> tuple[list[engine.Award], dict[int, services.Row]]:
-    """Who takes each of the division's prizes after the round, in the order they are listed
-    (`engine.listing`); and the standings' rows by player."""
+@dataclass
+class Inputs:
+    """What the prize engine takes for a division after a round."""
+
+    rows: list[services.Row]
+    contenders: list[engine.Contender]
+    games: list[engine.GameScore]
+    earlier: dict[int, dict[Any, int]]
+
+
+def inputs(
+    division: Division,
+    prizes: list[engine.Prize],
+    after: int | None = None,
+    public: bool = False,
+) -> Inputs:
+    """The standings, every result (both sides of a game), the new ratings when a prize needs
+    them and the earlier standings a `brlh` needs, as every page computes them."""
     rows = services.division_standings(division, after, public=public)
-    prizes = [prize_of(p) for p in division.prizes or []]
     kinds = {p.kind for p in prizes}
     games = division.games.exclude(kind=Game.VOID).exclude(score1=None)
     if after is not None:
@@ -254,15 +266,37 @@ def awards(
         for r in rows
         if r.rank is not None
     ]
+    return Inputs(rows, contenders, scores, earlier)
+
+
+def awards(
+    division: Division, after: int | None = None, public: bool = False
+) -> tuple[list[engine.Award], dict[int, services.Row]]:
+    """Who takes each of the division's prizes after the round, in the order they are listed
+    (`engine.listing`); and the standings' rows by player."""
+    prizes = [prize_of(p) for p in division.prizes or []]
+    given = inputs(division, prizes, after, public)
     found = engine.award(
         prizes,
-        contenders,
-        scores,
+        given.contenders,
+        given.games,
         division.prizes_more_than_one,
-        earlier_ranks=earlier,
+        earlier_ranks=given.earlier,
         minimum_team=_minimum_team(division),
     )
-    return engine.listing(found), {r.player.pk: r for r in rows}
+    return engine.listing(found), {r.player.pk: r for r in given.rows}
+
+
+def ranking(
+    division: Division, prize: engine.Prize, after: int | None = None, public: bool = False
+) -> list[tuple[services.Row, engine.Entry]]:
+    """Every contender for the prize, best first, with their standings row."""
+    given = inputs(division, [prize], after, public)
+    by_player = {r.player.pk: r for r in given.rows}
+    found = engine.ranking(
+        prize, given.contenders, given.games, given.earlier, _minimum_team(division)
+    )
+    return [(by_player[e.id], e) for e in found]
 
 
 def _minimum_team(division: Division) -> int:

@@ -318,6 +318,27 @@ def award(
     return awards
 
 
+def ranking(
+    prize: Prize,
+    standings: Sequence[Contender],
+    games: Sequence[GameScore] = (),
+    earlier_ranks: Mapping[int, Mapping[PlayerId, int]] | None = None,
+    minimum_team: int = 1,
+) -> list[Entry]:
+    """Every contender for `prize` with their figure, best first (TSH's report commands:
+    TUFFluck, OVERSEED, HighRatingChange, …); none when no player qualifies."""
+    pool = _eligible(prize, standings)
+    return _entries(prize, pool, standings, games, earlier_ranks or {}, minimum_team) or []
+
+
+def leading(entries: Sequence[Entry], size: int = 10) -> list[Entry]:
+    """The first `size` entries and every entry level with the last of them."""
+    if len(entries) <= size:
+        return list(entries)
+    cut = entries[size - 1].key
+    return [e for e in entries if e.key <= cut]
+
+
 def _nobody(prize: Prize) -> str:
     if prize.kind in SCORE_PRIZES:
         return "no game qualifies"

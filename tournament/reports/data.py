@@ -663,31 +663,7 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
         _score_table(_("High losses"), st.high_losses),
         _score_table(_("Low wins"), st.low_wins),
         _score_table(_("High combined"), st.high_combined, combined=True),
-        Table(
-            _("Upsets"),
-            [
-                Column(_("Rd"), numeric=True),
-                Column(_("Diff."), numeric=True),
-                Column(_("Winner"), flexible=True),
-                Column(_("Rtg"), numeric=True),
-                Column(_("Loser"), flexible=True),
-                Column(_("Rtg"), numeric=True),
-                Column(_("Score")),
-            ],
-            [
-                [
-                    u.game.round,
-                    u.difference,
-                    u.game.player.name,
-                    u.game.player.rating,
-                    u.game.opponent.name,
-                    u.game.opponent.rating,
-                    f"{u.game.score}-{u.game.opponent_score}",
-                ]
-                for u in st.upsets
-            ],
-            note=_("By the difference of the players' ratings before the event."),
-        ),
+        _upsets_table(st),
         Table(
             _("Winning streaks"),
             [
@@ -802,6 +778,160 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
         heading,
         after,
         [Table(_("Prizes"), columns, rows)],
+    )
+
+
+# -- TSH's prize reports: the leaders for a prize type, and performance ratings ------------
+
+RANKING_KINDS = {
+    "tuffluck": "tuffluck",
+    "luckystiff": "luckystiff",
+    "overseed": "overseed",
+    "highratingchange": "highratingchange",
+}
+
+
+def _ranking(kind: str) -> Any:
+    def build(division: Division, number: int | None = None, public: bool = False) -> Report:
+        """The ten best for the prize type and all level with the tenth, with their figures
+        (TSH's TUFFluck, OVERSEED, HighRatingChange … report commands)."""
+        from tournament import prizes as prize_service
+        from tournament.engine import prizes as engine
+
+        after = _after_round(division, number, public)
+        if not after:
+            raise ReportError(
+                _("division %(division)s has no results yet") % {"division": division.name}
+            )
+        prize = engine.Prize(RANKING_KINDS[kind], 1)
+        found = prize_service.ranking(division, prize, after, public)
+        shown = {id(e) for e in engine.leading([e for _, e in found])}
+        rows: list[list[Cell]] = []
+        place = 0
+        last: tuple[float, ...] | None = None
+        for position, (row, entry) in enumerate(found, start=1):
+            if id(entry) not in shown:
+                continue
+            if entry.key != last:
+                place, last = position, entry.key
+            rows.append([place, row.player.number, row.name, entry.figure])
+        columns = [
+            Column(_("Rank"), numeric=True),
+            Column(_("No."), numeric=True),
+            Column(_("Player"), flexible=True),
+            Column(_("Figure"), flexible=True),
+        ]
+        name = str(prize_service.NAMES[RANKING_KINDS[kind]])
+        heading = _("%(prize)s after round %(after)s") % {"prize": name, "after": after}
+        if not rows:
+            heading += " · " + _("no player qualifies")
+        return Report(
+            kind,
+            division.tournament.name,
+            division.name,
+            heading,
+            after,
+            [Table(name, columns, rows)],
+        )
+
+    return build
+
+
+def upsets(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """The biggest upsets of the division (TSH's UPSETs): the statistics' list."""
+    from tournament.statistics import division_statistics
+
+    after = _after_round(division, number, public)
+    if not after:
+        raise ReportError(
+            _("division %(division)s has no results yet") % {"division": division.name}
+        )
+    st = division_statistics(division, public, after)
+    heading = _("Upsets after round %(after)s") % {"after": after}
+    return Report(
+        "upsets", division.tournament.name, division.name, heading, after, [_upsets_table(st)]
+    )
+
+
+def performance(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """Each player's performance rating (TSH's PerformanceRATings): the rating at which the
+    nsa2008 expectation against their rated opponents' pre-event ratings equals their wins
+    (a perfect or zero score aims at 95% or 5%), highest first."""
+    from tournament import prizes as prize_service
+    from tournament.engine import prizes as engine
+    from tournament.engine.ratings import performance_rating
+
+    after = _after_round(division, number, public)
+    if not after:
+        raise ReportError(
+            _("division %(division)s has no results yet") % {"division": division.name}
+        )
+    given = prize_service.inputs(division, [engine.Prize("rank", 1)], after, public)
+    ratings = {c.id: c.rating for c in given.contenders}
+    ratings.update({r.player.pk: r.player.rating for r in given.rows})
+    mine: dict[Any, list[engine.GameScore]] = defaultdict(list)
+    for g in given.games:
+        if g.played and g.opponent_id is not None and ratings.get(g.opponent_id):
+            mine[g.player].append(g)
+    found = []
+    for row in given.rows:
+        games = mine.get(row.player.pk, [])
+        opponents = [ratings[g.opponent_id] for g in games]
+        wins = sum(g.won for g in games)
+        rating = performance_rating(opponents, wins)
+        average = round(sum(opponents) / len(opponents)) if opponents else None
+        found.append((row, len(games), wins, average, rating))
+    found.sort(key=lambda f: (f[4] is None, -(f[4] or 0), f[0].player.number))
+    rows: list[list[Cell]] = [
+        [row.player.number, row.name, row.player.rating or None, n, _half(w), avg, perf]
+        for row, n, w, avg, perf in found
+    ]
+    columns = [
+        Column(_("No."), numeric=True),
+        Column(_("Player"), flexible=True),
+        Column(_("Rating"), numeric=True),
+        Column(_("Games"), numeric=True),
+        Column(_("Wins"), numeric=True, style="half"),
+        Column(_("Avg opp."), numeric=True),
+        Column(_("Performance"), numeric=True),
+    ]
+    heading = _("Performance ratings after round %(after)s") % {"after": after}
+    table = Table(
+        _("Performance"),
+        columns,
+        rows,
+        note=_("Games against rated opponents, by their ratings before the event."),
+    )
+    return Report("performance", division.tournament.name, division.name, heading, after, [table])
+
+
+def _upsets_table(st: Any) -> Table:
+    """The statistics' biggest upsets: a win over a higher-rated player, by the difference of
+    their pre-event ratings; the ten biggest and all level with the tenth."""
+    return Table(
+        _("Upsets"),
+        [
+            Column(_("Rd"), numeric=True),
+            Column(_("Diff."), numeric=True),
+            Column(_("Winner"), flexible=True),
+            Column(_("Rtg"), numeric=True),
+            Column(_("Loser"), flexible=True),
+            Column(_("Rtg"), numeric=True),
+            Column(_("Score")),
+        ],
+        [
+            [
+                u.game.round,
+                u.difference,
+                u.game.player.name,
+                u.game.player.rating,
+                u.game.opponent.name,
+                u.game.opponent.rating,
+                f"{u.game.score}-{u.game.opponent_score}",
+            ]
+            for u in st.upsets
+        ],
+        note=_("By the difference of the players' ratings before the event."),
     )
 
 
@@ -1046,6 +1176,9 @@ BUILDERS = {
     "results": results,
     "stats": stats,
     "playoffs": playoffs,
+    **{kind: _ranking(kind) for kind in RANKING_KINDS},
+    "upsets": upsets,
+    "performance": performance,
 }
 PUBLIC_KINDS = ("pairings", "standings", "stats", "playoffs")
 # A spreadsheet of scorecards would be a picture of paper: those are PDF only.
@@ -1058,6 +1191,9 @@ XLSX_KINDS = (
     "stats",
     "playoffs",
     "prizes",
+    *RANKING_KINDS,
+    "upsets",
+    "performance",
 )
 
 
