@@ -905,6 +905,29 @@ def performance(division: Division, number: int | None = None, public: bool = Fa
     return Report("performance", division.tournament.name, division.name, heading, after, [table])
 
 
+def slides(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """The prize ceremony's slides (`prizes.slides`), one a page, for a projector without a
+    browser."""
+    from tournament import prizes as prize_service
+
+    if not division.prizes:
+        raise ReportError(
+            _("division %(division)s has no prizes set") % {"division": division.name}
+        )
+    after = _after_round(division, number, public)
+    found = prize_service.slides(division, after, public)
+    heading = _("Prizes after round %(after)s") % {"after": after}
+    return Report(
+        "slides",
+        division.tournament.name,
+        division.name,
+        heading,
+        after,
+        landscape=True,
+        extra={"slides": found},
+    )
+
+
 def _upsets_table(st: Any) -> Table:
     """The statistics' biggest upsets: a win over a higher-rated player, by the difference of
     their pre-event ratings; the ten biggest and all level with the tenth."""
@@ -1179,6 +1202,7 @@ BUILDERS = {
     **{kind: _ranking(kind) for kind in RANKING_KINDS},
     "upsets": upsets,
     "performance": performance,
+    "slides": slides,
 }
 PUBLIC_KINDS = ("pairings", "standings", "stats", "playoffs")
 # A spreadsheet of scorecards would be a picture of paper: those are PDF only.

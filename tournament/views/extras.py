@@ -258,3 +258,26 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
         "awarded": awarded.tables[0] if awarded else None,
     }
     return render(request, "tournament/desk/prizes.html", context, status=status)
+
+
+@login_required
+def desk_prize_slides(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """The prize ceremony: a full-screen page of one slide a prize, stepped with the arrow
+    keys or a clicker (static/prize-slides.js); its PDF beside it."""
+    division = get_desk_division(request, slug, division_id)
+    found = []
+    reason = ""
+    if not division.prizes:
+        reason = gettext("Division %(name)s has no prizes set.") % {"name": division.name}
+    else:
+        try:
+            found = prizes.slides(division)
+        except data.ReportError as error:
+            reason = str(error)
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "slides": found,
+        "reason": reason,
+    }
+    return render(request, "tournament/desk/prize_slides.html", context, status=200)
