@@ -3,9 +3,12 @@ ranks within their class, and who takes each prize (`engine/prizes.py` decides).
 
 from __future__ import annotations
 
+import base64
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournament import services
@@ -363,6 +366,86 @@ def slides(division: Division, after: int | None = None, public: bool = False) -
             )
         )
     return shown
+
+
+# -- certificates: a page a prize-winner, with a short signed code that confirms it ----------
+
+_CODE = re.compile(r"^(\d{1,9})-(\d{1,6})-(\d{1,4})-([a-z2-7]{10})$")
+
+
+@dataclass(frozen=True)
+class Certificate:
+    division: Division
+    player: Player
+    prize: str  # its name
+    value: str
+    figure: str
+    code: str
+    after: int | None
+
+
+def _signature(division_pk: int, number: int, index: int, prize: engine.Prize) -> str:
+    message = f"{division_pk}:{number}:{index}:{prize.kind}:{prize.place}:{prize.value}"
+    digest = salted_hmac("spread.prize-certificate", message, algorithm="sha256").digest()
+    return base64.b32encode(digest).decode()[:10].lower()
+
+
+def certificate_code(division: Division, player: Player, index: int, prize: engine.Prize) -> str:
+    """`division-player-prize-signature`: the prize's line in the prize table (1-based), signed
+    with the site's secret over the prize's kind, place and value, so that a code cannot be
+    made up and a code of a prize since changed no longer confirms."""
+    signature = _signature(division.pk, player.number, index, prize)
+    return f"{division.pk}-{player.number}-{index}-{signature}"
+
+
+def certificates(
+    division: Division, after: int | None = None, public: bool = False
+) -> list[Certificate]:
+    """A certificate for each winner of each prize awarded, in the prize table's order (a
+    team's prize: one for each of its players)."""
+    found, rows = awards(division, after, public)
+    if after is None:
+        after = services.rounds_counted(division, public)
+    bands = sorted(division.prize_bands or [])
+    made = []
+    for index, a in enumerate(found, start=1):
+        if a.prize.kind in LAYOUT:
+            continue
+        for pk in a.winners:
+            row = rows[pk]
+            figure = a.detail
+            if a.prize.kind == "rank" and len(a.winners) == 1:
+                figure = f"{row.record} {row.spread:+d}"
+            made.append(
+                Certificate(
+                    division,
+                    row.player,
+                    prize_name(a.prize, bands),
+                    a.prize.value,
+                    figure,
+                    certificate_code(division, row.player, index, a.prize),
+                    after,
+                )
+            )
+    return made
+
+
+def confirm(code: str) -> Certificate | None:
+    """The certificate a code stands for, from the published results as they stand; None for
+    a code not made here (a forged signature), or whose prize or winner has changed since."""
+    match = _CODE.match(code.strip().lower())
+    if not match:
+        return None
+    division_pk, number, index = (int(g) for g in match.groups()[:3])
+    division = Division.objects.filter(pk=division_pk).select_related("tournament").first()
+    if division is None or not division.prizes:
+        return None
+    given = code.strip().lower()
+    prefix = f"{division_pk}-{number}-{index}-"
+    for c in certificates(division, public=True):
+        if c.code.startswith(prefix) and constant_time_compare(c.code, given):
+            return c
+    return None
 
 
 def _minimum_team(division: Division) -> int:

@@ -106,3 +106,49 @@ def test_the_slides_page_and_its_pdf_at_the_desk(
     missing = desk.get(reverse("desk-report", args=["nowruz-cup", ceremony.pk, "slides", "pdf"]))
     assert missing.status_code == 404
     assert reports.KINDS.count("slides") == 1
+
+
+def test_a_certificates_code_opens_its_page_and_a_forged_code_is_refused(
+    ceremony: Division, director: User, client_for, client: Client
+) -> None:
+    from reports.report_support import pdf_pages
+
+    ceremony.tournament.directors.add(director)
+    desk: Client = client_for(director)
+    pdf = desk.get(reverse("desk-report", args=["nowruz-cup", ceremony.pk, "certificates", "pdf"]))
+    assert pdf.status_code == 200
+    pages = [" ".join(p.split()) for p in pdf_pages(pdf.content)]
+    # One page a winner, in the prize table's order: Ada, Eli, Maryam, Kim.
+    assert len(pages) == 4
+    found = prizes.certificates(ceremony)
+    assert [(c.player.name, c.prize) for c in found] == [
+        ("Quill, Ada", "1st place"),
+        ("Moss, Eli", "2nd place"),
+        ("رضایی، مریم", "1st Tuff Luck"),
+        ("김민준", "1st high game"),
+    ]
+    ada = found[0]
+    # The code: division, player number, the prize's line, and ten letters of signature.
+    division_pk, number, line, signature = ada.code.split("-")
+    assert (division_pk, number, line, len(signature)) == (str(ceremony.pk), "1", "1", 10)
+    assert ada.code in pages[0] and "Quill, Ada" in pages[0] and "Certificate" in pages[0]
+    assert f"http://testserver/certificate/{ada.code}/" in pages[0]
+    page = client.get(f"/certificate/{ada.code}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert (
+        '<p id="confirmed"><bdi>Quill, Ada</bdi> took <bdi>1st place</bdi> in '
+        "<bdi>Nowruz Cup</bdi>, division <bdi>A</bdi>.</p>"
+    ) in html
+    assert '<dt>Results</dt><dd>after round <bdi dir="ltr" class="ltr">2</bdi></dd>' in html
+    assert '<dt>Figure</dt><dd dir="ltr">2–0 +190</dd>' in html
+    # A forged signature, another player's number on Ada's signature, and rubbish: 404.
+    forged = ada.code[:-1] + ("a" if ada.code[-1] != "a" else "b")
+    assert client.get(f"/certificate/{forged}/").status_code == 404
+    eli = f"{division_pk}-4-1-{signature}"
+    assert client.get(f"/certificate/{eli}/").status_code == 404
+    assert client.get("/certificate/not-a-code/").status_code == 404
+    # The prize changed since (its value): the old code no longer confirms it.
+    ceremony.prizes = [{**PRIZES[0], "value": "$200"}, *PRIZES[1:]]
+    ceremony.save()
+    assert client.get(f"/certificate/{ada.code}/").status_code == 404

@@ -928,6 +928,45 @@ def slides(division: Division, number: int | None = None, public: bool = False) 
     )
 
 
+def certificates(
+    division: Division, number: int | None = None, public: bool = False, base: str = ""
+) -> Report:
+    """A certificate a page for each prize-winner (`prizes.certificates`), each with the short
+    signed code and a QR code of the public page that confirms it."""
+    from django.urls import reverse
+
+    from tournament import prizes as prize_service
+
+    if not base:
+        raise ReportError(_("certificates need the address that confirms them (the site's own)"))
+    if not division.prizes:
+        raise ReportError(
+            _("division %(division)s has no prizes set") % {"division": division.name}
+        )
+    after = _after_round(division, number, public)
+    found = prize_service.certificates(division, after, public)
+    made = [
+        {
+            "name": c.player.name,
+            "prize": c.prize,
+            "value": c.value,
+            "figure": c.figure,
+            "code": c.code,
+            "link": base.rstrip("/") + reverse("certificate", args=[c.code]),
+        }
+        for c in found
+    ]
+    heading = _("Certificates after round %(after)s") % {"after": after}
+    return Report(
+        "certificates",
+        division.tournament.name,
+        division.name,
+        heading,
+        after,
+        extra={"certificates": made},
+    )
+
+
 def _upsets_table(st: Any) -> Table:
     """The statistics' biggest upsets: a win over a higher-rated player, by the difference of
     their pre-event ratings; the ten biggest and all level with the tenth."""
@@ -1203,6 +1242,7 @@ BUILDERS = {
     "upsets": upsets,
     "performance": performance,
     "slides": slides,
+    "certificates": certificates,
 }
 PUBLIC_KINDS = ("pairings", "standings", "stats", "playoffs")
 # A spreadsheet of scorecards would be a picture of paper: those are PDF only.
@@ -1222,7 +1262,7 @@ XLSX_KINDS = (
 
 
 # Reports that print the players' personal links: never public, and made with the site's address.
-LINK_KINDS = ("scorecards", "slips")
+LINK_KINDS = ("scorecards", "slips", "certificates")
 
 
 def build(

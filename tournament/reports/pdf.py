@@ -853,5 +853,38 @@ def slides_pdf(report: Report, paper: str = "a4") -> bytes:
 RENDERERS["slides"] = slides_pdf
 
 
+def certificates_pdf(report: Report, paper: str = "a4") -> bytes:
+    """A page a prize-winner: the event, the winner, the prize and its figure, and the code
+    with its QR code that opens the public page confirming it."""
+    from reportlab.platypus import PageBreak
+
+    story: list[Flowable] = []
+    for i, c in enumerate(report.extra.get("certificates", [])):
+        if i:
+            story.append(PageBreak())
+        story.append(Spacer(1, 50))
+        story.append(SlideLine(report.tournament, 20, after=24))
+        story.append(SlideLine(gettext("Certificate"), 40, bold=True, after=30))
+        story.append(SlideLine(c["name"], 34, bold=True, after=24))
+        story.append(SlideLine(c["prize"], 26, bold=True, after=10))
+        if c["value"]:
+            story.append(SlideLine(c["value"], 20, after=10))
+        story.append(
+            SlideLine(gettext("Division %(division)s") % {"division": report.division}, 14, after=6)
+        )
+        if c["figure"]:
+            story.append(SlideLine(c["figure"], 14, after=30))
+        qr = QRCode(c["link"], 130)
+        qr.hAlign = "CENTER"
+        story.append(qr)
+        story.append(Spacer(1, 8))
+        story.append(SlideLine(c["code"], 14, bold=True, after=4))
+        story.append(SlideLine(c["link"], 8, after=0))
+    return make_document(report, story, paper)
+
+
+RENDERERS["certificates"] = certificates_pdf
+
+
 def render(report: Report, paper: str = "a4") -> bytes:
     return RENDERERS.get(report.kind, tables_pdf)(report, paper)

@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 
@@ -281,3 +281,16 @@ def desk_prize_slides(request: HttpRequest, slug: str, division_id: int) -> Http
         "reason": reason,
     }
     return render(request, "tournament/desk/prize_slides.html", context, status=200)
+
+
+def certificate(request: HttpRequest, code: str) -> HttpResponse:
+    """The public page a certificate's code opens: the prize it confirms, from the published
+    results as they stand; a code not made here, or whose prize has changed since, is a 404."""
+    found = prizes.confirm(code)
+    if found is None:
+        raise Http404(gettext("No certificate has the code %(code)s.") % {"code": code[:40]})
+    return render(
+        request,
+        "tournament/certificate.html",
+        {"certificate": found, "tournament": found.division.tournament},
+    )
