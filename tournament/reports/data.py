@@ -731,7 +731,7 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     found, rows_by_player = prize_service.awards(division, after, public)
     bands = sorted(division.prize_bands or [])
     columns = [
-        Column(_("Prize")),
+        Column(_("Prize"), flexible=True),
         Column(_("Value"), flexible=True),
         Column(_("No."), numeric=True),
         Column(_("Winner"), flexible=True),
