@@ -382,6 +382,7 @@ class Certificate:
     figure: str
     code: str
     after: int | None
+    participation: bool = False
 
 
 def _signature(division_pk: int, number: int, index: int, prize: engine.Prize) -> str:
@@ -430,6 +431,34 @@ def certificates(
     return made
 
 
+PARTICIPATION = engine.Prize("participation", 0)
+
+
+def participations(
+    division: Division, after: int | None = None, public: bool = False
+) -> list[Certificate]:
+    """A participation certificate for each player in the standings, in their order: the
+    place and record they finished with (the code's prize line is 0)."""
+    rows = services.division_standings(division, after, public=public)
+    if after is None:
+        after = services.rounds_counted(division, public)
+    return [
+        Certificate(
+            division,
+            r.player,
+            gettext("Participation"),
+            "",
+            gettext("%(ordinal)s place, %(record)s %(spread)s")
+            % {"ordinal": ordinal(r.rank), "record": r.record, "spread": f"{r.spread:+d}"},
+            certificate_code(division, r.player, 0, PARTICIPATION),
+            after,
+            participation=True,
+        )
+        for r in rows
+        if r.rank is not None
+    ]
+
+
 def confirm(code: str) -> Certificate | None:
     """The certificate a code stands for, from the published results as they stand; None for
     a code not made here (a forged signature), or whose prize or winner has changed since."""
@@ -438,11 +467,14 @@ def confirm(code: str) -> Certificate | None:
         return None
     division_pk, number, index = (int(g) for g in match.groups()[:3])
     division = Division.objects.filter(pk=division_pk).select_related("tournament").first()
-    if division is None or not division.prizes:
+    if division is None or (index and not division.prizes):
         return None
     given = code.strip().lower()
     prefix = f"{division_pk}-{number}-{index}-"
-    for c in certificates(division, public=True):
+    made = (
+        participations(division, public=True) if index == 0 else certificates(division, public=True)
+    )
+    for c in made:
         if c.code.startswith(prefix) and constant_time_compare(c.code, given):
             return c
     return None

@@ -152,3 +152,32 @@ def test_a_certificates_code_opens_its_page_and_a_forged_code_is_refused(
     ceremony.prizes = [{**PRIZES[0], "value": "$200"}, *PRIZES[1:]]
     ceremony.save()
     assert client.get(f"/certificate/{ada.code}/").status_code == 404
+
+
+def test_a_participation_certificate_for_each_player_and_its_code(
+    ceremony: Division, director: User, client_for, client: Client
+) -> None:
+    from reports.report_support import pdf_pages
+
+    ceremony.tournament.directors.add(director)
+    desk: Client = client_for(director)
+    url = reverse("desk-report", args=["nowruz-cup", ceremony.pk, "participation", "pdf"])
+    pages = [" ".join(p.split()) for p in pdf_pages(desk.get(url).content)]
+    # A page a player in the standings' order; Maryam finished 4th, 0-2 -50.
+    assert len(pages) == 4
+    found = prizes.participations(ceremony)
+    maryam = found[3]
+    assert (maryam.player.name, maryam.figure) == ("رضایی، مریم", "4th place, 0–2 -50")
+    assert maryam.code.split("-")[:3] == [str(ceremony.pk), "2", "0"]
+    assert maryam.code in pages[3]
+    html = client.get(f"/certificate/{maryam.code}/").content.decode()
+    assert (
+        '<p id="confirmed"><bdi>رضایی، مریم</bdi> took part in <bdi>Nowruz Cup</bdi>, '
+        "division <bdi>A</bdi>.</p>"
+    ) in html
+    assert '<dt>Figure</dt><dd dir="ltr">4th place, 0–2 -50</dd>' in html
+    # Her code with another player's number, or a letter changed: 404.
+    other = maryam.code.replace(f"{ceremony.pk}-2-0-", f"{ceremony.pk}-3-0-")
+    assert client.get(f"/certificate/{other}/").status_code == 404
+    forged = maryam.code[:-1] + ("a" if maryam.code[-1] != "a" else "b")
+    assert client.get(f"/certificate/{forged}/").status_code == 404

@@ -929,22 +929,30 @@ def slides(division: Division, number: int | None = None, public: bool = False) 
 
 
 def certificates(
-    division: Division, number: int | None = None, public: bool = False, base: str = ""
+    division: Division,
+    number: int | None = None,
+    public: bool = False,
+    base: str = "",
+    kind: str = "certificates",
 ) -> Report:
-    """A certificate a page for each prize-winner (`prizes.certificates`), each with the short
-    signed code and a QR code of the public page that confirms it."""
+    """A certificate a page for each prize-winner (`prizes.certificates`), or of participation
+    for each player (`kind="participation"`), each with the short signed code and a QR code of
+    the public page that confirms it."""
     from django.urls import reverse
 
     from tournament import prizes as prize_service
 
     if not base:
         raise ReportError(_("certificates need the address that confirms them (the site's own)"))
-    if not division.prizes:
+    if kind == "certificates" and not division.prizes:
         raise ReportError(
             _("division %(division)s has no prizes set") % {"division": division.name}
         )
     after = _after_round(division, number, public)
-    found = prize_service.certificates(division, after, public)
+    if kind == "participation":
+        found = prize_service.participations(division, after, public)
+    else:
+        found = prize_service.certificates(division, after, public)
     made = [
         {
             "name": c.player.name,
@@ -958,7 +966,7 @@ def certificates(
     ]
     heading = _("Certificates after round %(after)s") % {"after": after}
     return Report(
-        "certificates",
+        kind,
         division.tournament.name,
         division.name,
         heading,
@@ -1243,6 +1251,9 @@ BUILDERS = {
     "performance": performance,
     "slides": slides,
     "certificates": certificates,
+    "participation": lambda division, number=None, public=False, base="": certificates(
+        division, number, public, base, kind="participation"
+    ),
 }
 PUBLIC_KINDS = ("pairings", "standings", "stats", "playoffs")
 # A spreadsheet of scorecards would be a picture of paper: those are PDF only.
@@ -1262,7 +1273,7 @@ XLSX_KINDS = (
 
 
 # Reports that print the players' personal links: never public, and made with the site's address.
-LINK_KINDS = ("scorecards", "slips", "certificates")
+LINK_KINDS = ("scorecards", "slips", "certificates", "participation")
 
 
 def build(

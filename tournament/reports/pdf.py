@@ -884,6 +884,7 @@ def certificates_pdf(report: Report, paper: str = "a4") -> bytes:
 
 
 RENDERERS["certificates"] = certificates_pdf
+RENDERERS["participation"] = certificates_pdf
 
 
 def render(report: Report, paper: str = "a4") -> bytes:
