@@ -108,3 +108,27 @@ def test_the_director_steps_through_the_ceremony(live_url: str, page) -> None:
             for n in range(4):
                 page.screenshot(path=str(Path(SHOTS) / f"slides-{n + 1}-{width}.png"))
                 page.keyboard.press("ArrowRight")
+
+
+def test_in_persian_the_slides_run_right_to_left(live_url: str, page) -> None:
+    from django.conf import settings
+
+    division = _event()
+    call_command("createdirector", "dora", password="dora-pass-2027")
+    division.tournament.directors.add(User.objects.get(username="dora"))
+    page.goto(f"{live_url}/accounts/login/")
+    page.fill("input[name=username]", "dora")
+    page.fill("input[name=password]", "dora-pass-2027")
+    page.click("button[type=submit], input[type=submit]")
+    page.wait_for_url(f"{live_url}/desk/")
+    cookie = {"name": settings.LANGUAGE_COOKIE_NAME, "value": "fa", "url": live_url}
+    page.context.add_cookies([cookie])
+    page.goto(f"{live_url}/desk/nowruz-cup/division/{division.pk}/prizes/slides/")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    # The next slide is to the left: ArrowLeft steps on, ArrowRight back.
+    shown = "document.querySelector('section.slide:not([hidden])').id"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(shown) == "slide-2"
+    assert "رضایی، مریم" in _visible(page)
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(shown) == "slide-1"
