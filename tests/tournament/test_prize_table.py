@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from tournament import reports, services
 from tournament.interchange import tsh
-from tournament.models import Division
+from tournament.models import Division, Tournament
 from tournament.reports import data
 
 MGI = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh" / "domino14_tsh-parser"
@@ -323,3 +323,20 @@ def test_the_prize_reports_download_from_the_desk_as_pdf_and_xlsx(
     )
     dashboard = desk.get(reverse("desk-dashboard", args=["mgi"])).content.decode()
     assert reverse("desk-report", args=["mgi", mgi.pk, "performance", "xlsx"]) in dashboard
+
+
+@needs_corpus
+def test_a_prize_line_with_a_bad_number_refuses_the_import_in_one_line(
+    db: None, tmp_path: Path
+) -> None:
+    config = (MGI / "config.tsh").read_text(encoding="utf-8") + "prize spread 1 A x first=two\n"
+    (tmp_path / "config.tsh").write_text(config, encoding="utf-8")
+    shutil.copyfile(MGI / "a.t", tmp_path / "a.t")
+    shutil.copyfile(MGI / "a.t", tmp_path / "b.t")
+    lines = config.count("\n")
+    with pytest.raises(services.ImportError_) as refused:
+        services.import_tsh(tmp_path / "config.tsh", slug="bad")
+    assert str(refused.value) == (
+        f"config.tsh: line {lines}: prize: first=two should be a whole number from 1"
+    )
+    assert not Tournament.objects.filter(slug="bad").exists()
