@@ -3,10 +3,13 @@ ranks within their class, and who takes each prize (`engine/prizes.py` decides).
 
 from __future__ import annotations
 
+import base64
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import ngettext
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournament import services
 from tournament.engine import prizes as engine
@@ -99,44 +102,393 @@ def _contenders(
     ]
 
 
+LAYOUT = engine.LAYOUT
+NAMES = {
+    "highgame": gettext_lazy("high game"),
+    "highwin": gettext_lazy("high win"),
+    "highloss": gettext_lazy("high loss"),
+    "lowwin": gettext_lazy("low win"),
+    "lowloss": gettext_lazy("low loss"),
+    "tuffluck": gettext_lazy("Tuff Luck"),
+    "luckystiff": gettext_lazy("Lucky Stiff"),
+    "roundrecord": gettext_lazy("best record"),
+    "brlh": gettext_lazy("best record of the lower half"),
+    "spread": gettext_lazy("most spread"),
+    "overseed": gettext_lazy("most places over seed"),
+    "overexp": gettext_lazy("most wins over expectation"),
+    "highratingchange": gettext_lazy("highest rating gain"),
+    "handicap": gettext_lazy("handicap"),
+    "upset": gettext_lazy("biggest upset"),
+    "totalteam": gettext_lazy("best team"),
+}
+
+
+def prize_name(prize: engine.Prize, bands: list[int] | None = None) -> str:
+    """A prize as the prize table, the slides and the certificates name it: `2nd place (band
+    2–3)`, `1st place, class B`, `1st Tuff Luck`, `1st best record, rounds 1–7`."""
+    place = prize.place
+    if prize.kind in LAYOUT:
+        return prize.value
+    if prize.kind == "rank" and isinstance(place, int):
+        label = gettext("%(ordinal)s place") % {"ordinal": ordinal(place)}
+        if prize.player_class:
+            return label + gettext(", class %(class)s") % {"class": prize.player_class}
+        ends = sorted(bands or [])
+        band = next((b for b in ends if place <= b), None)
+        if band is not None:
+            first = max([b for b in ends if b < place], default=0) + 1
+            if band > first:
+                label += gettext(" (band %(first)s–%(last)s)") % {"first": first, "last": band}
+        return label
+    name = str(NAMES.get(prize.kind, prize.kind))
+    label = f"{ordinal(place)} {name}" if isinstance(place, int) else f"{name} {place}".strip()
+    if prize.first or prize.last:
+        first, last = prize.first or 1, prize.last
+        if last is None:
+            label += gettext(", from round %(first)s") % {"first": first}
+        elif first == last:
+            label += gettext(", round %(round)s") % {"round": first}
+        else:
+            label += gettext(", rounds %(first)s–%(last)s") % {"first": first, "last": last}
+    if prize.player_class:
+        label += gettext(", class %(class)s") % {"class": prize.player_class}
+    return label
+
+
 def prize_of(item: dict[str, Any]) -> engine.Prize:
+    """A prize as Division.prizes keeps it (`tsh.prize_fields`), as the engine takes it."""
+
+    def number(key: str) -> int | None:
+        value = item.get(key)
+        return value if isinstance(value, int) and value > 0 else None
+
+    refused = ""
+    if item.get("memberfile"):
+        refused = gettext(
+            "memberfile= is not read (a file named in config.tsh): list the players with members="
+        )
     return engine.Prize(
         str(item.get("kind", "rank")),
         item.get("place", ""),
         str(item.get("value", "")),
         str(item.get("class", "") or ""),
         str(item.get("note", "")),
+        first=number("first"),
+        last=number("last"),
+        rounds=number("rounds"),
+        members=tuple(str(m) for m in item.get("members") or ()),
+        exclusive=str(item.get("exclusive", "") or ""),
+        order=number("order"),
+        unrated_ok=bool(item.get("unratedok")),
+        refused=refused,
     )
 
 
-def awards(
-    division: Division, after: int | None = None, public: bool = False
-) -> tuple[list[engine.Award], dict[int, services.Row]]:
-    """Who takes each of the division's prizes after the round, in the order of award; and
-    the standings' rows by player."""
+def _handicap(player: Player) -> int:
+    for key, values in player.tsh_extras or []:
+        if key == "handicap" and values:
+            try:
+                return int(str(values[0]))
+            except ValueError:
+                return 0
+    return 0
+
+
+@dataclass
+class Inputs:
+    """What the prize engine takes for a division after a round."""
+
+    rows: list[services.Row]
+    contenders: list[engine.Contender]
+    games: list[engine.GameScore]
+    earlier: dict[int, dict[Any, int]]
+
+
+def inputs(
+    division: Division,
+    prizes: list[engine.Prize],
+    after: int | None = None,
+    public: bool = False,
+) -> Inputs:
+    """The standings, every result (both sides of a game), the new ratings when a prize needs
+    them and the earlier standings a `brlh` needs, as every page computes them."""
     rows = services.division_standings(division, after, public=public)
-    games = division.games.filter(kind=Game.PLAYED, player2__isnull=False)
-    games = games.exclude(score1=None).exclude(score2=None)
+    kinds = {p.kind for p in prizes}
+    games = division.games.exclude(kind=Game.VOID).exclude(score1=None)
     if after is not None:
         games = games.filter(round__lte=after)
     if public:
         games = games.published()
     names = {r.player.pk: r.name for r in rows}
     scores = []
-    for g in games.only("round", "player1_id", "player2_id", "score1", "score2"):
-        scores.append(
-            engine.GameScore(g.player1_id, g.round, g.score1, g.score2, names.get(g.player2_id, ""))
+    for g in games.only("round", "player1_id", "player2_id", "score1", "score2", "kind"):
+        if g.player2_id is None:
+            # A bye or forfeit without an opponent: its spread counts in records only.
+            spread = g.score1 or 0
+            scores.append(engine.GameScore(g.player1_id, g.round, spread, 0, played=False))
+            continue
+        if g.score2 is None:
+            continue
+        played = g.kind == Game.PLAYED
+        for me, them, mine, theirs in (
+            (g.player1_id, g.player2_id, g.score1, g.score2),
+            (g.player2_id, g.player1_id, g.score2, g.score1),
+        ):
+            scores.append(
+                engine.GameScore(
+                    me, g.round, mine, theirs, names.get(them, ""), them, played=played
+                )
+            )
+    new_ratings: dict[int, int] = {}
+    if "highratingchange" in kinds:
+        new_ratings = {
+            r.player.pk: r.after for r in services.division_ratings(division, after, public=public)
+        }
+    earlier: dict[int, dict[Any, int]] = {}
+    for p in prizes:
+        before = (p.first or 1) - 1
+        if p.kind == "brlh" and before > 0 and before not in earlier:
+            earlier[before] = {
+                r.player.pk: r.rank
+                for r in services.division_standings(division, before, public=public)
+                if r.rank is not None
+            }
+    ordered = by_rating_order(division)
+    contenders = [
+        engine.Contender(
+            r.player.pk,
+            r.name,
+            r.rank,
+            player_class(division, r.player, ordered),
+            number=r.player.number,
+            rating=r.player.rating,
+            new_rating=new_ratings.get(r.player.pk),
+            team=r.player.team,
+            handicap=_handicap(r.player),
         )
-        scores.append(
-            engine.GameScore(g.player2_id, g.round, g.score2, g.score1, names.get(g.player1_id, ""))
-        )
+        for r in rows
+        if r.rank is not None
+    ]
+    return Inputs(rows, contenders, scores, earlier)
+
+
+def awards(
+    division: Division, after: int | None = None, public: bool = False
+) -> tuple[list[engine.Award], dict[int, services.Row]]:
+    """Who takes each of the division's prizes after the round, in the order they are listed
+    (`engine.listing`); and the standings' rows by player."""
+    prizes = [prize_of(p) for p in division.prizes or []]
+    given = inputs(division, prizes, after, public)
     found = engine.award(
-        [prize_of(p) for p in division.prizes or []],
-        _contenders(division, rows),
-        scores,
+        prizes,
+        given.contenders,
+        given.games,
         division.prizes_more_than_one,
+        earlier_ranks=given.earlier,
+        minimum_team=_minimum_team(division),
     )
-    return found, {r.player.pk: r for r in rows}
+    return engine.listing(found), {r.player.pk: r for r in given.rows}
+
+
+def ranking(
+    division: Division, prize: engine.Prize, after: int | None = None, public: bool = False
+) -> list[tuple[services.Row, engine.Entry]]:
+    """Every contender for the prize, best first, with their standings row."""
+    given = inputs(division, [prize], after, public)
+    by_player = {r.player.pk: r for r in given.rows}
+    found = engine.ranking(
+        prize, given.contenders, given.games, given.earlier, _minimum_team(division)
+    )
+    return [(by_player[e.id], e) for e in found]
+
+
+@dataclass(frozen=True)
+class Slide:
+    """One slide of the prize ceremony: a prize and who takes it, or a title line."""
+
+    title: str  # the prize's name, or a title line's text
+    value: str = ""
+    winners: tuple[str, ...] = ()  # names (a team's name for totalteam)
+    initials: tuple[str, ...] = ()  # until the players have photos
+    figure: str = ""
+
+    @property
+    def people(self) -> list[tuple[str, str]]:
+        return list(zip(self.winners, self.initials, strict=True))
+
+
+def initials(name: str) -> str:
+    """`Smylie, Jackson` → `JS`; `Jackson Smylie` → `JS`: the first letters of the given name
+    and the family name, given name first."""
+    mark = "," if "," in name else "،" if "،" in name else ""  # the Arabic comma too
+    if mark:
+        last, _, given = name.partition(mark)
+        parts = [given.strip(), last.strip()]
+    else:
+        parts = name.split()
+        parts = [parts[0], parts[-1]] if len(parts) > 1 else parts
+    return "".join(p[:1].upper() for p in parts if p)
+
+
+def slides(division: Division, after: int | None = None, public: bool = False) -> list[Slide]:
+    """The ceremony's slides, one a prize awarded: in the listing's order when a prize line
+    sets `order=` (title and note lines kept as slides of their own), else the lowest prize
+    first (the order of award backwards, the champion last)."""
+    found, rows = awards(division, after, public)
+    bands = sorted(division.prize_bands or [])
+    ordered = any(a.prize.order is not None for a in found)
+    if not ordered:
+        found = [a for a in reversed(found) if a.prize.kind not in LAYOUT]
+    shown: list[Slide] = []
+    seen: set[int] = set()
+    for a in found:
+        if a.prize.kind in LAYOUT:
+            if a.prize.kind in ("title", "note") and a.prize.value:
+                shown.append(Slide(a.prize.value))
+            continue
+        if not a.winners or id(a) in seen:
+            continue
+        seen.add(id(a))
+        names = [rows[pk].name for pk in a.winners]
+        if a.team:
+            names = [a.team]
+        figure = a.detail
+        if a.prize.kind == "rank" and len(a.winners) == 1:
+            row = rows[a.winners[0]]
+            figure = f"{row.record} {row.spread:+d}"
+        shown.append(
+            Slide(
+                prize_name(a.prize, bands),
+                a.prize.value,
+                tuple(names),
+                tuple(initials(n) for n in names),
+                figure,
+            )
+        )
+    return shown
+
+
+# -- certificates: a page a prize-winner, with a short signed code that confirms it ----------
+
+_CODE = re.compile(r"^(\d{1,9})-(\d{1,6})-(\d{1,4})-([a-z2-7]{10})$")
+
+
+@dataclass(frozen=True)
+class Certificate:
+    division: Division
+    player: Player
+    prize: str  # its name
+    value: str
+    figure: str
+    code: str
+    after: int | None
+    participation: bool = False
+
+
+def _signature(division_pk: int, number: int, index: int, prize: engine.Prize) -> str:
+    message = f"{division_pk}:{number}:{index}:{prize.kind}:{prize.place}:{prize.value}"
+    digest = salted_hmac("spread.prize-certificate", message, algorithm="sha256").digest()
+    return base64.b32encode(digest).decode()[:10].lower()
+
+
+def certificate_code(division: Division, player: Player, index: int, prize: engine.Prize) -> str:
+    """`division-player-prize-signature`: the prize's line in the prize table (1-based), signed
+    with the site's secret over the prize's kind, place and value, so that a code cannot be
+    made up and a code of a prize since changed no longer confirms."""
+    signature = _signature(division.pk, player.number, index, prize)
+    return f"{division.pk}-{player.number}-{index}-{signature}"
+
+
+def certificates(
+    division: Division, after: int | None = None, public: bool = False
+) -> list[Certificate]:
+    """A certificate for each winner of each prize awarded, in the prize table's order (a
+    team's prize: one for each of its players)."""
+    found, rows = awards(division, after, public)
+    if after is None:
+        after = services.rounds_counted(division, public)
+    bands = sorted(division.prize_bands or [])
+    made = []
+    for index, a in enumerate(found, start=1):
+        if a.prize.kind in LAYOUT:
+            continue
+        for pk in a.winners:
+            row = rows[pk]
+            figure = a.detail
+            if a.prize.kind == "rank" and len(a.winners) == 1:
+                figure = f"{row.record} {row.spread:+d}"
+            made.append(
+                Certificate(
+                    division,
+                    row.player,
+                    prize_name(a.prize, bands),
+                    a.prize.value,
+                    figure,
+                    certificate_code(division, row.player, index, a.prize),
+                    after,
+                )
+            )
+    return made
+
+
+PARTICIPATION = engine.Prize("participation", 0)
+
+
+def participations(
+    division: Division, after: int | None = None, public: bool = False
+) -> list[Certificate]:
+    """A participation certificate for each player in the standings, in their order: the
+    place and record they finished with (the code's prize line is 0)."""
+    rows = services.division_standings(division, after, public=public)
+    if after is None:
+        after = services.rounds_counted(division, public)
+    return [
+        Certificate(
+            division,
+            r.player,
+            gettext("Participation"),
+            "",
+            gettext("%(ordinal)s place, %(record)s %(spread)s")
+            % {"ordinal": ordinal(r.rank), "record": r.record, "spread": f"{r.spread:+d}"},
+            certificate_code(division, r.player, 0, PARTICIPATION),
+            after,
+            participation=True,
+        )
+        for r in rows
+        if r.rank is not None
+    ]
+
+
+def confirm(code: str) -> Certificate | None:
+    """The certificate a code stands for, from the published results as they stand; None for
+    a code not made here (a forged signature), or whose prize or winner has changed since."""
+    match = _CODE.match(code.strip().lower())
+    if not match:
+        return None
+    division_pk, number, index = (int(g) for g in match.groups()[:3])
+    division = Division.objects.filter(pk=division_pk).select_related("tournament").first()
+    if division is None or (index and not division.prizes):
+        return None
+    given = code.strip().lower()
+    prefix = f"{division_pk}-{number}-{index}-"
+    made = (
+        participations(division, public=True) if index == 0 else certificates(division, public=True)
+    )
+    for c in made:
+        if c.code.startswith(prefix) and constant_time_compare(c.code, given):
+            return c
+    return None
+
+
+def _minimum_team(division: Division) -> int:
+    """TSH's `config minimum_prize_team`: the fewest players a team needs for `totalteam`."""
+    from tournament.interchange import tsh
+
+    try:
+        value = tsh.read_config(division.tournament.tsh_config or "").value("minimum_prize_team")
+    except (tsh.TshFormatError, ValueError):
+        return 1
+    return value if isinstance(value, int) and value > 0 else 1
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ division_urls = [
     path("players/latin", pairing.latin_names, name="desk-latin-names"),
     path("players/ratings/", ratinglist.rating_list, name="desk-rating-list"),
     path("prizes/", extras.desk_prizes, name="desk-prizes"),
+    path("prizes/slides/", extras.desk_prize_slides, name="desk-prize-slides"),
     path("playoff/", playoffs.desk_playoff, name="desk-playoff"),
     path("players/paste", events.paste_players, name="desk-paste-players"),
     path("players/<int:number>/edit/", events.edit_player, name="desk-edit-player"),

@@ -25,6 +25,7 @@ tournament_urls = [
 
 urlpatterns = [
     path("", public.home, name="home"),
+    path("certificate/<str:code>/", extras.certificate, name="certificate"),
     path("t/<slug:slug>/", include(tournament_urls)),
 ]
 

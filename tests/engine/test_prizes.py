@@ -107,7 +107,7 @@ def test_score_prizes_high_loss_low_win_and_a_tie_for_one() -> None:
     level = GAMES + [GameScore("dan", 5, 560, 330, "Eve")]
     shared = award([Prize("highgame", 1)], STANDINGS, level)[0]
     assert (shared.winners, shared.shared) == (["cal", "dan"], 2)
-    assert shared.detail == "the highest score: 560-300, 2 games"
+    assert shared.detail == "the highest score: 560-300 v Eve, round 2; 560-330 v Eve, round 5"
 
 
 def test_the_class_of_a_player_comes_from_the_bands_else_their_own_field() -> None:

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 
-from tournament import results, scoresheets, urls_public
+from tournament import prizes, results, scoresheets, urls_public
 from tournament.models import Division, Game
 
 LINK = '<a href="{}" id="desk-link">Desk</a>'
@@ -62,6 +62,11 @@ def test_every_public_page_links_to_the_tournament_s_desk(
         {"action": "setup", "seeds": 2, "length": 3, "after": 1},
     )
     pages = _pages(division, sheet.pk)
+    # A prize-winner's certificate: its code opens a public page of the tournament.
+    division.prizes = [{"kind": "rank", "place": 1, "value": "$5", "note": ""}]
+    division.save()
+    code = prizes.certificates(division)[0].code
+    pages["certificate"] = reverse("certificate", args=[code])
     assert set(pages) == _names(urls_public.urlpatterns) - FILES  # every public page is here
 
     own = LINK.format(reverse("desk-dashboard", args=[division.tournament.slug]))

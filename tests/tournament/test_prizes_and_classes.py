@@ -107,7 +107,7 @@ def test_the_prize_report_awards_class_prizes_one_prize_a_player(played: Divisio
         ["2nd place", "$200", "Quill, Ada", ""],
         ["1st place, class B", "$100", "North, Fay", "rank 5 overall, class B"],
         ["1st place, class C", "$50", "Reed, Hal", "rank 3 overall, class C"],
-        ["1st highgame", "$20", "Stone, Gus", "the highest score: 390-380 v North, Fay, round 1"],
+        ["1st high game", "$20", "Stone, Gus", "the highest score: 390-380 v North, Fay, round 1"],
     ]
     assert report.heading.endswith("one prize a player")
     played.prizes_more_than_one = True
@@ -116,7 +116,7 @@ def test_the_prize_report_awards_class_prizes_one_prize_a_player(played: Divisio
     assert rows[2:] == [
         ["1st place, class B", "Moss, Eli"],
         ["1st place, class C", "Reed, Hal"],
-        ["1st highgame", "Quill, Ada"],
+        ["1st high game", "Quill, Ada"],
     ]
 
 

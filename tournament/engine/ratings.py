@@ -281,6 +281,24 @@ def spend_excess(rating: float, excess: float, career_games: int) -> float:
     return rating
 
 
+PERFORMANCE_SEARCH = (0, 4000)
+
+
+def performance_rating(opponents: Sequence[float], wins: float) -> int | None:
+    """The rating at which the nsa2008 expectation against `opponents` (their pre-event
+    ratings, rated opponents only) equals `wins`; a perfect or zero score aims at 95% or 5%,
+    as tsh rates a newcomer. None without a rated opponent."""
+    rated = [r for r in opponents if r]
+    if not rated:
+        return None
+    played = len(rated)
+    target = min(max(wins, played * 0.05), played * 0.95)
+    found = binary_search(
+        lambda x: sum(nsa2008_expectation(x, r) for r in rated) - target, *PERFORMANCE_SEARCH
+    )
+    return found
+
+
 def round_half_up(value: float) -> int:
     # Perl's int(0.5 + x), which truncates towards zero; ratings are never negative here.
     return math.trunc(0.5 + value)

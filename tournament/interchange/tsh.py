@@ -525,16 +525,90 @@ _AUTOPAIR = re.compile(
     r"^autopair\s+(\w+)\s*([0-9]+)\s+([0-9]+)\s+(\w+)(?:\s+(.*))?$", re.IGNORECASE
 )
 _CLASSES = re.compile(r"^classes\s+(\S+)\s+(\S+)$", re.IGNORECASE)
-_PRIZE_CLASS = re.compile(r"\s+class=(\S+)\s*$", re.IGNORECASE)
+
+
+# The key=value options a prize line may end in (TSH's PRiZes), in the order they are written.
+PRIZE_OPTIONS = (
+    "class",
+    "first",
+    "last",
+    "rounds",
+    "members",
+    "memberfile",
+    "exclusive",
+    "order",
+    "unratedok",
+)
+PRIZE_NUMBER_OPTIONS = ("first", "last", "rounds", "order")
+PRIZE_LAYOUT = ("separator", "break", "note", "title")
+_PRIZE_OPTION = re.compile(r"\s+([A-Za-z]+)=(\S*)\s*$")
+
+
+def prize_fields(kind: str, subtype: str, value: str) -> dict[str, Any]:
+    """One prize line's fields as Division.prizes keeps them, from its type, subtype and the
+    rest of the line (the value, then any key=value options): `tuffluck 1 '$50' rounds=5` is
+    {"kind": "tuffluck", "place": 1, "value": "$50", "note": "", "rounds": 5}. A number option
+    that is not a whole number from 1 raises ValueError; an unknown option stays in the value."""
+    place: int | str = subtype
+    if (number := whole_number(subtype)) is not None and number > 0:
+        place = number
+    options: dict[str, Any] = {}
+    rest = " " + value
+    while (found := _PRIZE_OPTION.search(rest)) and found.group(1).lower() in PRIZE_OPTIONS:
+        options[found.group(1).lower()] = found.group(2)
+        rest = rest[: found.start()]
+    prize: dict[str, Any] = {
+        "kind": kind.lower(),
+        "place": place,
+        "value": rest.strip().strip("'\""),
+        "note": "",
+    }
+    for key in PRIZE_OPTIONS:
+        if key not in options:
+            continue
+        text = options[key]
+        if key in PRIZE_NUMBER_OPTIONS:
+            number = whole_number(text)
+            if number is None or number < 1:
+                raise ValueError(f"{key}={text} should be a whole number from 1")
+            prize[key] = number
+        elif key == "members":
+            prize[key] = [m for m in text.split(",") if m]
+        elif key == "unratedok":
+            prize[key] = text not in ("", "0")
+        else:
+            prize[key] = text
+    return prize
+
+
+def prize_text(prize: dict[str, Any]) -> str:
+    """A prize's line without `prize` and the division, as the desk types it:
+    `tuffluck 1 $50 rounds=5`."""
+    line = f"{prize.get('kind', 'rank')} {prize.get('place', '')} {prize.get('value', '')}"
+    return (line.rstrip() + _options_text(prize)).strip()
+
+
+def _options_text(prize: dict[str, Any]) -> str:
+    text = ""
+    for key in PRIZE_OPTIONS:
+        value = prize.get(key)
+        if value in (None, "", [], False):
+            continue
+        if key == "members":
+            value = ",".join(str(m) for m in value)
+        elif key == "unratedok":
+            value = 1
+        text += f" {key}={value}"
+    return text
 
 
 def prize_line(division: str, prize: dict[str, Any]) -> str:
     """A prize as config.tsh writes it: `prize rank 1 A '$500' class=B`."""
     value = str(prize.get("value", "")).replace("'", "")
-    line = f"prize {prize.get('kind', 'rank')} {prize.get('place', 1)} {division} '{value}'"
-    if prize.get("class"):
-        line += f" class={prize['class']}"
-    return line
+    line = f"prize {prize.get('kind', 'rank')} {prize.get('place', 1)} {division}"
+    if value or prize.get("kind") not in PRIZE_LAYOUT:
+        line += f" '{value}'"
+    return line + _options_text(prize)
 
 
 def with_prizes(config: str, prizes: dict[str, list[dict[str, Any]]]) -> str:
@@ -709,32 +783,24 @@ class ConfigFile:
 
     def prizes(self, division: str) -> list[dict[str, Any]]:
         """The division's `prize TYPE SUBTYPE DIV VALUE` lines in order, as Division.prizes
-        takes them: `prize rank 1 A $500` is {"kind": "rank", "place": 1, "value": "$500"}.
-        Layout lines (separator, break, note, title) are left to tsh's own prize table."""
+        takes them: `prize rank 1 A $500` is {"kind": "rank", "place": 1, "value": "$500"},
+        with any key=value options (`prize_fields`). Layout lines (separator, break, note,
+        title) are kept in their place; `prize separator 1 A` needs no text."""
         wanted = canonical_division(division)
         found = []
         for line in self.lines:
             if not (isinstance(line, OtherLine) and line.kind == "prize"):
                 continue
             parts = line.text.split(None, 4)
+            if len(parts) == 4 and parts[1].lower() in PRIZE_LAYOUT:
+                parts.append("")  # a separator or break has no text
             if len(parts) < 5 or canonical_division(parts[3]) != wanted:
                 continue
             _, kind, subtype, _, value = parts
-            place: int | str = subtype
-            if (number := whole_number(subtype)) is not None and number > 0:
-                place = number
-            # A class prize ends in `class=B` (tsh's key=value options follow the value).
-            option = _PRIZE_CLASS.search(value)
-            if option:
-                value = value[: option.start()]
-            prize: dict[str, Any] = {
-                "kind": kind.lower(),
-                "place": place,
-                "value": value.strip().strip("'\""),
-                "note": "",
-            }
-            if option:
-                prize["class"] = option.group(1)
+            try:
+                prize = prize_fields(kind, subtype, value)
+            except ValueError as error:
+                raise TshFormatError(line.number, f"prize: {error}") from None
             found.append(prize)
         return found
 

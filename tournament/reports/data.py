@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from tournament import queries, services
-from tournament.engine.prizes import SCORE_PRIZES
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 from tournament.sentences import isolate
@@ -673,31 +672,7 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
         _score_table(_("High losses"), st.high_losses),
         _score_table(_("Low wins"), st.low_wins),
         _score_table(_("High combined"), st.high_combined, combined=True),
-        Table(
-            _("Upsets"),
-            [
-                Column(_("Rd"), numeric=True),
-                Column(_("Diff."), numeric=True),
-                Column(_("Winner"), flexible=True),
-                Column(_("Rtg"), numeric=True),
-                Column(_("Loser"), flexible=True),
-                Column(_("Rtg"), numeric=True),
-                Column(_("Score")),
-            ],
-            [
-                [
-                    u.game.round,
-                    u.difference,
-                    u.game.player.name,
-                    u.game.player.rating,
-                    u.game.opponent.name,
-                    u.game.opponent.rating,
-                    f"{u.game.score}-{u.game.opponent_score}",
-                ]
-                for u in st.upsets
-            ],
-            note=_("By the difference of the players' ratings before the event."),
-        ),
+        _upsets_table(st),
         Table(
             _("Winning streaks"),
             [
@@ -750,10 +725,11 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
 
 
 def prizes(division: Division, number: int | None = None, public: bool = False) -> Report:
-    """The division's prizes in the order they are awarded and who takes each after the round
-    (`engine/prizes.py`): place prizes from the standings, grouped by the division's prize
-    bands, class prizes, and score prizes from the games; one prize a player unless the
-    division allows more."""
+    """The division's prizes as listed (the order of award, `order=` applied) and who takes each
+    after the round (`engine/prizes.py`), one row a prize: its name, value, winner or winners
+    (a team's name for `totalteam`) and the figure it was won by; a place prize's single
+    winner with their record. One prize a player unless the division allows more or the
+    lines' `exclusive=` groups say otherwise."""
     from tournament import prizes as prize_service
 
     if not division.prizes:  # a page that says so: the director prints it to check
@@ -770,54 +746,39 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     found, rows_by_player = prize_service.awards(division, after, public)
     bands = sorted(division.prize_bands or [])
     columns = [
-        Column(_("Prize")),
+        Column(_("Prize"), flexible=True),
         Column(_("Value"), flexible=True),
         Column(_("No."), numeric=True),
         Column(_("Winner"), flexible=True),
         Column(pgettext("wins", "W"), numeric=True, style="half"),
         Column(pgettext("losses", "L"), numeric=True, style="half"),
         Column(_("Spread"), numeric=True, style="signed"),
-        Column(_("Note"), flexible=True),
+        Column(_("Figure"), flexible=True),
     ]
     rows: list[list[Cell]] = []
     for a in found:
         prize = a.prize
-        place = prize.place
-        if prize.kind == "rank" and isinstance(place, int):
-            label = _("%(ordinal)s place") % {"ordinal": ordinal(place)}
-            if prize.player_class:
-                label += _(", class %(class)s") % {"class": prize.player_class}
-            else:
-                band = next((b for b in bands if place <= b), None)
-                if band is not None:
-                    first = max([b for b in bands if b < place], default=0) + 1
-                    label += (
-                        _(" (band %(first)s–%(last)s)") % {"first": first, "last": band}
-                        if band > first
-                        else ""
-                    )
-        elif prize.kind in SCORE_PRIZES:
-            label = f"{ordinal(place)} {prize.kind}" if isinstance(place, int) else prize.kind
-        else:
-            label = f"{prize.kind} {place}" if place not in (None, "") else prize.kind
+        label = prize_service.prize_name(prize, bands)
+        if prize.kind in prize_service.LAYOUT:
+            rows.append([label, "", None, "", None, None, None, ""])
+            continue
         note = "; ".join(x for x in (prize.note, a.detail) if x)
-        if not a.winners:
-            rows.append([label, prize.value, None, "", None, None, None, note])
-        for pk in a.winners:
-            row = rows_by_player[pk]
-            rank_prize = prize.kind == "rank"
-            rows.append(
-                [
-                    label,
-                    prize.value,
-                    row.player.number,
-                    row.name,
-                    _half(row.wins) if rank_prize else None,
-                    _half(row.losses) if rank_prize else None,
-                    row.spread if rank_prize else None,
-                    note,
-                ]
-            )
+        winners = [rows_by_player[pk] for pk in a.winners]
+        name = a.team or " · ".join(r.name for r in winners)
+        alone = winners[0] if len(winners) == 1 else None
+        rank_prize = prize.kind == "rank" and alone is not None
+        rows.append(
+            [
+                label,
+                prize.value,
+                alone.player.number if alone else None,
+                name,
+                _half(alone.wins) if rank_prize and alone else None,
+                _half(alone.losses) if rank_prize and alone else None,
+                alone.spread if rank_prize and alone else None,
+                note,
+            ]
+        )
     heading = _("Prizes after round %(after)s") % {"after": after}
     if bands:
         heading += " · " + _("bands end at ranks %(ranks)s") % {
@@ -832,6 +793,230 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
         heading,
         after,
         [Table(_("Prizes"), columns, rows)],
+    )
+
+
+# -- TSH's prize reports: the leaders for a prize type, and performance ratings ------------
+
+RANKING_KINDS = {
+    "tuffluck": "tuffluck",
+    "luckystiff": "luckystiff",
+    "overseed": "overseed",
+    "highratingchange": "highratingchange",
+}
+
+
+def _ranking(kind: str) -> Any:
+    def build(division: Division, number: int | None = None, public: bool = False) -> Report:
+        """The ten best for the prize type and all level with the tenth, with their figures
+        (TSH's TUFFluck, OVERSEED, HighRatingChange … report commands)."""
+        from tournament import prizes as prize_service
+        from tournament.engine import prizes as engine
+
+        after = _after_round(division, number, public)
+        if not after:
+            raise ReportError(
+                _("division %(division)s has no results yet") % {"division": division.name}
+            )
+        prize = engine.Prize(RANKING_KINDS[kind], 1)
+        found = prize_service.ranking(division, prize, after, public)
+        shown = {id(e) for e in engine.leading([e for _, e in found])}
+        rows: list[list[Cell]] = []
+        place = 0
+        last: tuple[float, ...] | None = None
+        for position, (row, entry) in enumerate(found, start=1):
+            if id(entry) not in shown:
+                continue
+            if entry.key != last:
+                place, last = position, entry.key
+            rows.append([place, row.player.number, row.name, entry.figure])
+        columns = [
+            Column(_("Rank"), numeric=True),
+            Column(_("No."), numeric=True),
+            Column(_("Player"), flexible=True),
+            Column(_("Figure"), flexible=True),
+        ]
+        name = str(prize_service.NAMES[RANKING_KINDS[kind]])
+        heading = _("%(prize)s after round %(after)s") % {"prize": name, "after": after}
+        if not rows:
+            heading += " · " + _("no player qualifies")
+        return Report(
+            kind,
+            division.tournament.name,
+            division.name,
+            heading,
+            after,
+            [Table(name, columns, rows)],
+        )
+
+    return build
+
+
+def upsets(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """The biggest upsets of the division (TSH's UPSETs): the statistics' list."""
+    from tournament.statistics import division_statistics
+
+    after = _after_round(division, number, public)
+    if not after:
+        raise ReportError(
+            _("division %(division)s has no results yet") % {"division": division.name}
+        )
+    st = division_statistics(division, public, after)
+    heading = _("Upsets after round %(after)s") % {"after": after}
+    return Report(
+        "upsets", division.tournament.name, division.name, heading, after, [_upsets_table(st)]
+    )
+
+
+def performance(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """Each player's performance rating (TSH's PerformanceRATings): the rating at which the
+    nsa2008 expectation against their rated opponents' pre-event ratings equals their wins
+    (a perfect or zero score aims at 95% or 5%), highest first."""
+    from tournament import prizes as prize_service
+    from tournament.engine import prizes as engine
+    from tournament.engine.ratings import performance_rating
+
+    after = _after_round(division, number, public)
+    if not after:
+        raise ReportError(
+            _("division %(division)s has no results yet") % {"division": division.name}
+        )
+    given = prize_service.inputs(division, [engine.Prize("rank", 1)], after, public)
+    ratings = {c.id: c.rating for c in given.contenders}
+    ratings.update({r.player.pk: r.player.rating for r in given.rows})
+    mine: dict[Any, list[engine.GameScore]] = defaultdict(list)
+    for g in given.games:
+        if g.played and g.opponent_id is not None and ratings.get(g.opponent_id):
+            mine[g.player].append(g)
+    found = []
+    for row in given.rows:
+        games = mine.get(row.player.pk, [])
+        opponents = [ratings[g.opponent_id] for g in games]
+        wins = sum(g.won for g in games)
+        rating = performance_rating(opponents, wins)
+        average = round(sum(opponents) / len(opponents)) if opponents else None
+        found.append((row, len(games), wins, average, rating))
+    found.sort(key=lambda f: (f[4] is None, -(f[4] or 0), f[0].player.number))
+    rows: list[list[Cell]] = [
+        [row.player.number, row.name, row.player.rating or None, n, _half(w), avg, perf]
+        for row, n, w, avg, perf in found
+    ]
+    columns = [
+        Column(_("No."), numeric=True),
+        Column(_("Player"), flexible=True),
+        Column(_("Rating"), numeric=True),
+        Column(_("Games"), numeric=True),
+        Column(_("Wins"), numeric=True, style="half"),
+        Column(_("Avg opp."), numeric=True),
+        Column(_("Performance"), numeric=True),
+    ]
+    heading = _("Performance ratings after round %(after)s") % {"after": after}
+    table = Table(
+        _("Performance"),
+        columns,
+        rows,
+        note=_("Games against rated opponents, by their ratings before the event."),
+    )
+    return Report("performance", division.tournament.name, division.name, heading, after, [table])
+
+
+def slides(division: Division, number: int | None = None, public: bool = False) -> Report:
+    """The prize ceremony's slides (`prizes.slides`), one a page, for a projector without a
+    browser."""
+    from tournament import prizes as prize_service
+
+    if not division.prizes:
+        raise ReportError(
+            _("division %(division)s has no prizes set") % {"division": division.name}
+        )
+    after = _after_round(division, number, public)
+    found = prize_service.slides(division, after, public)
+    heading = _("Prizes after round %(after)s") % {"after": after}
+    return Report(
+        "slides",
+        division.tournament.name,
+        division.name,
+        heading,
+        after,
+        landscape=True,
+        extra={"slides": found},
+    )
+
+
+def certificates(
+    division: Division,
+    number: int | None = None,
+    public: bool = False,
+    base: str = "",
+    kind: str = "certificates",
+) -> Report:
+    """A certificate a page for each prize-winner (`prizes.certificates`), or of participation
+    for each player (`kind="participation"`), each with the short signed code and a QR code of
+    the public page that confirms it."""
+    from django.urls import reverse
+
+    from tournament import prizes as prize_service
+
+    if not base:
+        raise ReportError(_("certificates need the address that confirms them (the site's own)"))
+    if kind == "certificates" and not division.prizes:
+        raise ReportError(
+            _("division %(division)s has no prizes set") % {"division": division.name}
+        )
+    after = _after_round(division, number, public)
+    if kind == "participation":
+        found = prize_service.participations(division, after, public)
+    else:
+        found = prize_service.certificates(division, after, public)
+    made = [
+        {
+            "name": c.player.name,
+            "prize": c.prize,
+            "value": c.value,
+            "figure": c.figure,
+            "code": c.code,
+            "link": base.rstrip("/") + reverse("certificate", args=[c.code]),
+        }
+        for c in found
+    ]
+    heading = _("Certificates after round %(after)s") % {"after": after}
+    return Report(
+        kind,
+        division.tournament.name,
+        division.name,
+        heading,
+        after,
+        extra={"certificates": made},
+    )
+
+
+def _upsets_table(st: Any) -> Table:
+    """The statistics' biggest upsets: a win over a higher-rated player, by the difference of
+    their pre-event ratings; the ten biggest and all level with the tenth."""
+    return Table(
+        _("Upsets"),
+        [
+            Column(_("Rd"), numeric=True),
+            Column(_("Diff."), numeric=True),
+            Column(_("Winner"), flexible=True),
+            Column(_("Rtg"), numeric=True),
+            Column(_("Loser"), flexible=True),
+            Column(_("Rtg"), numeric=True),
+            Column(_("Score")),
+        ],
+        [
+            [
+                u.game.round,
+                u.difference,
+                u.game.player.name,
+                u.game.player.rating,
+                u.game.opponent.name,
+                u.game.opponent.rating,
+                f"{u.game.score}-{u.game.opponent_score}",
+            ]
+            for u in st.upsets
+        ],
+        note=_("By the difference of the players' ratings before the event."),
     )
 
 
@@ -1077,14 +1262,34 @@ BUILDERS = {
     "results": results,
     "stats": stats,
     "playoffs": playoffs,
+    **{kind: _ranking(kind) for kind in RANKING_KINDS},
+    "upsets": upsets,
+    "performance": performance,
+    "slides": slides,
+    "certificates": certificates,
+    "participation": lambda division, number=None, public=False, base="": certificates(
+        division, number, public, base, kind="participation"
+    ),
 }
 PUBLIC_KINDS = ("pairings", "standings", "stats", "playoffs")
-# A spreadsheet of scorecards or prizes would be a picture of paper: those are PDF only.
-XLSX_KINDS = ("pairings", "standings", "crosstable", "ratings", "results", "stats", "playoffs")
+# A spreadsheet of scorecards would be a picture of paper: those are PDF only.
+XLSX_KINDS = (
+    "pairings",
+    "standings",
+    "crosstable",
+    "ratings",
+    "results",
+    "stats",
+    "playoffs",
+    "prizes",
+    *RANKING_KINDS,
+    "upsets",
+    "performance",
+)
 
 
 # Reports that print the players' personal links: never public, and made with the site's address.
-LINK_KINDS = ("scorecards", "slips")
+LINK_KINDS = ("scorecards", "slips", "certificates", "participation")
 
 
 def build(

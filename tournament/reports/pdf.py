@@ -804,5 +804,89 @@ RENDERERS: dict[str, Callable[[Report, str], bytes]] = {
 }
 
 
+# -- the prize ceremony's slides --------------------------------------------------------------
+
+
+class SlideLine(Flowable):
+    """A slide's line, centred, shrunk to the page's width and never wrapped."""
+
+    def __init__(self, text: str, size: float, bold: bool = False, after: float = 12) -> None:
+        super().__init__()
+        self.text, self.size, self.bold, self.after = text, size, bold, after
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        f = fonts()
+        font = f.bold if self.bold else f.regular
+        wide = width(self.text, font, self.size) if self.text else 0
+        self.shown = min(self.size, self.size * avail_width / wide) if wide else self.size
+        self.width = avail_width
+        self.height = leading(self.shown) + self.after
+        return avail_width, self.height
+
+    def draw(self) -> None:
+        f = fonts()
+        font = f.bold if self.bold else f.regular
+        y = self.height - self.shown * 0.95
+        scripts.draw(
+            self.canv, self.width / 2, y, self.text, font, self.shown, centre=True, rtl=rtl()
+        )
+
+
+def slides_pdf(report: Report, paper: str = "a4") -> bytes:
+    """One landscape page a slide: the prize, its value, the winners and the figure."""
+    from reportlab.platypus import PageBreak
+
+    story: list[Flowable] = []
+    for i, slide in enumerate(report.extra.get("slides", [])):
+        if i:
+            story.append(PageBreak())
+        story.append(Spacer(1, 60 if slide.winners else 160))
+        story.append(SlideLine(slide.title, 36, bold=True, after=18))
+        if slide.value:
+            story.append(SlideLine(slide.value, 28, after=30))
+        for name in slide.winners:
+            story.append(SlideLine(name, 44, bold=True, after=10))
+        if slide.figure:
+            story.append(SlideLine(slide.figure, 20, after=0))
+    return make_document(report, story, paper, wide=True)
+
+
+RENDERERS["slides"] = slides_pdf
+
+
+def certificates_pdf(report: Report, paper: str = "a4") -> bytes:
+    """A page a prize-winner: the event, the winner, the prize and its figure, and the code
+    with its QR code that opens the public page confirming it."""
+    from reportlab.platypus import PageBreak
+
+    story: list[Flowable] = []
+    for i, c in enumerate(report.extra.get("certificates", [])):
+        if i:
+            story.append(PageBreak())
+        story.append(Spacer(1, 50))
+        story.append(SlideLine(report.tournament, 20, after=24))
+        story.append(SlideLine(gettext("Certificate"), 40, bold=True, after=30))
+        story.append(SlideLine(c["name"], 34, bold=True, after=24))
+        story.append(SlideLine(c["prize"], 26, bold=True, after=10))
+        if c["value"]:
+            story.append(SlideLine(c["value"], 20, after=10))
+        story.append(
+            SlideLine(gettext("Division %(division)s") % {"division": report.division}, 14, after=6)
+        )
+        if c["figure"]:
+            story.append(SlideLine(c["figure"], 14, after=30))
+        qr = QRCode(c["link"], 130)
+        qr.hAlign = "CENTER"
+        story.append(qr)
+        story.append(Spacer(1, 8))
+        story.append(SlideLine(c["code"], 14, bold=True, after=4))
+        story.append(SlideLine(c["link"], 8, after=0))
+    return make_document(report, story, paper)
+
+
+RENDERERS["certificates"] = certificates_pdf
+RENDERERS["participation"] = certificates_pdf
+
+
 def render(report: Report, paper: str = "a4") -> bytes:
     return RENDERERS.get(report.kind, tables_pdf)(report, paper)

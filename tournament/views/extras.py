@@ -3,20 +3,20 @@ rating classes' standings and the Gibsonized players."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 
 from tournament import prizes, queries, results, services
-from tournament.engine.prizes import SCORE_PRIZES
+from tournament.engine.prizes import KINDS, LAYOUT
 from tournament.engine.teams import Record, team_standings
+from tournament.interchange import tsh
 from tournament.models import Division
 from tournament.reports import data
 from tournament.sentences import isolate
@@ -78,18 +78,21 @@ def statistics(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 # -- the desk: prizes and rating classes ---------------------------------------------------------
 
-PRIZE_KINDS = ("rank", *SCORE_PRIZES)
+PRIZE_KINDS = (*KINDS, *LAYOUT)
 
 
 def parse_prizes(text: str) -> list[dict[str, Any]]:
     """The prizes typed at the desk, one a line as config.tsh has them without `prize` and the
-    division: `rank 1 $500`, `rank 1 $100 class=B`, `highgame 1 $20`, `lowwin 1 'a mug'`."""
+    division: `rank 1 $500`, `rank 1 $100 class=B`, `tuffluck 1 $50 rounds=5 exclusive=luck`,
+    `note 1 Prizes of the day`; read as the import reads a config's lines (`tsh.prize_fields`)."""
     found: list[dict[str, Any]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
             continue
         parts = line.split(None, 2)
+        if len(parts) == 2 and parts[0].lower() in LAYOUT:
+            parts.append("")
         if len(parts) < 3:
             raise ValueError(
                 gettext("line %(number)s: a prize is KIND PLACE VALUE, e.g. rank 1 $500")
@@ -107,24 +110,21 @@ def parse_prizes(text: str) -> list[dict[str, Any]]:
                 gettext("line %(number)s: the place %(place_text)r is not a number from 1")
                 % {"number": number, "place_text": place_text}
             )
-        prize: dict[str, Any] = {"kind": kind, "place": place, "note": ""}
-        option = re.search(r"\s+class=(\S+)\s*$", " " + value, re.IGNORECASE)
-        if option:
-            value = (" " + value)[: option.start()].strip()
-            prize["class"] = option.group(1)
-        prize["value"] = value.strip().strip("'\"")
+        try:
+            prize = tsh.prize_fields(kind, str(place), value)
+        except ValueError:
+            raise ValueError(
+                gettext(
+                    "line %(number)s: first=, last=, rounds= and order= take a whole number from 1"
+                )
+                % {"number": number}
+            ) from None
         found.append(prize)
     return found
 
 
 def prize_text(prizes_list: list[dict[str, Any]]) -> str:
-    lines = []
-    for p in prizes_list:
-        line = f"{p.get('kind', 'rank')} {p.get('place', '')} {p.get('value', '')}".rstrip()
-        if p.get("class"):
-            line += f" class={p['class']}"
-        lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(tsh.prize_text(p) for p in prizes_list)
 
 
 def parse_bands(text: str) -> list[list[Any]]:
@@ -156,8 +156,10 @@ class PrizesForm(forms.Form):
         required=False,
         max_length=20_000,
         help_text=gettext_lazy(
-            "One a line: rank 1 $500 · rank 1 $100 class=B · highgame 1 $20 · highwin, "
-            "highloss, lowwin."
+            "One a line, as config.tsh has them: rank 1 $500 · rank 1 $100 class=B · "
+            "highgame 1 $20 · tuffluck 1 $50 rounds=6 · roundrecord 1 $20 first=1 last=7 "
+            "exclusive=day1 · note 1 Day one. Every TSH prize type and option (class=, first=, "
+            "last=, rounds=, members=, exclusive=, order=)."
         ),
     )
     more_than_one = forms.BooleanField(
@@ -258,3 +260,39 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
         "awarded": awarded.tables[0] if awarded else None,
     }
     return render(request, "tournament/desk/prizes.html", context, status=status)
+
+
+@login_required
+def desk_prize_slides(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """The prize ceremony: a full-screen page of one slide a prize, stepped with the arrow
+    keys or a clicker (static/prize-slides.js); its PDF beside it."""
+    division = get_desk_division(request, slug, division_id)
+    found = []
+    reason = ""
+    if not division.prizes:
+        reason = gettext("Division %(name)s has no prizes set.") % {"name": division.name}
+    else:
+        try:
+            found = prizes.slides(division)
+        except data.ReportError as error:
+            reason = str(error)
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "slides": found,
+        "reason": reason,
+    }
+    return render(request, "tournament/desk/prize_slides.html", context, status=200)
+
+
+def certificate(request: HttpRequest, code: str) -> HttpResponse:
+    """The public page a certificate's code opens: the prize it confirms, from the published
+    results as they stand; a code not made here, or whose prize has changed since, is a 404."""
+    found = prizes.confirm(code)
+    if found is None:
+        raise Http404(gettext("No certificate has the code %(code)s.") % {"code": code[:40]})
+    return render(
+        request,
+        "tournament/certificate.html",
+        {"certificate": found, "tournament": found.division.tournament},
+    )
