@@ -52,6 +52,15 @@ def isolate(text: object) -> str:
     return f"{FSI}{text}{PDI}"
 
 
+_MARKS = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
+
+
+def unmarked(text: str) -> str:
+    """`text` without isolation marks: for what a program reads (a spreadsheet's cell, a file),
+    where they would be stray characters in a name."""
+    return text.translate(_MARKS)
+
+
 def language() -> str:
     """The engines' language for the active Django language (English when it has no catalog)."""
     return engine_language(get_language())

@@ -323,6 +323,15 @@ def test_every_line_of_every_pdf_is_drawn_through_the_script_aware_path(
         "ratings",
         "prizes",
         "stats",
+        "tuffluck",
+        "luckystiff",
+        "overseed",
+        "highratingchange",
+        "upsets",
+        "performance",
+        "slides",
+        "certificates",
+        "participation",
     ]
     for kind in kinds:
         for lang in ("en", "fa"):

@@ -18,6 +18,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.reports.data import Cell, Report, Table
+from tournament.sentences import unmarked
 
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
 MAX_WIDTH = 60
@@ -32,13 +33,15 @@ def _put_row(sheet: Worksheet, number: int, values: list[Cell]) -> None:
 
     Text is always written as text: openpyxl would store a name like "=HYPERLINK(…)" as a live
     formula, and a spreadsheet opened at the desk must never run what a player typed. The
-    control characters a workbook cannot hold are dropped rather than refused, and a carriage
-    return is written as the line feed every reader of the file's XML turns it into.
+    control characters a workbook cannot hold are dropped rather than refused, a carriage
+    return is written as the line feed every reader of the file's XML turns it into, and a
+    sentence's isolation marks are taken off (`sentences.unmarked`): a cell holds one name.
     """
     for column, value in enumerate(values, start=1):
         value = _typed(value)
         if isinstance(value, str):
-            value = ILLEGAL_CHARACTERS_RE.sub("", value).replace("\r\n", "\n").replace("\r", "\n")
+            value = ILLEGAL_CHARACTERS_RE.sub("", unmarked(value))
+            value = value.replace("\r\n", "\n").replace("\r", "\n")
         cell = sheet.cell(row=number, column=column, value=value)
         if isinstance(value, str):
             cell.data_type = "s"
@@ -119,6 +122,11 @@ def render(report: Report) -> bytes:
     else:
         for table in report.tables:
             _table_sheet(workbook.create_sheet(_sheet_title(table.title)), table)
+    if not workbook.worksheets:
+        # Nothing to tabulate (a division with no prizes set): one sheet that says so, as the
+        # PDF's page does, rather than a workbook no program opens.
+        sheet = workbook.create_sheet(_sheet_title(report.heading))
+        _write(sheet, [report.heading], [[report.message or report.heading]], [False])
     props = workbook.properties
     props.title = f"{report.tournament} – {report.division} – {report.heading}"
     props.creator = "Spread"
