@@ -189,21 +189,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# django-axes: after AXES_FAILURE_LIMIT failed logins for one username, or from one address,
-# further attempts from it are refused for AXES_COOLOFF_TIME and the lockout page says so.
+# django-axes: after AXES_FAILURE_LIMIT failed logins for one username from one address, further
+# attempts for that username from that address are refused for AXES_COOLOFF_TIME and the lockout
+# page says so. The username and the address together: a stranger guessing a director's password
+# locks out no one but themselves, and the director still signs in from anywhere else.
 AUTHENTICATION_BACKENDS = [
     "config.auth.LoginThrottle",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15"))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
-if envbool("SECURE_PROXY_SSL_HEADER", "False"):
-    # Behind the proxy every request comes from it: the client is the first forwarded address.
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
-    AXES_IPWARE_PROXY_COUNT = envint("PROXY_COUNT", "1")
+# The address a login comes from (config.auth.client_address): with PROXY_COUNT proxies in front
+# of the server, each adding the address it was reached from to X-Forwarded-For, the client is
+# the PROXY_COUNT-th address from the end of that header; 0 (no proxy trusted) reads the
+# connection's own address and never the header, which anyone can send.
+PROXY_COUNT = envint("PROXY_COUNT", "0")
+if PROXY_COUNT < 0:
+    raise ValueError(f"PROXY_COUNT must be 0 or more, got {PROXY_COUNT}")
+AXES_CLIENT_IP_CALLABLE = "config.auth.client_address"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "desk"  # a director signs in to work at the desk
