@@ -124,6 +124,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL byte in the path is a 404 before anything reads it (PostgreSQL refuses it in text).
+    "config.middleware.RefuseNulInPath",
     # Static files straight from the worker, before any session or database work.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
