@@ -35,22 +35,29 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
 
+# SQLite (`make hall`): every worker writes to the one file. A transaction takes the write lock
+# as it begins, waiting up to 20 s for it, instead of at its first write, where SQLite refuses at
+# once ("database is locked", a 500) when another worker's transaction holds it.
+SQLITE_OPTIONS = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+
+
 def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     """The default database: DATABASE_URL when set, else a SQLite file beside manage.py."""
     if env.get("DATABASE_URL"):
         # Connections kept open between requests (CONN_MAX_AGE seconds, checked before reuse):
         # opening one to PostgreSQL costs more than serving a cached page.
-        return dict(
+        database = dict(
             dj_database_url.parse(
                 env["DATABASE_URL"],
                 conn_max_age=int(env.get("CONN_MAX_AGE", "600")),
                 conn_health_checks=True,
             )
         )
-    return {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": BASE_DIR / "db.sqlite3",
-    }
+    else:
+        database = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database["OPTIONS"] = {**SQLITE_OPTIONS, **database.get("OPTIONS", {})}
+    return database
 
 
 def secret_key_from_env(env: Mapping[str, str], debug: bool) -> str:
