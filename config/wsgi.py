@@ -11,13 +11,16 @@ thread a worker, handed each request once it has fully arrived:
 - Django's database connections are per thread: a worker keeps one, as before;
 - a request's body is read whole first (in memory, in a temporary file past
   FILE_UPLOAD_MAX_MEMORY_SIZE), as Django's ASGI handler does, so that a client sending it
-  slowly holds its own thread only.
+  slowly holds its own thread only;
+- a request that renders past gunicorn's timeout still has its worker killed and restarted, as
+  a sync worker's would (`busy_for`, which config/gunicorn_conf.py makes hold the heartbeat).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -45,6 +48,12 @@ class OneRenderAtATime:
         # Its one thread starts with the first request, in the worker: never in a parent
         # process that forks the workers.
         self.renderer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        self._since: float | None = None  # when the request rendering now began
+
+    def busy_for(self) -> float:
+        """Seconds the request rendering now has taken so far; 0.0 when none is."""
+        since = self._since
+        return 0.0 if since is None else time.monotonic() - since
 
     def __call__(
         self, environ: dict[str, Any], start_response: Callable[..., Any]
@@ -65,7 +74,16 @@ class OneRenderAtATime:
     ) -> Iterable[bytes]:
         # start_response only records the status and headers: the calling thread writes them
         # with the answer, after Django has returned it.
-        return self.renderer.submit(self.app, environ, start_response).result()
+        return self.renderer.submit(self._timed, environ, start_response).result()
+
+    def _timed(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
+        self._since = time.monotonic()
+        try:
+            return self.app(environ, start_response)
+        finally:
+            self._since = None
 
 
 def _application() -> OneRenderAtATime:

@@ -193,3 +193,52 @@ def test_django_renders_every_request_in_one_thread_after_its_whole_body_has_com
     assert sorted(body for _, body in seen) == sorted(
         [b"field=%d&" % n * (n + 1) for n in range(6)] + [b""]
     )
+
+
+def test_a_worker_holds_its_heartbeat_while_a_request_renders_past_a_second(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """gunicorn's master kills a worker whose heartbeat stops for --timeout: a request that
+    renders that long has its worker restarted, as a sync worker's is."""
+    import gc
+
+    from config import gunicorn_conf
+    from config.wsgi import OneRenderAtATime
+
+    release = threading.Event()
+
+    def app(environ, start_response):
+        release.wait(10)
+        return [b"late"]
+
+    class Worker:
+        beats = 0
+
+        def __init__(self) -> None:
+            self.wsgi = OneRenderAtATime(app, spool_bytes=8)
+
+        def notify(self) -> None:
+            Worker.beats += 1
+
+    worker = Worker()
+    monkeypatch.setattr(gunicorn_conf, "HOLD_HEARTBEAT_AFTER", 0.2)
+    before = gc.get_threshold()
+    try:
+        gunicorn_conf.post_worker_init(worker)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+    worker.notify()  # idle: beats
+    rendering = threading.Thread(target=worker.wsgi, args=({}, None))
+    rendering.start()
+    time.sleep(0.05)
+    worker.notify()  # rendering for less than the hold: beats
+    time.sleep(0.3)
+    worker.notify()  # rendering past it: holds
+    worker.notify()
+    held = Worker.beats
+    release.set()
+    rendering.join(timeout=10)
+    worker.notify()  # done: beats again
+
+    assert (held, Worker.beats) == (2, 3)
