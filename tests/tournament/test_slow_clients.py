@@ -242,3 +242,46 @@ def test_a_worker_holds_its_heartbeat_while_a_request_renders_past_a_second(
     worker.notify()  # done: beats again
 
     assert (held, Worker.beats) == (2, 3)
+
+
+def test_a_worker_takes_new_connections_only_while_its_render_thread_is_idle() -> None:
+    """So that they wait in the kernel's queue for whichever worker is free first."""
+    import selectors
+    from types import SimpleNamespace
+
+    from config.workers import OneQueueWorker
+
+    class Finished:  # a request answered, its connection not kept alive
+        def cancelled(self) -> bool:
+            return False
+
+        def result(self) -> bool:
+            return False
+
+    closed = []
+    rendering = [1]
+    worker = object.__new__(OneQueueWorker)  # its gthread state alone, no process around it
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        worker.sockets = [listener]
+        worker.poller = selectors.DefaultSelector()
+        worker._accepting = False
+        worker.nr_conns, worker.worker_connections = 1, 1000
+        worker.wsgi = SimpleNamespace(pending=lambda: rendering[0])
+
+        def listening() -> bool:
+            return worker._accepting and listener.fileno() in worker.poller.get_map()
+
+        worker.set_accept_enabled(True)  # what gthread's loop asks for while it has room
+        refused_while_busy = listening()
+        rendering[0] = 0
+        worker.finish_request(SimpleNamespace(close=lambda graceful: closed.append(1)), Finished())
+        taken_when_idle = listening()
+        rendering[0] = 1
+        worker.accept(listener)  # nothing to accept: it only looks again at its render thread
+        refused_again = listening()
+        worker.poller.close()
+
+    assert (refused_while_busy, taken_when_idle, refused_again) == (False, True, False)
+    assert (closed, worker.nr_conns) == ([1], 0)
