@@ -7,7 +7,8 @@ The event is the real 60-player one of the shared corpus (`mgi`) or a 500-player
 synthetic one (`synthetic`, built by bench/standings.py); its last round's results are taken out
 so that the directors have something to enter. The database is PostgreSQL's `spread_bench`
 (dropped and made afresh; `--database-url` to change), the server `python -m config.serve`, as
-`make serve` runs it, with `--workers` gunicorn workers (2) of `--threads` threads (1), and the
+`make serve` runs it, with `--workers` gunicorn workers (2) of `--threads` threads (32, each
+connection's; Django renders one request at a time a worker, config/wsgi.py), and the
 cache in Redis as the README's production environment has it (`--redis`, REDIS_URL or
 redis://127.0.0.1:6379/0; `--local-cache` for each worker's own memory instead).
 
@@ -128,7 +129,9 @@ def server_env(database_url: str, workers: int, cache_prefix: str) -> dict[str, 
 
 def server_args(parser: argparse.ArgumentParser) -> None:
     """The server's options both benches take: its threads and its cache."""
-    parser.add_argument("--threads", type=int, default=1, help="threads a worker (WEB_THREADS)")
+    parser.add_argument(
+        "--threads", type=int, default=32, help="connection threads a worker (WEB_THREADS)"
+    )
     parser.add_argument(
         "--redis",
         default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),

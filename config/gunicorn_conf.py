@@ -1,4 +1,5 @@
-"""gunicorn's settings that are code rather than flags (`config/serve.py` names this module).
+"""gunicorn's settings that are code rather than flags (`config/serve.py` names this module):
+the workers' garbage collector, and their heartbeat while a request renders.
 
 The workers' garbage collector. A worker keeps a big division's players, games, standings and
 ratings in memory between requests (`tournament/services.py`, `tournament/cache_once.py`), and
@@ -19,7 +20,22 @@ from typing import Any
 GC_THRESHOLDS = (50_000, 20, 10)
 
 
+# A worker's heartbeat (what gunicorn's master checks against --timeout) waits while a request has
+# been rendering this long: one that renders past the timeout has its worker killed and restarted,
+# as a sync worker's is; the connection threads would go on beating for it (config/wsgi.py).
+HOLD_HEARTBEAT_AFTER = 1.0
+
+
 def post_worker_init(worker: Any) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    app = getattr(worker, "wsgi", None)
+    if worker is not None and hasattr(app, "busy_for"):
+        beat = worker.notify
+
+        def notify() -> None:
+            if app.busy_for() < HOLD_HEARTBEAT_AFTER:
+                beat()
+
+        worker.notify = notify

@@ -1,6 +1,7 @@
 """`make serve` and `make hall`: migrate, collect the static files, then hand over to gunicorn.
 
-    python -m config.serve          # production: DEBUG off, SECRET_KEY, PORT, WEB_CONCURRENCY
+    python -m config.serve          # production: DEBUG off, SECRET_KEY, PORT, WEB_CONCURRENCY,
+                                    # WEB_THREADS
     python -m config.serve --hall   # the venue laptop: every interface, its addresses allowed,
                                     # the address players open printed with a QR code
 
@@ -127,9 +128,13 @@ def main(argv: list[str] | None = None) -> int:
         "--config", "python:config.gunicorn_conf",  # the workers' garbage collector
         "--bind", f"{host}:{port}",
         "--workers", workers,
-        # One thread a worker, a worker a core: measured on bench/load.py and bench/hall.py, threads
-        # fighting over one interpreter lock made every page's tail longer (docs/DESIGN.md).
-        "--threads", env.get("WEB_THREADS", "1"),
+        # Each connection a thread of its own while it sends its request and reads its answer, so
+        # that slow clients hold threads, never a worker; Django renders one request at a time a
+        # worker in a thread of its own (config/wsgi.py): measured on bench/load.py and
+        # bench/hall.py, threads rendering at once made every page's tail longer (docs/DESIGN.md).
+        # A worker takes new connections only while its render thread is idle (config/workers.py).
+        "--worker-class", "config.workers.OneQueueWorker",
+        "--threads", env.get("WEB_THREADS", "32"),
         "--error-logfile", "-",
         "--graceful-timeout", "10",
         "--no-control-socket",  # several servers may share a machine (and its home folder)

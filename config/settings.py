@@ -35,22 +35,29 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
 
+# SQLite (`make hall`): every worker writes to the one file. A transaction takes the write lock
+# as it begins, waiting up to 20 s for it, instead of at its first write, where SQLite refuses at
+# once ("database is locked", a 500) when another worker's transaction holds it.
+SQLITE_OPTIONS = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+
+
 def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     """The default database: DATABASE_URL when set, else a SQLite file beside manage.py."""
     if env.get("DATABASE_URL"):
         # Connections kept open between requests (CONN_MAX_AGE seconds, checked before reuse):
         # opening one to PostgreSQL costs more than serving a cached page.
-        return dict(
+        database = dict(
             dj_database_url.parse(
                 env["DATABASE_URL"],
                 conn_max_age=int(env.get("CONN_MAX_AGE", "600")),
                 conn_health_checks=True,
             )
         )
-    return {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": BASE_DIR / "db.sqlite3",
-    }
+    else:
+        database = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database["OPTIONS"] = {**SQLITE_OPTIONS, **database.get("OPTIONS", {})}
+    return database
 
 
 def secret_key_from_env(env: Mapping[str, str], debug: bool) -> str:
@@ -134,6 +141,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL byte in the path is a 404 before anything reads it (PostgreSQL refuses it in text).
+    "config.middleware.RefuseNulInPath",
     # Static files straight from the worker, before any session or database work.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A personal link's oversized urlencoded form, refused before anything reads it.
@@ -201,21 +210,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# django-axes: after AXES_FAILURE_LIMIT failed logins for one username, or from one address,
-# further attempts from it are refused for AXES_COOLOFF_TIME and the lockout page says so.
+# django-axes: after AXES_FAILURE_LIMIT failed logins for one username from one address, further
+# attempts for that username from that address are refused for AXES_COOLOFF_TIME and the lockout
+# page says so. The username and the address together: a stranger guessing a director's password
+# locks out no one but themselves, and the director still signs in from anywhere else.
 AUTHENTICATION_BACKENDS = [
     "config.auth.LoginThrottle",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15"))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
-if envbool("SECURE_PROXY_SSL_HEADER", "False"):
-    # Behind the proxy every request comes from it: the client is the first forwarded address.
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
-    AXES_IPWARE_PROXY_COUNT = envint("PROXY_COUNT", "1")
+# The address a login comes from (config.auth.client_address): with PROXY_COUNT proxies in front
+# of the server, each adding the address it was reached from to X-Forwarded-For, the client is
+# the PROXY_COUNT-th address from the end of that header; 0 (no proxy trusted) reads the
+# connection's own address and never the header, which anyone can send.
+PROXY_COUNT = envint("PROXY_COUNT", "0")
+if PROXY_COUNT < 0:
+    raise ValueError(f"PROXY_COUNT must be 0 or more, got {PROXY_COUNT}")
+AXES_CLIENT_IP_CALLABLE = "config.auth.client_address"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "desk"  # a director signs in to work at the desk
@@ -240,7 +255,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `make serve` collects them (STATIC_ROOT, default staticfiles/ beside manage.py).
+STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Without DEBUG, static files are collected at start (`make serve`) into hashed, compressed

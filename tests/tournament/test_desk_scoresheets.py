@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament import results, scoresheets
+from tournament import events, results, scoresheets
 from tournament.models import Change, Division, Game, Scoresheet
 
 
@@ -168,6 +168,71 @@ def test_a_flagged_scoresheet_stays_on_the_dashboard_until_resolved(
         results.change_text(change.after)
         == f"scoresheet {sheet.pk} (Ada 20, Ben 24): verified, resolved"
     )
+
+
+@pytest.fixture
+def keeper(division: Division, director: User) -> User:
+    """A scorekeeper of the tournament: enters results and scoresheets, publishes nothing."""
+    User.objects.create_user("kim")
+    return events.add_person(division.tournament, "kim", "scorekeeper", director)
+
+
+def test_a_scorekeeper_may_not_resolve_a_held_scoresheet_into_public_view(
+    keeper: User,
+    division: Division,
+    director: User,
+    game_of: Callable[[int], Game],
+    record: Callable[..., str],
+    client_for: Callable[[User], Client],
+) -> None:
+    results.enter_line(division, 1, "1 20 2 25", director)
+    sheet = scoresheets.attach_scoresheet(game_of(1), record(), director)
+    assert (sheet.flagged, sheet.verified, sheet.held) == (True, True, True)
+    changes = Change.objects.count()
+    client = client_for(keeper)
+
+    refused = client.post(sheet_url(sheet, "resolve"), {"reason": "looks fine to me"})
+    page = client.get(sheet_url(sheet)).content.decode()
+
+    assert refused.status_code == 403
+    assert (
+        "You keep score at Spring Open: you may enter results and scoresheets. Pairing, "
+        "publishing, players and settings are for its directors"
+    ) in refused.content.decode()
+    sheet.refresh_from_db()
+    assert (sheet.resolved, sheet.released, sheet.held) == (False, False, True)
+    assert Change.objects.count() == changes
+    assert sheet_url(sheet, "resolve") not in page
+    assert sheet_url(sheet, "release") not in page
+    assert (
+        '<p id="directors-publish">Resolving or publishing a scoresheet held from the public is '
+        "for the tournament's directors.</p>"
+    ) in page
+    director_page = client_for(director).get(sheet_url(sheet)).content.decode()
+    assert sheet_url(sheet, "resolve") in director_page
+    assert sheet_url(sheet, "release") in director_page
+
+
+def test_a_scorekeeper_resolves_a_flagged_scoresheet_already_published(
+    keeper: User,
+    division: Division,
+    director: User,
+    game_of: Callable[[int], Game],
+    record: Callable[..., str],
+    client_for: Callable[[User], Client],
+) -> None:
+    results.enter_line(division, 1, "1 20 2 25", director)
+    sheet = scoresheets.attach_scoresheet(game_of(1), record(), director)
+    scoresheets.release_scoresheet(sheet, director, "the players agree")
+    client = client_for(keeper)
+    assert sheet_url(sheet, "resolve") in client.get(sheet_url(sheet)).content.decode()
+
+    response = client.post(sheet_url(sheet, "resolve"), {"reason": "the slip was signed 20-25"})
+
+    assert response.status_code == 302
+    sheet.refresh_from_db()
+    assert (sheet.resolved, sheet.released, sheet.held) == (True, True, False)
+    assert Change.objects.get(action="resolve").user == keeper
 
 
 def test_correcting_the_result_to_agree_takes_the_flag_off(

@@ -301,3 +301,68 @@ def test_wespa_drops_a_game_scored_0_whatever_opponent_it_names() -> None:
     assert figures[0].could_print(430 - 410) and figures[0].could_print(430 - 999)
     assert not figures[0].could_print(431) and not figures[0].could_print(430 - 1000)
     assert figures[2] == wespa.Figures(1.0, (350 - 400) + (390 - 370), 2)
+
+
+def _importtou_says(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str
+) -> tuple[int, str, str]:
+    """`manage.py importtou …` as typed at a shell: its exit status, stdout and stderr."""
+    from django.core.management import execute_from_command_line
+    from django.db import connections
+
+    # A command run from the command line closes every connection when it ends; the test's
+    # own (a transaction on PostgreSQL) must stay open.
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    try:
+        execute_from_command_line(["manage.py", "importtou", *argv])
+        status = 0
+    except SystemExit as exit:
+        status = int(exit.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(
+    "index, text",
+    [
+        (3, b"Zo\xeb M\x00ller           2420  +2  300   3  390  +4"),  # in a player's name
+        (0, b"*M07.03.2015 Club\x00Night"),  # in the event's line
+        (1, b"*A\x00"),  # in a section's name
+        (2, b"\x00"),  # alone on the high word's line
+        (7, b"*** END OF FILE ***\x00"),  # even on the last line
+    ],
+)
+def test_importtou_refuses_a_file_holding_a_nul_byte_in_one_line_and_imports_nothing(
+    db: None,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    index: int,
+    text: bytes,
+) -> None:
+    lines = list(LINES)
+    lines[index] = text
+    path = tmp_path / "club.tou"
+    path.write_bytes(event_bytes(lines))
+
+    said = _importtou_says(capsys, monkeypatch, str(path), "--slug", "club")
+
+    message = f"CommandError: club.tou: line {index + 1}: a NUL byte (\\0): not a text file\n"
+    assert said == (1, "", message)
+    assert not Tournament.objects.exists()
+
+
+def test_importtou_refuses_a_printout_holding_a_nul_byte_in_one_line(
+    db: None, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "club.tou").write_bytes(event_bytes())
+    (tmp_path / "club.txt").write_bytes(
+        b"Results and ratings: 07.03.2015 Club Night\n\nA\n\n"
+        b"  1    2   -30  OS Bob B\x00ll             1500  +12 1512\n"
+    )
+
+    tou_file, printout = str(tmp_path / "club.tou"), str(tmp_path / "club.txt")
+    said = _importtou_says(capsys, monkeypatch, tou_file, "--slug", "club", "--printout", printout)
+
+    assert said == (1, "", "CommandError: club.txt: line 5: a NUL byte (\\0): not a text file\n")
+    assert not Tournament.objects.exists()

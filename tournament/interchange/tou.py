@@ -270,10 +270,19 @@ def _high_word_line(text: str) -> bool:
     return False
 
 
+def _refuse_nul(lines: list[str]) -> None:
+    """A NUL byte is no text (PostgreSQL cannot even store it): the file is refused, wherever
+    it holds one, as a tsh file is."""
+    for number, text in enumerate(lines, start=1):
+        if "\x00" in text:
+            raise TouFormatError(number, "a NUL byte (\\0): not a text file")
+
+
 def read(data: bytes | str) -> TouFile:
     """A `.tou` file; TouFormatError names the first line that cannot be read."""
     text = decode_text(data) if isinstance(data, bytes) else data
     lines = text.splitlines()
+    _refuse_nul(lines)
     if not lines:
         raise TouFormatError(1, "the file is empty")
     results_only, date, event = _header(lines[0].strip())

@@ -74,6 +74,8 @@ def read_printout(text: str, sections: list[str]) -> list[PrintoutRow]:
     games = None
     names = {s.strip(): s for s in sections}
     for number, line in enumerate(text.splitlines(), start=1):
+        if "\x00" in line:  # no text (PostgreSQL cannot even store it), as in a .tou file
+            raise PrintoutError(f"line {number}: a NUL byte (\\0): not a text file")
         stripped = line.strip()
         if stripped in names and not _ROW.match(line):
             section, games = names[stripped], None

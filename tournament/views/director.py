@@ -571,6 +571,8 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
         "record_findings": report.record_findings,
         "lines": _sheet_lines(sheet.gcg, report),
         "resolve_form": ResolveForm(),
+        # Resolving or publishing a held sheet shows it to the public: for directors only.
+        "may_publish": game.division.tournament.is_director(request.user),
         "viewer": viewer.viewer_context(
             report,
             viewer.turn_param(request.GET.get("turn")),
@@ -586,6 +588,10 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
 @require_POST
 def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
     sheet = get_desk_scoresheet(request, slug, sheet_id, scorekeeper=True)
+    if sheet.held:
+        # Resolving a held sheet shows it to the public, as publishing it anyway does: the
+        # same right, a director's (a scorekeeper is told so by the 403 page).
+        get_desk_tournament(request, slug)
     form = ResolveForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:

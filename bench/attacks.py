@@ -1,0 +1,365 @@
+"""Attacks on the real server on loopback, each figure printed beside the same one quiet.
+
+    .venv/bin/python bench/attacks.py [--only NAME] [--workers 2] [--check]
+
+`ATTACKS` is a registry of named attacks, run in turn (or only the one `--only` names). Each
+starts `python -m config.serve` (as `make serve` and `make hall` run it) on a free port of
+loopback, on a SQLite file in a temporary folder of its own (`serving`), measures the quiet
+figure, then the same under attack, prints both and whether the target held, and stops the
+server and removes the folder. Every attack is bounded in requests and in time and stops by
+itself; nothing leaves loopback.
+
+- `login-throttle`: a stranger behind the proxy guesses a director's password from 40 addresses
+  (8 guesses each, every other one with a spoofed first X-Forwarded-For entry naming the
+  director's own address) while the director signs in 20 times from theirs. Target: each
+  address is refused (429) after 4 guesses answered with the form again (200), and the
+  director signs in every time (302), as quiet.
+- `slow-clients`: 12 connections that each send a header line every second or two and never
+  finish their request, while 4 clients ask for /healthz and a standings page in turn for 10 s.
+  Target: every request answered 200 within 2 s, as quiet.
+
+`--check` exits 1 if a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from load import (  # the same server and shell helpers as bench/load.py
+    ROOT,
+    django_shell,
+    free_port,
+    load_average,
+    percentile,
+    server_env,
+    start_server,
+    stop_server,
+)
+
+
+@dataclass(frozen=True)
+class Attack:
+    name: str
+    summary: str
+    run: Callable[[argparse.Namespace], bool]  # True when the target held
+
+
+ATTACKS: dict[str, Attack] = {}
+
+
+def attack(name: str, summary: str) -> Callable[[Callable[[argparse.Namespace], bool]], Attack]:
+    """Register an attack under `name` (what `--only` takes), in the order they are defined."""
+
+    def register(run: Callable[[argparse.Namespace], bool]) -> Attack:
+        ATTACKS[name] = Attack(name, summary, run)
+        return ATTACKS[name]
+
+    return register
+
+
+@dataclass(frozen=True)
+class Served:
+    port: int
+    pid: int
+    info: dict
+    log: list[str]  # the server's stderr, line by line as it comes
+
+
+@contextlib.contextmanager
+def serving(
+    args: argparse.Namespace, setup: str, *setup_args: str, env: dict[str, str] | None = None
+) -> Iterator[Served]:
+    """A production server (DEBUG off) on a free port of loopback, on a fresh SQLite file with
+    `setup` run in the project's shell first (its JSON line is `info`); stopped, and its folder
+    removed, however the attack ends."""
+    with tempfile.TemporaryDirectory(prefix="spread-attack-") as folder:
+        port = free_port()
+        environment = server_env(f"sqlite:///{folder}/db.sqlite3", args.workers, f"attack-{port}")
+        environment.pop("REDIS_URL", None)  # each worker's own cache: nothing shared to set up
+        environment |= {"PORT": str(port), "STATIC_ROOT": f"{folder}/static", **(env or {})}
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT, env=environment, check=True, timeout=600,
+        )  # fmt: skip
+        info = django_shell(environment, setup, *setup_args)
+        server, log = start_server(environment, port)
+        try:
+            yield Served(port, server.pid, info, log)
+        finally:
+            stop_server(server)
+            troubles = [x for x in log if any(w in x for w in ("Traceback", "ERROR", "CRITICAL"))]
+            print(f"  the server's log: {len(troubles)} errors or tracebacks")
+            for line in troubles[:5]:
+                print("    " + line.rstrip())
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: str = "",
+    headers: dict[str, str] | None = None,
+    timeout: float = 30,
+) -> tuple[int, str, list[tuple[str, str]], float]:
+    """One request on a connection of its own: status, text, headers and the seconds it took."""
+    start = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        response = conn.getresponse()
+        text = response.read().decode(errors="replace")
+        return response.status, text, response.getheaders(), time.perf_counter() - start
+    finally:
+        conn.close()
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.1f} ms"
+
+
+# -- the login throttle behind a proxy ---------------------------------------------------------
+
+DIRECTOR_SETUP = r"""
+import json, sys
+from django.contrib.auth.models import User
+User.objects.create_user("director", password=sys.argv[-1])
+print("JSON" + json.dumps({"username": "director"}))
+"""
+PASSWORD = "the-directors-own-" + str(int(time.time()))
+DIRECTOR = "203.0.113.5"  # the director's own address, as the proxy names it
+ADDRESSES = [f"198.51.100.{n}" for n in range(1, 41)]  # the stranger's
+GUESSES = 8  # from each address
+LOGIN_TIMEOUT = 120.0
+
+
+class Browser:
+    """A login form's visitor: the CSRF cookie and field from the page, then the post, every
+    request forwarded by the proxy from `address` (X-Forwarded-For, the proxy's last entry)."""
+
+    def __init__(self, port: int, address: str) -> None:
+        self.port, self.address = port, address
+        status, page, headers, _ = request(port, "GET", "/accounts/login/", headers=self._via())
+        field = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        cookie = next(
+            (v.split(";", 1)[0] for k, v in headers if k.lower() == "set-cookie" and "csrf" in v),
+            "",
+        )
+        if status != 200 or not field or not cookie:
+            raise SystemExit(f"the login page did not answer with its form (HTTP {status})")
+        self.token, self.cookie = field.group(1), cookie
+
+    def _via(self, spoofed: str = "") -> dict[str, str]:
+        forwarded = f"{spoofed}, {self.address}" if spoofed else self.address
+        return {"X-Forwarded-For": forwarded}
+
+    def log_in(self, username: str, password: str, spoofed: str = "") -> tuple[int, float]:
+        body = urllib.parse.urlencode(
+            {"username": username, "password": password, "csrfmiddlewaretoken": self.token}
+        )
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": self.cookie,
+            **self._via(spoofed),
+        }
+        # Every guess that is checked costs the server a password hash (a few hundred ms of
+        # CPU): under a flood a login waits its turn behind them, so the wait allowed is long.
+        status, _, _, seconds = request(
+            self.port, "POST", "/accounts/login/", body, headers, timeout=LOGIN_TIMEOUT
+        )
+        return status, seconds
+
+
+def _director_logins(port: int, times: int, gap: float) -> tuple[Counter[int], list[float]]:
+    statuses: Counter[int] = Counter()
+    took: list[float] = []
+    for _ in range(times):
+        try:
+            status, seconds = Browser(port, DIRECTOR).log_in("director", PASSWORD)
+        except OSError:
+            status, seconds = 0, LOGIN_TIMEOUT
+        statuses[status] += 1
+        took.append(seconds)
+        time.sleep(gap)
+    return statuses, took
+
+
+@attack("login-throttle", "a stranger's guesses from 50 addresses behind the proxy")
+def login_throttle(args: argparse.Namespace) -> bool:
+    print(
+        f"== login-throttle: {len(ADDRESSES)} addresses x {GUESSES} guesses at the director's "
+        "password behind one proxy (PROXY_COUNT=1), every other one spoofing the director's "
+        "address first; the director signs in 20 times meanwhile"
+    )
+    with serving(args, DIRECTOR_SETUP, PASSWORD, env={"PROXY_COUNT": "1"}) as served:
+        quiet, quiet_took = _director_logins(served.port, 20, 0.0)
+        guesses: Counter[int] = Counter()
+        lock = threading.Lock()
+
+        def stranger(address: str) -> None:
+            browser = Browser(served.port, address)
+            for n in range(GUESSES):
+                spoof = DIRECTOR if n % 2 else ""
+                try:
+                    status, _ = browser.log_in("director", f"guess {address} {n}", spoof)
+                except OSError:
+                    status = 0
+                with lock:
+                    guesses[status] += 1
+
+        pool = [threading.Thread(target=stranger, args=(a,), daemon=True) for a in ADDRESSES]
+        began = time.perf_counter()
+        for thread in pool:
+            thread.start()
+        attacked, attacked_took = _director_logins(served.port, 20, 0.1)
+        for thread in pool:
+            thread.join(timeout=300)
+        elapsed = time.perf_counter() - began
+    expected = Counter({200: 4 * len(ADDRESSES), 429: (GUESSES - 4) * len(ADDRESSES)})
+    print(
+        f"  quiet           director {dict(quiet)}  login p50 {ms(percentile(quiet_took, 0.5))}"
+        f"  p99 {ms(percentile(quiet_took, 0.99))}"
+    )
+    print(
+        f"  under attack    director {dict(attacked)}  login p50 "
+        f"{ms(percentile(attacked_took, 0.5))}  p99 {ms(percentile(attacked_took, 0.99))}"
+    )
+    print(
+        f"  the stranger    {sum(guesses.values())} guesses in {elapsed:.1f} s: "
+        f"{guesses[200]} answered with the form again (200), {guesses[429]} refused (429), "
+        f"{sum(v for k, v in guesses.items() if k not in (200, 429))} other"
+        f"  (expected {expected[200]} and {expected[429]})"
+    )
+    print(f"  {load_average()}")
+    return quiet == attacked == Counter({302: 20}) and guesses == expected
+
+
+# -- slow clients ------------------------------------------------------------------------------
+
+PAGE_SETUP = r"""
+import json
+from tournament.models import Division, Game, Player, Round, Tournament
+t = Tournament.objects.create(name="Attack bench", slug="attack-bench", public=True)
+d = Division.objects.create(tournament=t, name="A")
+people = [Player.objects.create(division=d, number=i + 1, name=f"Player {i + 1}",
+                                rating=1200 + 3 * i) for i in range(40)]
+for i in range(0, 40, 2):
+    Game.objects.create(division=d, round=1, table=i // 2 + 1, player1=people[i],
+                        player2=people[i + 1], score1=400 + i, score2=380, first=1)
+Round.objects.create(division=d, number=1, published=True)
+print("JSON" + json.dumps({"page": "/t/attack-bench/A/"}))
+"""
+SLOW = 12
+PROBE_SECONDS = 10.0
+PROBE_TIMEOUT = 5.0
+
+
+def _probe(port: int, paths: list[str], seconds: float) -> dict[str, tuple[list[float], int]]:
+    """4 clients asking for `paths` in turn for `seconds`: each path's answer times (200 only)
+    and how many requests got no 200 within PROBE_TIMEOUT."""
+    found: dict[str, tuple[list[float], list[int]]] = {p: ([], [0]) for p in paths}
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def client(n: int) -> None:
+        turn = n
+        while time.monotonic() < stop:
+            path = paths[turn % len(paths)]
+            turn += 1
+            try:
+                status, _, _, took = request(port, "GET", path, timeout=PROBE_TIMEOUT)
+            except OSError:
+                status, took = 0, PROBE_TIMEOUT
+            with lock:
+                if status == 200:
+                    found[path][0].append(took)
+                else:
+                    found[path][1][0] += 1
+
+    clients = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(4)]
+    for thread in clients:
+        thread.start()
+    for thread in clients:
+        thread.join(timeout=seconds + PROBE_TIMEOUT + 5)
+    return {p: (times, failed[0]) for p, (times, failed) in found.items()}
+
+
+def _slow_sockets(port: int, count: int, stop: threading.Event) -> list[threading.Thread]:
+    def client(n: int) -> None:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 5) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            line = 0
+            while not stop.wait(1.0 + n % 2):
+                s.sendall(b"X-Slow-%d: %d\r\n" % (n, line))
+                line += 1
+
+    threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+@attack("slow-clients", "12 connections trickling their request's head, never finishing it")
+def slow_clients(args: argparse.Namespace) -> bool:
+    print(
+        f"== slow-clients: {SLOW} connections each sending a header line every 1-2 s, never "
+        f"finishing; 4 clients ask for /healthz and a standings page in turn ({PROBE_SECONDS:g} s)"
+    )
+    held = True
+    with serving(args, PAGE_SETUP) as served:
+        paths = ["/healthz", served.info["page"]]
+        quiet = _probe(served.port, paths, PROBE_SECONDS)
+        stop = threading.Event()
+        sockets = _slow_sockets(served.port, SLOW, stop)
+        try:
+            time.sleep(2.5)  # each has sent a line more: it holds its connection
+            attacked = _probe(served.port, paths, PROBE_SECONDS)
+        finally:
+            stop.set()
+            for thread in sockets:
+                thread.join(timeout=5)
+    for label, figures in (("quiet", quiet), (f"{SLOW} slow", attacked)):
+        for path, (times, failed) in figures.items():
+            worst = max(times, default=float("nan"))
+            print(
+                f"  {label:<10} {path:<20} {len(times):5d} answers  p50 "
+                f"{ms(percentile(times, 0.5))}  p99 {ms(percentile(times, 0.99))}  "
+                f"max {ms(worst)}  no answer within {PROBE_TIMEOUT:g} s: {failed}"
+            )
+            held &= failed == 0 and bool(times) and worst < 2.0
+    print(f"  {load_average()}")
+    return held
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=sorted(ATTACKS), help="run this attack alone")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    args = parser.parse_args()
+    missed = []
+    for name, entry in ATTACKS.items():
+        if args.only and name != args.only:
+            continue
+        held = entry.run(args)
+        print(f"  target {'held' if held else 'MISSED'}\n")
+        if not held:
+            missed.append(name)
+    print("targets missed: " + ", ".join(missed) if missed else "every target held")
+    return 1 if missed and args.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
