@@ -14,6 +14,9 @@ itself; nothing leaves loopback.
   director's own address) while the director signs in 20 times from theirs. Target: each
   address is refused (429) after 4 guesses answered with the form again (200), and the
   director signs in every time (302), as quiet.
+- `check-flood` and `redis-outage` (`attacks_live.py`, on PostgreSQL with a Redis server of the
+  bench's own): one link's live-check flood beside the quiet standings, and Redis killed and
+  started again empty and stale under viewers and players' reports.
 - `slow-clients`: 12 connections that each send a header line every second or two and never
   finish their request, while 4 clients ask for /healthz and a standings page in turn for 10 s.
   Target: every request answered 200 within 2 s, as quiet.
@@ -343,6 +346,31 @@ def slow_clients(args: argparse.Namespace) -> bool:
     return held
 
 
+def _live(name: str, summary: str, run: Callable[[], None]) -> None:
+    """An attack of `attacks_live.py` (on PostgreSQL, with a Redis of its own), registered
+    here so that one script runs them all; it prints its figures beside the quiet ones and
+    checks no target of its own (None)."""
+    attack(name, summary)(lambda _args: run())  # type: ignore[arg-type, return-value]
+
+
+def _register_live() -> None:
+    import attacks_live
+
+    _live(
+        "check-flood",
+        "a 240 KB record from one link, 6 checks at once, beside the quiet standings",
+        attacks_live.attack_check_flood,
+    )
+    _live(
+        "redis-outage",
+        "the shared Redis killed for 8 s under viewers and reports, back empty, back stale",
+        attacks_live.attack_redis_outage,
+    )
+
+
+_register_live()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(ATTACKS), help="run this attack alone")
@@ -354,6 +382,9 @@ def main() -> int:
         if args.only and name != args.only:
             continue
         held = entry.run(args)
+        if held is None:  # its figures printed, no target of its own to check
+            print()
+            continue
         print(f"  target {'held' if held else 'MISSED'}\n")
         if not held:
             missed.append(name)
