@@ -132,8 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         # that slow clients hold threads, never a worker; Django renders one request at a time a
         # worker in a thread of its own (config/wsgi.py): measured on bench/load.py and
         # bench/hall.py, threads rendering at once made every page's tail longer (docs/DESIGN.md).
-        # A worker takes new connections only while its render thread is idle (config/workers.py).
-        "--worker-class", "config.workers.OneQueueWorker",
+        "--worker-class", "gthread",
         "--threads", env.get("WEB_THREADS", "32"),
         "--error-logfile", "-",
         "--graceful-timeout", "10",

@@ -1,6 +1,6 @@
 """WSGI entry point for Spread: Django, one request at a time in a thread of its own.
 
-`make serve` and `make hall` run it in gthread workers (config/serve.py, config/workers.py): each
+`make serve` and `make hall` run it in gunicorn's gthread workers (config/serve.py): each
 connection gets one of the worker's `WEB_THREADS` threads while it sends its request and reads
 its answer, so a slow client (a phone on the hall's failing Wi-Fi, or someone trickling a
 header every second) holds a thread of its own, never the worker. Django itself renders in one
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -50,13 +49,6 @@ class OneRenderAtATime:
         # process that forks the workers.
         self.renderer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
         self._since: float | None = None  # when the request rendering now began
-        self._pending = 0
-        self._counting = threading.Lock()
-
-    def pending(self) -> int:
-        """Requests handed to the render thread and not yet rendered, the one rendering now
-        included (config/workers.py takes no new connection while there is one)."""
-        return self._pending
 
     def busy_for(self) -> float:
         """Seconds the request rendering now has taken so far; 0.0 when none is."""
@@ -82,13 +74,7 @@ class OneRenderAtATime:
     ) -> Iterable[bytes]:
         # start_response only records the status and headers: the calling thread writes them
         # with the answer, after Django has returned it.
-        with self._counting:
-            self._pending += 1
-        try:
-            return self.renderer.submit(self._timed, environ, start_response).result()
-        finally:
-            with self._counting:
-                self._pending -= 1
+        return self.renderer.submit(self._timed, environ, start_response).result()
 
     def _timed(
         self, environ: dict[str, Any], start_response: Callable[..., Any]
