@@ -244,6 +244,14 @@ class Player(models.Model):
         """The Latin name is a transliteration no director has checked yet."""
         return not self.latin_checked and names.needs_check(self.name)
 
+    def absent_in(self, round_number: int) -> bool:
+        """Whether the player is marked absent for the round (and still takes part in the
+        event): the one rule the pairing and the players' pages read."""
+        withdrawn = self.withdrawn_from_round
+        return round_number in (self.absent_rounds or []) and (
+            withdrawn is None or withdrawn > round_number
+        )
+
 
 class Round(models.Model):
     """A round Spread paired: how, and whether players may see it yet.

@@ -221,14 +221,6 @@ def _enter_late(
 # -- absent for a round, fixed tables -----------------------------------------------------------
 
 
-def absent_in(player: Player, round_number: int) -> bool:
-    """Whether the player is marked absent for the round (and still takes part in the event)."""
-    withdrawn = player.withdrawn_from_round
-    return round_number in (player.absent_rounds or []) and (
-        withdrawn is None or withdrawn > round_number
-    )
-
-
 def pairing_of(player: Player, round_number: int) -> Game | None:
     """The player's game in a round already paired (None: not paired in it)."""
     games = player.division.games.filter(round=round_number).exclude(kind=Game.VOID)

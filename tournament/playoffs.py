@@ -91,9 +91,7 @@ def set_up(division: Division, seeds: int, length: int, after: int, user: Any) -
         raise PlayoffRefused(_("A playoff has 2 to %(most)d players.") % {"most": MAX_SEEDS})
     with transaction.atomic():
         division = rounds.locked_division(division)
-        from tournament.reports.data import last_result_round
-
-        last = last_result_round(division)
+        last = services.last_result_round(division)
         if not 1 <= after <= last:
             raise PlayoffRefused(
                 _("A playoff is seeded from a round with results: rounds 1 to %(last)d.")

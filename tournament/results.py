@@ -50,7 +50,9 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournament import audit
+from tournament.errors import EntryError
 from tournament.models import Change, Division, Game, Player
+from tournament.scoresheets import reflag
 from tournament.sentences import isolate
 
 MIN_SCORE = -200
@@ -86,10 +88,6 @@ def plain_number(text: str, signed: bool = False) -> int | None:
     a number of thousands of digits.
     """
     return int(text) if (_SIGNED_NUMBER if signed else _NUMBER).fullmatch(text) else None
-
-
-class EntryError(ValueError):
-    """The director's input cannot be saved; the message says why, in a sentence."""
 
 
 class StaleResult(EntryError):
@@ -668,9 +666,6 @@ def _apply(
             version=1,
         )
         after.append(snapshot(won))
-    # Imported here: scoresheets imports this module for the desk's errors and actions.
-    from tournament.scoresheets import reflag
-
     reflag(game)
     # A forfeit because the player was marked absent keeps the mark with it: undo takes both back.
     marked = {"absent": absent} if absent else {}

@@ -83,9 +83,7 @@ def not_checked_in(players: Sequence[Player]) -> list[Player]:
 
 def marked_absent(players: Sequence[Player], round_number: int) -> list[Player]:
     """The players marked absent for the round (`players.set_absent`), still in the event."""
-    from tournament.players import absent_in
-
-    return [p for p in players if absent_in(p, round_number)]
+    return [p for p in players if p.absent_in(round_number)]
 
 
 def tables_for(

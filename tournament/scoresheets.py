@@ -22,12 +22,11 @@ from scoring import gcg
 from scoring.lexicon import LexiconError
 from tournament import audit, bounds
 from tournament.bounds import MAX_SCORESHEET_BYTES as MAX_SCORESHEET_BYTES
+from tournament.errors import EntryError
 from tournament.models import Change, Division, Game, Player, Scoresheet
-from tournament.results import CORRECT, RESOLVE, UPLOAD, EntryError
 from tournament.sheet_report import SheetFinding, SheetPlayer, SheetReport
 
 logger = logging.getLogger(__name__)
-
 
 
 def _words(text: str) -> list[str]:
@@ -343,7 +342,7 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
         )
         audit.record(
             game.division,
-            UPLOAD,
+            Change.Action.UPLOAD,
             actor=user,
             game=game,
             scoresheet=sheet,
@@ -367,7 +366,7 @@ def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "")
         sheet.save()
         audit.record(
             game.division,
-            CORRECT,
+            Change.Action.CORRECT,
             actor=user,
             game=game,
             scoresheet=sheet,
@@ -393,7 +392,7 @@ def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change
         sheet.save(update_fields=["resolved"])
         return audit.record(
             sheet.game.division,
-            RESOLVE,
+            Change.Action.RESOLVE,
             actor=user,
             game=sheet.game,
             scoresheet=sheet,

@@ -1193,3 +1193,17 @@ def export_tsh(
     _write_atomically(config_path, config_text.encode("utf-8"))
     written.append(config_path)
     return written
+
+
+def last_result_round(division: Division, public: bool = False) -> int:
+    """The last round with a result entered (the public's view: published rounds only); 0
+    before any."""
+    games = division.games.all()
+    last = (
+        (games.published() if public else games)
+        .exclude(score1=None)
+        .order_by("-round")
+        .values_list("round", flat=True)
+        .first()
+    )
+    return last or 0

@@ -122,17 +122,6 @@ def _games(division: Division, public: bool) -> QuerySet[Game]:
     return games.published() if public else games
 
 
-def last_result_round(division: Division, public: bool = False) -> int:
-    last = (
-        _games(division, public)
-        .exclude(score1=None)
-        .order_by("-round")
-        .values_list("round", flat=True)
-        .first()
-    )
-    return last or 0
-
-
 def _paired_rounds(division: Division, public: bool) -> list[int]:
     return sorted(set(_games(division, public).values_list("round", flat=True)))
 
@@ -1326,7 +1315,7 @@ def tou_text(tournament: Tournament, date: datetime.date | None = None) -> str:
     for division in tournament.divisions.all():
         players = list(division.players.order_by("number"))
         line_of = {p.pk: n for n, p in enumerate(players, start=1)}
-        last = last_result_round(division)
+        last = services.last_result_round(division)
         games = list(division.games.filter(round__lte=last).exclude(kind=Game.VOID))
         rows: dict[int, list[tou.TouGame | None]] = {p.pk: [None] * last for p in players}
         for g in games:

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tournament import queries, services
+from tournament import queries, results, services
 from tournament.language import apply_tournament_language
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.sentences import isolate
@@ -174,3 +174,14 @@ def get_public_scoresheet(tournament: Tournament, pk: int) -> Scoresheet:
         pk=pk,
         game__division__tournament=tournament,
     )
+
+
+def after_round_asked(request: HttpRequest, last: int) -> int | None:
+    """The round asked for with ?round=N, from 0 (before round 1) to the last with a result."""
+    value = request.GET.get("round")
+    if value is None or value == "":
+        return None
+    number = results.plain_number(value)
+    if number is None or number > last:
+        raise Http404(gettext("No such round."))
+    return number

@@ -21,6 +21,7 @@ from tournament.models import Division
 from tournament.reports import data
 from tournament.sentences import isolate
 from tournament.views.access import (
+    after_round_asked,
     get_desk_division,
     get_public_division,
     get_public_tournament,
@@ -47,15 +48,14 @@ def standings_extras(division: Division, after: int | None, key: str) -> dict[st
 def statistics(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     """The statistics of the published rounds, drawn from the same tables as the `stats`
     report, so that the page and the download never disagree."""
-    from tournament.views.public import _get_after_round  # public imports this module
 
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
     played = [r.number for r in queries.division_rounds(div) if r.has_results]
-    after = _get_after_round(request, data.last_result_round(div, public=True))
+    after = after_round_asked(request, services.last_result_round(div, public=True))
     tables = []
     report = None
-    if data.last_result_round(div, public=True):
+    if services.last_result_round(div, public=True):
         report = data.stats(div, after, public=True)
         for table in report.tables:
             rows = [

@@ -13,9 +13,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament import playoffs, results
+from tournament import playoffs, results, services
 from tournament.playoffs import PlayoffRefused
-from tournament.reports import data
 from tournament.sentences import isolate
 from tournament.views.access import (
     get_desk_division,
@@ -93,7 +92,7 @@ def _matches(state: playoffs.State) -> list[dict[str, Any]]:
 @login_required
 def desk_playoff(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id)
-    last = data.last_result_round(division)
+    last = services.last_result_round(division)
     form = SetUpForm(initial={"after": last or None})
     status = 200
     if request.method == "POST":

@@ -19,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
 
-from tournament import queries, results, scoresheets, services, viewer
+from tournament import queries, scoresheets, services, viewer
 from tournament.cache_once import Kept, get_or_compute
 from tournament.models import Division, Player, Scoresheet, Tournament
 from tournament.tables import (
@@ -39,6 +39,7 @@ from tournament.tables import (
 )
 from tournament.views import extras
 from tournament.views.access import (
+    after_round_asked,
     get_public_division,
     get_public_player,
     get_public_scoresheet,
@@ -47,17 +48,6 @@ from tournament.views.access import (
 from tournament.views.cache import PAGE_TIMEOUT, Stamps
 
 HIGH_PLAYS = 20
-
-
-def _get_after_round(request: HttpRequest, last: int) -> int | None:
-    """The round asked for with ?round=N, from 0 (before round 1) to the last with a result."""
-    value = request.GET.get("round")
-    if value is None or value == "":
-        return None
-    number = results.plain_number(value)
-    if number is None or number > last:
-        raise Http404(gettext("No such round."))
-    return number
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -83,7 +73,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     rounds = queries.division_rounds(div)
     played = [r.number for r in rounds if r.has_results]
     last = max(played, default=0)
-    after = _get_after_round(request, last)
+    after = after_round_asked(request, last)
     in_play = next((r.number for r in rounds if r.number > last), None)
     if after is None and in_play is not None:
         after = last  # a round in play adds nothing yet, not even its byes
@@ -283,7 +273,7 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     div = get_public_division(tournament, division)
     played = [r.number for r in queries.division_rounds(div) if r.has_results]
     last = max(played, default=0)
-    after = _get_after_round(request, last)
+    after = after_round_asked(request, last)
     rows = services.division_ratings(div, after, public=True)
     table = RatingsTable(rows, div)
     RequestConfig(request, paginate=False).configure(table)
