@@ -19,6 +19,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
+from tournament.sentences import LRI, PDI
+
 CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
 
@@ -51,4 +53,4 @@ def ltr_text(text: str) -> str:
     """`text` (a GCG move, a record) kept left to right inside a right-to-left sentence made as
     plain text (a caption a script writes with textContent): Unicode's left-to-right isolate
     around it on a right-to-left page, nothing otherwise. Pages use the `ltr` filter instead."""
-    return f"\u2066{text}\u2069" if translation.get_language_bidi() else text
+    return f"{LRI}{text}{PDI}" if translation.get_language_bidi() else text

@@ -38,7 +38,10 @@ SHEET_MESSAGES: Mapping[str, str] = {**findings.MESSAGES, **DESK_MESSAGES}
 # First strong isolate … pop directional isolate: a name or any user text inside a plain-text
 # sentence (a JSON message, a PDF line, a `.t` comment) keeps its own direction and leaves the
 # sentence's order alone. In HTML the same job is `{{ value|bdi }}` (templatetags/spread_i18n).
-FSI, PDI = "\u2068", "\u2069"
+# Left-to-right and right-to-left isolates, and the set of all four marks: the one definition
+# every page, report and file writer reads.
+LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
+MARKS = LRI + RLI + FSI + PDI
 
 
 def isolate(text: object) -> str:
@@ -52,13 +55,13 @@ def isolate(text: object) -> str:
     return f"{FSI}{text}{PDI}"
 
 
-_MARKS = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
+_NO_MARKS = str.maketrans("", "", MARKS)
 
 
 def unmarked(text: str) -> str:
     """`text` without isolation marks: for what a program reads (a spreadsheet's cell, a file),
     where they would be stray characters in a name."""
-    return text.translate(_MARKS)
+    return text.translate(_NO_MARKS)
 
 
 def language() -> str:

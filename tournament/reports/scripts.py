@@ -38,6 +38,8 @@ from bidi.mirror import MIRRORED
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from tournament.sentences import MARKS
+
 # The one folder the fonts are read from: the project's own (see fonts/README.md).
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 
@@ -153,7 +155,7 @@ _RESHAPER = arabic_reshaper.ArabicReshaper(
 _CONTROLS = dict.fromkeys([0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
-_ISOLATES = frozenset("\u2066\u2067\u2068\u2069")  # LRI, RLI, FSI, PDI
+_ISOLATES = frozenset(MARKS)  # LRI, RLI, FSI, PDI
 _LEVEL = re.compile(r"Level\(\s*(\d+),\s*\)")
 
 

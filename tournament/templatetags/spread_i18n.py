@@ -30,8 +30,8 @@ from tournament import sentences
 
 register = template.Library()
 
-LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
-_MARKS = LRI + RLI + FSI + PDI
+LRI, RLI, FSI, PDI = sentences.LRI, sentences.RLI, sentences.FSI, sentences.PDI
+_MARKS = sentences.MARKS
 _OPENING = {LRI: '<bdi dir="ltr" class="ltr">', RLI: '<bdi dir="rtl">', FSI: "<bdi>"}
 
 
