@@ -85,7 +85,7 @@ def caches_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     if env.get("REDIS_URL"):
         return {
             "default": {
-                "BACKEND": "tournament.cache_backend.TolerantCache",
+                "BACKEND": "tournament.core.cache_backend.TolerantCache",
                 "LOCATION": env["REDIS_URL"],
                 "KEY_PREFIX": env.get("CACHE_KEY_PREFIX", "spread"),
                 "OPTIONS": {
@@ -146,7 +146,7 @@ MIDDLEWARE = [
     # Static files straight from the worker, before any session or database work.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A personal link's oversized urlencoded form, refused before anything reads it.
-    "tournament.bounds.PhoneFormLimit",
+    "tournament.core.bounds.PhoneFormLimit",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The page's language: the visitor's choice (the language cookie), else the browser's

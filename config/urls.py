@@ -19,4 +19,4 @@ urlpatterns = [
 ]
 
 # A refusal says why: the page, or for the desk's scripts the sentence as JSON.
-handler403 = "tournament.views.access.forbidden"
+handler403 = "tournament.core.access.forbidden"

@@ -67,7 +67,7 @@ def tolerant(backend: str, location: str, **options: Any) -> dict[str, Any]:
     """CACHES as config/settings.py writes them for Redis, around `backend` at `location`."""
     return {
         "default": {
-            "BACKEND": "tournament.cache_backend.TolerantCache",
+            "BACKEND": "tournament.core.cache_backend.TolerantCache",
             "LOCATION": location,
             "KEY_PREFIX": "spread-test",
             "OPTIONS": {"BACKEND": backend, "OPTIONS": options},

@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
-from tournament import audit
+from tournament.core import audit
 from tournament.models import Change, Division, Game
 from tournament.results import (
     CORRECT,

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.tiles import builtin_tilesets
 from tournament import results, scoresheets, services
-from tournament.choices import rating_system_choices, ruleset_choices
+from tournament.core.choices import rating_system_choices, ruleset_choices
 from tournament.engine.pairing import parse_schedule
 from tournament.engine.pairing.registry import automatic
 from tournament.models import Division, Game

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.sentences import isolate
 from tournament.interchange import names
-from tournament.sentences import isolate
 from tournament.sheet_report import SheetReport
 
 

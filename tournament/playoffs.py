@@ -10,10 +10,11 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import audit, results, rounds, services, stamps
+from tournament import results, rounds, services, stamps
+from tournament.core import audit
+from tournament.core.sentences import isolate
 from tournament.engine import playoffs as engine
 from tournament.models import Change, Division, Player, Playoff, PlayoffGame
-from tournament.sentences import isolate
 
 LENGTHS = (1, 3, 5, 7, 9)
 MAX_SEEDS = 64

@@ -49,11 +49,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from tournament import audit
-from tournament.errors import EntryError
+from tournament.core import audit
+from tournament.core.errors import EntryError
+from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player
 from tournament.scoresheets import reflag
-from tournament.sentences import isolate
 
 MIN_SCORE = -200
 MAX_SCORE = 1000

@@ -22,7 +22,8 @@ from django.db.models import F, Max, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tournament import audit, sentences, services
+from tournament import services
+from tournament.core import audit, sentences
 from tournament.engine import pairing
 from tournament.engine import standings as engine
 from tournament.engine.pairing.messages import Message

@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 import scoring
 from scoring import gcg
 from scoring.lexicon import LexiconError
-from tournament import audit, bounds
-from tournament.bounds import MAX_SCORESHEET_BYTES as MAX_SCORESHEET_BYTES
-from tournament.errors import EntryError
+from tournament.core import audit, bounds
+from tournament.core.bounds import MAX_SCORESHEET_BYTES as MAX_SCORESHEET_BYTES
+from tournament.core.errors import EntryError
 from tournament.models import Change, Division, Game, Player, Scoresheet
 from tournament.sheet_report import SheetFinding, SheetPlayer, SheetReport
 

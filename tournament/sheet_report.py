@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from scoring.messages import legacy
-from tournament import sentences
+from tournament.core import sentences
 
 # The keys as the engine's `Report.as_dict` orders them, then the desk's own.
 _KEYS = (

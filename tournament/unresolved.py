@@ -19,8 +19,8 @@ from django.db.models import Q
 from django.utils.translation import gettext, ngettext
 
 from tournament import rounds, selfservice
+from tournament.core.sentences import isolate
 from tournament.models import Claim, Division, Game, Round, Scoresheet, Tournament
-from tournament.sentences import isolate
 
 MISSING, CLAIMS, SHEET, STALE = "missing", "claims", "sheet", "stale"
 

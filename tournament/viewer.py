@@ -21,10 +21,10 @@ from scoring import gcg
 from scoring.board import Board, builtin_layout
 from tournament import results, scoresheets
 from tournament.board_svg import Square, board_svg, legend
-from tournament.language import ltr_text
+from tournament.core.language import ltr_text
+from tournament.core.sentences import isolate
 from tournament.models import Scoresheet
 from tournament.queries import TurnLine
-from tournament.sentences import isolate
 from tournament.sheet_report import SheetReport, SheetTurn
 
 

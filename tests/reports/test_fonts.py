@@ -22,9 +22,9 @@ from reports.report_support import embedded_fonts, glyphs, layout_problems, line
 from scoring_support import game_record
 
 from tournament import reports
+from tournament.core.sentences import isolate
 from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament
 from tournament.reports import data, pdf, scripts
-from tournament.sentences import isolate
 
 BASE = "https://hall.example.org/"
 KOREAN = "김민준"

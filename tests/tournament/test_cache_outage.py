@@ -18,17 +18,8 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import (
-    bounds,
-    cache_backend,
-    cache_once,
-    queries,
-    results,
-    scoresheets,
-    selfservice,
-    services,
-    tables,
-)
+from tournament import cache_once, queries, results, scoresheets, selfservice, services, tables
+from tournament.core import bounds, cache_backend
 from tournament.models import Claim, Division, Game, Round, Scoresheet
 
 LOCAL = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -265,7 +256,7 @@ def test_settings_put_redis_behind_the_tolerant_backend_with_short_timeouts() ->
     found = caches_from_env({"REDIS_URL": "redis://cache.internal:6379/2"})["default"]
 
     assert found == {
-        "BACKEND": "tournament.cache_backend.TolerantCache",
+        "BACKEND": "tournament.core.cache_backend.TolerantCache",
         "LOCATION": "redis://cache.internal:6379/2",
         "KEY_PREFIX": "spread",
         "OPTIONS": {

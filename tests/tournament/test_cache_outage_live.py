@@ -15,7 +15,8 @@ from django.test import Client
 from django.urls import reverse
 
 from bench.redis_server import REDIS_SERVER, RedisServer
-from tournament import cache_backend, cache_once, queries, results, selfservice, services, tables
+from tournament import cache_once, queries, results, selfservice, services, tables
+from tournament.core import cache_backend
 from tournament.models import Claim, Division, Round
 
 pytestmark = pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed")

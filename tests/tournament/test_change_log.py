@@ -10,16 +10,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from tournament import (
-    audit,
-    corrections,
-    events,
-    players,
-    playoffs,
-    results,
-    rounds,
-    scoresheets,
-)
+from tournament import corrections, events, players, playoffs, results, rounds, scoresheets
+from tournament.core import audit
 from tournament.models import Change, Division, Game, Player
 
 

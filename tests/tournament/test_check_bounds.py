@@ -15,7 +15,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tournament import bounds, scoresheets, selfservice
+from tournament import scoresheets, selfservice
+from tournament.core import bounds
 from tournament.models import Division, Game, Round, Scoresheet
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gcg"

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.rules import Ruleset
-from tournament import choices
+from tournament.core import choices
 from tournament.engine.ratings import rating_system_names
 from tournament.models import Division, Tournament
 

@@ -14,7 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tournament import results, rounds, scoresheets, sentences
+from tournament import results, rounds, scoresheets
+from tournament.core import sentences
 from tournament.models import Division, Game, Round
 from tournament.sheet_report import SheetFinding
 

@@ -311,7 +311,7 @@ def test_the_check_finds_a_string_left_unmarked() -> None:
 
 
 def test_numbers_stay_left_to_right_in_right_to_left_text() -> None:
-    from tournament.language import ltr_text
+    from tournament.core.language import ltr_text
     from tournament.templatetags.spread_i18n import ltr, severity
 
     assert ltr("+123") == '<bdi dir="ltr" class="ltr">+123</bdi>'

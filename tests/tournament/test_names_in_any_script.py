@@ -20,7 +20,8 @@ from django.urls import reverse
 from django.utils import translation
 from openpyxl import load_workbook
 
-from tournament import audit, playoffs, reports, results, selfservice, services
+from tournament import playoffs, reports, results, selfservice, services
+from tournament.core import audit
 from tournament.models import Change, Division, Player, Round
 from tournament.templatetags.spread_i18n import isolates_html
 

@@ -13,7 +13,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tournament import bounds, results, scoresheets, selfservice
+from tournament import results, scoresheets, selfservice
+from tournament.core import bounds
 from tournament.models import Change, Division, Game, Round, Scoresheet
 
 

@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from tournament import queries, services
+from tournament.core.sentences import isolate
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
-from tournament.sentences import isolate
 from tournament.tables import FIXED_MARK, fixed_table_legend
 
 Cell = str | int | float | None

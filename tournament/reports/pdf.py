@@ -25,9 +25,9 @@ from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Spacer
 
+from tournament.core.sentences import isolate
 from tournament.reports import scripts
 from tournament.reports.data import Column, Report, Slip, Table, display
-from tournament.sentences import isolate
 
 PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 36.0  # half an inch all round: inside every printer's printable area

@@ -38,7 +38,7 @@ from bidi.mirror import MIRRORED
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from tournament.sentences import MARKS
+from tournament.core.sentences import MARKS
 
 # The one folder the fonts are read from: the project's own (see fonts/README.md).
 FONT_DIR = Path(__file__).resolve().parent / "fonts"

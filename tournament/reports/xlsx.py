@@ -17,8 +17,8 @@ from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from tournament.core.sentences import unmarked
 from tournament.reports.data import Cell, Report, Table
-from tournament.sentences import unmarked
 
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
 MAX_WIDTH = 60

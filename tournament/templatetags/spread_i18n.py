@@ -26,7 +26,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
-from tournament import sentences
+from tournament.core import sentences
 
 register = template.Library()
 

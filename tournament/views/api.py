@@ -16,8 +16,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
 from tournament import playoffs, queries, services
+from tournament.core.access import get_public_division, get_public_tournament
 from tournament.models import Division, Game
-from tournament.views.access import get_public_division, get_public_tournament
 
 
 def _division(request: HttpRequest, slug: str, division: str) -> Division:

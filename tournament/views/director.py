@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import (
-    bounds,
     corrections,
     events,
     results,
@@ -34,6 +33,15 @@ from tournament import (
     unresolved,
     viewer,
 )
+from tournament.core import bounds
+from tournament.core.access import (
+    get_desk_division,
+    get_desk_game,
+    get_desk_scoresheet,
+    get_desk_tournament,
+    locked_sentence,
+)
+from tournament.core.sentences import isolate
 from tournament.forms import (
     AssignForm,
     EntryForm,
@@ -46,15 +54,7 @@ from tournament.forms import (
 )
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
 from tournament.players import latin_to_check
-from tournament.sentences import isolate
 from tournament.sheet_report import SheetReport
-from tournament.views.access import (
-    get_desk_division,
-    get_desk_game,
-    get_desk_scoresheet,
-    get_desk_tournament,
-    locked_sentence,
-)
 
 RECENT_CHANGES = 15
 

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from tournament.views.access import get_public_division, get_public_tournament
+from tournament.core.access import get_public_division, get_public_tournament
 
 
 def display(request: HttpRequest, slug: str, division: str) -> HttpResponse:

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import events, rounds
 from tournament import players as player_changes
+from tournament.core.access import get_desk_division, get_desk_tournament
 from tournament.forms import (
     AbsentForm,
     AddDivisionForm,
@@ -30,7 +31,6 @@ from tournament.forms import (
     form_error,
 )
 from tournament.players import NewPlayer
-from tournament.views.access import get_desk_division, get_desk_tournament
 
 
 @login_required

@@ -14,18 +14,18 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 
 from tournament import prizes, queries, results, services
-from tournament.engine.prizes import KINDS, LAYOUT
-from tournament.engine.teams import Record, team_standings
-from tournament.interchange import tsh
-from tournament.models import Division
-from tournament.reports import data
-from tournament.sentences import isolate
-from tournament.views.access import (
+from tournament.core.access import (
     after_round_asked,
     get_desk_division,
     get_public_division,
     get_public_tournament,
 )
+from tournament.core.sentences import isolate
+from tournament.engine.prizes import KINDS, LAYOUT
+from tournament.engine.teams import Record, team_standings
+from tournament.interchange import tsh
+from tournament.models import Division
+from tournament.reports import data
 
 
 def standings_extras(division: Division, after: int | None, key: str) -> dict[str, Any]:

@@ -15,8 +15,10 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from tournament import pairing_systems, queries, results, rounds, sentences, services
+from tournament import pairing_systems, queries, results, rounds, services
 from tournament import players as player_changes
+from tournament.core import sentences
+from tournament.core.access import get_desk_division
 from tournament.engine.pairing import SYSTEMS
 from tournament.forms import (
     DivisionSettingsForm,
@@ -33,7 +35,6 @@ from tournament.interchange import names
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
 from tournament.tables import fixed_table_legend
-from tournament.views.access import get_desk_division
 
 
 def _tell(request: HttpRequest, said: list[str]) -> None:

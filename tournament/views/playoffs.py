@@ -14,13 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import playoffs, results, services
+from tournament.core.access import get_desk_division, get_public_division, get_public_tournament
+from tournament.core.sentences import isolate
 from tournament.playoffs import PlayoffRefused
-from tournament.sentences import isolate
-from tournament.views.access import (
-    get_desk_division,
-    get_public_division,
-    get_public_tournament,
-)
 
 
 class SetUpForm(forms.Form):

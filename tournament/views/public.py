@@ -21,6 +21,13 @@ from django_tables2 import RequestConfig
 
 from tournament import queries, scoresheets, services, viewer
 from tournament.cache_once import Kept, get_or_compute
+from tournament.core.access import (
+    after_round_asked,
+    get_public_division,
+    get_public_player,
+    get_public_scoresheet,
+    get_public_tournament,
+)
 from tournament.models import Division, Player, Scoresheet, Tournament
 from tournament.tables import (
     PairingsByNameTable,
@@ -38,13 +45,6 @@ from tournament.tables import (
     standings_html,
 )
 from tournament.views import extras
-from tournament.views.access import (
-    after_round_asked,
-    get_public_division,
-    get_public_player,
-    get_public_scoresheet,
-    get_public_tournament,
-)
 from tournament.views.cache import PAGE_TIMEOUT, Stamps
 
 HIGH_PLAYS = 20

@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournament import events, results, rounds, services
+from tournament.core.access import get_desk_division
 from tournament.interchange import ratinglist
 from tournament.models import Game
-from tournament.views.access import get_desk_division
 
 FORMAT_NAMES = {
     "naspa": gettext_lazy("NASPA ratings list"),

@@ -18,13 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
 from tournament import events, players, reports, results, services, statistics
-from tournament.interchange.tou import TouError
-from tournament.language import explicit_choice
-from tournament.models import Division, Scoresheet
-from tournament.reports import data
-from tournament.reports.data import ReportError, game_record, tou_text
-from tournament.reports.pdf import render as render_pdf
-from tournament.views.access import (
+from tournament.core.access import (
     get_desk_division,
     get_desk_scoresheet,
     get_desk_tournament,
@@ -32,6 +26,12 @@ from tournament.views.access import (
     get_public_scoresheet,
     get_public_tournament,
 )
+from tournament.core.language import explicit_choice
+from tournament.interchange.tou import TouError
+from tournament.models import Division, Scoresheet
+from tournament.reports import data
+from tournament.reports.data import ReportError, game_record, tou_text
+from tournament.reports.pdf import render as render_pdf
 
 
 def _number(request: HttpRequest, name: str) -> int | None:

@@ -15,7 +15,7 @@ from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from tournament.sentences import isolate
+from tournament.core.sentences import isolate
 
 
 class Command(BaseCommand):

@@ -16,9 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from tournament import queries, results, services
-from tournament.language import apply_tournament_language
+from tournament.core.language import apply_tournament_language
+from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
-from tournament.sentences import isolate
 
 # -- the director's desk ------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
-from tournament.sentences import LRI, PDI
+from tournament.core.sentences import LRI, PDI
 
 CODES = frozenset(code for code, _name in settings.LANGUAGES)
 

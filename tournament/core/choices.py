@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from scoring.rules import Ruleset, builtin_rulesets, load_rules
+from tournament.core.sentences import isolate
 from tournament.engine.ratings import rating_system_names
-from tournament.sentences import isolate
 
 # The rulesets' names; "home" names its players (from its file) in `ruleset_title`.
 _RULESET_TITLES = {

@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
 from scoring import gcg
-from tournament.errors import EntryError
+from tournament.core.errors import EntryError
 
 MAX_SCORESHEET_BYTES = 256 * 1024  # a record's bytes (UTF-8)
 MAX_RECORD_LINES = 1000  # a record's lines: the corpus's longest game is 245
