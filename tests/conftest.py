@@ -8,14 +8,15 @@ from django.core.cache import cache
 def _empty_cache() -> None:
     # Test databases reuse primary keys, so a cached standings table must not outlive a test;
     # nor what a process keeps of it in memory.
-    from tournament import cache_once, queries, services, tables
+    from tournament import cache_once, queries, tables
+    from tournament.standings import read_model
 
     cache.clear()
     cache_once._LOCAL.clear()
-    services._READ.clear()
-    services._ROUNDS.clear()
-    services._PLAYERS.clear()
-    services._RATED.clear()
+    read_model._READ.clear()
+    read_model._ROUNDS.clear()
+    read_model._PLAYERS.clear()
+    read_model._RATED.clear()
     tables._CELLS.clear()
     queries._ROUND_COUNTS.clear()
 

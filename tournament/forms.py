@@ -10,10 +10,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.tiles import builtin_tilesets
-from tournament import results, scoresheets, services
+from tournament import results, scoresheets
 from tournament.core.choices import rating_system_choices, ruleset_choices
 from tournament.engine.pairing import parse_schedule
 from tournament.engine.pairing.registry import automatic
+from tournament.exchange import tsh_io
 from tournament.models import Division, Game
 from tournament.pairing_systems import description
 
@@ -565,7 +566,7 @@ class NewDivisionForm(forms.Form):
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
-        problem = services.check_division_name(name) if name else None
+        problem = tsh_io.check_division_name(name) if name else None
         if problem:
             raise forms.ValidationError(problem)
         return name

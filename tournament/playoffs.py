@@ -10,11 +10,12 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import results, rounds, services, stamps
+from tournament import results, rounds, stamps
 from tournament.core import audit
 from tournament.core.sentences import isolate
 from tournament.engine import playoffs as engine
 from tournament.models import Change, Division, Player, Playoff, PlayoffGame
+from tournament.standings import read_model
 
 LENGTHS = (1, 3, 5, 7, 9)
 MAX_SEEDS = 64
@@ -92,7 +93,7 @@ def set_up(division: Division, seeds: int, length: int, after: int, user: Any) -
         raise PlayoffRefused(_("A playoff has 2 to %(most)d players.") % {"most": MAX_SEEDS})
     with transaction.atomic():
         division = rounds.locked_division(division)
-        last = services.last_result_round(division)
+        last = read_model.last_result_round(division)
         if not 1 <= after <= last:
             raise PlayoffRefused(
                 _("A playoff is seeded from a round with results: rounds 1 to %(last)d.")
@@ -106,7 +107,7 @@ def set_up(division: Division, seeds: int, length: int, after: int, user: Any) -
             )
         rows = [
             r
-            for r in services.division_standings(division, after, public=False)
+            for r in read_model.division_standings(division, after, public=False)
             if r.player.withdrawn_from_round is None
         ]
         if len(rows) < seeds:

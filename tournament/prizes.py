@@ -11,10 +11,10 @@ from typing import Any
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from tournament import services
 from tournament.engine import prizes as engine
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player
+from tournament.standings import read_model
 
 
 def own_class(player: Player) -> str:
@@ -61,7 +61,7 @@ def has_classes(division: Division, players: list[Player] | None = None) -> bool
 
 @dataclass(frozen=True)
 class ClassRow:
-    row: services.Row
+    row: read_model.Row
     player_class: str
     class_rank: int | None  # None: withdrawn, not ranked
 
@@ -70,12 +70,12 @@ def class_standings(
     division: Division,
     after: int | None = None,
     public: bool = False,
-    rows: list[services.Row] | None = None,
+    rows: list[read_model.Row] | None = None,
 ) -> list[ClassRow]:
     """The standings (`rows` if the caller has them) with each player's class and rank within
     it, in the standings' order."""
     if rows is None:
-        rows = services.division_standings(division, after, public=public)
+        rows = read_model.division_standings(division, after, public=public)
     ordered = by_rating_order(division)
     contenders = _contenders(division, rows, ordered)
     ranks = engine.class_ranks(contenders)
@@ -91,7 +91,7 @@ def class_standings(
 
 
 def _contenders(
-    division: Division, rows: list[services.Row], ordered: dict[int, str] | None = None
+    division: Division, rows: list[read_model.Row], ordered: dict[int, str] | None = None
 ) -> list[engine.Contender]:
     if ordered is None:
         ordered = by_rating_order(division)
@@ -198,7 +198,7 @@ def _handicap(player: Player) -> int:
 class Inputs:
     """What the prize engine takes for a division after a round."""
 
-    rows: list[services.Row]
+    rows: list[read_model.Row]
     contenders: list[engine.Contender]
     games: list[engine.GameScore]
     earlier: dict[int, dict[Any, int]]
@@ -212,7 +212,7 @@ def inputs(
 ) -> Inputs:
     """The standings, every result (both sides of a game), the new ratings when a prize needs
     them and the earlier standings a `brlh` needs, as every page computes them."""
-    rows = services.division_standings(division, after, public=public)
+    rows = read_model.division_standings(division, after, public=public)
     kinds = {p.kind for p in prizes}
     games = division.games.exclude(kind=Game.VOID).exclude(score1=None)
     if after is not None:
@@ -242,7 +242,8 @@ def inputs(
     new_ratings: dict[int, int] = {}
     if "highratingchange" in kinds:
         new_ratings = {
-            r.player.pk: r.after for r in services.division_ratings(division, after, public=public)
+            r.player.pk: r.after
+            for r in read_model.division_ratings(division, after, public=public)
         }
     earlier: dict[int, dict[Any, int]] = {}
     for p in prizes:
@@ -250,7 +251,7 @@ def inputs(
         if p.kind == "brlh" and before > 0 and before not in earlier:
             earlier[before] = {
                 r.player.pk: r.rank
-                for r in services.division_standings(division, before, public=public)
+                for r in read_model.division_standings(division, before, public=public)
                 if r.rank is not None
             }
     ordered = by_rating_order(division)
@@ -274,7 +275,7 @@ def inputs(
 
 def awards(
     division: Division, after: int | None = None, public: bool = False
-) -> tuple[list[engine.Award], dict[int, services.Row]]:
+) -> tuple[list[engine.Award], dict[int, read_model.Row]]:
     """Who takes each of the division's prizes after the round, in the order they are listed
     (`engine.listing`); and the standings' rows by player."""
     prizes = [prize_of(p) for p in division.prizes or []]
@@ -292,7 +293,7 @@ def awards(
 
 def ranking(
     division: Division, prize: engine.Prize, after: int | None = None, public: bool = False
-) -> list[tuple[services.Row, engine.Entry]]:
+) -> list[tuple[read_model.Row, engine.Entry]]:
     """Every contender for the prize, best first, with their standings row."""
     given = inputs(division, [prize], after, public)
     by_player = {r.player.pk: r for r in given.rows}
@@ -406,7 +407,7 @@ def certificates(
     team's prize: one for each of its players)."""
     found, rows = awards(division, after, public)
     if after is None:
-        after = services.rounds_counted(division, public)
+        after = read_model.rounds_counted(division, public)
     bands = sorted(division.prize_bands or [])
     made = []
     for index, a in enumerate(found, start=1):
@@ -439,9 +440,9 @@ def participations(
 ) -> list[Certificate]:
     """A participation certificate for each player in the standings, in their order: the
     place and record they finished with (the code's prize line is 0)."""
-    rows = services.division_standings(division, after, public=public)
+    rows = read_model.division_standings(division, after, public=public)
     if after is None:
-        after = services.rounds_counted(division, public)
+        after = read_model.rounds_counted(division, public)
     return [
         Certificate(
             division,
@@ -509,12 +510,14 @@ def gibsonized(division: Division, after: int | None = None, public: bool = Fals
     planned = division.planned_rounds
     if not division.gibson or not planned or (after is not None and after >= planned):
         return []  # known without a query: no page pays for what cannot apply
-    players, results = services._players_and_results(division, public)
+    players, results = read_model._players_and_results(division, public)
     done = len(results) if after is None else min(after, len(results))
     if done == 0 or done >= planned:
         return []
     rules = rounds.rules(division, players=players)
-    fld = build_field([services.engine_player(p) for p in players], results[:done], done + 1, rules)
+    fld = build_field(
+        [read_model.engine_player(p) for p in players], results[:done], done + 1, rules
+    )
     settled = gibsons(fld, fld.active)
     if not settled:
         return []

@@ -15,12 +15,12 @@ from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext, pgettext
 
 import scoring
-from tournament import services
 from tournament.cache_once import Kept
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 from tournament.sheet_report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
+from tournament.standings import read_model
 
 # A finding as the engine gives it, or as a scoresheet's stored report keeps it: both have the
 # same fields and make their `message` from their code and parameters.
@@ -28,7 +28,7 @@ AnyFinding = scoring.Finding | SheetFinding
 
 
 def games_with_players() -> Prefetch:
-    """A division's games with their players, for `services.division_standings` to reuse.
+    """A division's games with their players, for `read_model.division_standings` to reuse.
 
     `Game.has_result` reads `game.player2`, which is one query a game unless it is loaded with
     the game; prefetched this way, the standings take a fixed number of queries.
@@ -51,17 +51,17 @@ class RoundCount:
 
     @property
     def has_results(self) -> bool:
-        """Whether the round counts in the standings yet (`services.round_counts`): a game
+        """Whether the round counts in the standings yet (`read_model.round_counts`): a game
         between two players has a result, or its byes and forfeits count by the division's
         choice. A round just published has its byes (and an absent player's forfeit) scored
         and nothing else: unless they count as soon as published, it is in play and the
         standings are those after the round before."""
-        return services.round_counts(self.byes_count, self.played, self.pending, self.alone)
+        return read_model.round_counts(self.byes_count, self.played, self.pending, self.alone)
 
     @property
     def byes_counted(self) -> bool:
         """Whether the round's byes and forfeits count yet."""
-        return services.byes_count(self.byes_count, self.played, self.pending)
+        return read_model.byes_count(self.byes_count, self.played, self.pending)
 
     @property
     def complete(self) -> bool:
@@ -71,7 +71,7 @@ class RoundCount:
 _ROUND_COLUMNS = {
     "games": Count("pk"),
     "results": Count("score1"),
-    # As `services.scored_when_paired` tells them apart: results entered (a forfeit of a paired
+    # As `read_model.scored_when_paired` tells them apart: results entered (a forfeit of a paired
     # game keeps its table), and byes and absent players' forfeits, scored when paired.
     "played": Count(
         "pk", filter=Q(player2__isnull=False, score1__isnull=False, score2__isnull=False)
@@ -146,7 +146,7 @@ def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
 class Side:
     """A game as one of its players sees it."""
 
-    game: Game | services.GameRow  # a model instance, or its columns as read for the engines
+    game: Game | read_model.GameRow  # a model instance, or its columns as read for the engines
     player: Player
     opponent: Player | None  # None: a bye or a forfeit
     score: int | None  # a bye's or forfeit's: its spread
@@ -219,7 +219,7 @@ def signed(number: int) -> str:
     return f"{number:+d}" if number else "0"
 
 
-def sides_of(game: Game | services.GameRow, players: dict[int, Player]) -> list[Side]:
+def sides_of(game: Game | read_model.GameRow, players: dict[int, Player]) -> list[Side]:
     """Both sides of a game (one for a bye or forfeit)."""
     player1 = players[game.player1_id]
     if game.player2_id is None:
@@ -258,8 +258,8 @@ class Pairings:
 
 def round_pairings(division: Division, number: int) -> Pairings:
     """The games of a round, as this process read them under the division's stamps
-    (`services.division_read`: one query when it has)."""
-    read = services.division_read(division, public=True)
+    (`read_model.division_read`: one query when it has)."""
+    read = read_model.division_read(division, public=True)
     players = {p.pk: p for p in read.players}
     sides = [s for g in read.rows.get(number, ()) for s in sides_of(g, players)]
     by_table = [s for s in sides if s.player.pk == s.game.player1_id]
@@ -306,8 +306,8 @@ def player_games(player: Player) -> list[PlayerGame]:
     last_round = max((g.round for g in games), default=0)
     # The standings engine counts the record, so that a tie, a bye or a forfeit counts here
     # exactly as it does in the standings.
-    entrants = [services.engine_player(p) for p in players.values()]
-    rounds = services.engine_games(games, last_round)
+    entrants = [read_model.engine_player(p) for p in players.values()]
+    rounds = read_model.engine_games(games, last_round)
     result = []
     for game in games:
         side = next(s for s in sides_of(game, players) if s.player.pk == player.pk)
@@ -320,7 +320,7 @@ def player_games(player: Player) -> list[PlayerGame]:
     return result
 
 
-# A game's columns in a player's games-table key, in this order (`services.key_values`).
+# A game's columns in a player's games-table key, in this order (`read_model.key_values`).
 KEY_COLUMNS = (
     "pk", "round", "table", "player1_id", "player2_id", "score1", "score2", "kind", "first", "tou",
 )  # fmt: skip
@@ -335,7 +335,7 @@ def _games_key(
 ) -> str:
     """The key of a player's games table: `division` is (pk, frame stamp, round stamps), read
     before the games; `rounds` is the player's games, round by round in round order, each
-    round's line as `services.games_text` writes it; `sheet_rounds` the rounds where one of them
+    round's line as `read_model.games_text` writes it; `sheet_rounds` the rounds where one of them
     has a scoresheet."""
     pk, frame, stamps = division
     digest = hashlib.sha256(repr((player_pk, pk, frame, language)).encode())
@@ -369,16 +369,16 @@ def player_games_key(player: Player, division: Division, language: str) -> str:
     by_round: dict[int, list[tuple]] = defaultdict(list)
     for g in games:
         by_round[g[1]].append(g)
-    rounds = "".join(services.games_text(n, by_round[n]) for n in sorted(by_round))
+    rounds = "".join(read_model.games_text(n, by_round[n]) for n in sorted(by_round))
     where = (division.pk, division.frame_stamp, division.round_stamps or {})
     return _games_key(player.pk, where, language, rounds, with_sheets)
 
 
 def player_games_keys(division: Division, language: str) -> dict[int, str]:
     """`player_games_key` of every player of the division (by primary key), from the games this
-    process read under the division's stamp (`services.division_read`, which writes each
+    process read under the division's stamp (`read_model.division_read`, which writes each
     round's part of the keys once) and one query for the games with a scoresheet."""
-    read = services.division_read(division, public=True)
+    read = read_model.division_read(division, public=True)
     with_sheets = set(
         Scoresheet.objects.filter(
             game__division=division, game__round__in=list(read.rows)
@@ -409,7 +409,7 @@ def player_games_keys(division: Division, language: str) -> dict[int, str]:
 class CrossRow:
     """A player's line of the crosstable: their standing and their game of each round."""
 
-    standing: services.Row
+    standing: read_model.Row
     cells: list[Side | None]  # [0] is round 1
 
     @property
@@ -422,7 +422,7 @@ def crosstable(division: Division) -> tuple[list[CrossRow], int]:
 
     Three queries: the standings' two and the games.
     """
-    rows = services.division_standings(division, public=True)
+    rows = read_model.division_standings(division, public=True)
     players = {row.player.pk: row.player for row in rows}
     games = list(division.games.published())
     rounds = max((g.round for g in games), default=0)

@@ -22,7 +22,6 @@ from django.db.models import F, Max, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tournament import services
 from tournament.core import audit, sentences
 from tournament.engine import pairing
 from tournament.engine import standings as engine
@@ -30,6 +29,7 @@ from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.registry import automatic
 from tournament.models import Change, Division, Game, Player, Round
 from tournament.results import EntryError, change_text, snapshot
+from tournament.standings import read_model
 
 # Change.action values written here.
 PAIR = Change.Action.PAIR
@@ -64,9 +64,9 @@ class History:
     @property
     def engine_players(self) -> list[engine.Player]:
         return [
-            replace(services.engine_player(p), withdrawn_from_round=self.round)
+            replace(read_model.engine_player(p), withdrawn_from_round=self.round)
             if p.pk in self.absent
-            else services.engine_player(p)
+            else read_model.engine_player(p)
             for p in self.players
         ]
 
@@ -149,11 +149,11 @@ def history(division: Division, round_number: int, based_on: int | None = None) 
     for g in games:
         if g.round <= based_on:
             if g.has_result:
-                results[g.round - 1].append(services.engine_game(g))
+                results[g.round - 1].append(read_model.engine_game(g))
             else:
                 missing[g.round] = missing.get(g.round, 0) + 1
         else:
-            paired[g.round - based_on - 1].append(services.engine_game(g, with_scores=False))
+            paired[g.round - based_on - 1].append(read_model.engine_game(g, with_scores=False))
     if missing:
         late = ", ".join(f"round {r}: {n}" for r, n in sorted(missing.items()))
         raise PairingRefused(

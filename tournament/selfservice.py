@@ -30,6 +30,7 @@ from tournament.core import bounds
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
+from tournament.standings import read_model
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
 # A link's live checks are charged by their cost against `bounds.CHECK_BUDGET` over the last
@@ -453,7 +454,6 @@ def snapshot(division: Division) -> dict[str, Any]:
     numbers and names, the games' states for reporting and sending a scoresheet, and which
     player sent a scoresheet of which game. Four queries and the cached standings.
     """
-    from tournament import services
 
     def build() -> dict[str, Any]:
         tournament = division.tournament
@@ -518,10 +518,10 @@ def snapshot(division: Division) -> dict[str, Any]:
                         "sheet": sent.get((pk, me)),
                     }
                 )
-        key = services.standings_key(division, public=True)
+        key = read_model.standings_key(division, public=True)
         standing = {
             row.player.pk: {"record": row.record, "rank": row.rank}
-            for row in services.division_standings(division, key=key, public=True)
+            for row in read_model.division_standings(division, key=key, public=True)
         }
         return {
             "players": players,

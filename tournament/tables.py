@@ -14,10 +14,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament import cache_once, services
+from tournament import cache_once
 from tournament.cache_once import Kept
 from tournament.models import Division, Player
 from tournament.queries import CrossRow, PlayerGame, Side, sides_of, signed
+from tournament.standings import read_model
 from tournament.templatetags.spread_i18n import bdi_html, ltr_html
 
 
@@ -409,9 +410,11 @@ def crosstable_html(table: CrosstableTable, request: Any) -> str:
     return _written_rows(table, request, cells)
 
 
-def crosstable_cells(division: Division, read: services.DivisionRead) -> dict[int, dict[int, str]]:
+def crosstable_cells(
+    division: Division, read: read_model.DivisionRead
+) -> dict[int, dict[int, str]]:
     """Each round's crosstable cells (round → player → `<td>`) of the division's published
-    games and players as this process read them (`services.division_read`), kept in the cache
+    games and players as this process read them (`read_model.division_read`), kept in the cache
     under the frame stamp and each round's own stamp they were read under: a result entered
     renews its round's cells alone. No query: the rounds not kept are written from `read`."""
     # A cell's words (a bye, a forfeit) are in the page's language: kept once per language.

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from django.db import transaction
 
+from tournament.exchange.tsh_io import ImportError_
 from tournament.interchange import files, tou
 from tournament.interchange import wespa as printout_reader
 from tournament.models import Division, Game, Player, Tournament
-from tournament.services import ImportError_
 
 WESPA_BYE_SPREAD = 100  # tsh's WESPA realm preset
 

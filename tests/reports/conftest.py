@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from reports.report_support import corpus_file
 
-from tournament import services
+from tournament.exchange import tsh_io
 from tournament.models import Division, Tournament
 
 
@@ -21,7 +21,7 @@ def mgi(db: None, tmp_path: Path) -> Division:
     shutil.copyfile(corpus_file("config.tsh"), tmp_path / "config.tsh")
     shutil.copyfile(corpus_file("a.t"), tmp_path / "a.t")
     shutil.copyfile(corpus_file("a.t"), tmp_path / "b.t")
-    tournament = services.import_tsh(tmp_path / "config.tsh", slug="mgi")
+    tournament = tsh_io.import_tsh(tmp_path / "config.tsh", slug="mgi")
     return tournament.divisions.get(name="A")
 
 

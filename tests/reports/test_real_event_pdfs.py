@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from reports.report_support import corpus_file, pdf_lines, pdf_text
 
-from tournament import queries, reports, services
+from tournament import queries, reports
 from tournament.interchange.tsh import read_t_file
 from tournament.models import Division
 from tournament.reports.data import display
+from tournament.standings import read_model
 
 
 def _signed(n: int) -> str:
@@ -26,8 +27,8 @@ def test_the_standings_pdf_gives_each_players_rank_record_spread_rating_and_rati
 ) -> None:
     made = reports.make(mgi, "standings", "pdf", after)
     lines = set(pdf_lines(made.content))
-    rows = services.division_standings(mgi, after)
-    rated = {r.player.pk: r for r in services.division_ratings(mgi, after)}
+    rows = read_model.division_standings(mgi, after)
+    rated = {r.player.pk: r for r in read_model.division_ratings(mgi, after)}
     assert len(rows) == 60
     for row in rows:
         r = rated[row.player.pk]
@@ -127,7 +128,7 @@ def test_the_crosstable_pdf_gives_every_players_result_of_every_round(mgi: Divis
 
 def test_the_ratings_pdf_gives_each_players_rating_before_after_and_change(mgi: Division) -> None:
     lines = set(pdf_lines(reports.make(mgi, "ratings", "pdf").content))
-    rows = services.division_ratings(mgi)
+    rows = read_model.division_ratings(mgi)
     assert len(rows) == 60
     for r in rows:
         assert f"{r.player.number} {r.name} {r.before} {r.after} {_signed(r.change)}" in lines
@@ -144,7 +145,7 @@ def test_the_prizes_from_config_tsh_go_to_the_top_five(mgi: Division) -> None:
         "200,000",
     ]
     lines = set(pdf_lines(reports.make(mgi, "prizes", "pdf").content))
-    top = services.division_standings(mgi)[:5]
+    top = read_model.division_standings(mgi)[:5]
     for place, (row, prize) in enumerate(zip(top, mgi.prizes, strict=True), start=1):
         suffix = {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
         assert (

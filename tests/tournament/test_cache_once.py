@@ -12,9 +12,10 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tournament import cache_once, results, services
+from tournament import cache_once, results
 from tournament.cache_once import get_or_compute
 from tournament.models import Division
+from tournament.standings import read_model
 from tournament.views import public
 
 
@@ -131,14 +132,14 @@ def test_standings_and_ratings_kept_packed_are_the_same_rows_in_another_process(
 ) -> None:
     results.enter_line(division, 1, "1 400 2 350", director)
     results.enter_line(division, 1, "3 380 4 390", director)
-    computed = services.division_standings(division), services.division_ratings(division)
+    computed = read_model.division_standings(division), read_model.division_ratings(division)
 
     cache_once._LOCAL.clear()  # another worker: the shared cache holds them packed
-    services._READ.clear()
-    services._PLAYERS.clear()
+    read_model._READ.clear()
+    read_model._PLAYERS.clear()
     for name in ("_standings", "_ratings"):
-        monkeypatch.setattr(services, name, lambda *a: pytest.fail("computed again"))
-    kept = services.division_standings(division), services.division_ratings(division)
+        monkeypatch.setattr(read_model, name, lambda *a: pytest.fail("computed again"))
+    kept = read_model.division_standings(division), read_model.division_ratings(division)
 
     assert kept == computed
     top = [(r.rank, r.player.name, r.wins, r.spread) for r in kept[0][:2]]
@@ -150,14 +151,14 @@ def test_standings_and_ratings_kept_packed_are_the_same_rows_in_another_process(
 def test_rows_kept_packed_for_a_player_since_deleted_are_computed_again(
     division: Division, director: User
 ) -> None:
-    rows = services.division_standings(division)
-    key = services.standings_key(division)
+    rows = read_model.division_standings(division)
+    key = read_model.standings_key(division)
     gone = rows[-1].player.pk
     packed = [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]
     packed[-1] = (None, gone + 1000, 0, 0, 0, 0)
     cache.set(key, packed)
     cache_once._LOCAL.clear()
 
-    again = services.division_standings(division, key=key)
+    again = read_model.division_standings(division, key=key)
 
     assert [r.player.pk for r in again] == [r.player.pk for r in rows]

@@ -18,9 +18,10 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import cache_once, queries, results, scoresheets, selfservice, services, tables
+from tournament import cache_once, queries, results, scoresheets, selfservice, tables
 from tournament.core import bounds, cache_backend
 from tournament.models import Claim, Division, Game, Round, Scoresheet
+from tournament.standings import read_model
 
 LOCAL = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 FAILING = tolerant("cache_support.FailingCache", "redis://127.0.0.1:1/0")
@@ -29,10 +30,10 @@ FAILING = tolerant("cache_support.FailingCache", "redis://127.0.0.1:1/0")
 def _forget() -> None:
     """Everything a process keeps besides the cache: each test starts cold."""
     cache_once._LOCAL.clear()
-    services._READ.clear()
-    services._ROUNDS.clear()
-    services._PLAYERS.clear()
-    services._RATED.clear()
+    read_model._READ.clear()
+    read_model._ROUNDS.clear()
+    read_model._PLAYERS.clear()
+    read_model._RATED.clear()
     tables._CELLS.clear()
     queries._ROUND_COUNTS.clear()
     selfservice._SNAPSHOTS.clear()

@@ -15,9 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from bench.redis_server import REDIS_SERVER, RedisServer
-from tournament import cache_once, queries, results, selfservice, services, tables
+from tournament import cache_once, queries, results, selfservice, tables
 from tournament.core import cache_backend
 from tournament.models import Claim, Division, Round
+from tournament.standings import read_model
 
 pytestmark = pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed")
 
@@ -27,10 +28,10 @@ PAGE = "/t/spring-open/A/"
 def _forget() -> None:
     """What a process keeps besides the cache (a worker restarted, or another worker)."""
     cache_once._LOCAL.clear()
-    services._READ.clear()
-    services._ROUNDS.clear()
-    services._PLAYERS.clear()
-    services._RATED.clear()
+    read_model._READ.clear()
+    read_model._ROUNDS.clear()
+    read_model._PLAYERS.clear()
+    read_model._RATED.clear()
     tables._CELLS.clear()
     queries._ROUND_COUNTS.clear()
     selfservice._SNAPSHOTS.clear()

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from tournament import queries, results
 from tournament.models import Division, Player
+from tournament.standings import read_model
 from tournament.tables import (
     CrosstableTable,
     PairingsByNameTable,
@@ -102,7 +103,6 @@ def test_the_ratings_are_the_table_django_tables2_renders_in_any_order(
 ) -> None:
     from django_tables2 import RequestConfig
 
-    from tournament import services
     from tournament.tables import RatingsTable, ratings_html
 
     hostile = Player.objects.get(division=division, number=3)
@@ -112,7 +112,7 @@ def test_the_ratings_are_the_table_django_tables2_renders_in_any_order(
     results.enter_line(division, 1, "1 400 2 350", director)
     results.enter_line(division, 1, "3 380 4 380", director)
     request = RequestFactory().get("/", {"sort": sort} if sort else {})
-    rows = services.division_ratings(division)
+    rows = read_model.division_ratings(division)
 
     by_tables2 = RatingsTable(rows, division)
     RequestConfig(request, paginate=False).configure(by_tables2)
@@ -130,7 +130,6 @@ def test_the_standings_are_the_table_django_tables2_renders_in_any_order(
 ) -> None:
     from django_tables2 import RequestConfig
 
-    from tournament import services
     from tournament.tables import StandingsTable, standings_html
 
     hostile = Player.objects.get(division=division, number=3)
@@ -142,7 +141,7 @@ def test_the_standings_are_the_table_django_tables2_renders_in_any_order(
     results.enter_line(division, 1, "1 400 2 350", director)
     results.enter_line(division, 1, "3 380 4 380", director)
     request = RequestFactory().get("/", {"sort": sort} if sort else {})
-    rows = services.division_standings(division)
+    rows = read_model.division_standings(division)
 
     by_tables2 = StandingsTable(rows, division)
     RequestConfig(request, paginate=False).configure(by_tables2)
@@ -185,7 +184,7 @@ def test_a_players_games_are_the_table_django_tables2_renders(
 def test_the_crosstable_of_kept_round_cells_is_the_table_django_tables2_renders(
     division: Division, director: User
 ) -> None:
-    from tournament import services
+
     from tournament.tables import crosstable_cells, standings_crosstable_html
 
     hostile = Player.objects.get(division=division, number=3)
@@ -196,8 +195,8 @@ def test_the_crosstable_of_kept_round_cells_is_the_table_django_tables2_renders(
     request = RequestFactory().get("/")
 
     def written() -> str:
-        read = services.division_read(division)
-        rows = services.division_standings(division)
+        read = read_model.division_read(division)
+        rows = read_model.division_standings(division)
         cells = crosstable_cells(division, read)
         return standings_crosstable_html(division, rows, cells, request)
 

@@ -16,8 +16,10 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import events, players, results, rounds, scoresheets, services
+from tournament import events, players, results, rounds, scoresheets
+from tournament.exchange import tsh_io
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
+from tournament.standings import read_model
 
 
 def desk_url(name: str, division: Division, *args: object) -> str:
@@ -163,7 +165,7 @@ def test_absent_in_a_paired_round_asks_then_turns_the_pairing_into_a_forfeit(
         "Vale, Cora absent in round 1",
         {"player": 3, "round": 1},
     )
-    rows = {r.player.number: r for r in services.division_standings(division, public=False)}
+    rows = {r.player.number: r for r in read_model.division_standings(division, public=False)}
     assert (rows[3].losses, rows[3].spread, rows[4].wins, rows[4].spread) == (1, -50, 1, 50)
     # Still a pair for the pairing checks: 7 players, one bye, no "extra bye" warning.
     assert rounds.current_warnings(division, 1) == []
@@ -224,7 +226,7 @@ def test_spread_only_entry_records_the_spread_as_tsh_does(
 
     games = division.games.filter(round=1, kind=Game.PLAYED).order_by("table")
     assert [(g.score1, g.score2) for g in games] == [(55, 0), (0, 20), (455, 400)]
-    rows = {r.player.number: (r.wins, r.spread) for r in services.division_standings(division)}
+    rows = {r.player.number: (r.wins, r.spread) for r in read_model.division_standings(division)}
     assert rows[1] == (1, 55) and rows[2] == (0, -55) and rows[4] == (1, 20)
     assert check.correction and plain(check.after).startswith("1 Quill, Ada 60 – 2 Crane, Ben 0")
 
@@ -422,7 +424,7 @@ def test_the_tsh_archive_reads_back_as_the_same_event(
     response = desk.get(reverse("desk-tsh", args=[division.tournament.slug]))
     path = tmp_path / "config.tsh"
     path.write_bytes(response.content)
-    again = services.import_tsh(path, slug="again", name="Again")
+    again = tsh_io.import_tsh(path, slug="again", name="Again")
 
     assert response["Content-Disposition"] == 'attachment; filename="spring-open-config.tsh"'
     assert response.content.decode().startswith("division A a.t\n#begin_file name=a.t\n")
@@ -460,7 +462,7 @@ def _heading(client: Client, url: str) -> str:
 
 
 def _wins(division: Division, player_id: int, *, public: bool = True) -> float:
-    rows = services.division_standings(division, public=public)
+    rows = read_model.division_standings(division, public=public)
     return next(r.wins for r in rows if r.player.pk == player_id)
 
 
@@ -523,7 +525,7 @@ def test_byes_count_once_any_result_is_in_when_the_director_chooses(
     assert _heading(client, url) == "Standings after round 2 (1 of 3 results in)"
     assert _wins(division, bye.player1_id) == before + 1
     # The ratings are the same whichever way byes count: byes are not rated.
-    ratings = {r.player.pk: r.by_round for r in services.division_ratings(division)}
+    ratings = {r.player.pk: r.by_round for r in read_model.division_ratings(division)}
     assert len(ratings[bye.player1_id]) == 2
 
 
@@ -540,7 +542,7 @@ def test_an_imported_tsh_event_counts_byes_once_any_result_is_in(tmp_path: Path)
     config.write_text("config max_rounds = 2\ndivision a a.t\n")
     (tmp_path / "a.t").write_text("Quill, Ada 1650 2 0; 400 0\nCrane, Ben 1480 1 0; 300 0\n")
 
-    imported = services.import_tsh(config, slug="imported")
+    imported = tsh_io.import_tsh(config, slug="imported")
 
     assert imported.divisions.get().byes_count == "any"
 

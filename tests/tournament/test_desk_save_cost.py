@@ -1,6 +1,6 @@
 """The desk's save, made cheap at 500 players, says the same as before.
 
-After each save the desk shows both players' records (`services.records_of`, from their own
+After each save the desk shows both players' records (`read_model.records_of`, from their own
 games alone, where the whole standings were computed afresh) and swaps in the round's table
 (`director.round_rows_html`, written in one pass from plain values, where a template looped over
 every game's model instance).
@@ -15,8 +15,9 @@ import pytest
 from django.test import Client
 from text_support import plain
 
-from tournament import services
+from tournament.exchange import tsh_io
 from tournament.models import Division, Game
+from tournament.standings import read_model
 from tournament.views.director import round_rows_html
 
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -32,7 +33,7 @@ def _enter(desk: Client, division: Division, line: str) -> dict:
     return desk.post(path, {"line": line}, **JSON).json()
 
 
-def _standing(row: services.Row) -> tuple:
+def _standing(row: read_model.Row) -> tuple:
     return (row.player.number, row.name, row.record, row.wins, row.losses, row.spread, row.games)
 
 
@@ -43,12 +44,12 @@ def test_every_players_record_is_their_row_of_the_standings(tmp_path: Path, sour
         pytest.skip(f"the shared tsh corpus is not here ({source})")
     target = tmp_path / "a.t"
     shutil.copyfile(source, target)
-    division = services.import_tsh(target, slug="event").divisions.get()
-    rows = services.division_standings(division, public=False)
+    division = tsh_io.import_tsh(target, slug="event").divisions.get()
+    rows = read_model.division_standings(division, public=False)
     assert len(rows) > 20
 
     numbers = [r.player.number for r in rows]
-    records = services.records_of(division, numbers, public=False)
+    records = read_model.records_of(division, numbers, public=False)
 
     assert [_standing(r) for r in records] == [_standing(r) for r in rows]
 
@@ -61,7 +62,7 @@ def test_records_count_byes_forfeits_and_only_what_the_public_may_see(
     assert _enter(desk, division, "3 forfeit")["ok"]
     assert _enter(desk, division, "7 bye")["ok"]
 
-    records = services.records_of(division, [7, 4, 3, 1, 99], public=False)
+    records = read_model.records_of(division, [7, 4, 3, 1, 99], public=False)
 
     assert [(r.name, r.record, r.spread, r.games) for r in records] == [
         ("Reed, Hal", "0–0", 0, 0),  # round 1 is not complete: its bye does not count yet
@@ -69,10 +70,10 @@ def test_records_count_byes_forfeits_and_only_what_the_public_may_see(
         ("Vale, Cora", "0–1", -50, 1),
         ("Quill, Ada", "1–0", 66, 1),
     ]
-    full = {r.player.number: r for r in services.division_standings(division, public=False)}
+    full = {r.player.number: r for r in read_model.division_standings(division, public=False)}
     assert [_standing(r) for r in records] == [_standing(full[n]) for n in (7, 4, 3, 1)]
-    public = {r.player.number: r for r in services.division_standings(division)}
-    assert [_standing(r) for r in services.records_of(division, [1, 7])] == [
+    public = {r.player.number: r for r in read_model.division_standings(division)}
+    assert [_standing(r) for r in read_model.records_of(division, [1, 7])] == [
         _standing(public[1]),
         _standing(public[7]),
     ]
@@ -135,8 +136,8 @@ def test_a_bye_counts_in_the_records_when_the_division_counts_it(
     assert _enter(desk, division, "1 455 2 389")["ok"]
 
     def both() -> list[tuple]:
-        full = {r.player.number: r for r in services.division_standings(division, public=False)}
-        records = services.records_of(division, [7, 1], public=False)
+        full = {r.player.number: r for r in read_model.division_standings(division, public=False)}
+        records = read_model.records_of(division, [7, 1], public=False)
         assert [_standing(r) for r in records] == [_standing(full[n]) for n in (7, 1)]
         return [(r.record, r.spread, r.games) for r in records]
 

@@ -17,7 +17,8 @@ from django.core.management import call_command
 from django.test import Client
 
 import tournament.migrations as migrations_package
-from tournament import events, players, services
+from tournament import events, players
+from tournament.exchange import tsh_io
 from tournament.interchange import names, tou, tsh
 from tournament.models import Change, Division, Game, Player, Tournament
 from tournament.reports.data import tou_text
@@ -202,7 +203,7 @@ def test_every_way_in_gives_a_player_the_automatic_latin_name(
     players.import_roster(division, "name,rating\nΣωκράτης,1300\n".encode(), "r.csv", director)
     copy = events.copy_tournament(t, director, "Every Way 2")
     (tmp_path / "a.t").write_text("Дмитрий Иванов 1600 ;\n", encoding="utf-8")
-    imported = services.import_tsh(tmp_path / "a.t", slug="from-tsh")
+    imported = tsh_io.import_tsh(tmp_path / "a.t", slug="from-tsh")
     tou_lines = ["*M07.03.2015 Club", "*A", " " * 38 + "0", "Zoë Müller           2420   2"]
     tou_lines += ["Bob Bell              380   1", "*** END OF FILE ***", ""]
     (tmp_path / "e.tou").write_bytes("\r\n".join(tou_lines).encode("latin-1"))
@@ -248,7 +249,7 @@ HOSTILE = ["#Fan", "x 2;", 'B" 2;-', "+", ";", "12 34", "A", "Lee\u2028Ann", "Ki
 @pytest.mark.parametrize("name", HOSTILE)
 def test_a_tsh_line_never_writes_a_name_as_player_n(name: str) -> None:
     player = tsh.TshPlayer(3, name, "1500", [], [])
-    written = services.tsh_name(player, names.automatic(name))
+    written = tsh_io.tsh_name(player, names.automatic(name))
     assert "Player 3" not in written
     tsh.format_player(tsh.TshPlayer(3, written, "1500", [], []))  # tsh reads it back
 

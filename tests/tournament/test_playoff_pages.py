@@ -11,6 +11,7 @@ from django.urls import reverse
 from tournament import playoffs
 from tournament.models import Change, Division, PlayoffGame, Tournament
 from tournament.reports import data, make
+from tournament.standings import read_model
 
 
 @pytest.fixture
@@ -28,9 +29,8 @@ def desk_url(division: Division) -> str:
 
 
 def top_two(division: Division) -> list[str]:
-    from tournament import services
 
-    rows = services.division_standings(division, 1, public=False)
+    rows = read_model.division_standings(division, 1, public=False)
     return [r.player.name for r in rows[:2]]
 
 

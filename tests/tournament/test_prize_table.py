@@ -15,7 +15,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tournament import reports, services
+from tournament import reports
+from tournament.exchange import tsh_io
 from tournament.interchange import tsh
 from tournament.models import Division, Tournament
 from tournament.reports import data
@@ -53,7 +54,7 @@ def mgi(db: None, tmp_path: Path) -> Division:
     (tmp_path / "config.tsh").write_text(config, encoding="utf-8")
     shutil.copyfile(MGI / "a.t", tmp_path / "a.t")
     shutil.copyfile(MGI / "a.t", tmp_path / "b.t")
-    division = services.import_tsh(tmp_path / "config.tsh", slug="mgi").divisions.get(name="A")
+    division = tsh_io.import_tsh(tmp_path / "config.tsh", slug="mgi").divisions.get(name="A")
     division.prizes_more_than_one = True  # each type on its own: TSH's default
     division.save()
     return division
@@ -166,7 +167,7 @@ def test_the_options_are_read_from_config_tsh_and_written_back(
         {"kind": "tuffluck", "place": 2, "value": "T2", "note": "", "rounds": 5},
     ]
     mgi.save()
-    written = services.export_tsh(mgi.tournament, tmp_path / "out")
+    written = tsh_io.export_tsh(mgi.tournament, tmp_path / "out")
     text = next(p for p in written if p.name == "config.tsh").read_text()
     assert "prize roundrecord 1 A 'RR' first=7 last=12\n" in text
     assert "prize highwin 1 A 'HW' members=3,4,5 order=1\n" in text
@@ -334,8 +335,8 @@ def test_a_prize_line_with_a_bad_number_refuses_the_import_in_one_line(
     shutil.copyfile(MGI / "a.t", tmp_path / "a.t")
     shutil.copyfile(MGI / "a.t", tmp_path / "b.t")
     lines = config.count("\n")
-    with pytest.raises(services.ImportError_) as refused:
-        services.import_tsh(tmp_path / "config.tsh", slug="bad")
+    with pytest.raises(tsh_io.ImportError_) as refused:
+        tsh_io.import_tsh(tmp_path / "config.tsh", slug="bad")
     assert str(refused.value) == (
         f"config.tsh: line {lines}: prize: first=two should be a whole number from 1"
     )

@@ -14,7 +14,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tournament import prizes, reports, results, services
+from tournament import prizes, reports, results
+from tournament.exchange import tsh_io
 from tournament.interchange import tsh
 from tournament.models import Division, Game, Player, Tournament
 from tournament.reports import data
@@ -38,7 +39,7 @@ def test_class_standings_of_a_real_event_follow_the_t_files_class_and_final_rank
 ) -> None:
     target = tmp_path / "a.t"
     shutil.copyfile(JVC56 / "a.t", target)
-    division = services.import_tsh(target, slug="event").divisions.get()
+    division = tsh_io.import_tsh(target, slug="event").divisions.get()
     # The .t file, read here: each player's class and tsh's rank after the last round.
     expected: dict[str, list[str]] = {}
     finals = []
@@ -132,7 +133,7 @@ def test_prize_lines_with_a_class_are_read_and_written_back(
     ]
     played.prizes = config.prizes("A") + [{"kind": "lowwin", "place": 1, "value": "mug"}]
     played.save()
-    written = services.export_tsh(played.tournament, tmp_path / "out")
+    written = tsh_io.export_tsh(played.tournament, tmp_path / "out")
     text = next(p for p in written if p.name == "config.tsh").read_text()
     assert "prize rank 1 A '$100' class=B\nprize highwin 1 A '$5'\nprize lowwin 1 A 'mug'\n" in text
     assert tsh.read_config(text).prizes("A")[0]["class"] == "B"
@@ -177,11 +178,11 @@ def test_tsh_classes_line_gives_classes_by_rating_order_to_standings_and_prizes(
     played.save()
 
     # The line round trip: written after the division line, replaced when changed.
-    written = services.export_tsh(played.tournament, tmp_path / "out")
+    written = tsh_io.export_tsh(played.tournament, tmp_path / "out")
     config_path = next(p for p in written if p.name == "config.tsh")
     text = config_path.read_text()
     assert "classes A 3\n" in text and tsh.read_config(text).classes("A") == 3
-    again = services.import_tsh(config_path, slug="again").divisions.get()
+    again = tsh_io.import_tsh(config_path, slug="again").divisions.get()
     assert again.rating_classes == 3
     assert [c.player_class for c in prizes.class_standings(again)] == [c.player_class for c in rows]
     assert tsh.with_classes(text, {"A": 2}).count("classes A") == 1
@@ -316,18 +317,18 @@ def test_the_corpus_events_prize_lines_are_imported_and_exported_round_trip(
     text = (source / "tournament1_config.tsh").read_text(encoding="utf-8-sig")
     (folder / "config.tsh").write_text(text)
     shutil.copyfile(source / "tournament1_a.t", folder / "a.t")
-    division = services.import_tsh(folder / "config.tsh", slug="lanka").divisions.get()
+    division = tsh_io.import_tsh(folder / "config.tsh", slug="lanka").divisions.get()
     expected = tsh.read_config(text).prizes("a")
     assert division.prizes == expected and len(expected) == text.count("\nprize ") == 13
     assert expected[0] == {"kind": "rank", "place": 1, "value": "25pts", "note": ""}
-    out = services.export_tsh(division.tournament, tmp_path / "out")
+    out = tsh_io.export_tsh(division.tournament, tmp_path / "out")
     exported = next(p for p in out if p.name == "config.tsh").read_text()
     prize_lines = [line for line in text.splitlines() if line.startswith("prize ")]
     assert [line for line in exported.splitlines() if line.startswith("prize ")] == prize_lines
     # Changed at the desk: the new prizes are written, and read back the same.
     division.prizes = expected[:2] + [{"kind": "highgame", "place": 1, "value": "5pts", "note": ""}]
     division.save()
-    out = services.export_tsh(division.tournament, tmp_path / "again")
+    out = tsh_io.export_tsh(division.tournament, tmp_path / "again")
     exported = next(p for p in out if p.name == "config.tsh").read_text()
     assert tsh.read_config(exported).prizes("a") == division.prizes
 

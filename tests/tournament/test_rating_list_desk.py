@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tournament import events
+from tournament.core import tsh_settings
 from tournament.models import Change, Division, Player, Tournament
 
 WESPA = b"""NICKstateNAME vic24.tou 20240612
@@ -192,8 +193,6 @@ def test_config_tsh_rating_list_chooses_the_format_at_the_desk_and_for_userating
     from django.core.management import call_command
     from django.core.management.base import CommandError
 
-    from tournament import services
-
     tournament = division.tournament
     page = desk.get(url(division)).content.decode()
     assert 'value="naspa" id="id_format_0" required checked' in page  # the form's default
@@ -201,7 +200,7 @@ def test_config_tsh_rating_list_chooses_the_format_at_the_desk_and_for_userating
 
     tournament.tsh_config = "division A a.t\nconfig rating_list = 'wespa'\n"
     tournament.save()
-    assert services.rating_list_asked(division) == ("wespa", "wespa")
+    assert tsh_settings.rating_list_asked(division) == ("wespa", "wespa")
     page = desk.get(url(division)).content.decode()
     assert 'value="wespa" id="id_format_1" required checked' in page
     assert "names the rating list “<bdi>wespa</bdi>”: its format is chosen below" in page
@@ -215,13 +214,13 @@ def test_config_tsh_rating_list_chooses_the_format_at_the_desk_and_for_userating
 
     tournament.tsh_config = "division A a.t\nconfig rating_list{'A'} = 'nsa'\n"
     tournament.save()
-    assert services.rating_list_asked(division) == ("nsa", "naspa")
+    assert tsh_settings.rating_list_asked(division) == ("nsa", "naspa")
     tournament.tsh_config = "division A a.t\nconfig rating_list = 'naspa-csw'\n"
     tournament.save()
-    assert services.rating_list_asked(division) == ("naspa-csw", "naspa")
+    assert tsh_settings.rating_list_asked(division) == ("naspa-csw", "naspa")
     tournament.tsh_config = "division A a.t\nconfig rating_list = 'absp'\n"
     tournament.save()
-    assert services.rating_list_asked(division) == ("absp", None)
+    assert tsh_settings.rating_list_asked(division) == ("absp", None)
     assert (
         "“<bdi>absp</bdi>”, which Spread does not read" in desk.get(url(division)).content.decode()
     )

@@ -18,11 +18,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from tournament import services
 from tournament.engine.ratings import RatedPlayer, rate_event
 from tournament.engine.standings import Game, GameKind
+from tournament.exchange import tsh_io
 from tournament.interchange.tsh import read_t_file
 from tournament.models import Game as GameRow
+from tournament.standings import read_model
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh"
 JVC56 = CORPUS / "jvc56_tournament_pairing_algorithms"
@@ -45,7 +46,7 @@ def _ratings(slug: str, division: str, *args: str) -> list[dict]:
 def test_ratings_after_every_round_equal_tsh_newr(tmp_path: Path, name: str, source: Path):
     target = tmp_path / name
     shutil.copyfile(source, target)
-    services.import_tsh(target, slug="event")
+    tsh_io.import_tsh(target, slug="event")
     division = Path(name).stem
     tfile = read_t_file(target)
     checked = 0
@@ -79,7 +80,7 @@ def rated(db, tournament):
 
 
 def test_ratings_command_and_page_agree(rated):
-    rows = services.division_ratings(rated)
+    rows = read_model.division_ratings(rated)
     by_name = {r.name: r for r in rows}
     # The engine on the same games, by hand: the app hands it the right players and results.
     ids = {p.name: p.pk for p in rated.players.all()}
@@ -123,7 +124,7 @@ def test_ratings_command_and_page_agree(rated):
 
 
 def test_ratings_before_round_1(rated):
-    rows = services.division_ratings(rated, after_round=0)
+    rows = read_model.division_ratings(rated, after_round=0)
     assert all(r.after == r.before and r.change == 0 for r in rows)
     assert Client().get("/t/spring-open/A/ratings/?round=2").status_code == 404
 
@@ -139,6 +140,6 @@ def test_forfeits_are_not_rated(rated):
     game = rated.games.get(round=1, player1__number=1)
     game.player2, game.score1, game.score2, game.kind = None, -50, None, GameRow.FORFEIT
     game.save()
-    by_name = {r.name: r for r in services.division_ratings(rated)}
+    by_name = {r.name: r for r in read_model.division_ratings(rated)}
     assert by_name["Quill, Ada"].change == 0
     assert by_name["Crane, Ben"].change == 0

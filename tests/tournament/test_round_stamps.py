@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from tournament import results, scoresheets
 from tournament.models import Division, Game, Player
+from tournament.standings import read_model
 
 
 @pytest.fixture
@@ -217,11 +218,10 @@ def test_a_division_saved_with_some_fields_still_renews_its_stamps(
 
 
 def _read_afresh(division: Division, public: bool = True):
-    from tournament import services
 
-    services._READ.clear()
-    services._ROUNDS.clear()
-    return services._players_and_results(division, public)
+    read_model._READ.clear()
+    read_model._ROUNDS.clear()
+    return read_model._players_and_results(division, public)
 
 
 @pytest.mark.django_db
@@ -231,16 +231,14 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
 ) -> None:
     from django.db import connection
 
-    from tournament import services
-
     def check() -> None:
-        kept = services._players_and_results(three_rounds, public)
+        kept = read_model._players_and_results(three_rounds, public)
         assert kept == _read_afresh(three_rounds, public)
 
-    services._players_and_results(three_rounds, public)
+    read_model._players_and_results(three_rounds, public)
     with CaptureQueriesContext(connection) as queries:
         results.enter_line(three_rounds, 3, "2 410 4 390", director)
-        kept = services._players_and_results(three_rounds, public)
+        kept = read_model._players_and_results(three_rounds, public)
     games_read = [q["sql"] for q in queries if 'FROM "tournament_game"' in q["sql"]]
     assert any('NOT ("tournament_game"."round" IN (1, 2))' in sql for sql in games_read)
     assert kept == _read_afresh(three_rounds, public)
@@ -258,7 +256,7 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
 
     stamps.touch([three_rounds.pk])
     check()
-    assert services._players_and_results(three_rounds, public)[1][0] == []  # no result left
+    assert read_model._players_and_results(three_rounds, public)[1][0] == []  # no result left
 
 
 @pytest.mark.django_db

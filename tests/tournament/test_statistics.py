@@ -19,8 +19,9 @@ from django.test import Client
 from django.urls import reverse
 from scoring_support import corpus_game
 
-from tournament import reports, results, scoresheets, services
+from tournament import reports, results, scoresheets
 from tournament.engine import statistics as engine
+from tournament.exchange import tsh_io
 from tournament.models import Division, Game, Player, Round
 from tournament.statistics import division_statistics
 
@@ -94,7 +95,7 @@ def test_the_statistics_of_a_real_23_round_event_are_the_t_files_own(
 ) -> None:
     target = tmp_path / name
     shutil.copyfile(source, target)
-    tournament = services.import_tsh(target, slug="event")
+    tournament = tsh_io.import_tsh(target, slug="event")
     division = tournament.divisions.get(name=Path(name).stem)
     ratings, games = read_t(target)
     st = division_statistics(division)

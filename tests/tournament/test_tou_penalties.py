@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tournament import services
+from tournament.exchange import tsh_io
 from tournament.interchange import tou
 from tournament.models import Game, Tournament
 from tournament.reports.data import tou_text
+from tournament.standings import read_model
 from tournament.wespa import import_tou
 
 from .wespa_support import WESPA, events
@@ -60,7 +61,7 @@ def test_a_negative_score_is_imported_with_a_note_saying_what_it_holds(penalties
         (2, Game.FORFEIT, -50, None),
         (3, Game.PLAYED, -10, 100),
     ]
-    rows = services.division_standings(division)
+    rows = read_model.division_standings(division)
     assert [(r.name, r.wins, r.losses, r.spread) for r in rows] == [
         ("Cara Cole", 2.0, 1.0, 160),  # the bye +100, -50, +110
         ("Bob Bell", 1.0, 1.0, 10),  # -40, +50, absent
@@ -111,7 +112,7 @@ def test_a_score_below_minus_999_is_still_refused(db: None, tmp_path: Path) -> N
     lines[3] = "Zoë Müller           2420  +2 -1050   1  -10   3"
     path = tmp_path / "bad.tou"
     path.write_bytes("\r\n".join(lines).encode("latin-1"))
-    with pytest.raises(services.ImportError_) as error:
+    with pytest.raises(tsh_io.ImportError_) as error:
         import_tou(path, slug="bad")
     assert str(error.value) == (
         "bad.tou: line 4: Zoë Müller: '-1050' is not a score (-999 to 2999)"

@@ -13,12 +13,14 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from tournament import reports, services
+from tournament import reports
+from tournament.core import tsh_settings
 from tournament.interchange.tsh import read_t, read_t_file
 from tournament.models import Division, Tournament
 from tournament.reports.data import ratings as ratings_report
 from tournament.reports.data import standings as standings_report
 from tournament.reports.data import tou_text
+from tournament.standings import read_model
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh"
 TEST_DATA_A = CORPUS / "jvc56_tournament_pairing_algorithms" / "test_data_a.t.86aeb79"
@@ -283,10 +285,10 @@ def test_every_command_finds_a_division_in_any_case(woogles: Path, tmp_path: Pat
 def test_a_division_name_written_exactly_wins_over_one_in_another_case(small: Tournament) -> None:
     lower = Division.objects.create(tournament=small, name="a")
     upper = Division.objects.create(tournament=small, name="A", position=1)
-    assert services.division_by_name(small.slug, "a") == lower
-    assert services.division_by_name(small.slug, "A") == upper
+    assert read_model.division_by_name(small.slug, "a") == lower
+    assert read_model.division_by_name(small.slug, "A") == upper
     with pytest.raises(LookupError, match="no division 'c'"):
-        services.division_by_name(small.slug, "c")
+        read_model.division_by_name(small.slug, "c")
 
 
 @pytest.mark.django_db
@@ -311,7 +313,7 @@ def test_the_public_pages_of_a_division_answer_in_any_case(woogles: Path) -> Non
 @pytest.mark.django_db
 def test_a_non_ascii_division_name_is_found_in_any_case(small: Tournament) -> None:
     division = Division.objects.create(tournament=small, name="Élite")
-    assert services.division_by_name(small.slug, "éLITE") == division
+    assert read_model.division_by_name(small.slug, "éLITE") == division
 
 
 @pytest.mark.django_db
@@ -360,7 +362,7 @@ def test_a_rating_system_spread_does_not_compute_is_said_everywhere_ratings_show
     ]
     division = Division.objects.get()
     assert division.rating_system == "nsa2008"
-    assert services.ratings_note(division) == note
+    assert tsh_settings.ratings_note(division) == note
 
     out = StringIO()
     call_command("ratings", "event", division="A", stdout=out)
@@ -389,5 +391,5 @@ def test_a_rating_system_spread_computes_is_used_without_a_note(tmp_path: Path) 
     assert len(import_file(path).splitlines()) == 1
     division = Division.objects.get()
     assert division.rating_system == "naspa-csw"
-    assert services.ratings_note(division) is None
+    assert tsh_settings.ratings_note(division) is None
     assert [c.header for c in ratings_report(division).tables[0].columns][3] == ("After")

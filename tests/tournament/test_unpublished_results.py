@@ -20,8 +20,9 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tournament import results, rounds, services
+from tournament import results, rounds
 from tournament.models import Division, Game, Player, Round
+from tournament.standings import read_model
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]
 ROUND_2 = ["1 377 3 523", "2 611 4 109", "5 402 7 398", "6 bye"]
@@ -103,8 +104,8 @@ def test_no_public_page_or_download_shows_an_unpublished_round_s_results(
         assert not any(score.encode() in page for score in HIDDEN_SCORES)
 
     # Ratings: the public's are those after round 1, the desk's after round 2.
-    after_1 = services.division_ratings(hidden, after_round=1, public=False)
-    after_2 = services.division_ratings(hidden, public=False)
+    after_1 = read_model.division_ratings(hidden, after_round=1, public=False)
+    after_2 = read_model.division_ratings(hidden, public=False)
     ada_1 = next(r for r in after_1 if r.player.number == 1).after
     ada_2 = next(r for r in after_2 if r.player.number == 1).after
     assert ada_1 != ada_2
@@ -137,7 +138,7 @@ def test_no_public_page_or_download_shows_an_unpublished_round_s_results(
 
 @pytest.mark.django_db
 def test_the_desk_s_standings_count_every_round(hidden: Division) -> None:
-    desk = {r.player.number: r for r in services.division_standings(hidden, public=False)}
-    public = {r.player.number: r for r in services.division_standings(hidden, public=True)}
+    desk = {r.player.number: r for r in read_model.division_standings(hidden, public=False)}
+    public = {r.player.number: r for r in read_model.division_standings(hidden, public=True)}
     assert (desk[1].wins, desk[1].losses, desk[1].spread) == (1, 1, -96)
     assert (public[1].wins, public[1].losses, public[1].spread) == (1, 0, 50)

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tournament import services
 from tournament.interchange import tou
 from tournament.models import Division, Game, Tournament
 from tournament.reports.data import tou_text
+from tournament.standings import read_model
 from tournament.wespa import import_tou
 
 from .wespa_support import event_file, events, player_lines
@@ -31,12 +31,12 @@ def test_every_shared_event_imports_and_exports_its_games_as_they_came(stem: str
     assert imported.tournament.start_date == read.date
 
 
-def _standings(stem: str) -> dict[str, services.Row]:
+def _standings(stem: str) -> dict[str, read_model.Row]:
     imported = import_tou(event_file(stem), slug="event")
     return {
         row.name: row
         for division in imported.tournament.divisions.all()
-        for row in services.division_standings(division)
+        for row in read_model.division_standings(division)
     }
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from tournament import services
 from tournament.interchange import tou, wespa
 from tournament.models import Game
+from tournament.standings import read_model
 from tournament.wespa import import_tou
 
 from .wespa_support import event_file, events
@@ -24,7 +24,7 @@ from .wespa_support import event_file, events
 EVENTS = events() or ["2014_ISR_isrop14"]
 
 
-def _played_only(division, row: services.Row) -> tuple[float, int, int]:
+def _played_only(division, row: read_model.Row) -> tuple[float, int, int]:
     """Spread's wins, spread and games without the rounds that had no opponent."""
     wins, spread, games = row.wins, row.spread, row.games
     for g in Game.objects.filter(division=division, player1=row.player, player2=None):
@@ -69,7 +69,7 @@ def test_spread_agrees_with_the_printout_or_the_difference_is_a_known_fault(stem
     compared = differ = 0
     problems = []
     for section, division in zip(read.sections, tournament.divisions.all(), strict=True):
-        rows = {r.player.number: r for r in services.division_standings(division)}
+        rows = {r.player.number: r for r in read_model.division_standings(division)}
         flawed = wespa.flawed_figures(section)
         for number, line in enumerate(section.rows, start=1):
             p = printed.get((section.name, line.name))
@@ -106,7 +106,7 @@ def test_spreads_own_kings_cup_standings_count_each_game_from_its_own_round() ->
     tournament = import_tou(event_file("2008_THA_kc08rn"), slug="kc08").tournament
     rows = {
         r.player.name: (r.wins, r.losses, r.spread, r.games)
-        for r in services.division_standings(tournament.divisions.get())
+        for r in read_model.division_standings(tournament.divisions.get())
     }
     assert rows["Pichai Limprasert"] == (13.0, 14.0, 938, 27)
     assert rows["Alex Tan"] == (13.0, 14.0, -639, 27)  # with his round-1 bye: +100

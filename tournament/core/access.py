@@ -15,10 +15,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tournament import queries, results, services
+from tournament import queries, results
 from tournament.core.language import apply_tournament_language
 from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
+from tournament.standings import read_model
 
 # -- the director's desk ------------------------------------------------------------------------
 
@@ -154,7 +155,7 @@ def get_public_division(tournament: Tournament, name: str, with_games: bool = Fa
     divisions = tournament.divisions.select_related("playoff")  # the subnav links a playoff
     if with_games:
         divisions = divisions.prefetch_related(queries.games_with_players())
-    division = services.find_division(divisions, name)
+    division = read_model.find_division(divisions, name)
     if division is None:
         raise Http404(gettext("No such division."))
     return division

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament import services
 from tournament.models import Division
+from tournament.standings import read_model
 
 
 class DivisionCommand(BaseCommand):
@@ -21,7 +21,7 @@ class DivisionCommand(BaseCommand):
 
     def division(self, slug: str, name: str) -> Division:
         try:
-            return services.division_by_name(slug, name)
+            return read_model.division_by_name(slug, name)
         except LookupError as error:
             raise CommandError(str(error)) from error
 
@@ -36,7 +36,7 @@ class DivisionCommand(BaseCommand):
         played would show everyone at 0-0 as if that were the standing."""
         if after_round is None or after_round == 0:
             return after_round
-        last = services.rounds_played(division)
+        last = read_model.rounds_played(division)
         if after_round > last:
             played = f"up to round {last}" if last else "for no round yet"
             raise CommandError(

@@ -16,10 +16,12 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from tournament import queries, services
+from tournament import queries
+from tournament.core import tsh_settings
 from tournament.core.sentences import isolate
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.standings import read_model
 from tournament.tables import FIXED_MARK, fixed_table_legend
 
 Cell = str | int | float | None
@@ -129,7 +131,7 @@ def _paired_rounds(division: Division, public: bool) -> list[int]:
 def _after_round(division: Division, number: int | None, public: bool) -> int:
     # The rounds the standings count, by the division's `byes_count`: a round with only its
     # byes scored is not "after round N" unless they count already.
-    last = services.rounds_counted(division, public)
+    last = read_model.rounds_counted(division, public)
     if number is None:
         return last
     if number < 0 or number > last:
@@ -262,16 +264,16 @@ def wall(division: Division, number: int | None = None, public: bool = False) ->
 # -- standings and ratings -------------------------------------------------------------------
 
 
-def _ratings_after(division: Division, after: int, public: bool) -> dict[int, services.RatingRow]:
+def _ratings_after(division: Division, after: int, public: bool) -> dict[int, read_model.RatingRow]:
     if not after:
         return {}
-    return {r.player.pk: r for r in services.division_ratings(division, after, public=public)}
+    return {r.player.pk: r for r in read_model.division_ratings(division, after, public=public)}
 
 
 def standings(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Rank, name, wins, losses, spread, rating, and the rating after the round with its change."""
     after = _after_round(division, number, public)
-    rows = services.division_standings(division, after, public=public)
+    rows = read_model.division_standings(division, after, public=public)
     rated = _ratings_after(division, after, public)
     columns = [
         Column(_("Rank"), numeric=True),
@@ -282,7 +284,7 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
         Column(_("Spread"), numeric=True, style="signed"),
         Column(_("Rating"), numeric=True),
     ]
-    note = services.ratings_note(division) if rated else None
+    note = tsh_settings.ratings_note(division) if rated else None
     if rated:
         new = (
             _("New (%(note)s)") % {"note": _not_asked(division)}
@@ -341,7 +343,7 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
 def ratings(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Every player's rating before the event, after the round, and the change, best first."""
     after = _after_round(division, number, public)
-    rows = services.division_ratings(division, after, public=public)
+    rows = read_model.division_ratings(division, after, public=public)
     columns = [
         Column(_("No."), numeric=True),
         Column(_("Name"), flexible=True),
@@ -349,7 +351,7 @@ def ratings(division: Division, number: int | None = None, public: bool = False)
         Column(_("After"), numeric=True),
         Column(_("Change"), numeric=True, style="signed"),
     ]
-    note = services.ratings_note(division)
+    note = tsh_settings.ratings_note(division)
     if note:
         columns[3] = Column(_("After (%(note)s)") % {"note": _not_asked(division)}, numeric=True)
     table = [[r.player.number, r.name, r.before, r.after, r.change] for r in rows]
@@ -368,7 +370,7 @@ def _not_asked(division: Division) -> str:
     """A rating column's header note when the event asks for a system Spread did not use."""
     return _("%(used)s, not %(asked)s") % {
         "used": division.rating_system,
-        "asked": services.rating_system_asked(division.tournament),
+        "asked": tsh_settings.rating_system_asked(division.tournament),
     }
 
 
@@ -513,7 +515,7 @@ def crosstable(division: Division, number: int | None = None, public: bool = Fal
     """Every player in rank order with each round's result: W/L/T, the opponent's number and
     the scores; the spreadsheet has the opponent and both scores as numbers."""
     after = _after_round(division, number, public)
-    standing = services.division_standings(division, after, public=public)
+    standing = read_model.division_standings(division, after, public=public)
     players = {row.player.pk: row.player for row in standing}
     games = [g for g in _games(division, public) if g.round <= after]
     sides = _sides_by_player(games, players)
@@ -1315,7 +1317,7 @@ def tou_text(tournament: Tournament, date: datetime.date | None = None) -> str:
     for division in tournament.divisions.all():
         players = list(division.players.order_by("number"))
         line_of = {p.pk: n for n, p in enumerate(players, start=1)}
-        last = services.last_result_round(division)
+        last = read_model.last_result_round(division)
         games = list(division.games.filter(round__lte=last).exclude(kind=Game.VOID))
         rows: dict[int, list[tou.TouGame | None]] = {p.pk: [None] * last for p in players}
         for g in games:

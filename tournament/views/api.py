@@ -15,9 +15,10 @@ from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
-from tournament import playoffs, queries, services
+from tournament import playoffs, queries
 from tournament.core.access import get_public_division, get_public_tournament
 from tournament.models import Division, Game
+from tournament.standings import read_model
 
 
 def _division(request: HttpRequest, slug: str, division: str) -> Division:
@@ -64,9 +65,9 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
 
 def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     div = _division(request, slug, division)
-    key = services.standings_key(div, public=True)
-    rows = services.division_standings(div, key=key, public=True)
-    ratings = {r.player.pk: r for r in services.division_ratings(div, key=key, public=True)}
+    key = read_model.standings_key(div, public=True)
+    rows = read_model.division_standings(div, key=key, public=True)
+    ratings = {r.player.pk: r for r in read_model.division_ratings(div, key=key, public=True)}
     return _json(
         [
             {
@@ -130,9 +131,9 @@ def _tsh_division(div: Division) -> dict[str, Any]:
             p12[me.pk][r] = (1 if g.first == pos else 2) if g.first in (1, 2) else 3
     ranks: dict[int, list[int]] = {p.pk: [] for p in people}
     for after in range(0, last + 1):
-        for row in services.division_standings(div, after_round=after, public=True):
+        for row in read_model.division_standings(div, after_round=after, public=True):
             ranks[row.player.pk].append(row.rank or 0)
-    newr = {r.player.pk: list(r.by_round) for r in services.division_ratings(div, public=True)}
+    newr = {r.player.pk: list(r.by_round) for r in read_model.division_ratings(div, public=True)}
     players: list[dict[str, Any] | None] = [None] * (size + 1)
     for p in people:
         players[p.number] = {
@@ -214,8 +215,8 @@ def display(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     div = _division(request, slug, division)
     games = _games(div)
     last = max((g.round for g in games), default=0)
-    key = services.standings_key(div, public=True)
-    ratings = {r.player.pk: r for r in services.division_ratings(div, key=key, public=True)}
+    key = read_model.standings_key(div, public=True)
+    ratings = {r.player.pk: r for r in read_model.division_ratings(div, key=key, public=True)}
     by_name = []
     recent = []
     for g in games:
@@ -256,7 +257,7 @@ def display(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         }
         for _, g in recent[:12]
     ]
-    rows = services.division_standings(div, key=key, public=True)
+    rows = read_model.division_standings(div, key=key, public=True)
     standing = [
         {
             "rank": r.rank,

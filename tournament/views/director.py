@@ -29,7 +29,6 @@ from tournament import (
     rounds,
     scoresheets,
     selfservice,
-    services,
     unresolved,
     viewer,
 )
@@ -55,6 +54,7 @@ from tournament.forms import (
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
 from tournament.players import latin_to_check
 from tournament.sheet_report import SheetReport
+from tournament.standings import read_model
 
 RECENT_CHANGES = 15
 
@@ -263,7 +263,7 @@ def _records_now(division: Division, change: Change) -> str:
         numbers += [n for n in (g["player1"], g["player2"]) if n is not None]
     # Their own games only: the whole division's standings would be computed afresh after
     # every save (a result replaces the stamp they are kept under).
-    rows = services.records_of(division, numbers, public=False)
+    rows = read_model.records_of(division, numbers, public=False)
     if not rows:
         return ""
     shown = gettext("; ").join(

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 
-from tournament import prizes, queries, results, services
+from tournament import prizes, queries, results
 from tournament.core.access import (
     after_round_asked,
     get_desk_division,
@@ -26,13 +26,14 @@ from tournament.engine.teams import Record, team_standings
 from tournament.interchange import tsh
 from tournament.models import Division
 from tournament.reports import data
+from tournament.standings import read_model
 
 
 def standings_extras(division: Division, after: int | None, key: str) -> dict[str, Any]:
     """The public standings page's class standings (grouped by class, in the standings' order)
     and Gibsonized players with the rule that made them so; the standings are read from the
     cache under the page's own `key`."""
-    rows = services.division_standings(division, after, key=key, public=True)
+    rows = read_model.division_standings(division, after, key=key, public=True)
     groups: dict[str, list[prizes.ClassRow]] = {}
     if prizes.has_classes(division, [r.player for r in rows]):
         for row in prizes.class_standings(division, after, public=True, rows=rows):
@@ -52,10 +53,10 @@ def statistics(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
     played = [r.number for r in queries.division_rounds(div) if r.has_results]
-    after = after_round_asked(request, services.last_result_round(div, public=True))
+    after = after_round_asked(request, read_model.last_result_round(div, public=True))
     tables = []
     report = None
-    if services.last_result_round(div, public=True):
+    if read_model.last_result_round(div, public=True):
         report = data.stats(div, after, public=True)
         for table in report.tables:
             rows = [

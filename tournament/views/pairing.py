@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from tournament import pairing_systems, queries, results, rounds, services
+from tournament import pairing_systems, queries, results, rounds
 from tournament import players as player_changes
 from tournament.core import sentences
 from tournament.core.access import get_desk_division
@@ -34,6 +34,7 @@ from tournament.forms import (
 from tournament.interchange import names
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
+from tournament.standings import read_model
 from tournament.tables import fixed_table_legend
 
 
@@ -45,7 +46,9 @@ def _tell(request: HttpRequest, said: list[str]) -> None:
 
 def _round_rows(division: Division, round_number: int) -> list[dict[str, Any]]:
     """The round's games with each player's standing before it, for the preview."""
-    standings = {row.player.pk: row for row in services.division_standings(division, public=False)}
+    standings = {
+        row.player.pk: row for row in read_model.division_standings(division, public=False)
+    }
     games = (
         division.games.filter(round=round_number)
         .select_related("player1", "player2")

@@ -13,10 +13,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament import playoffs, results, services
+from tournament import playoffs, results
 from tournament.core.access import get_desk_division, get_public_division, get_public_tournament
 from tournament.core.sentences import isolate
 from tournament.playoffs import PlayoffRefused
+from tournament.standings import read_model
 
 
 class SetUpForm(forms.Form):
@@ -88,7 +89,7 @@ def _matches(state: playoffs.State) -> list[dict[str, Any]]:
 @login_required
 def desk_playoff(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id)
-    last = services.last_result_round(division)
+    last = read_model.last_result_round(division)
     form = SetUpForm(initial={"after": last or None})
     status = 200
     if request.method == "POST":

@@ -19,8 +19,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
 
-from tournament import queries, scoresheets, services, viewer
+from tournament import queries, scoresheets, viewer
 from tournament.cache_once import Kept, get_or_compute
+from tournament.core import tsh_settings
 from tournament.core.access import (
     after_round_asked,
     get_public_division,
@@ -29,6 +30,7 @@ from tournament.core.access import (
     get_public_tournament,
 )
 from tournament.models import Division, Player, Scoresheet, Tournament
+from tournament.standings import read_model
 from tournament.tables import (
     PairingsByNameTable,
     PairingsByTableTable,
@@ -80,12 +82,12 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     capped = bool(div.spread_cap) and request.GET.get("capped") == "1"
     # A big division's table takes far longer to render than to compute, and is the same for
     # every phone until a result changes: it is kept with the standings' own cache key.
-    standings_key = services.standings_key(div, after, capped, public=True)
+    standings_key = read_model.standings_key(div, after, capped, public=True)
     # Its headers are in the page's language: one copy a language.
     key = f"{standings_key}:{request.GET.get('sort', '')}:{translation.get_language()}"
     table = cache.get(key)
     if table is None:
-        rows = services.division_standings(div, after, capped, key=standings_key, public=True)
+        rows = read_model.division_standings(div, after, capped, key=standings_key, public=True)
         standings_table = StandingsTable(rows, div)
         RequestConfig(request, paginate=False).configure(standings_table)
         # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
@@ -143,8 +145,8 @@ class PlayerParts:
     """What a player's page shows of the division's results: their standing, their rating and
     their games table, by the key the table is kept under (which its content decides)."""
 
-    standing: services.Row
-    rating: services.RatingRow
+    standing: read_model.Row
+    rating: read_model.RatingRow
     table_key: str
 
     def fingerprint(self) -> str:
@@ -157,12 +159,12 @@ class PlayerParts:
 def _parts_of_every_player(div: Division) -> dict[int, PlayerParts]:
     """Every player's parts (by number): the standings and ratings as cached, and the games
     tables' keys from the games this process read under the division's stamp (one query)."""
-    key = services.standings_key(div, public=True)
-    ratings = {r.player.pk: r for r in services.division_ratings(div, key=key, public=True)}
+    key = read_model.standings_key(div, public=True)
+    ratings = {r.player.pk: r for r in read_model.division_ratings(div, key=key, public=True)}
     tables = queries.player_games_keys(div, get_language() or "")
     return {
         row.player.number: PlayerParts(row, ratings[row.player.pk], tables[row.player.pk])
-        for row in services.division_standings(div, key=key, public=True)
+        for row in read_model.division_standings(div, key=key, public=True)
         if row.player.pk in ratings and row.player.pk in tables
     }
 
@@ -231,7 +233,7 @@ def player(
         "number": f"#{person.number}",
         "record": f"{parts.standing.record} {queries.signed(parts.standing.spread)}",
         "rating": parts.rating,
-        "ratings_note": services.ratings_note(div),
+        "ratings_note": tsh_settings.ratings_note(div),
         "table": mark_safe(table),  # noqa: S308 - escaped
     }
     response = render(request, "tournament/player.html", ctx)
@@ -274,7 +276,7 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     played = [r.number for r in queries.division_rounds(div) if r.has_results]
     last = max(played, default=0)
     after = after_round_asked(request, last)
-    rows = services.division_ratings(div, after, public=True)
+    rows = read_model.division_ratings(div, after, public=True)
     table = RatingsTable(rows, div)
     RequestConfig(request, paginate=False).configure(table)
     ctx = {
@@ -284,10 +286,10 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         "after": last if after is None else after,
         # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
         "table": mark_safe(ratings_html(table, request)),  # noqa: S308 - escaped cell by cell
-        "ratings_note": services.ratings_note(div),
+        "ratings_note": tsh_settings.ratings_note(div),
         # An event imported with WESPA's printout: its ratings as WESPA printed them.
         "wespa": sorted(
-            (p for p in services.division_read(div, public=True).players if p.wespa),
+            (p for p in read_model.division_read(div, public=True).players if p.wespa),
             key=lambda p: p.number,
         ),
     }
@@ -299,8 +301,8 @@ def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     div = get_public_division(tournament, division)
     # The published games and their players as this process read them under the division's
     # stamps (read first: the games are at least as new as they say), then the standings.
-    read = services.division_read(div, public=True)
-    rows = services.division_standings(div, public=True)
+    read = read_model.division_read(div, public=True)
+    rows = read_model.division_standings(div, public=True)
     cells = crosstable_cells(div, read)
     ctx = {
         "tournament": tournament,

@@ -14,7 +14,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament import events, results, rounds, services
+from tournament import events, results, rounds
+from tournament.core import tsh_settings
 from tournament.core.access import get_desk_division
 from tournament.interchange import ratinglist
 from tournament.models import Game
@@ -63,7 +64,7 @@ def rating_list(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
     started = Game.objects.filter(division=division).exists()
     status = 200
     preview = None
-    asked = services.rating_list_asked(division)
+    asked = tsh_settings.rating_list_asked(division)
     form = RatingListForm(initial={"format": asked[1]} if asked and asked[1] else None)
     if request.method == "POST" and request.POST.get("action") == "confirm":
         source = str(FORMAT_NAMES.get(request.POST.get("format", ""), _("rating list")))

@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
-from tournament import events, players, reports, results, services, statistics
+from tournament import events, players, reports, results, statistics
 from tournament.core.access import (
     get_desk_division,
     get_desk_scoresheet,
@@ -27,11 +27,13 @@ from tournament.core.access import (
     get_public_tournament,
 )
 from tournament.core.language import explicit_choice
+from tournament.exchange import tsh_io
 from tournament.interchange.tou import TouError
 from tournament.models import Division, Scoresheet
 from tournament.reports import data
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
+from tournament.standings import read_model
 
 
 def _number(request: HttpRequest, name: str) -> int | None:
@@ -160,7 +162,7 @@ def public_report(
 def desk_tsh(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole event as one TSH archive (config.tsh carrying each division's .t file)."""
     tournament = get_desk_tournament(request, slug, scorekeeper=True)
-    text = services.tsh_archive(tournament)
+    text = tsh_io.tsh_archive(tournament)
     response = HttpResponse(text.encode("utf-8"), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-config.tsh"'
     return response
@@ -169,7 +171,7 @@ def desk_tsh(request: HttpRequest, slug: str) -> HttpResponse:
 @dataclass
 class DivisionSummary:
     division: Division
-    leaders: list[services.Row]
+    leaders: list[read_model.Row]
     prizes: Any  # the prizes report's table, or None
     high_games: list[Any]
     sheets: int
@@ -184,7 +186,7 @@ def desk_summary(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_desk_tournament(request, slug, scorekeeper=True)
     summaries = []
     for division in tournament.divisions.all():
-        rows = services.division_standings(division, public=False)
+        rows = read_model.division_standings(division, public=False)
         try:
             prizes = data.prizes(division).tables[0] if division.prizes else None
         except data.ReportError:

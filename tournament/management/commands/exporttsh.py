@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament import services
+from tournament.exchange import tsh_io
 from tournament.models import Tournament
 
 
@@ -20,7 +20,7 @@ class Command(BaseCommand):
             raise CommandError(f"no tournament {slug!r}") from error
         try:
             renamed: list[str] = []
-            written = services.export_tsh(tournament, output, renamed)
+            written = tsh_io.export_tsh(tournament, output, renamed)
         except OSError as error:
             raise CommandError(f"cannot write {error.filename}: {error.strerror}") from error
         except ValueError as error:  # a line tsh would not read back (a field, not a name)

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament import services
+from tournament.exchange import tsh_io
 from tournament.wespa import import_tou
 
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
     ) -> None:
         try:
             imported = import_tou(path, slug=slug, name=name, printout=printout)
-        except services.ImportError_ as error:
+        except tsh_io.ImportError_ as error:
             raise CommandError(str(error)) from error
         for note in imported.notes:
             self.stdout.write(f"note: {note}")

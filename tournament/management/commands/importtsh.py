@@ -2,7 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament import services
+from tournament.core import tsh_settings
+from tournament.exchange import tsh_io
 
 
 class Command(BaseCommand):
@@ -15,13 +16,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, path: str, slug: str | None, name: str | None, **options) -> None:
         try:
-            tournament = services.import_tsh(path, slug=slug, name=name)
-        except services.ImportError_ as error:
+            tournament = tsh_io.import_tsh(path, slug=slug, name=name)
+        except tsh_io.ImportError_ as error:
             raise CommandError(str(error)) from error
         divisions = ", ".join(
             f"{d.name} ({d.players.count()} players)" for d in tournament.divisions.all()
         )
         self.stdout.write(f"Imported {tournament.name} as {tournament.slug}: {divisions}")
-        notes = {services.ratings_note(d) for d in tournament.divisions.all()} - {None}
+        notes = {tsh_settings.ratings_note(d) for d in tournament.divisions.all()} - {None}
         for note in sorted(n for n in notes if n):
             self.stdout.write(note)

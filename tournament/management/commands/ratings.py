@@ -4,9 +4,10 @@ import json
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament import services
+from tournament.core import tsh_settings
 from tournament.engine.ratings import RatingInputError, UnknownRatingSystem
 from tournament.management.base import DivisionCommand
+from tournament.standings import read_model
 
 
 class Command(DivisionCommand):
@@ -22,12 +23,12 @@ class Command(DivisionCommand):
         div = self.division(slug, division)
         after_round = self.played_round(div, after_round)
         try:
-            rows = services.division_ratings(div, after_round, public=False)
+            rows = read_model.division_ratings(div, after_round, public=False)
         except (RatingInputError, UnknownRatingSystem) as error:
             raise CommandError(str(error).strip('"')) from error
         # Whose figures these are, when the event asks for a system Spread does not use (on
         # stderr with --json, so that the JSON stays a list of players).
-        if note := services.ratings_note(div):
+        if note := tsh_settings.ratings_note(div):
             (self.stderr if options["json"] else self.stdout).write(note)
         if options["json"]:
             data = [

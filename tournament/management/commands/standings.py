@@ -4,8 +4,8 @@ import json
 
 from django.core.management.base import CommandParser
 
-from tournament import services
 from tournament.management.base import DivisionCommand
+from tournament.standings import read_model
 
 
 class Command(DivisionCommand):
@@ -21,7 +21,7 @@ class Command(DivisionCommand):
         after_round = self.checked_after_round(options)
         div = self.division(slug, division)
         after_round = self.played_round(div, after_round)
-        rows = services.division_standings(div, after_round, options["capped"], public=False)
+        rows = read_model.division_standings(div, after_round, options["capped"], public=False)
         if options["json"]:
             data = [
                 {

@@ -1,13 +1,15 @@
 """python manage.py useratings SLUG --division NAME [--format naspa|wespa] FILE [--apply]:
 tsh's USERATINGS. Players' ratings from an association's rating list, matched by name, before
 round 1; without --apply it only says what would change. Without --format, the format of the
-rating list the event's config.tsh names (`config rating_list`, `services.rating_list_asked`)."""
+rating list the event's config.tsh names (`config rating_list`,
+`tsh_settings.rating_list_asked`)."""
 
 from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament import events, rounds, services
+from tournament import events, rounds
+from tournament.core import tsh_settings
 from tournament.engine.text import plural
 from tournament.interchange import files, ratinglist
 from tournament.management.base import DivisionCommand
@@ -36,7 +38,7 @@ class Command(DivisionCommand):
             raise CommandError(str(refused)) from refused
         fmt = options["format"]
         if fmt is None:
-            asked = services.rating_list_asked(div)
+            asked = tsh_settings.rating_list_asked(div)
             if asked is None or asked[1] is None:
                 named = " names none"
                 if asked:

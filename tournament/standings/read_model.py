@@ -1,0 +1,597 @@
+"""The read model: a division's players, games, standings and ratings as every page reads them.
+
+Read once per request from the rows, computed by the pure engines, and kept under the division's
+stamp (`cache_once`), so that a result is on the next request to any worker. Views and commands
+come here; they never compute standings themselves.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext
+
+from tournament import cache_once
+from tournament.cache_once import Kept, get_or_compute
+from tournament.core import tsh_settings
+from tournament.engine import ratings as ratings_engine
+from tournament.engine import standings as engine
+from tournament.engine.text import count_text
+from tournament.models import Division, Game, GameQuerySet, Player
+
+T = TypeVar("T")
+
+
+def find_division(divisions: QuerySet[Division], name: str) -> Division | None:
+    """The division called `name` among `divisions`, in any case as in tsh (`a` finds `A`);
+    a name written exactly as given wins over one that differs only in case."""
+    found = list(divisions.filter(name__iexact=name)[:10])
+    if not found:
+        # SQLite's iexact folds ASCII letters only: fold the others here, reading names alone.
+        names = divisions.prefetch_related(None).values_list("pk", "name")
+        pks = [pk for pk, other in names if other.casefold() == name.casefold()]
+        found = list(divisions.filter(pk__in=pks)) if pks else []
+    exact = [d for d in found if d.name == name]
+    return (exact or found or [None])[0]
+
+
+def division_by_name(slug: str, name: str) -> Division:
+    """The division `name` (in any case) of the tournament `slug`; LookupError with a sentence
+    if none."""
+    divisions = Division.objects.select_related("tournament").filter(tournament__slug=slug)
+    division = find_division(divisions, name)
+    if division is None:
+        raise LookupError(
+            gettext("no division %(name)r in tournament %(slug)r") % {"name": name, "slug": slug}
+        )
+    return division
+
+
+@dataclass(frozen=True)
+class Row:
+    """A player's line in the standings."""
+
+    rank: int | None
+    player: Player
+    wins: float
+    losses: float
+    spread: int
+    games: int
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    @property
+    def rating(self) -> int:
+        return self.player.rating
+
+    @property
+    def record(self) -> str:
+        return f"{count_text(self.wins)}–{count_text(self.losses)}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """The columns of a game the engines need, read without building a model instance."""
+
+    round: int
+    player1_id: int
+    player2_id: int | None
+    score1: int | None
+    score2: int | None
+    kind: str
+    first: int
+    tou: dict | None
+    table: int | None
+    pk: int
+
+    @property
+    def has_result(self) -> bool:
+        return self.score1 is not None and (self.player2_id is None or self.score2 is not None)
+
+
+_GAME_COLUMNS = (
+    "round",
+    "player1_id",
+    "player2_id",
+    "score1",
+    "score2",
+    "kind",
+    "first",
+    "tou",
+    "table",
+    "pk",
+)
+
+
+def engine_game(g: Game | GameRow, with_scores: bool = True) -> engine.Game:
+    """A game as the engines take it, from player1's side; without its scores, its pairing
+    only (a round paired and not yet played)."""
+    if g.player2_id is None:
+        kind = engine.GameKind.FORFEIT if g.kind == Game.FORFEIT else engine.GameKind.BYE
+        return engine.Game(g.player1_id, None, (g.score1 or 0) if with_scores else 0, 0, kind)
+    first = {1: True, 2: False}.get(g.first)
+    if not with_scores:
+        return engine.Game(g.player1_id, g.player2_id, 0, 0, first=first)
+    # A .tou game whose result digits disagree with its scores keeps the digits' results.
+    given = (g.tou or {}).get("results") if g.score1 is not None else None
+    results = (float(given[0]), float(given[1])) if given else None
+    return engine.Game(g.player1_id, g.player2_id, g.score1, g.score2, first=first, results=results)
+
+
+def engine_games(games: Sequence[Game | GameRow], rounds: int) -> list[list[engine.Game]]:
+    """The results of each round as the engines take them (`[0]` is round 1)."""
+    by_round: list[list[engine.Game]] = [[] for _ in range(rounds)]
+    for g in games:
+        if not g.has_result or g.kind == Game.VOID or g.round > rounds:
+            continue
+        by_round[g.round - 1].append(engine_game(g))
+    return by_round
+
+
+def rounds_played(division: Division) -> int:
+    """The last round with a result."""
+    last = division.games.exclude(score1=None).order_by("-round").values_list("round", flat=True)
+    return last.first() or 0
+
+
+def rounds_counted(division: Division, public: bool = True) -> int:
+    """The last round the standings count (`round_counts`: a result, or its byes once they
+    count): what "standings after round N" means by default."""
+    return len(_players_and_results(division, public)[1])
+
+
+def division_standings(
+    division: Division,
+    after_round: int | None = None,
+    capped: bool = False,
+    show_inactive: bool | None = None,
+    key: str | None = None,
+    *,
+    public: bool = True,
+) -> list[Row]:
+    """The standings after a round (default: the last with a result), in rank order.
+
+    `public`: from the games the public may see (`Game.objects.published()`) only; the desk
+    counts every game and says so (`public=False`); by default a forgotten caller shows less,
+    never a round not yet published.
+
+    Withdrawn players are ranked too if `show_inactive` (default: as the event's config.tsh
+    says). The standings are cached under the division's stamp, so a change to its games or
+    players is seen at once: one query by primary key reads the stamp; computing the
+    standings afresh takes two more whatever the size of the division (its players and its
+    games), and one for the tournament's config if a player has withdrawn and the division was
+    loaded without its tournament. A caller that has just asked for `standings_key` passes it
+    as `key`.
+    """
+    key = key or standings_key(division, after_round, capped, show_inactive, public=public)
+    rows = get_or_compute(
+        key,
+        lambda: _standings(division, after_round, capped, show_inactive, public),
+        24 * 3600,
+        local=True,
+        pack=lambda rows: [
+            (r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows
+        ],
+        unpack=lambda packed: _with_players(division, public, packed, Row),
+    )
+    assert rows is not None  # noqa: S101 - computed, never None
+    return rows
+
+
+def _with_players(
+    division: Division, public: bool, packed: list[tuple], row: Callable[..., T], at: int = 1
+) -> list[T] | None:
+    """Rows kept packed in the shared cache (`cache_once.get_or_compute`), each with its
+    player's primary key at `at`, made again with the players this process has read; None if
+    one of them is not among those (the rows are then computed again)."""
+    players = {p.pk: p for p in _players_and_results(division, public)[0]}
+    rows = []
+    for values in packed:
+        player = players.get(values[at])
+        if player is None:
+            return None
+        rows.append(row(*values[:at], player, *values[at + 1 :]))
+    return rows
+
+
+def standings_key(
+    division: Division,
+    after_round: int | None = None,
+    capped: bool = False,
+    show_inactive: bool | None = None,
+    *,
+    public: bool = True,
+) -> str:
+    """The cache key of a standings table: it changes with any game or player of the division
+    (for the public, any game it may see: publishing a round changes it)."""
+    raw = (
+        f"{division.pk}:{_stamp(division)}:{after_round}:{capped}:"
+        f"{division.spread_cap}:{show_inactive}:{public}"
+    )
+    return "standings:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _games(division: Division, public: bool) -> GameQuerySet:
+    games = Game.objects.filter(division=division)
+    return games.published() if public else games
+
+
+def _stamp(division: Division) -> str:
+    """The division's stamp, read afresh (one query by primary key): every change to its games,
+    players, rounds or settings replaces it (`tournament/stamps.py`), and an instance read
+    before the change still holds the old one."""
+    return Division.objects.filter(pk=division.pk).values_list("stamp", flat=True).get()
+
+
+def engine_player(p: Player) -> engine.Player:
+    """A player as the engines take them: the id is the primary key."""
+    return engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round)
+
+
+def byes_count(mode: str, played: int, pending: int) -> bool:
+    """Whether a round's byes and forfeits (results without an opponent) count in the
+    standings, by the division's `byes_count`: `played` of its games between two players have
+    a result and `pending` have none yet. A round with no game between two players is complete
+    as soon as it exists. The one rule for every standings, rating, report and heading."""
+    if mode == "published":
+        return True
+    if mode == "any":
+        return played > 0 or pending == 0
+    return pending == 0  # "complete", the default
+
+
+def scored_when_paired(kind: str, player2_id: int | None, table: int | None) -> bool:
+    """A bye, or the forfeit loss of a player left out as absent (no table): scored when the
+    round is paired, and counted as `byes_count` says. A forfeit entered for a paired game
+    keeps its table and is a result like any other."""
+    if player2_id is not None:
+        return False
+    return kind == Game.BYE or (kind == Game.FORFEIT and table is None)
+
+
+def round_counts(mode: str, played: int, pending: int, alone: int) -> bool:
+    """Whether a round adds anything to the standings yet: a result between two players, or
+    its byes and forfeits once they count."""
+    return played > 0 or (alone > 0 and byes_count(mode, played, pending))
+
+
+@dataclass(frozen=True)
+class RoundRead:
+    """A round's games as the engines take them, with what `byes_count` needs."""
+
+    played: int  # results entered: games between two players, forfeits of paired games
+    pending: int  # games between two players without a result
+    pairs: list[engine.Game]  # the results entered
+    alone: list[engine.Game]  # byes and absent players' forfeits, scored when paired
+    rows: tuple[GameRow, ...]  # every game of the round as read, void ones too
+
+    @functools.cached_property
+    def by_player(self) -> dict[int, str]:
+        """Each player's games of the round, as `games_text` writes them for the players'
+        games-table keys: written once a round read, when a key first asks (the desk's saves
+        never do)."""
+        mine: dict[int, list[tuple]] = {}
+        for g in self.rows:
+            for pk in (g.player1_id, g.player2_id):
+                if pk is not None:
+                    mine.setdefault(pk, []).append(key_values(g))
+        return {pk: games_text(self.rows[0].round, values) for pk, values in mine.items()}
+
+    def results(self, mode: str) -> list[engine.Game] | None:
+        """The round's results that count, or None when nothing of it counts yet."""
+        if not round_counts(mode, self.played, self.pending, len(self.alone)):
+            return None
+        if byes_count(mode, self.played, self.pending):
+            return self.pairs + self.alone
+        return list(self.pairs)
+
+
+def key_values(g: GameRow) -> tuple:
+    """A game's columns as a player's games-table key takes them (`queries.KEY_COLUMNS`)."""
+    return (g.pk, g.round, g.table, g.player1_id, g.player2_id, g.score1, g.score2, g.kind,
+            g.first, g.tou)  # fmt: skip
+
+
+def games_text(number: int, games: Iterable[tuple]) -> str:
+    """A player's games of round `number` (their `key_values`) as their games-table key takes
+    them: one line, the games in table order, then by primary key."""
+    return f"\n{number}:{sorted(games, key=lambda g: (g[2] is None, g[2] or 0, g[0]))!r}"
+
+
+def _round_read(games: list[GameRow]) -> RoundRead:
+    played = pending = 0
+    forfeit_tables: set[int | None] = set()  # a paired game's forfeit: two rows, one result
+    pairs: list[engine.Game] = []
+    alone: list[engine.Game] = []
+    for g in games:
+        if g.kind == Game.VOID:
+            continue
+        if scored_when_paired(g.kind, g.player2_id, g.table):
+            if g.has_result:
+                alone.append(engine_game(g))
+        elif g.has_result:
+            if g.player2_id is None:
+                forfeit_tables.add(g.table)
+            else:
+                played += 1
+            pairs.append(engine_game(g))
+        else:
+            pending += 1
+    return RoundRead(played + len(forfeit_tables), pending, pairs, alone, tuple(games))
+
+
+@dataclass(frozen=True)
+class DivisionRead:
+    """A division's players and games as this process read them under its stamps: the stamps
+    were read first, so what was read after them is at least as new (never stale)."""
+
+    stamp: str
+    frame: str
+    round_stamps: dict[str, str]
+    players: list[Player]
+    results: list[list[engine.Game]]  # each round's that count, up to the last that counts
+    rows: dict[int, tuple[GameRow, ...]]  # round → every game of the round, void ones too
+    rounds: dict[int, RoundRead]  # round → its games as read (`rows` are theirs)
+
+
+# The last few divisions' players and results read by this process, by stamp: after a change,
+# the standings, the ratings and the Gibsonized players each need them, and reading a big
+# division's games is most of computing any of them.
+_READ: Kept[tuple[int, str, bool, str], DivisionRead] = Kept(8)
+
+
+# Each round's results as this process last read them, by the division's frame stamp: round →
+# (the round's own stamp, its games as read). Under one frame stamp the rounds are the same
+# ones (a game added, deleted or moved renews it), so a result read again is the one round
+# whose stamp changed.
+_ROUNDS: Kept[tuple[int, str, bool], dict[int, tuple[str, RoundRead]]] = Kept(8)
+
+
+# The players as this process last read them, by the division's frame stamp (a player saved,
+# added or deleted renews it; a result does not): a result entered reads no player again.
+_PLAYERS: Kept[tuple[int, str], list[Player]] = Kept(8)
+
+
+def _players_and_results(
+    division: Division, public: bool
+) -> tuple[list[Player], list[list[engine.Game]]]:
+    """The division's players, and the results of each round up to the last that counts
+    (`round_counts`, by the division's `byes_count`): `division_read`'s. Read-only."""
+    read = division_read(division, public)
+    return read.players, read.results
+
+
+def division_read(division: Division, public: bool = True) -> DivisionRead:
+    """The division's players and games (for the public, its published games only; three
+    queries, or one when this process read them under the division's current stamp; the games
+    are read as plain values, without building model instances, and only those of the rounds
+    changed since this process last read them; the players only if the frame stamp changed).
+    Read-only: shared by every caller under the same stamp."""
+    # The stamps are read first: what is read after them is at least as new, so never stale.
+    stamp, frame, round_stamps, mode = (
+        Division.objects.filter(pk=division.pk)
+        .values_list("stamp", "frame_stamp", "round_stamps", "byes_count")
+        .get()
+    )
+    key = (division.pk, stamp, public, mode)
+    found = _READ.get(key)
+    if found is None:
+        found = _read_division(division, public, stamp, frame, round_stamps or {}, mode)
+        _READ.put(key, found)
+    return found
+
+
+def _read_division(
+    division: Division,
+    public: bool,
+    stamp: str,
+    frame: str,
+    round_stamps: dict[str, str],
+    mode: str,
+) -> DivisionRead:
+    players = _PLAYERS.get((division.pk, frame))
+    if players is None:
+        players = list(division.players.all())
+    where = (division.pk, frame, public)
+    kept = {
+        number: held
+        for number, held in (_ROUNDS.get(where) or {}).items()
+        if held[0] == round_stamps.get(str(number), "")
+    }
+    fresh: dict[int, list[GameRow]] = {}
+    for values in (
+        _games(division, public).exclude(round__in=list(kept)).values_list(*_GAME_COLUMNS)
+    ):
+        game = GameRow(*values)
+        fresh.setdefault(game.round, []).append(game)
+    for number, games in fresh.items():
+        kept[number] = (round_stamps.get(str(number), ""), _round_read(games))
+    _ROUNDS.put(where, kept)
+    _PLAYERS.put((division.pk, frame), players)
+    counted = {n: held[1].results(mode) for n, held in kept.items()}
+    last_round = max((n for n, found in counted.items() if found is not None), default=0)
+    return DivisionRead(
+        stamp,
+        frame,
+        round_stamps,
+        players,
+        [list(counted.get(n) or []) for n in range(1, last_round + 1)],
+        {n: held[1].rows for n, held in sorted(kept.items())},
+        {n: held[1] for n, held in sorted(kept.items())},
+    )
+
+
+def _standings(
+    division: Division,
+    after_round: int | None,
+    capped: bool,
+    show_inactive: bool | None,
+    public: bool,
+) -> list[Row]:
+    players, results = _players_and_results(division, public)
+    last_round = len(results)
+    after = last_round if after_round is None else min(after_round, last_round)
+    by_id = {p.pk: p for p in players}
+    if show_inactive is None:
+        withdrawn = any(p.withdrawn_from_round is not None for p in players)
+        show_inactive = withdrawn and tsh_settings.shows_inactive(division.tournament)
+    table = engine.standings(
+        [engine_player(p) for p in players],
+        results,
+        after_round=after,
+        spread_cap=division.spread_cap if capped else None,
+        rank_withdrawn=show_inactive,
+    )
+    # An event imported from a `.tou` file that recorded only wins and losses has no spread.
+    no_spread = bool(division.tou.get("results_only"))
+    return [
+        Row(
+            s.rank,
+            by_id[s.player.id],
+            s.wins,
+            s.losses,
+            0 if no_spread else s.capped_spread if capped else s.spread,
+            s.games,
+        )
+        for s in table
+    ]
+
+
+def records_of(division: Division, numbers: Sequence[int], *, public: bool = True) -> list[Row]:
+    """The records of the players numbered `numbers` (wins, losses, spread, games: the same as
+    their rows of `division_standings`, without a rank), counted from their own games alone.
+    The desk says them after each save, which renews the stamp the whole standings are kept
+    under: the results are read as the standings read them (`_players_and_results`, by
+    `byes_count`; after a save, only the saved round afresh, and kept for the pages that follow)
+    but only these players' games are counted. In the order given; a number not in the division
+    is left out."""
+    players, results = _players_and_results(division, public)
+    by_number = {p.number: p for p in players}
+    wanted = {by_number[n].pk for n in numbers if n in by_number}
+    if not wanted:
+        return []
+    mine = [[g for g in games if g.player in wanted or g.opponent in wanted] for games in results]
+    # The opponents are players of the engine's table too: it checks every game's two players.
+    met = wanted | {g.player for r in mine for g in r} | {g.opponent for r in mine for g in r}
+    table = engine.standings(
+        [engine_player(p) for p in players if p.pk in met], mine, rank_withdrawn=True
+    )
+    no_spread = bool(division.tou.get("results_only"))
+    by_id = {s.player.id: s for s in table}
+    found = []
+    for number in numbers:
+        player = by_number.get(number)
+        if player is not None:
+            s = by_id[player.pk]
+            found.append(Row(None, player, s.wins, s.losses, 0 if no_spread else s.spread, s.games))
+    return found
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A player's rating before the event and after each round rated so far."""
+
+    player: Player
+    before: int
+    by_round: tuple[int, ...]  # by_round[0]: the rating after round 1
+    after_round: int  # the round `after` is the rating after (0: none rated yet)
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    @property
+    def after(self) -> int:
+        return self.by_round[self.after_round - 1] if self.after_round else self.before
+
+    @property
+    def change(self) -> int:
+        return self.after - self.before
+
+
+def division_ratings(
+    division: Division,
+    after_round: int | None = None,
+    key: str | None = None,
+    *,
+    public: bool = True,
+) -> list[RatingRow]:
+    """Every player's rating after `after_round` (default: the last with a result), by the
+    division's rating system, highest new rating first. Byes and forfeits are not rated.
+
+    Cached like the standings, under the same stamp of the division's games and players: a
+    caller that has just asked for `standings_key(division, public=…)` passes it as `key`.
+    Computing them afresh takes two queries, the players and the games. `public` as for
+    `division_standings`.
+    """
+    system = f"{division.rating_system}:{division.planned_rounds}"
+    key = f"ratings:{system}:" + (key or standings_key(division, public=public))
+    # Computed once per stamp for every page and worker (the player's page needs them all).
+    rows = get_or_compute(
+        key,
+        lambda: _ratings(division, public),
+        24 * 3600,
+        local=True,
+        pack=lambda rows: [(r.player.pk, r.before, r.by_round, r.after_round) for r in rows],
+        unpack=lambda packed: _with_players(division, public, packed, RatingRow, at=0),
+    )
+    assert rows is not None  # noqa: S101 - computed, never None
+    if after_round is not None:
+        rows = [replace(r, after_round=max(0, min(after_round, len(r.by_round)))) for r in rows]
+    return sorted(rows, key=lambda r: (-r.after, r.player.number))
+
+
+# Each round's ratings as this process last read or computed them, by their memo key (which
+# names everything they are computed from: exact whoever computed them): after a result, the
+# rounds before it are not read from the shared cache again.
+_RATED: Kept[str, dict[int, int]] = Kept(512)
+
+
+class _RatingsMemo:
+    """The cache, as `ratings_engine.rate_event` keeps each round's ratings in it (a day), and
+    this process's memory (`_RATED`)."""
+
+    def get_many(self, keys: list[str]) -> dict[str, dict[int, int]]:
+        return cache_once.get_many(_RATED, keys)
+
+    def set_many(self, data: dict[str, dict[int, int]]) -> object:
+        return cache_once.set_many(_RATED, data, 24 * 3600)
+
+
+def _ratings(division: Division, public: bool) -> list[RatingRow]:
+    players, results = _players_and_results(division, public)
+    rated = ratings_engine.rate_event(
+        [ratings_engine.RatedPlayer(p.pk, p.rating, p.lifetime_games or 0) for p in players],
+        results,
+        system=division.rating_system,
+        max_rounds=max(division.planned_rounds or 0, len(results)) or None,
+        # Each round's ratings kept by the players and games up to it: a result entered in
+        # round k rates rounds k and later again, not the rounds before it.
+        memo=_RatingsMemo(),
+    )
+    rows = []
+    for p in players:
+        by_round = tuple(int(r) for r in rated[p.pk].after_round)
+        rows.append(RatingRow(p, p.rating, by_round, len(by_round)))
+    return rows
+
+
+def last_result_round(division: Division, public: bool = False) -> int:
+    """The last round with a result entered (the public's view: published rounds only); 0
+    before any."""
+    games = division.games.all()
+    last = (
+        (games.published() if public else games)
+        .exclude(score1=None)
+        .order_by("-round")
+        .values_list("round", flat=True)
+        .first()
+    )
+    return last or 0
