@@ -44,15 +44,15 @@ def main() -> int:
     from django.test import Client
 
     from config.gunicorn_conf import post_worker_init
-    from tournament import stamps
     from tournament.models import Game
+    from tournament.standings import stamps
 
     call_command("migrate", verbosity=0)
     division = build(args.players, args.rounds)
     tournament, last = division.tournament, args.rounds
-    games = list(division.games.filter(round=last).exclude(player2=None).select_related(
-        "player1", "player2"
-    ))
+    games = list(
+        division.games.filter(round=last).exclude(player2=None).select_related("player1", "player2")
+    )
     Game.objects.filter(pk__in=[g.pk for g in games]).update(score1=None, score2=None)
     stamps.touch([division.pk])  # an update() bypasses the signals that replace the stamp
     director = User.objects.create_user("director")

@@ -8,8 +8,7 @@ from django.core.cache import cache
 def _empty_cache() -> None:
     # Test databases reuse primary keys, so a cached standings table must not outlive a test;
     # nor what a process keeps of it in memory.
-    from tournament import cache_once, queries, tables
-    from tournament.standings import read_model
+    from tournament.standings import cache_once, queries, read_model, tables
 
     cache.clear()
     cache_once._LOCAL.clear()

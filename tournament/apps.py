@@ -6,6 +6,6 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournament"
 
     def ready(self) -> None:
-        from tournament import stamps
+        from tournament.standings import stamps
 
         stamps.connect()

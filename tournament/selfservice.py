@@ -25,12 +25,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tournament import results, rounds, scoresheets, tokens
-from tournament.cache_once import Kept, get_or_compute
 from tournament.core import bounds
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 from tournament.standings import read_model
+from tournament.standings.cache_once import Kept, get_or_compute
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
 # A link's live checks are charged by their cost against `bounds.CHECK_BUDGET` over the last

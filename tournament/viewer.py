@@ -24,8 +24,8 @@ from tournament.board_svg import Square, board_svg, legend
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Scoresheet
-from tournament.queries import TurnLine
 from tournament.sheet_report import SheetReport, SheetTurn
+from tournament.standings.queries import TurnLine
 
 
 def layout_of(report: SheetReport) -> scoring.Layout:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from reports.report_support import corpus_file, pdf_lines, pdf_text
 
-from tournament import queries, reports
+from tournament import reports
 from tournament.interchange.tsh import read_t_file
 from tournament.models import Division
 from tournament.reports.data import display
-from tournament.standings import read_model
+from tournament.standings import queries, read_model
 
 
 def _signed(n: int) -> str:

@@ -12,10 +12,10 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tournament import cache_once, results
-from tournament.cache_once import get_or_compute
+from tournament import results
 from tournament.models import Division
-from tournament.standings import read_model
+from tournament.standings import cache_once, read_model
+from tournament.standings.cache_once import get_or_compute
 from tournament.views import public
 
 

@@ -18,10 +18,10 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import cache_once, queries, results, scoresheets, selfservice, tables
+from tournament import results, scoresheets, selfservice
 from tournament.core import bounds, cache_backend
 from tournament.models import Claim, Division, Game, Round, Scoresheet
-from tournament.standings import read_model
+from tournament.standings import cache_once, queries, read_model, tables
 
 LOCAL = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 FAILING = tolerant("cache_support.FailingCache", "redis://127.0.0.1:1/0")

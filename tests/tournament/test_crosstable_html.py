@@ -10,10 +10,10 @@ from django.contrib.auth.models import User
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from tournament import queries, results
+from tournament import results
 from tournament.models import Division, Player
-from tournament.standings import read_model
-from tournament.tables import (
+from tournament.standings import queries, read_model
+from tournament.standings.tables import (
     CrosstableTable,
     PairingsByNameTable,
     PairingsByTableTable,
@@ -103,7 +103,7 @@ def test_the_ratings_are_the_table_django_tables2_renders_in_any_order(
 ) -> None:
     from django_tables2 import RequestConfig
 
-    from tournament.tables import RatingsTable, ratings_html
+    from tournament.standings.tables import RatingsTable, ratings_html
 
     hostile = Player.objects.get(division=division, number=3)
     hostile.name = '<b>"Zed" & Co</b>'
@@ -130,7 +130,7 @@ def test_the_standings_are_the_table_django_tables2_renders_in_any_order(
 ) -> None:
     from django_tables2 import RequestConfig
 
-    from tournament.tables import StandingsTable, standings_html
+    from tournament.standings.tables import StandingsTable, standings_html
 
     hostile = Player.objects.get(division=division, number=3)
     hostile.name = '<b>"Zed" & Co</b>'
@@ -159,7 +159,7 @@ def test_a_players_games_are_the_table_django_tables2_renders(
 ) -> None:
     from tournament import scoresheets
     from tournament.models import Game
-    from tournament.tables import PlayerGamesTable, player_games_html
+    from tournament.standings.tables import PlayerGamesTable, player_games_html
 
     hostile = Player.objects.get(division=division, number=2)
     hostile.name = '<b>"Zed" & Co</b>'
@@ -185,7 +185,7 @@ def test_the_crosstable_of_kept_round_cells_is_the_table_django_tables2_renders(
     division: Division, director: User
 ) -> None:
 
-    from tournament.tables import crosstable_cells, standings_crosstable_html
+    from tournament.standings.tables import crosstable_cells, standings_crosstable_html
 
     hostile = Player.objects.get(division=division, number=3)
     hostile.name = '<b>"Zed" & Co</b>'

@@ -252,7 +252,7 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
     Game.objects.filter(division=three_rounds, round=2).delete()
     check()
     Game.objects.filter(division=three_rounds, round=1, table=1).update(score1=None, score2=None)
-    from tournament import stamps
+    from tournament.standings import stamps
 
     stamps.touch([three_rounds.pk])
     check()
@@ -263,7 +263,7 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
 def test_the_rounds_are_counted_once_a_stamp_and_again_after_a_result(
     three_rounds: Division, director: User, django_assert_num_queries
 ) -> None:
-    from tournament import queries
+    from tournament.standings import queries
 
     with django_assert_num_queries(2):  # the stamp, then the count
         first = queries.division_rounds(three_rounds)

@@ -23,7 +23,7 @@ from tournament import reports, results, scoresheets
 from tournament.engine import statistics as engine
 from tournament.exchange import tsh_io
 from tournament.models import Division, Game, Player, Round
-from tournament.statistics import division_statistics
+from tournament.standings.statistics import division_statistics
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh"
 JVC56 = CORPUS / "jvc56_tournament_pairing_algorithms"

@@ -15,11 +15,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tournament import queries, results
+from tournament import results
 from tournament.core.language import apply_tournament_language
 from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
-from tournament.standings import read_model
+from tournament.standings import queries, read_model
 
 # -- the director's desk ------------------------------------------------------------------------
 

@@ -16,13 +16,12 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from tournament import queries
 from tournament.core import tsh_settings
 from tournament.core.sentences import isolate
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
-from tournament.standings import read_model
-from tournament.tables import FIXED_MARK, fixed_table_legend
+from tournament.standings import queries, read_model
+from tournament.standings.tables import FIXED_MARK, fixed_table_legend
 
 Cell = str | int | float | None
 
@@ -612,7 +611,7 @@ def _score_table(title: str, scores: list, combined: bool = False) -> Table:
 def stats(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The division's statistics (`engine/statistics.py`): averages, high and low scores,
     upsets, the first player's wins, winning streaks, and the scoresheets' plays and bingos."""
-    from tournament.statistics import division_statistics
+    from tournament.standings.statistics import division_statistics
 
     after = _after_round(division, number, public)
     if not after:
@@ -845,7 +844,7 @@ def _ranking(kind: str) -> Any:
 
 def upsets(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The biggest upsets of the division (TSH's UPSETs): the statistics' list."""
-    from tournament.statistics import division_statistics
+    from tournament.standings.statistics import division_statistics
 
     after = _after_round(division, number, public)
     if not after:

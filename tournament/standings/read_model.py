@@ -16,13 +16,13 @@ from typing import TypeVar
 from django.db.models import QuerySet
 from django.utils.translation import gettext
 
-from tournament import cache_once
-from tournament.cache_once import Kept, get_or_compute
 from tournament.core import tsh_settings
 from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, GameQuerySet, Player
+from tournament.standings import cache_once
+from tournament.standings.cache_once import Kept, get_or_compute
 
 T = TypeVar("T")
 

@@ -15,10 +15,10 @@ from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
-from tournament import playoffs, queries
+from tournament import playoffs
 from tournament.core.access import get_public_division, get_public_tournament
 from tournament.models import Division, Game
-from tournament.standings import read_model
+from tournament.standings import queries, read_model
 
 
 def _division(request: HttpRequest, slug: str, division: str) -> Division:

@@ -31,9 +31,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpRespons
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 
-from tournament.cache_once import get_or_compute
 from tournament.core.language import apply_tournament_language
 from tournament.models import Division, Scoresheet
+from tournament.standings.cache_once import get_or_compute
 
 # Long enough to outlive a day's play; a stamp replaced leaves its pages to expire unread.
 PAGE_TIMEOUT = 6 * 3600

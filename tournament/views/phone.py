@@ -29,7 +29,7 @@ from tournament.core.access import get_desk_division
 from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Claim, Player, PlayerLink, Scoresheet
-from tournament.tables import RESULT_WORDS
+from tournament.standings.tables import RESULT_WORDS
 from tournament.templatetags.spread_i18n import bdi, ltr
 from tournament.views import api
 from tournament.views.cache import PAGE_TIMEOUT

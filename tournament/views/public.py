@@ -19,8 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
 
-from tournament import queries, scoresheets, viewer
-from tournament.cache_once import Kept, get_or_compute
+from tournament import scoresheets, viewer
 from tournament.core import tsh_settings
 from tournament.core.access import (
     after_round_asked,
@@ -30,8 +29,9 @@ from tournament.core.access import (
     get_public_tournament,
 )
 from tournament.models import Division, Player, Scoresheet, Tournament
-from tournament.standings import read_model
-from tournament.tables import (
+from tournament.standings import queries, read_model
+from tournament.standings.cache_once import Kept, get_or_compute
+from tournament.standings.tables import (
     PairingsByNameTable,
     PairingsByTableTable,
     PlayerGamesTable,

@@ -15,12 +15,12 @@ from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext, pgettext
 
 import scoring
-from tournament.cache_once import Kept
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 from tournament.sheet_report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
 from tournament.standings import read_model
+from tournament.standings.cache_once import Kept
 
 # A finding as the engine gives it, or as a scoresheet's stored report keeps it: both have the
 # same fields and make their `message` from their code and parameters.

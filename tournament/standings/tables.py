@@ -14,11 +14,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament import cache_once
-from tournament.cache_once import Kept
 from tournament.models import Division, Player
-from tournament.queries import CrossRow, PlayerGame, Side, sides_of, signed
-from tournament.standings import read_model
+from tournament.standings import cache_once, read_model
+from tournament.standings.cache_once import Kept
+from tournament.standings.queries import CrossRow, PlayerGame, Side, sides_of, signed
 from tournament.templatetags.spread_i18n import bdi_html, ltr_html
 
 
