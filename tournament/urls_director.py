@@ -2,7 +2,8 @@
 
 from django.urls import include, path
 
-from tournament.views import director, events, extras, pairing, playoffs, ratinglist, reports
+from tournament.exchange import ratinglist
+from tournament.views import director, events, extras, pairing, playoffs, reports
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),

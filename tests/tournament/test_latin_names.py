@@ -19,10 +19,10 @@ from django.test import Client
 import tournament.migrations as migrations_package
 from tournament import events, players
 from tournament.exchange import tsh_io
+from tournament.exchange.tou import import_tou
 from tournament.interchange import names, tou, tsh
 from tournament.models import Change, Division, Game, Player, Tournament
 from tournament.reports.data import tou_text
-from tournament.wespa import import_tou
 
 KOREAN, PERSIAN = "김민수", "علی رضایی"
 

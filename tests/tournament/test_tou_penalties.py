@@ -11,11 +11,11 @@ import pytest
 from django.core.management import call_command
 
 from tournament.exchange import tsh_io
+from tournament.exchange.tou import import_tou
 from tournament.interchange import tou
 from tournament.models import Game, Tournament
 from tournament.reports.data import tou_text
 from tournament.standings import read_model
-from tournament.wespa import import_tou
 
 from .wespa_support import WESPA, events
 

@@ -11,11 +11,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
+from tournament.exchange.tou import import_tou
 from tournament.interchange import tou, wespa
 from tournament.models import Division, Game, Tournament
 from tournament.reports.data import tou_text
 from tournament.standings import read_model
-from tournament.wespa import import_tou
 
 # Round 1: Zoë, going first, beats Bob 420-380; Dan, going first, ties Cara 400-400.
 # Round 2: Cara, going first, beats Zoë 450-300; Bob has a bye (2001); Dan is absent (0).

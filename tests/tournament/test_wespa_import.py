@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from tournament.exchange.tou import import_tou
 from tournament.interchange import tou
 from tournament.models import Division, Game, Tournament
 from tournament.reports.data import tou_text
 from tournament.standings import read_model
-from tournament.wespa import import_tou
 
 from .wespa_support import event_file, events, player_lines
 

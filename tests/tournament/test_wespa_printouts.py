@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import pytest
 
+from tournament.exchange.tou import import_tou
 from tournament.interchange import tou, wespa
 from tournament.models import Game
 from tournament.standings import read_model
-from tournament.wespa import import_tou
 
 from .wespa_support import event_file, events
 

@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.exchange import tsh_io
-from tournament.wespa import import_tou
+from tournament.exchange.tou import import_tou
 
 
 class Command(BaseCommand):
