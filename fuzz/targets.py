@@ -39,7 +39,7 @@ ENTRY_LINES = (
     b"12 -50 7 0",
     b"2 399 1 401",
 )
-ROSTER_CSV = b"name,rating,club\nAble, Ann,1500,Oslo\n\"Baker, Bob\",1620,Bergen\nCy Cole,0,\n"
+ROSTER_CSV = b'name,rating,club\nAble, Ann,1500,Oslo\n"Baker, Bob",1620,Bergen\nCy Cole,0,\n'
 
 
 def _files(folder: Path, pattern: str, limit: int) -> list[bytes]:
@@ -74,7 +74,7 @@ def _run_tsh(data: bytes) -> None:
 
 
 def _run_entry_line(data: bytes) -> None:
-    from tournament import results
+    from tournament.results import services as results
 
     entry = results.parse_line(data.decode("utf-8", errors="replace"))
     results.plausibility(entry)
@@ -121,7 +121,7 @@ def _run_rating_list(data: bytes) -> None:
 
 def targets() -> list[Target]:
     from tournament.interchange.tsh import TshFormatError
-    from tournament.results import EntryError
+    from tournament.results.services import EntryError
 
     return [
         Target("engine", _gcg_seeds, _run_engine),

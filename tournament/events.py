@@ -15,12 +15,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
-from tournament import results, rounds
+from tournament import rounds
 from tournament.core import audit
 from tournament.core.sentences import isolate
 from tournament.interchange import names, ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.players import NewPlayer, late_entry, names_last_first
+from tournament.results import services as results
 from tournament.standings import stamps
 
 # The permission that lets a signed-in user create events (given by an admin, or by

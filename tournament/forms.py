@@ -10,13 +10,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.tiles import builtin_tilesets
-from tournament import results, scoresheets
+from tournament import scoresheets
 from tournament.core.choices import rating_system_choices, ruleset_choices
 from tournament.engine.pairing import parse_schedule
 from tournament.engine.pairing.registry import automatic
 from tournament.exchange import tsh_io
 from tournament.models import Division, Game
 from tournament.pairing_systems import description
+from tournament.results import services as results
 
 
 class EntryForm(forms.Form):

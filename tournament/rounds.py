@@ -28,7 +28,7 @@ from tournament.engine import standings as engine
 from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.registry import automatic
 from tournament.models import Change, Division, Game, Player, Round
-from tournament.results import EntryError, change_text, snapshot
+from tournament.results.services import EntryError, change_text, snapshot
 from tournament.standings import read_model
 
 # Change.action values written here.

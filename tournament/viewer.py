@@ -19,11 +19,12 @@ from django.utils.translation import gettext
 import scoring
 from scoring import gcg
 from scoring.board import Board, builtin_layout
-from tournament import results, scoresheets
+from tournament import scoresheets
 from tournament.board_svg import Square, board_svg, legend
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Scoresheet
+from tournament.results import services as results
 from tournament.sheet_report import SheetReport, SheetTurn
 from tournament.standings.queries import TurnLine
 

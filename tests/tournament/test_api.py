@@ -8,8 +8,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from tournament import results
 from tournament.models import Division, Round
+from tournament.results import services as results
 
 BASE = "/api/v1/t/spring-open/A/"
 

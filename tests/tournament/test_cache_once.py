@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tournament import results
 from tournament.models import Division
+from tournament.results import services as results
 from tournament.standings import cache_once, read_model
 from tournament.standings.cache_once import get_or_compute
 from tournament.views import public

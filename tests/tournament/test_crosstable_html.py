@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from tournament import results
 from tournament.models import Division, Player
+from tournament.results import services as results
 from tournament.standings import queries, read_model
 from tournament.standings.tables import (
     CrosstableTable,

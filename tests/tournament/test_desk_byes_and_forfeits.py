@@ -7,8 +7,8 @@ from collections.abc import Callable
 from django.test import Client
 from text_support import plain
 
-from tournament import results
 from tournament.models import Change, Division, Game
+from tournament.results import services as results
 from tournament.standings import read_model
 
 JSON = {"HTTP_ACCEPT": "application/json"}

@@ -13,8 +13,9 @@ from django.test import Client
 from django.utils import timezone
 from text_support import plain
 
-from tournament import corrections, results
 from tournament.models import Change, Division, Game
+from tournament.results import corrections
+from tournament.results import services as results
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 

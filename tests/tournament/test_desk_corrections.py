@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from text_support import plain
 
-from tournament import results
 from tournament.models import Change, Division, Game
+from tournament.results import services as results
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 

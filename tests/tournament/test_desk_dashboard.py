@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from text_support import plain
 
-from tournament import results, scoresheets
+from tournament import scoresheets
 from tournament.models import Division, Game
+from tournament.results import services as results
 
 
 def test_it_lists_each_round_with_the_results_still_missing(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.results import Entry, EntryError, parse_line, plausibility
+from tournament.results.services import Entry, EntryError, parse_line, plausibility
 
 
 def test_it_reads_a_played_game() -> None:

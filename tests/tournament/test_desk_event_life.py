@@ -16,9 +16,10 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import events, players, results, rounds, scoresheets
+from tournament import events, players, rounds, scoresheets
 from tournament.exchange import tsh_io
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
+from tournament.results import services as results
 from tournament.standings import read_model
 
 
@@ -136,7 +137,7 @@ def test_absence_is_marked_before_the_round_is_paired(
 def test_absent_in_a_paired_round_asks_then_turns_the_pairing_into_a_forfeit(
     desk: Client, division: Division, director: User
 ) -> None:
-    from tournament import corrections
+    from tournament.results import corrections
 
     asked = desk.post(desk_url("desk-absent", division), {"player": 3, "round": 1, "absent": "1"})
 
@@ -180,7 +181,7 @@ def test_absent_in_a_paired_round_asks_then_turns_the_pairing_into_a_forfeit(
 def test_absent_in_a_paired_round_gives_the_opponent_a_bye_when_absent_players_get_nothing(
     desk: Client, division: Division, director: User
 ) -> None:
-    from tournament import corrections
+    from tournament.results import corrections
 
     division.absent_result = "nothing"
     division.save()

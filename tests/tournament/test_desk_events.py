@@ -393,7 +393,7 @@ def test_each_rounds_state_and_what_to_do_next(
 
 
 def results_line(division: Division, line: str, director: User) -> None:
-    from tournament import results
+    from tournament.results import services as results
 
     results.enter_line(division, 1, line, director)
 
@@ -401,7 +401,7 @@ def results_line(division: Division, line: str, director: User) -> None:
 def test_an_event_is_copied_as_next_years_without_results(
     division: Division, director: User, client_for
 ) -> None:
-    from tournament import results
+    from tournament.results import services as results
 
     director.user_permissions.add(Permission.objects.get(codename="add_tournament"))
     division.spread_cap = [300]

@@ -11,8 +11,9 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament import events, results, scoresheets
+from tournament import events, scoresheets
 from tournament.models import Change, Division, Game, Scoresheet
+from tournament.results import services as results
 
 
 @pytest.fixture

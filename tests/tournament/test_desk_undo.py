@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 from text_support import plain
 
-from tournament import corrections, results
 from tournament.models import Change, Division, Game
+from tournament.results import corrections
+from tournament.results import services as results
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 

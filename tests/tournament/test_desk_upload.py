@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament import results, scoresheets
+from tournament import scoresheets
 from tournament.models import Change, Division, Game, Scoresheet
+from tournament.results import services as results
 
 
 def gcg(name: str, text: str) -> SimpleUploadedFile:

@@ -14,9 +14,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tournament import results, rounds, scoresheets
+from tournament import rounds, scoresheets
 from tournament.core import sentences
 from tournament.models import Division, Game, Round
+from tournament.results import services as results
 from tournament.sheet_report import SheetFinding
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]

@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 
-from tournament import prizes, results, scoresheets, urls_public
+from tournament import prizes, scoresheets, urls_public
 from tournament.models import Division, Game
+from tournament.results import services as results
 
 LINK = '<a href="{}" id="desk-link">Desk</a>'
 

@@ -12,9 +12,10 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tournament import playoffs, reports, results, scoresheets
+from tournament import playoffs, reports, scoresheets
 from tournament.models import Division, Player
 from tournament.reports import data
+from tournament.results import services as results
 
 FORMULAS = [
     "=1+2",

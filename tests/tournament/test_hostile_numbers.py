@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournament import results
 from tournament.models import Division, Game
+from tournament.results import services as results
 
 HUGE = "9" * 5000  # int() refuses a number of more than 4,300 digits
 NOT_NUMBERS = ["²", "①", "٣", HUGE, "1\x00", "\x00"]

@@ -12,8 +12,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tournament import results, selfservice
+from tournament import selfservice
 from tournament.models import Division, Game, Round
+from tournament.results import services as results
 
 
 @pytest.fixture(autouse=True)

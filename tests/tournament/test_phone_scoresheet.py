@@ -13,9 +13,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tournament import results, scoresheets, selfservice
+from tournament import scoresheets, selfservice
 from tournament.core import bounds
 from tournament.models import Change, Division, Game, Round, Scoresheet
+from tournament.results import services as results
 
 
 @pytest.fixture(autouse=True)

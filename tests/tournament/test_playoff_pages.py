@@ -16,7 +16,7 @@ from tournament.standings import read_model
 
 @pytest.fixture
 def division(tournament: Tournament, director: User) -> Division:
-    from tournament import results
+    from tournament.results import services as results
 
     division = tournament.divisions.get()
     for line in ("1 400 2 350", "3 380 4 390", "5 300 6 200"):

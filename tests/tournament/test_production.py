@@ -19,8 +19,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from config import serve
-from tournament import results, rounds, scoresheets
+from tournament import rounds, scoresheets
 from tournament.models import Division, Player, Tournament
+from tournament.results import services as results
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "a-test-key-that-is-long-and-random-enough-0123456789-abcdefghijklmnop"

@@ -15,8 +15,9 @@ from django.urls import reverse
 from reports.report_support import pdf_text
 
 import scoring
-from tournament import results, scoresheets
+from tournament import scoresheets
 from tournament.models import Division, Game, Scoresheet
+from tournament.results import services as results
 from tournament.standings import stamps
 
 TOO_BIG = scoresheets.MAX_SCORESHEET_BYTES + 1

@@ -20,8 +20,9 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tournament import results, rounds
+from tournament import rounds
 from tournament.models import Division, Game, Player, Round
+from tournament.results import services as results
 from tournament.standings import read_model
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]

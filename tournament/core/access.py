@@ -15,10 +15,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tournament import results
 from tournament.core.language import apply_tournament_language
 from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
+from tournament.results import services as results
 from tournament.standings import queries, read_model
 
 # -- the director's desk ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
-from tournament import events, players, reports, results
+from tournament import events, players, reports
 from tournament.core.access import (
     get_desk_division,
     get_desk_scoresheet,
@@ -33,6 +33,7 @@ from tournament.models import Division, Scoresheet
 from tournament.reports import data
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
+from tournament.results import services as results
 from tournament.standings import read_model, statistics
 
 

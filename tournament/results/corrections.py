@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 
 from tournament.core import audit
 from tournament.models import Change, Division, Game
-from tournament.results import (
+from tournament.results.services import (
     CORRECT,
     CREATE,
     DELETE,
