@@ -30,8 +30,8 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from tournament import scoresheets  # noqa: E402
 from tournament.models import Division, Game, Player, Tournament  # noqa: E402
+from tournament.scoresheets import services as scoresheets  # noqa: E402
 
 GAME = ROOT.parent / "shared" / "corpus" / "gcg" / "liwords"
 GAME = GAME / "pkg__stats__testdata__josh_nationals_round_18.gcg"  # 30 moves, verified

@@ -10,7 +10,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.tiles import builtin_tilesets
-from tournament import scoresheets
 from tournament.core.choices import rating_system_choices, ruleset_choices
 from tournament.engine.pairing import parse_schedule
 from tournament.engine.pairing.registry import automatic
@@ -18,6 +17,7 @@ from tournament.exchange import tsh_io
 from tournament.models import Division, Game
 from tournament.pairing_systems import description
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 
 
 class EntryForm(forms.Form):

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.core.sentences import isolate
 from tournament.interchange import names
-from tournament.sheet_report import SheetReport
+from tournament.scoresheets.report import SheetReport
 
 
 class Tournament(models.Model):

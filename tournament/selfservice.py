@@ -24,12 +24,13 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tournament import rounds, scoresheets, tokens
+from tournament import rounds, tokens
 from tournament.core import bounds
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 from tournament.standings import read_model
 from tournament.standings.cache_once import Kept, get_or_compute
 

@@ -23,8 +23,8 @@ def _offscreen(page, selector: str) -> list[str]:
 
 
 def test_the_findings_of_a_scoresheet_are_on_a_phone_screen(live_url: str, page) -> None:
-    from tournament import scoresheets
     from tournament.models import Scoresheet
+    from tournament.scoresheets import services as scoresheets
 
     call_command("loaddemo", stdout=io.StringIO())
     sheet = Scoresheet.objects.get(report__file="a2-cora-ada.gcg")

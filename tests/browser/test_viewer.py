@@ -27,8 +27,8 @@ def test_stepping_forward_three_times_shows_turn_3_as_the_server_draws_it(
     page,
 ) -> None:
     call_command("loaddemo")
-    from tournament import scoresheets
     from tournament.models import Scoresheet
+    from tournament.scoresheets import services as scoresheets
 
     sheet = Scoresheet.objects.get(report__file="a2-cora-ada.gcg")
     # Its wrong total holds it from the public until the director publishes it anyway.

@@ -18,10 +18,11 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import scoresheets, selfservice
+from tournament import selfservice
 from tournament.core import bounds, cache_backend
 from tournament.models import Claim, Division, Game, Round, Scoresheet
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 from tournament.standings import cache_once, queries, read_model, tables
 
 LOCAL = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

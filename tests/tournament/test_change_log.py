@@ -10,11 +10,12 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from tournament import events, players, playoffs, rounds, scoresheets
+from tournament import events, players, playoffs, rounds
 from tournament.core import audit
 from tournament.models import Change, Division, Game, Player
 from tournament.results import corrections
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 
 
 def test_every_write_at_the_desk_logs_its_action_and_its_director(

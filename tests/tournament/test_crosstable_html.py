@@ -157,8 +157,8 @@ def test_the_standings_are_the_table_django_tables2_renders_in_any_order(
 def test_a_players_games_are_the_table_django_tables2_renders(
     division: Division, director: User, game_of, record
 ) -> None:
-    from tournament import scoresheets
     from tournament.models import Game
+    from tournament.scoresheets import services as scoresheets
     from tournament.standings.tables import PlayerGamesTable, player_games_html
 
     hostile = Player.objects.get(division=division, number=2)

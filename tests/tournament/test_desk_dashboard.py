@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from text_support import plain
 
-from tournament import scoresheets
 from tournament.models import Division, Game
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 
 
 def test_it_lists_each_round_with_the_results_still_missing(

@@ -13,9 +13,10 @@ from django.core.management import call_command
 from django.test import Client
 from text_support import plain
 
-from tournament import rounds, scoresheets
+from tournament import rounds
 from tournament.models import Division, Game, Scoresheet
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 
 
 def test_a_forfeit_is_not_counted_as_a_bye(division: Division, director: User) -> None:

@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament import scoresheets
 from tournament.models import Change, Division, Game, Scoresheet
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 
 
 def gcg(name: str, text: str) -> SimpleUploadedFile:

@@ -14,11 +14,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tournament import rounds, scoresheets
+from tournament import rounds
 from tournament.core import sentences
 from tournament.models import Division, Game, Round
 from tournament.results import services as results
-from tournament.sheet_report import SheetFinding
+from tournament.scoresheets import services as scoresheets
+from tournament.scoresheets.report import SheetFinding
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]
 

@@ -14,9 +14,9 @@ from django.test import Client
 
 import scoring
 import tournament.migrations as migrations_package
-from tournament import scoresheets
 from tournament.models import Division, Game, Scoresheet
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 from tournament.standings import queries
 
 STORED_KEYS = sorted(["line", "severity", "code", "params", "player", "expected", "recorded"])

@@ -9,9 +9,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 
-from tournament import prizes, scoresheets, urls_public
+from tournament import prizes, urls_public
 from tournament.models import Division, Game
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 
 LINK = '<a href="{}" id="desk-link">Desk</a>'
 

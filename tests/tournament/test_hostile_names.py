@@ -12,10 +12,11 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tournament import playoffs, reports, scoresheets
+from tournament import playoffs, reports
 from tournament.models import Division, Player
 from tournament.reports import data
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 
 FORMULAS = [
     "=1+2",

@@ -318,7 +318,7 @@ def test_the_hall_display_isolates_the_tournament_and_division_names(
 def test_the_viewer_isolates_a_records_names_on_the_page_and_for_its_script(
     desk: Client, scripts: Division, director: User, record
 ) -> None:
-    from tournament import scoresheets
+    from tournament.scoresheets import services as scoresheets
 
     game = scripts.games.get(round=1, table=1)
     sheet = scoresheets.attach_scoresheet(game, record("SARA", SARA, "DAVID", DAVID), director)

@@ -13,9 +13,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tournament import scoresheets
 from tournament.models import Division, Game, Player
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 from tournament.standings import queries
 
 

@@ -19,9 +19,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from config import serve
-from tournament import rounds, scoresheets
+from tournament import rounds
 from tournament.models import Division, Player, Tournament
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "a-test-key-that-is-long-and-random-enough-0123456789-abcdefghijklmnop"

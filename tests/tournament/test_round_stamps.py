@@ -12,9 +12,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament import scoresheets
 from tournament.models import Division, Game, Player
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 from tournament.standings import read_model
 
 

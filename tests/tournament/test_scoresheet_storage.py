@@ -15,9 +15,9 @@ from django.urls import reverse
 from reports.report_support import pdf_text
 
 import scoring
-from tournament import scoresheets
 from tournament.models import Division, Game, Scoresheet
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 from tournament.standings import stamps
 
 TOO_BIG = scoresheets.MAX_SCORESHEET_BYTES + 1

@@ -19,11 +19,12 @@ from django.test import Client
 from django.urls import reverse
 from scoring_support import corpus_game
 
-from tournament import reports, scoresheets
+from tournament import reports
 from tournament.engine import statistics as engine
 from tournament.exchange import tsh_io
 from tournament.models import Division, Game, Player, Round
 from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
 from tournament.standings.statistics import division_statistics
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh"

@@ -19,8 +19,8 @@ from scoring_support import corpus_game
 
 import scoring
 from scoring.__main__ import main as scoring_main
-from tournament import scoresheets
 from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament
+from tournament.scoresheets import services as scoresheets
 
 DOUG_V_EMELY = "macondo/gcgio__testdata__doug_v_emely.gcg"  # blanks: RE.IgION, .aFS
 POLISH = "macondo/gcgio__testdata__polish_endgame.gcg"  # Polish letters, blanks, a phony taken back

@@ -1,6 +1,6 @@
 """Scoresheet reports store each finding as its code and parameters instead of an English sentence.
 
-Each sheet's report is made again from its stored record (`tournament.scoresheets`, the way a
+Each sheet's report is made again from its stored record (`tournament.scoresheets.services`, the way a
 page makes a report whose key is out of date), rather than each old sentence being read back:
 the engine is deterministic and the record is stored, so checking it again gives the findings
 with their real parameters, where reading sentences back would have to undo some eighty
@@ -35,8 +35,8 @@ def _legacy(report: Any) -> Any:
 
 
 def forwards(apps, schema_editor) -> None:
-    from tournament import scoresheets
-    from tournament.sheet_report import _KEYS
+    from tournament.scoresheets import services as scoresheets
+    from tournament.scoresheets.report import _KEYS
 
     Scoresheet = apps.get_model("tournament", "Scoresheet")
     for sheet in Scoresheet.objects.select_related("game__division").iterator():
@@ -55,7 +55,7 @@ def forwards(apps, schema_editor) -> None:
 
 
 def backwards(apps, schema_editor) -> None:
-    from tournament.sheet_report import SheetReport
+    from tournament.scoresheets.report import SheetReport
 
     Scoresheet = apps.get_model("tournament", "Scoresheet")
     for sheet in Scoresheet.objects.iterator():

@@ -30,7 +30,7 @@ from tournament.results.services import (
     result_text,
     snapshot,
 )
-from tournament.scoresheets import reflag
+from tournament.scoresheets.services import reflag
 
 
 def correct_game(

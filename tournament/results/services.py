@@ -53,7 +53,7 @@ from tournament.core import audit
 from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player
-from tournament.scoresheets import reflag
+from tournament.scoresheets.services import reflag
 
 MIN_SCORE = -200
 MAX_SCORE = 1000

@@ -18,7 +18,7 @@ import scoring
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
-from tournament.sheet_report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
+from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
 from tournament.standings import read_model
 from tournament.standings.cache_once import Kept
 

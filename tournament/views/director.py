@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import events, rounds, scoresheets, selfservice, viewer
+from tournament import events, rounds, selfservice
 from tournament.core import bounds
 from tournament.core.access import (
     get_desk_division,
@@ -46,7 +46,9 @@ from tournament.models import Change, Division, Game, Scoresheet, Tournament
 from tournament.players import latin_to_check
 from tournament.results import corrections, unresolved
 from tournament.results import services as results
-from tournament.sheet_report import SheetReport
+from tournament.scoresheets import services as scoresheets
+from tournament.scoresheets import viewer
+from tournament.scoresheets.report import SheetReport
 from tournament.standings import read_model
 
 RECENT_CHANGES = 15

@@ -19,7 +19,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
 
-from tournament import scoresheets, viewer
 from tournament.core import tsh_settings
 from tournament.core.access import (
     after_round_asked,
@@ -29,6 +28,8 @@ from tournament.core.access import (
     get_public_tournament,
 )
 from tournament.models import Division, Player, Scoresheet, Tournament
+from tournament.scoresheets import services as scoresheets
+from tournament.scoresheets import viewer
 from tournament.standings import queries, read_model
 from tournament.standings.cache_once import Kept, get_or_compute
 from tournament.standings.tables import (

@@ -16,8 +16,8 @@ from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tournament import scoresheets
 from tournament.models import Division, Game, Player, Tournament
+from tournament.scoresheets import services as scoresheets
 
 SLUG = "demo"
 DIRECTOR = "director"

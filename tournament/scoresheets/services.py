@@ -24,7 +24,7 @@ from tournament.core import audit, bounds
 from tournament.core.bounds import MAX_SCORESHEET_BYTES as MAX_SCORESHEET_BYTES
 from tournament.core.errors import EntryError
 from tournament.models import Change, Division, Game, Player, Scoresheet
-from tournament.sheet_report import SheetFinding, SheetPlayer, SheetReport
+from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport
 
 logger = logging.getLogger(__name__)
 

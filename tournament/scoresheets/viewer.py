@@ -19,13 +19,13 @@ from django.utils.translation import gettext
 import scoring
 from scoring import gcg
 from scoring.board import Board, builtin_layout
-from tournament import scoresheets
-from tournament.board_svg import Square, board_svg, legend
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Scoresheet
 from tournament.results import services as results
-from tournament.sheet_report import SheetReport, SheetTurn
+from tournament.scoresheets import services as scoresheets
+from tournament.scoresheets.board_svg import Square, board_svg, legend
+from tournament.scoresheets.report import SheetReport, SheetTurn
 from tournament.standings.queries import TurnLine
 
 
