@@ -15,11 +15,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
-from tournament import rounds
 from tournament.core import audit
 from tournament.core.sentences import isolate
 from tournament.interchange import names, ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
+from tournament.pairing import services as rounds
 from tournament.players import NewPlayer, late_entry, names_last_first
 from tournament.results import services as results
 from tournament.standings import stamps

@@ -15,7 +15,7 @@ from tournament.engine.pairing import parse_schedule
 from tournament.engine.pairing.registry import automatic
 from tournament.exchange import tsh_io
 from tournament.models import Division, Game
-from tournament.pairing_systems import description
+from tournament.pairing.systems import description
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 

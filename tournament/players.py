@@ -12,11 +12,11 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
-from tournament import rounds
 from tournament.core import audit
 from tournament.core.sentences import isolate
 from tournament.interchange import names, roster
 from tournament.models import Change, Division, Game, Player
+from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.results.services import snapshot
 from tournament.standings import stamps

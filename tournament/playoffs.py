@@ -10,11 +10,11 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import rounds
 from tournament.core import audit
 from tournament.core.sentences import isolate
 from tournament.engine import playoffs as engine
 from tournament.models import Change, Division, Player, Playoff, PlayoffGame
+from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.standings import read_model, stamps
 

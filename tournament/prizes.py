@@ -503,9 +503,9 @@ def gibsonized(division: Division, after: int | None = None, public: bool = Fals
     """The players whose place within the prizes is settled after the round, as the pairing
     engine Gibsonizes them (`engine/pairing/contention.py`), each with the rule that made it so;
     none when the division does not Gibsonize or has no rounds left."""
-    from tournament import rounds
     from tournament.engine.pairing.contention import gibsons, swing
     from tournament.engine.pairing.history import build_field
+    from tournament.pairing import services as rounds
 
     planned = division.planned_rounds
     if not division.gibson or not planned or (after is not None and after >= planned):

@@ -3,7 +3,8 @@
 from django.urls import include, path
 
 from tournament.exchange import ratinglist
-from tournament.views import director, events, extras, pairing, playoffs, reports
+from tournament.pairing import views as pairing
+from tournament.views import director, events, extras, playoffs, reports
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),

@@ -10,9 +10,10 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from tournament import events, players, playoffs, rounds
+from tournament import events, players, playoffs
 from tournament.core import audit
 from tournament.models import Change, Division, Game, Player
+from tournament.pairing import services as rounds
 from tournament.results import corrections
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets

@@ -16,9 +16,10 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import events, players, rounds
+from tournament import events, players
 from tournament.exchange import tsh_io
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
+from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import read_model

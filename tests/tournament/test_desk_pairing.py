@@ -18,9 +18,9 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import rounds
 from tournament.engine.pairing.messages import render_all
 from tournament.models import Change, Division, Game, Player, Round
+from tournament.pairing import services as rounds
 from tournament.results import services as results
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]

@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.test import Client
 from text_support import plain
 
-from tournament import rounds
 from tournament.models import Division, Game, Scoresheet
+from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 

@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tournament import rounds
 from tournament.core import sentences
 from tournament.models import Division, Game, Round
+from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets.report import SheetFinding

@@ -123,8 +123,8 @@ def test_the_pairing_systems_descriptions_are_the_registry_s() -> None:
     (`tournament/pairing_systems.py`): in step with the registry, every one of them."""
     from django.utils import translation
 
-    from tournament import pairing_systems
     from tournament.engine.pairing.registry import REGISTRY
+    from tournament.pairing import systems as pairing_systems
 
     assert {n: s.description for n, s in REGISTRY.items()} == pairing_systems.DESCRIPTIONS
     with translation.override("fi"):

@@ -249,7 +249,7 @@ def test_the_desk_edits_prizes_and_classes_and_lists_them_in_award_order(
 
 @pytest.mark.django_db
 def test_a_4_team_round_robin_is_paired_and_its_team_standings_are_shown() -> None:
-    from tournament import rounds
+    from tournament.pairing import services as rounds
 
     tournament = Tournament.objects.create(name="Team Cup", slug="team-cup")
     division = Division.objects.create(

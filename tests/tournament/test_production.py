@@ -19,8 +19,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from config import serve
-from tournament import rounds
 from tournament.models import Division, Player, Tournament
+from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 

@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 import tournament.migrations as migrations_package
-from tournament import rounds
 from tournament.models import Division, Round
+from tournament.pairing import services as rounds
 
 OLD_NOTES = [
     "Moss, Eli (4th, 0-1 -50) has the bye: the lowest-placed player without a bye.",

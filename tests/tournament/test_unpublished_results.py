@@ -20,8 +20,8 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tournament import rounds
 from tournament.models import Division, Game, Player, Round
+from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.standings import read_model
 

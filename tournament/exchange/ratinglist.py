@@ -14,11 +14,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament import events, rounds
+from tournament import events
 from tournament.core import tsh_settings
 from tournament.core.access import get_desk_division
 from tournament.interchange import ratinglist
 from tournament.models import Game
+from tournament.pairing import services as rounds
 from tournament.results import services as results
 
 FORMAT_NAMES = {

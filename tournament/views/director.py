@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import events, rounds, selfservice
+from tournament import events, selfservice
 from tournament.core import bounds
 from tournament.core.access import (
     get_desk_division,
@@ -43,6 +43,7 @@ from tournament.forms import (
     form_error,
 )
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
+from tournament.pairing import services as rounds
 from tournament.players import latin_to_check
 from tournament.results import corrections, unresolved
 from tournament.results import services as results

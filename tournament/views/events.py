@@ -14,7 +14,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import events, rounds
+from tournament import events
 from tournament import players as player_changes
 from tournament.core.access import get_desk_division, get_desk_tournament
 from tournament.forms import (
@@ -30,6 +30,7 @@ from tournament.forms import (
     TournamentLanguageForm,
     form_error,
 )
+from tournament.pairing import services as rounds
 from tournament.players import NewPlayer
 
 

@@ -10,10 +10,10 @@ import json
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament import rounds
 from tournament.core import sentences
 from tournament.engine.pairing.registry import automatic
 from tournament.management.base import DivisionCommand
+from tournament.pairing import services as rounds
 
 
 class Command(DivisionCommand):
