@@ -580,7 +580,7 @@ class NewDivisionForm(forms.Form):
 
     def new_division(self) -> Any:
         """The division this form describes, to be made (`events.NewDivision`)."""
-        from tournament.events import NewDivision
+        from tournament.event.services import NewDivision
 
         # A field left empty (one a form may leave out) takes the division's default.
         return NewDivision(**{k: v for k, v in self.cleaned_data.items() if v not in (None, "")})

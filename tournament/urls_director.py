@@ -2,9 +2,10 @@
 
 from django.urls import include, path
 
+from tournament.event import views as events
 from tournament.exchange import ratinglist
 from tournament.pairing import views as pairing
-from tournament.views import director, events, extras, playoffs, reports
+from tournament.views import director, extras, playoffs, reports
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),

@@ -26,7 +26,7 @@ CVAL AUS Cora Vale 7 1488 20240315
 
 
 def test_ratings_from_a_list_and_a_final(live_url: str, page, tmp_path) -> None:
-    from tournament import events
+    from tournament.event import services as events
     from tournament.models import Division, Game
 
     call_command("createdirector", "dora", password="dora-pass-2027")

@@ -18,7 +18,7 @@ from openpyxl import Workbook
 from tournament.interchange import roster
 from tournament.interchange.roster import RosterError
 from tournament.models import Division, Tournament
-from tournament.players import import_roster
+from tournament.players.services import import_roster
 
 
 @pytest.fixture

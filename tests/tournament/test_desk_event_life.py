@@ -16,10 +16,11 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import events, players
+from tournament.event import services as events
 from tournament.exchange import tsh_io
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.pairing import services as rounds
+from tournament.players import services as players
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import read_model

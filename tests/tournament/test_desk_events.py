@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 from text_support import plain
 
-from tournament import events
+from tournament.event import services as events
 from tournament.models import Change, Division, Game, Player, Tournament
 from tournament.pairing import services as rounds
 

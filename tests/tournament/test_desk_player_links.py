@@ -13,7 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import events, selfservice
+from tournament import selfservice
+from tournament.event import services as events
 from tournament.models import Division, PlayerLink, Tournament
 
 PERSIAN = "سارا احمدی"

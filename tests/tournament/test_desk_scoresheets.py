@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament import events
+from tournament.event import services as events
 from tournament.models import Change, Division, Game, Scoresheet
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets

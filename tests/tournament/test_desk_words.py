@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from tournament import events
+from tournament.event import services as events
 from tournament.models import Game
 
 FSI, PDI = "\u2068", "\u2069"

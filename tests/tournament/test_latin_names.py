@@ -17,11 +17,12 @@ from django.core.management import call_command
 from django.test import Client
 
 import tournament.migrations as migrations_package
-from tournament import events, players
+from tournament.event import services as events
 from tournament.exchange import tsh_io
 from tournament.exchange.tou import import_tou
 from tournament.interchange import names, tou, tsh
 from tournament.models import Change, Division, Game, Player, Tournament
+from tournament.players import services as players
 from tournament.reports.data import tou_text
 
 KOREAN, PERSIAN = "김민수", "علی رضایی"

@@ -8,9 +8,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tournament import events, players
+from tournament.event import services as events
 from tournament.interchange import names
 from tournament.models import Division
+from tournament.players import services as players
 
 
 @pytest.fixture

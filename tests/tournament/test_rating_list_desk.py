@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament import events
 from tournament.core import tsh_settings
+from tournament.event import services as events
 from tournament.models import Change, Division, Player, Tournament
 
 WESPA = b"""NICKstateNAME vic24.tou 20240612

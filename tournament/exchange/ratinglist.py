@@ -14,9 +14,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament import events
 from tournament.core import tsh_settings
 from tournament.core.access import get_desk_division
+from tournament.event import services as events
 from tournament.interchange import ratinglist
 from tournament.models import Game
 from tournament.pairing import services as rounds

@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from tournament import players as player_changes
 from tournament.core import sentences
 from tournament.core.access import get_desk_division
 from tournament.engine.pairing import SYSTEMS
@@ -35,6 +34,7 @@ from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
 from tournament.pairing import services as rounds
 from tournament.pairing import systems as pairing_systems
+from tournament.players import services as player_changes
 from tournament.results import services as results
 from tournament.standings import queries, read_model
 from tournament.standings.tables import fixed_table_legend

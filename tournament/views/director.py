@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import events, selfservice
+from tournament import selfservice
 from tournament.core import bounds
 from tournament.core.access import (
     get_desk_division,
@@ -32,6 +32,7 @@ from tournament.core.access import (
     locked_sentence,
 )
 from tournament.core.sentences import isolate
+from tournament.event import services as events
 from tournament.forms import (
     AssignForm,
     EntryForm,
@@ -44,7 +45,7 @@ from tournament.forms import (
 )
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
 from tournament.pairing import services as rounds
-from tournament.players import latin_to_check
+from tournament.players.services import latin_to_check
 from tournament.results import corrections, unresolved
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets

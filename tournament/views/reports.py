@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
-from tournament import events, players, reports
+from tournament import reports
 from tournament.core.access import (
     get_desk_division,
     get_desk_scoresheet,
@@ -27,9 +27,11 @@ from tournament.core.access import (
     get_public_tournament,
 )
 from tournament.core.language import explicit_choice
+from tournament.event import services as events
 from tournament.exchange import tsh_io
 from tournament.interchange.tou import TouError
 from tournament.models import Division, Scoresheet
+from tournament.players import services as players
 from tournament.reports import data
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf

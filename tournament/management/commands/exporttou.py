@@ -6,10 +6,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.engine.text import plural
-from tournament.events import has_games, unplayed_rounds
+from tournament.event.services import has_games, unplayed_rounds
 from tournament.interchange.tou import TouError
 from tournament.models import Player, Tournament
-from tournament.players import latin_to_check
+from tournament.players.services import latin_to_check
 from tournament.reports.data import tou_text
 
 

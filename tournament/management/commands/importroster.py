@@ -4,11 +4,11 @@ from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament import players as player_changes
 from tournament.engine.text import counted
 from tournament.interchange import files
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.management.base import DivisionCommand
+from tournament.players import services as player_changes
 
 
 class Command(DivisionCommand):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament import events
 from tournament.core import tsh_settings
 from tournament.engine.text import plural
+from tournament.event import services as events
 from tournament.interchange import files, ratinglist
 from tournament.management.base import DivisionCommand
 from tournament.pairing import services as rounds

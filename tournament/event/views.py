@@ -14,9 +14,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import events
-from tournament import players as player_changes
 from tournament.core.access import get_desk_division, get_desk_tournament
+from tournament.event import services as events
 from tournament.forms import (
     AbsentForm,
     AddDivisionForm,
@@ -31,7 +30,8 @@ from tournament.forms import (
     form_error,
 )
 from tournament.pairing import services as rounds
-from tournament.players import NewPlayer
+from tournament.players import services as player_changes
+from tournament.players.services import NewPlayer
 
 
 @login_required

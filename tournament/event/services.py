@@ -20,7 +20,7 @@ from tournament.core.sentences import isolate
 from tournament.interchange import names, ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.pairing import services as rounds
-from tournament.players import NewPlayer, late_entry, names_last_first
+from tournament.players.services import NewPlayer, late_entry, names_last_first
 from tournament.results import services as results
 from tournament.standings import stamps
 
