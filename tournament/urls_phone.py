@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournament.views import phone
+from tournament.phone import views as phone
 
 urlpatterns = [
     path("p/<str:token>/", phone.page, name="phone"),

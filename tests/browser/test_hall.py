@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tournament import selfservice
 from tournament.models import Division, Game, Player, Tournament
+from tournament.phone import services as selfservice
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 

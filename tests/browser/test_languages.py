@@ -120,8 +120,8 @@ def test_a_korean_page_at_a_desk_s_and_a_phone_s_width(live_url: str, page, tmp_
 
 def test_a_player_s_phone_page_in_persian(live_url: str, page, tmp_path) -> None:
     _demo_with_a_persian_and_a_korean_name()
-    from tournament import selfservice
     from tournament.models import Player, Tournament
+    from tournament.phone import services as selfservice
 
     demo = Tournament.objects.get(slug="demo")
     demo.language = "fa"  # the tournament's default: the player chose nothing

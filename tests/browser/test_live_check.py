@@ -11,8 +11,8 @@ SHOTS = os.environ.get("SPREAD_SHOTS")
 
 
 def _setup() -> tuple[str, int]:
-    from tournament import selfservice
     from tournament.models import Division, Game, Player, Round, Tournament
+    from tournament.phone import services as selfservice
 
     tournament = Tournament.objects.create(name="Seoul–Tehran Open", slug="st", language="fa")
     division = Division.objects.create(tournament=tournament, name="A", self_report=True)

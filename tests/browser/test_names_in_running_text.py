@@ -94,8 +94,8 @@ def _bare(page, element, text: str, pieces: list[str]) -> list[dict]:
 def _a_result_between_a_persian_and_a_hebrew_player() -> tuple[str, str]:
     """A tournament of players in four scripts, round 1 published: Sara's result against David
     recorded, Ada to go first against Korean Min-jun. Returns David's and Min-jun's links."""
-    from tournament import selfservice
     from tournament.models import Division, Game, Player, Round, Tournament
+    from tournament.phone import services as selfservice
 
     tournament = Tournament.objects.create(name="Spring Open", slug="spring-open")
     division = Division.objects.create(tournament=tournament, name="A", self_report=True)

@@ -25,8 +25,8 @@ CLIPPED = """() => [...document.querySelectorAll('#sheet-lines th, #sheet-lines 
 
 
 def test_the_phone_check_table_keeps_every_line_readable_at_390_px(live_url: str, page) -> None:
-    from tournament import selfservice
     from tournament.models import Game
+    from tournament.phone import services as selfservice
 
     call_command("loaddemo", stdout=io.StringIO())
     game = Game.objects.select_related("player1", "player2").get(

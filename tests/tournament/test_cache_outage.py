@@ -18,9 +18,9 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import selfservice
 from tournament.core import bounds, cache_backend
 from tournament.models import Claim, Division, Game, Round, Scoresheet
+from tournament.phone import services as selfservice
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import cache_once, queries, read_model, tables

@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 
 from bench.redis_server import REDIS_SERVER, RedisServer
-from tournament import selfservice
 from tournament.core import cache_backend
 from tournament.models import Claim, Division, Round
+from tournament.phone import services as selfservice
 from tournament.results import services as results
 from tournament.standings import cache_once, queries, read_model, tables
 

@@ -15,9 +15,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tournament import selfservice
 from tournament.core import bounds
 from tournament.models import Division, Game, Round, Scoresheet
+from tournament.phone import services as selfservice
 from tournament.scoresheets import services as scoresheets
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "gcg"

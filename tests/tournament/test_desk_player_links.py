@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament import selfservice
 from tournament.event import services as events
 from tournament.models import Division, PlayerLink, Tournament
+from tournament.phone import services as selfservice
 
 PERSIAN = "سارا احمدی"
 

@@ -14,9 +14,9 @@ from django.test import Client
 from django.utils import timezone
 from text_support import plain
 
-from tournament import selfservice
 from tournament.models import Change, Claim, Division, Game, Scoresheet
 from tournament.pairing import services as rounds
+from tournament.phone import services as selfservice
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 TYPO = ("1 39 2 350", "3 400 4 300", "5 400 6 300", "7 bye")

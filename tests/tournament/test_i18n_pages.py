@@ -22,8 +22,8 @@ from django.urls import reverse
 from django.utils import translation
 from po_support import parse
 
-from tournament import selfservice
 from tournament.models import Division, Player, Scoresheet, Tournament
+from tournament.phone import services as selfservice
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = [code for code, _name in settings.LANGUAGES]

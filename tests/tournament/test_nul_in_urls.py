@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tournament import selfservice
 from tournament.models import Division
+from tournament.phone import services as selfservice
 
 SLUG = "spring-open"
 

@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tournament import selfservice
 from tournament.models import Division, Game, Round
+from tournament.phone import services as selfservice
 from tournament.results import services as results
 
 

@@ -13,9 +13,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tournament import selfservice
 from tournament.core import bounds
 from tournament.models import Change, Division, Game, Round, Scoresheet
+from tournament.phone import services as selfservice
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 

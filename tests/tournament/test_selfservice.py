@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from tournament import selfservice
 from tournament.models import Change, Claim, Division, Game, Round
+from tournament.phone import services as selfservice
 
 
 @pytest.fixture(autouse=True)

@@ -393,7 +393,7 @@ def player_links(division: Division, base: str) -> dict[int, str]:
     link to a player who has none; none at all without an address."""
     from django.urls import reverse
 
-    from tournament import selfservice
+    from tournament.phone import services as selfservice
 
     base = base.rstrip("/")
     if not base:

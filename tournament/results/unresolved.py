@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 from django.utils.translation import gettext, ngettext
 
-from tournament import selfservice
 from tournament.core.sentences import isolate
 from tournament.models import Claim, Division, Game, Round, Scoresheet, Tournament
 from tournament.pairing import services as rounds
+from tournament.phone import services as selfservice
 
 MISSING, CLAIMS, SHEET, STALE = "missing", "claims", "sheet", "stale"
 

@@ -22,7 +22,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import selfservice
 from tournament.core import bounds
 from tournament.core.access import (
     get_desk_division,
@@ -45,6 +44,7 @@ from tournament.forms import (
 )
 from tournament.models import Change, Division, Game, Scoresheet, Tournament
 from tournament.pairing import services as rounds
+from tournament.phone import services as selfservice
 from tournament.players.services import latin_to_check
 from tournament.results import corrections, unresolved
 from tournament.results import services as results

@@ -10,8 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from tournament import selfservice
 from tournament.models import Tournament
+from tournament.phone import services as selfservice
 from tournament.standings import read_model
 
 

@@ -23,13 +23,13 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import selfservice
 from tournament.core import bounds, sentences
 from tournament.core.access import get_desk_division
 from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Claim, Player, PlayerLink, Scoresheet
 from tournament.pairing import services as rounds
+from tournament.phone import services as selfservice
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings.tables import RESULT_WORDS

@@ -24,12 +24,12 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tournament import tokens
 from tournament.core import bounds
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
 from tournament.pairing import services as rounds
+from tournament.phone import tokens
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import read_model
