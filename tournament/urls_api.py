@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from tournament.views import api, display
-from tournament.views.cache import cached_public_page as cached
+from tournament.public import api, display
+from tournament.public.cache import cached_public_page as cached
 
 base = "api/v1/t/<slug:slug>/<str:division>/"
 urlpatterns = [

@@ -5,7 +5,8 @@ from django.urls import include, path
 from tournament.event import views as events
 from tournament.exchange import ratinglist
 from tournament.pairing import views as pairing
-from tournament.views import director, extras, playoffs, reports
+from tournament.public import extras
+from tournament.views import director, playoffs, reports
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),

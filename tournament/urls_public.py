@@ -1,8 +1,10 @@
 from django.urls import include, path
 
-from tournament.views import extras, playoffs, public, reports
-from tournament.views.cache import cached_public_page as cached
-from tournament.views.cache import one_round, sheet_round
+from tournament.public import extras
+from tournament.public import views as public
+from tournament.public.cache import cached_public_page as cached
+from tournament.public.cache import one_round, sheet_round
+from tournament.views import playoffs, reports
 
 # A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
 division_urls = [

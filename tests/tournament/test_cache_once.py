@@ -13,10 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.models import Division
+from tournament.public import views as public
 from tournament.results import services as results
 from tournament.standings import cache_once, read_model
 from tournament.standings.cache_once import get_or_compute
-from tournament.views import public
 
 
 @pytest.fixture(autouse=True)

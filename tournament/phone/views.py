@@ -30,12 +30,12 @@ from tournament.core.sentences import isolate
 from tournament.models import Claim, Player, PlayerLink, Scoresheet
 from tournament.pairing import services as rounds
 from tournament.phone import services as selfservice
+from tournament.public import api
+from tournament.public.cache import PAGE_TIMEOUT
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings.tables import RESULT_WORDS
 from tournament.templatetags.spread_i18n import bdi, ltr
-from tournament.views import api
-from tournament.views.cache import PAGE_TIMEOUT
 from tournament.views.director import read_upload
 
 SENT_SHOWN = 50  # the latest scoresheets sent from phones, on the desk's queue page

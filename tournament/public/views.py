@@ -28,6 +28,8 @@ from tournament.core.access import (
     get_public_tournament,
 )
 from tournament.models import Division, Player, Scoresheet, Tournament
+from tournament.public import extras
+from tournament.public.cache import PAGE_TIMEOUT, Stamps
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets import viewer
 from tournament.standings import queries, read_model
@@ -47,8 +49,6 @@ from tournament.standings.tables import (
     standings_crosstable_html,
     standings_html,
 )
-from tournament.views import extras
-from tournament.views.cache import PAGE_TIMEOUT, Stamps
 
 HIGH_PLAYS = 20
 
