@@ -5,8 +5,10 @@ from django.urls import include, path
 from tournament.event import views as events
 from tournament.exchange import ratinglist
 from tournament.pairing import views as pairing
+from tournament.playoffs import views as playoffs
 from tournament.public import extras
-from tournament.views import director, playoffs, reports
+from tournament.reports import views as reports
+from tournament.views import director
 
 division_urls = [
     path("round/<int:round_number>/", director.entry, name="desk-entry"),

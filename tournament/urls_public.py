@@ -1,10 +1,11 @@
 from django.urls import include, path
 
+from tournament.playoffs import views as playoffs
 from tournament.public import extras
 from tournament.public import views as public
 from tournament.public.cache import cached_public_page as cached
 from tournament.public.cache import one_round, sheet_round
-from tournament.views import playoffs, reports
+from tournament.reports import views as reports
 
 # A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
 division_urls = [

@@ -104,7 +104,7 @@ def test_the_display_feed_and_a_pinned_view(division: Division, director, desk) 
 
 
 def test_the_playoff_is_in_the_api_once_published(division: Division, director) -> None:
-    from tournament import playoffs
+    from tournament.playoffs import services as playoffs
 
     for line in ("1 451 2 345", "3 300 4 420", "6 390 5 380", "7 bye"):
         results.enter_line(division, 1, line, director)

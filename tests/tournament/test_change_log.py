@@ -10,12 +10,12 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from tournament import playoffs
 from tournament.core import audit
 from tournament.event import services as events
 from tournament.models import Change, Division, Game, Player
 from tournament.pairing import services as rounds
 from tournament.players import services as players
+from tournament.playoffs import services as playoffs
 from tournament.results import corrections
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets

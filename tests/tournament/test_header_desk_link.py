@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 
-from tournament import prizes, urls_public
+from tournament import urls_public
 from tournament.models import Division, Game
+from tournament.reports import prizes
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 

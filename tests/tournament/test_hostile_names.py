@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tournament import playoffs, reports
+from tournament import reports
 from tournament.models import Division, Player
+from tournament.playoffs import services as playoffs
 from tournament.reports import data
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets

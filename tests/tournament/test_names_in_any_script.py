@@ -20,10 +20,11 @@ from django.urls import reverse
 from django.utils import translation
 from openpyxl import load_workbook
 
-from tournament import playoffs, reports
+from tournament import reports
 from tournament.core import audit
 from tournament.models import Change, Division, Player, Round
 from tournament.phone import services as selfservice
+from tournament.playoffs import services as playoffs
 from tournament.results import services as results
 from tournament.standings import read_model
 from tournament.templatetags.spread_i18n import isolates_html

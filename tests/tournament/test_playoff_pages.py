@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tournament import playoffs
 from tournament.models import Change, Division, PlayoffGame, Tournament
+from tournament.playoffs import services as playoffs
 from tournament.reports import data, make
 from tournament.standings import read_model
 

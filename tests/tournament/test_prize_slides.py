@@ -8,8 +8,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tournament import prizes, reports
+from tournament import reports
 from tournament.models import Division, Game, Player, Tournament
+from tournament.reports import prizes
 
 NAMES = [("Quill, Ada", 1800), ("رضایی، مریم", 1700), ("김민준", 1600), ("Moss, Eli", 1500)]
 # R1: Ada 420-380 Maryam, Kim 400-350 Eli; R2: Ada 450-300 Kim, Maryam 390-400 Eli.

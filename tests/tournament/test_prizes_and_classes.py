@@ -14,11 +14,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tournament import prizes, reports
+from tournament import reports
 from tournament.exchange import tsh_io
 from tournament.interchange import tsh
 from tournament.models import Division, Game, Player, Tournament
-from tournament.reports import data
+from tournament.reports import data, prizes
 from tournament.results import services as results
 
 JVC56 = (

@@ -15,9 +15,9 @@ from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
-from tournament import playoffs
 from tournament.core.access import get_public_division, get_public_tournament
 from tournament.models import Division, Game
+from tournament.playoffs import services as playoffs
 from tournament.standings import queries, read_model
 
 

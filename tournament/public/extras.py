@@ -13,7 +13,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 
-from tournament import prizes
 from tournament.core.access import (
     after_round_asked,
     get_desk_division,
@@ -25,7 +24,7 @@ from tournament.engine.prizes import KINDS, LAYOUT
 from tournament.engine.teams import Record, team_standings
 from tournament.interchange import tsh
 from tournament.models import Division
-from tournament.reports import data
+from tournament.reports import data, prizes
 from tournament.results import services as results
 from tournament.standings import queries, read_model
 

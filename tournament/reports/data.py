@@ -291,7 +291,7 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
             else pgettext("rating", "New")
         )
         columns += [Column(new, numeric=True), Column(_("Change"), numeric=True, style="signed")]
-    from tournament import prizes as prize_service
+    from tournament.reports import prizes as prize_service
 
     classes = (
         {c.row.player.pk: c for c in prize_service.class_standings(division, after, public)}
@@ -720,7 +720,7 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     (a team's name for `totalteam`) and the figure it was won by; a place prize's single
     winner with their record. One prize a player unless the division allows more or the
     lines' `exclusive=` groups say otherwise."""
-    from tournament import prizes as prize_service
+    from tournament.reports import prizes as prize_service
 
     if not division.prizes:  # a page that says so: the director prints it to check
         return Report(
@@ -800,8 +800,8 @@ def _ranking(kind: str) -> Any:
     def build(division: Division, number: int | None = None, public: bool = False) -> Report:
         """The ten best for the prize type and all level with the tenth, with their figures
         (TSH's TUFFluck, OVERSEED, HighRatingChange … report commands)."""
-        from tournament import prizes as prize_service
         from tournament.engine import prizes as engine
+        from tournament.reports import prizes as prize_service
 
         after = _after_round(division, number, public)
         if not after:
@@ -862,9 +862,9 @@ def performance(division: Division, number: int | None = None, public: bool = Fa
     """Each player's performance rating (TSH's PerformanceRATings): the rating at which the
     nsa2008 expectation against their rated opponents' pre-event ratings equals their wins
     (a perfect or zero score aims at 95% or 5%), highest first."""
-    from tournament import prizes as prize_service
     from tournament.engine import prizes as engine
     from tournament.engine.ratings import performance_rating
+    from tournament.reports import prizes as prize_service
 
     after = _after_round(division, number, public)
     if not after:
@@ -913,7 +913,7 @@ def performance(division: Division, number: int | None = None, public: bool = Fa
 def slides(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The prize ceremony's slides (`prizes.slides`), one a page, for a projector without a
     browser."""
-    from tournament import prizes as prize_service
+    from tournament.reports import prizes as prize_service
 
     if not division.prizes:
         raise ReportError(
@@ -945,7 +945,7 @@ def certificates(
     the public page that confirms it."""
     from django.urls import reverse
 
-    from tournament import prizes as prize_service
+    from tournament.reports import prizes as prize_service
 
     if not base:
         raise ReportError(_("certificates need the address that confirms them (the site's own)"))
@@ -1190,7 +1190,7 @@ def playoffs(division: Division, number: int | None = None, public: bool = False
     stage by stage, and the champion once the final is decided. `public`: only once the
     director has published the playoff (its games then show as they are entered); `number`
     changes nothing."""
-    from tournament import playoffs as playoff_service
+    from tournament.playoffs import services as playoff_service
 
     now = playoff_service.state(division, public=public)
     if now is None:

@@ -13,10 +13,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament import playoffs
 from tournament.core.access import get_desk_division, get_public_division, get_public_tournament
 from tournament.core.sentences import isolate
-from tournament.playoffs import PlayoffRefused
+from tournament.playoffs import services as playoffs
+from tournament.playoffs.services import PlayoffRefused
 from tournament.results import services as results
 from tournament.standings import read_model
 
