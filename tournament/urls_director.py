@@ -8,14 +8,15 @@ from tournament.pairing import views as pairing
 from tournament.playoffs import views as playoffs
 from tournament.public import extras
 from tournament.reports import views as reports
-from tournament.views import director
+from tournament.results import views as results_views
+from tournament.scoresheets import views as scoresheet_views
 
 division_urls = [
-    path("round/<int:round_number>/", director.entry, name="desk-entry"),
-    path("round/<int:round_number>/check", director.entry_check, name="desk-entry-check"),
-    path("round/<int:round_number>/enter", director.enter, name="desk-enter"),
-    path("undo", director.undo, name="desk-undo"),
-    path("upload/", director.upload, name="desk-upload"),
+    path("round/<int:round_number>/", results_views.entry, name="desk-entry"),
+    path("round/<int:round_number>/check", results_views.entry_check, name="desk-entry-check"),
+    path("round/<int:round_number>/enter", results_views.enter, name="desk-enter"),
+    path("undo", results_views.undo, name="desk-undo"),
+    path("upload/", scoresheet_views.upload, name="desk-upload"),
     path("pairing/", pairing.pairing, name="desk-pairing"),
     path("pairing/pair", pairing.pair, name="desk-pair"),
     path("settings/", pairing.settings, name="desk-division-settings"),
@@ -44,21 +45,21 @@ division_urls = [
 ]
 
 game_urls = [
-    path("", director.game, name="desk-game"),
-    path("scoresheet/", director.scoresheet_new, name="desk-scoresheet-new"),
-    path("scoresheet/check", director.scoresheet_check, name="desk-scoresheet-check"),
-    path("upload", director.scoresheet_upload, name="desk-scoresheet-upload"),
+    path("", results_views.game, name="desk-game"),
+    path("scoresheet/", scoresheet_views.scoresheet_new, name="desk-scoresheet-new"),
+    path("scoresheet/check", scoresheet_views.scoresheet_check, name="desk-scoresheet-check"),
+    path("upload", scoresheet_views.scoresheet_upload, name="desk-scoresheet-upload"),
 ]
 
 scoresheet_urls = [
-    path("", director.scoresheet, name="desk-scoresheet"),
-    path("edit/", director.scoresheet_edit, name="desk-scoresheet-edit"),
-    path("resolve", director.scoresheet_resolve, name="desk-scoresheet-resolve"),
-    path("release", director.scoresheet_release, name="desk-scoresheet-release"),
+    path("", scoresheet_views.scoresheet, name="desk-scoresheet"),
+    path("edit/", scoresheet_views.scoresheet_edit, name="desk-scoresheet-edit"),
+    path("resolve", scoresheet_views.scoresheet_resolve, name="desk-scoresheet-resolve"),
+    path("release", scoresheet_views.scoresheet_release, name="desk-scoresheet-release"),
 ]
 
 urlpatterns = [
-    path("", director.index, name="desk"),
+    path("", events.index, name="desk"),
     path("new/", events.new_tournament, name="desk-new-tournament"),
     path("<slug:slug>/people/", events.people, name="desk-people"),
     path(
@@ -69,8 +70,8 @@ urlpatterns = [
     path("<slug:slug>/language", events.language, name="desk-language"),
     path("<slug:slug>/copy", events.copy_tournament, name="desk-copy"),
     path("<slug:slug>/delete-demo", events.delete_demo, name="desk-delete-demo"),
-    path("<slug:slug>/", director.dashboard, name="desk-dashboard"),
-    path("<slug:slug>/changes/", director.changes, name="desk-changes"),
+    path("<slug:slug>/", events.dashboard, name="desk-dashboard"),
+    path("<slug:slug>/changes/", events.changes, name="desk-changes"),
     path("<slug:slug>/division/<int:division_id>/", include(division_urls)),
     path("<slug:slug>/games/<int:game_id>/", include(game_urls)),
     path("<slug:slug>/scoresheets/<int:sheet_id>/", include(scoresheet_urls)),

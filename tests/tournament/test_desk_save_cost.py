@@ -17,8 +17,8 @@ from text_support import plain
 
 from tournament.exchange import tsh_io
 from tournament.models import Division, Game
+from tournament.results.views import round_rows_html
 from tournament.standings import read_model
-from tournament.views.director import round_rows_html
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh"

@@ -5,6 +5,8 @@ scorekeepers), its lock, players pasted in and checked in. The work is done in
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -29,9 +31,12 @@ from tournament.forms import (
     TournamentLanguageForm,
     form_error,
 )
+from tournament.models import Scoresheet, Tournament
 from tournament.pairing import services as rounds
 from tournament.players import services as player_changes
-from tournament.players.services import NewPlayer
+from tournament.players.services import NewPlayer, latin_to_check
+from tournament.results import unresolved
+from tournament.results.views import change_rows
 
 
 @login_required
@@ -464,3 +469,57 @@ def language(request: HttpRequest, slug: str) -> HttpResponse:
         events.set_language(tournament, form.cleaned_data["language"], request.user)
         messages.success(request, gettext("The tournament's default language is saved."))
     return redirect("desk-dashboard", slug)
+
+
+RECENT_CHANGES = 15
+
+
+def _changes(tournament: Tournament) -> Any:
+    return tournament.changes.select_related("user", "player", "game", "scoresheet")
+
+
+@login_required
+def index(request: HttpRequest) -> HttpResponse:
+    context = {
+        "tournaments": request.user.directed.all(),
+        "scorekeeping": request.user.scorekeeping.all(),
+        "may_create": events.may_create(request.user),
+    }
+    return render(request, "tournament/desk/index.html", context)
+
+
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
+    divisions = []
+    for d in tournament.divisions.all():
+        states = events.round_states(d)
+        d.next_step = events.next_step(d, states)  # for the page: what to do next here
+        divisions.append((d, states))
+    sheets = (
+        Scoresheet.objects.filter(game__division__tournament=tournament)
+        .select_related("game__division", "game__player1", "game__player2")
+        .defer("gcg")
+    )
+    sheets = list(sheets)
+    context = {
+        "tournament": tournament,
+        "is_director": tournament.is_director(request.user),
+        "unplayed": events.unplayed_rounds(tournament),
+        "latin_to_check": latin_to_check(tournament),
+        "may_create": events.may_create(request.user),
+        "divisions": divisions,
+        "flagged": [s for s in sheets if s.flagged and not s.resolved],
+        "with_findings": [s for s in sheets if s.engine_report.findings],
+        "changes": change_rows(_changes(tournament)[:RECENT_CHANGES]),
+        "unresolved": unresolved.for_tournament(tournament),
+        "show_division": len(divisions) > 1,
+    }
+    return render(request, "tournament/desk/dashboard.html", context)
+
+
+@login_required
+def changes(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
+    context = {"tournament": tournament, "changes": change_rows(_changes(tournament))}
+    return render(request, "tournament/desk/changes.html", context)

@@ -34,9 +34,9 @@ from tournament.public import api
 from tournament.public.cache import PAGE_TIMEOUT
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
+from tournament.scoresheets.views import read_upload
 from tournament.standings.tables import RESULT_WORDS
 from tournament.templatetags.spread_i18n import bdi, ltr
-from tournament.views.director import read_upload
 
 SENT_SHOWN = 50  # the latest scoresheets sent from phones, on the desk's queue page
 TOO_MANY = gettext_lazy("Too many reports from this link in a minute: wait a moment.")

@@ -1,0 +1,348 @@
+"""The desk's entry of results: a round's entry page, the typed line and the game form, undo,
+and a game's own page with its changes.
+
+Every page needs a login and answers 403 to anyone who is not one of the tournament's directors
+(or scorekeepers, where they may), so no edit control is ever shown to them. The work is done in
+`results/services.py` and `results/corrections.py`; these views read forms, call them and show
+what they say.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.core.access import (
+    get_desk_division,
+    get_desk_game,
+    locked_sentence,
+)
+from tournament.core.sentences import isolate
+from tournament.forms import (
+    EntryForm,
+    GameResultForm,
+    SingleUploadForm,
+    form_error,
+)
+from tournament.models import Change, Division, Game, Tournament
+from tournament.pairing import services as rounds
+from tournament.phone import services as selfservice
+from tournament.results import corrections, unresolved
+from tournament.results import services as results
+from tournament.standings import read_model
+
+
+def _locked_text(tournament: Tournament) -> str:
+    return locked_sentence(tournament) if tournament.locked else ""
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def change_rows(changes: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "change": c,
+            "before": results.change_text(c.before),
+            "after": results.change_text(c.after),
+        }
+        for c in changes
+    ]
+
+
+_ROUND_COLUMNS = (
+    "pk", "table", "score1", "score2", "first", "kind",
+    "player1__number", "player1__name", "player2_id", "player2__number", "player2__name",
+)  # fmt: skip
+
+
+def round_rows_html(division: Division, round_number: int) -> str:
+    """The rows of the round's games for the desk's entry table, written in one pass from plain
+    values: the desk swaps the table in after every save, and a template loop over 250 games'
+    model instances cost most of a save at 500 players."""
+    games = division.games.filter(round=round_number).values_list(*_ROUND_COLUMNS)
+    marker = 987654321  # a game's address, with the game's own key put in below
+    url = reverse("desk-game", args=[division.tournament.slug, marker])
+    head, tail = (escape(part) for part in url.split(str(marker)))
+    rows = []
+    for pk, table, score1, score2, first, kind, n1, name1, p2, n2, name2 in games:
+        done = score1 is not None and (p2 is None or score2 is not None)
+        cells = [
+            _number(table),
+            f"{n1} <bdi>{escape(name1)}</bdi>",
+            _number(score1),
+        ]
+        if p2 is not None:
+            who = n1 if first == 1 else n2 if first == 2 else ""
+            tail_cells = (
+                f'<td>{n2} <bdi>{escape(name2)}</bdi></td><td class="num">{_number(score2)}</td>'
+                f"<td>{who}</td>"
+            )
+        else:
+            if kind == Game.FORFEIT and score1 is not None:
+                what = escape(_("forfeit win") if score1 > 0 else _("forfeit loss"))
+            else:
+                what = escape(results.kind_label(kind))
+            tail_cells = f'<td colspan="3" class="muted">{what}</td>'
+        link = escape(_("correct") if done else _("open"))
+        rows.append(
+            f'<tr class="{"" if done else "missing"}" data-game="{pk}">'
+            f'<td>{cells[0]}</td><td>{cells[1]}</td><td class="num">{cells[2]}</td>'
+            f'{tail_cells}<td><a href="{head}{pk}{tail}">{link}</a></td></tr>'
+        )
+    if not rows:
+        text = _("Round %(round)s has no pairings yet.") % {"round": round_number}
+        rows.append(f'<tr><td colspan="7" class="muted">{escape(text)}</td></tr>')
+    return "\n".join(rows)
+
+
+def _number(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def _round_context(request: HttpRequest, division: Division, round_number: int) -> dict[str, Any]:
+    rows = mark_safe(round_rows_html(division, round_number))  # noqa: S308 - escaped there
+    recent = Change.objects.filter(
+        game__division=division, game__round=round_number
+    ).select_related("user", "player", "game", "scoresheet")
+    undoable = corrections.last_undoable(division, request.user)
+    return {
+        "tournament": division.tournament,
+        "division": division,
+        "round": round_number,
+        "game_rows": rows,
+        "recent": change_rows(recent[:10]),
+        "undoable": undoable,
+        "undoable_text": results.change_text(undoable.after) if undoable else "",
+        "unresolved": unresolved.for_division(division, round_number),
+        "locked": _locked_text(division.tournament),
+    }
+
+
+def _entry_page(
+    request: HttpRequest,
+    division: Division,
+    round_number: int,
+    form: EntryForm,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    context = _round_context(request, division, round_number)
+    context.update(
+        form=form,
+        error=error,
+        rounds=results.round_summaries(division),
+        bye_spread=division.bye_spread,
+        forfeit_spread=division.forfeit_spread,
+        limits={
+            "low": results.LOW_SCORE,
+            "high": results.HIGH_SCORE,
+            "spread": results.BIG_SPREAD,
+            "min": results.MIN_SCORE,
+            "max": results.MAX_SCORE,
+        },
+    )
+    return render(request, "tournament/desk/entry.html", context, status=status)
+
+
+def _round_html(request: HttpRequest, division: Division, round_number: int) -> str:
+    return render_to_string(
+        "tournament/desk/_round.html", _round_context(request, division, round_number), request
+    )
+
+
+@login_required
+def entry(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
+    return _entry_page(request, division, round_number, EntryForm())
+
+
+@login_required
+def entry_check(
+    request: HttpRequest, slug: str, division_id: int, round_number: int
+) -> JsonResponse:
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
+    first_as_typed = request.GET.get("first_as_typed") in ("1", "on")
+    check = results.check_line(division, round_number, request.GET.get("line", ""), first_as_typed)
+    return JsonResponse(check.as_dict())
+
+
+def _records_now(division: Division, change: Change) -> str:
+    """Both players' record and cumulative spread after an entry, so that a wrong slip (a
+    score put to the wrong player) stands out at once: "Now: Quill, Ada 2–0 +155; …"."""
+    numbers = []
+    for g in (change.after or {}).get("games", []):
+        numbers += [n for n in (g["player1"], g["player2"]) if n is not None]
+    # Their own games only: the whole division's standings would be computed afresh after
+    # every save (a result replaces the stamp they are kept under).
+    rows = read_model.records_of(division, numbers, public=False)
+    if not rows:
+        return ""
+    shown = gettext("; ").join(
+        gettext("%(name)s %(record)s %(spread)s")
+        % {
+            "name": isolate(r.name),
+            "record": isolate(r.record),
+            "spread": isolate(f"{r.spread:+d}"),
+        }
+        for r in rows
+    )
+    return gettext("Now: %(records)s.") % {"records": shown}
+
+
+def saved_text(change: Change) -> str:
+    """What a save at the desk wrote, in a sentence: "Saved: 4 Ada 390 – 1 Ben 350"."""
+    return gettext("Saved: %(change_text)s") % {"change_text": results.change_text(change.after)}
+
+
+@login_required
+@require_POST
+def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
+    form = EntryForm(request.POST)
+    status = 400
+    if not form.is_valid():
+        error = form_error(form)
+    else:
+        data = form.cleaned_data
+        try:
+            with rounds.keeping_pairings(division, request.user) as after:
+                change = results.enter_line(
+                    division,
+                    round_number,
+                    data["line"],
+                    request.user,
+                    data["version"],
+                    data["reason"],
+                    first_as_typed=data["first_as_typed"],
+                )
+                settled = selfservice.settle(change.game) if change.game else ""
+        except results.StaleResult as stale:
+            error, status = str(stale), 409
+        except results.EntryError as refused:
+            error = str(refused)
+        else:
+            message = saved_text(change)
+            records = " ".join(filter(None, [_records_now(division, change), settled, *after.said]))
+            if _wants_json(request):
+                html = _round_html(request, division, round_number)
+                return JsonResponse(
+                    {
+                        "ok": True,
+                        "message": message,
+                        "records": records,
+                        "pairings": after.said,
+                        "html": html,
+                    }
+                )
+            messages.success(
+                request,
+                gettext("%(message)s. %(records)s") % {"message": message, "records": records},
+            )
+            return redirect("desk-entry", division.tournament.slug, division.pk, round_number)
+    if _wants_json(request):
+        return JsonResponse({"ok": False, "error": error, "stale": status == 409}, status=status)
+    return _entry_page(request, division, round_number, form, error, status)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    division = get_desk_division(request, slug, division_id, scorekeeper=True)
+    round_text = request.POST.get("round", "")
+    round_number = results.plain_number(round_text)
+    try:
+        with rounds.keeping_pairings(division, request.user) as after:
+            change = corrections.undo_last(division, request.user)
+    except results.EntryError as refused:
+        ok, message, status = False, str(refused), 409
+    else:
+        ok, status = True, 200
+        message = " ".join(
+            [
+                gettext("Undone: back to %(change_text)s")
+                % {"change_text": results.change_text(change.after)},
+                *after.said,
+            ]
+        )
+    if _wants_json(request):
+        payload: dict[str, Any] = {"ok": ok, "message" if ok else "error": message}
+        if round_number:
+            payload["html"] = _round_html(request, division, round_number)
+        return JsonResponse(payload, status=status)
+    (messages.success if ok else messages.error)(request, message)
+    if round_number:
+        return redirect("desk-entry", division.tournament.slug, division.pk, round_number)
+    return redirect("desk-dashboard", division.tournament.slug)
+
+
+def _game_changes(game: Game) -> list[dict[str, Any]]:
+    changes = [c for c, _, _ in results.changes_touching(game)]
+    changes += list(game.change_set.filter(action__in=(results.UPLOAD, results.RESOLVE)))
+    unique = {c.pk: c for c in changes}
+    return change_rows(sorted(unique.values(), key=lambda c: (c.at, c.pk), reverse=True))
+
+
+@login_required
+def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
+    error, status = "", 200
+    if request.method == "POST":
+        form = GameResultForm(request.POST, game=game)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                with rounds.keeping_pairings(game.division, request.user) as after:
+                    change = corrections.correct_game(
+                        game,
+                        request.user,
+                        data["version"],
+                        data["reason"],
+                        data["score1"],
+                        data.get("score2"),
+                        data.get("first"),
+                        data.get("kind"),
+                    )
+                    settled = selfservice.settle(game)
+            except results.StaleResult as stale:
+                error, status = str(stale), 409
+                game.refresh_from_db()
+                # The director's values stay in the form, now against the stored version: a
+                # second save is a choice made after reading what changed.
+                fresh = request.POST.copy()
+                fresh["version"] = str(game.version)
+                form = GameResultForm(fresh, game=game)
+            except results.EntryError as refused:
+                error, status = str(refused), 400
+            else:
+                said = [saved_text(change), settled, *after.said]
+                messages.success(request, " ".join(filter(None, said)))
+                return redirect("desk-game", slug, game.pk)
+        else:
+            status = 400
+    else:
+        form = GameResultForm(game=game)
+    context = {
+        "tournament": game.division.tournament,
+        "division": game.division,
+        "game": game,
+        "result": results.result_text(results.snapshot(game)),
+        "form": form,
+        "error": error,
+        "scoresheets": game.scoresheets.select_related("uploaded_by", "sent_by"),
+        "upload_form": SingleUploadForm(),
+        "changes": _game_changes(game),
+    }
+    return render(request, "tournament/desk/game.html", context, status=status)
