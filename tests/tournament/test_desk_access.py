@@ -10,9 +10,10 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tournament.forms import EntryForm, form_error
+from tournament.core.forms import form_error
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.results import services as results
+from tournament.results.forms import EntryForm
 from tournament.scoresheets import services as scoresheets
 
 OUTSIDERS = ["stranger", "player_user", "other_director"]

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tournament.core import bounds
 from tournament.models import Division, Game
 from tournament.results import services as results
 
@@ -42,10 +43,10 @@ def test_a_token_that_is_not_plain_ascii_digits_is_not_a_number(line: str, messa
 
 
 def test_plain_number() -> None:
-    assert results.plain_number("0042") == 42
-    assert results.plain_number("-7", signed=True) == -7
-    assert results.plain_number("-7") is None
-    assert [results.plain_number(t) for t in NOT_NUMBERS + ["", " 1", "1 ", "+1"]] == [None] * 10
+    assert bounds.plain_number("0042") == 42
+    assert bounds.plain_number("-7", signed=True) == -7
+    assert bounds.plain_number("-7") is None
+    assert [bounds.plain_number(t) for t in NOT_NUMBERS + ["", " 1", "1 ", "+1"]] == [None] * 10
 
 
 @pytest.mark.django_db

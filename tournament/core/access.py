@@ -15,10 +15,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from tournament.core import bounds
 from tournament.core.language import apply_tournament_language
 from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
-from tournament.results import services as results
 from tournament.standings import queries, read_model
 
 # -- the director's desk ------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def after_round_asked(request: HttpRequest, last: int) -> int | None:
     value = request.GET.get("round")
     if value is None or value == "":
         return None
-    number = results.plain_number(value)
+    number = bounds.plain_number(value)
     if number is None or number > last:
         raise Http404(gettext("No such round."))
     return number

@@ -180,3 +180,20 @@ class PhoneFormLimit:
                     content_type="text/plain; charset=utf-8",
                 )
         return self.get_response(request)
+
+
+# -- numbers typed or read --------------------------------------------------------------------
+
+_NUMBER = re.compile(r"[0-9]{1,9}")
+_SIGNED_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+
+
+def plain_number(text: str, signed: bool = False) -> int | None:
+    """The number `text` is if it is plain ASCII digits (a sign first if `signed`); else None.
+
+    Every number typed at the desk or in a page's address goes through here. Not `isdigit()`,
+    which is true of "²" and "①" (`int()` refuses them), nor `\\d`, which takes any script's
+    digits; and at most nine digits: no player, score or round needs more, and `int()` refuses
+    a number of thousands of digits.
+    """
+    return int(text) if (_SIGNED_NUMBER if signed else _NUMBER).fullmatch(text) else None

@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
-from tournament.core import audit
+from tournament.core import audit, bounds
 from tournament.core.sentences import isolate
 from tournament.interchange import names, ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
@@ -215,7 +215,7 @@ def read_player_list(text: str) -> list[NewPlayer]:
             continue
         fields = [f for f in _fields(line) if f]
         at = next(
-            (i for i, f in enumerate(fields) if i > 0 and results.plain_number(f) is not None),
+            (i for i, f in enumerate(fields) if i > 0 and bounds.plain_number(f) is not None),
             None,
         )
         if at is None:
@@ -226,7 +226,7 @@ def read_player_list(text: str) -> list[NewPlayer]:
             continue
         separator = ", " if "," in line and "\t" not in line else " "
         name = " ".join(separator.join(fields[:at]).split())
-        rating = results.plain_number(fields[at])
+        rating = bounds.plain_number(fields[at])
         assert rating is not None
         if rating > 3000:
             problems.append(

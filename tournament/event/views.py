@@ -17,23 +17,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.core.access import get_desk_division, get_desk_tournament
+from tournament.core.forms import form_error
 from tournament.event import services as events
-from tournament.forms import (
-    AbsentForm,
+from tournament.event.forms import (
     AddDivisionForm,
-    FixedTableForm,
-    MoveForm,
     NewDivisionFormSet,
     NewTournamentForm,
-    PasteForm,
     PersonForm,
-    PlayerForm,
     TournamentLanguageForm,
-    form_error,
 )
 from tournament.models import Scoresheet, Tournament
 from tournament.pairing import services as rounds
 from tournament.players import services as player_changes
+from tournament.players.forms import AbsentForm, FixedTableForm, MoveForm, PasteForm, PlayerForm
 from tournament.players.services import NewPlayer, latin_to_check
 from tournament.results import unresolved
 from tournament.results.views import change_rows

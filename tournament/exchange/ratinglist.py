@@ -14,13 +14,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament.core import tsh_settings
+from tournament.core import bounds, tsh_settings
 from tournament.core.access import get_desk_division
 from tournament.event import services as events
 from tournament.interchange import ratinglist
 from tournament.models import Game
 from tournament.pairing import services as rounds
-from tournament.results import services as results
 
 FORMAT_NAMES = {
     "naspa": gettext_lazy("NASPA ratings list"),
@@ -52,7 +51,7 @@ def _updates(values: list[str]) -> list[tuple[int, int, int]]:
     found = []
     for value in values[:5_000]:
         parts = value.split(":")
-        numbers = [results.plain_number(p) for p in parts] if len(parts) == 3 else []
+        numbers = [bounds.plain_number(p) for p in parts] if len(parts) == 3 else []
         if len(numbers) != 3 or any(n is None for n in numbers):
             continue
         pk, old, new = (int(n) for n in numbers if n is not None)

@@ -15,26 +15,18 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from tournament.core import sentences
+from tournament.core import bounds, sentences
 from tournament.core.access import get_desk_division
+from tournament.core.forms import form_error
 from tournament.engine.pairing import SYSTEMS
-from tournament.forms import (
-    DivisionSettingsForm,
-    LateEntryForm,
-    ManualPairingsForm,
-    PairForm,
-    PasteForm,
-    RosterForm,
-    SwapForm,
-    WithdrawForm,
-    form_error,
-)
 from tournament.interchange import names
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
 from tournament.pairing import services as rounds
 from tournament.pairing import systems as pairing_systems
+from tournament.pairing.forms import DivisionSettingsForm, ManualPairingsForm, PairForm, SwapForm
 from tournament.players import services as player_changes
+from tournament.players.forms import LateEntryForm, PasteForm, RosterForm, WithdrawForm
 from tournament.results import services as results
 from tournament.standings import queries, read_model
 from tournament.standings.tables import fixed_table_legend
@@ -97,7 +89,7 @@ def _round_asked(form: PairForm, upcoming: int) -> int | None:
     """The round the pairing form holds: as typed once sent, else the next one."""
     if not form.is_bound:
         return upcoming
-    return results.plain_number(str(form["round"].value() or "").strip())
+    return bounds.plain_number(str(form["round"].value() or "").strip())
 
 
 def _pairing_page(
@@ -331,7 +323,7 @@ def unpair(request: HttpRequest, slug: str, division_id: int, round_number: int)
 def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
     """Turn a pairing into a forfeit loss for the absent player and a win for the other."""
     division = get_desk_division(request, slug, division_id)
-    number = results.plain_number(request.POST.get("player", "").strip())
+    number = bounds.plain_number(request.POST.get("player", "").strip())
     try:
         if number is None:
             raise results.EntryError(gettext("Choose the player who forfeits by their number."))
@@ -513,7 +505,7 @@ def latin_names(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
     every = request.POST.get("all") == "1"  # “Save, every name checked”
     given = {}
     for key, value in request.POST.items():
-        number = results.plain_number(key.removeprefix("latin-")) if key[:6] == "latin-" else None
+        number = bounds.plain_number(key.removeprefix("latin-")) if key[:6] == "latin-" else None
         if number is not None:
             checked = every or request.POST.get(f"checked-{number}") == "1"
             given[number] = player_changes.LatinName(number, value, checked)

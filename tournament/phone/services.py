@@ -192,7 +192,7 @@ def current_game(player: Player) -> Game | None:
 
 
 def parse_score(text: str | None, label: str) -> int:
-    value = results.plain_number((text or "").strip(), signed=True)
+    value = bounds.plain_number((text or "").strip(), signed=True)
     if value is None:
         raise ReportRefused(gettext("Type %(label)s in digits.") % {"label": label})
     if not results.MIN_SCORE <= value <= results.MAX_SCORE:

@@ -292,12 +292,12 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
                 division.display_pin = pin if pin in api.DISPLAY_VIEWS else ""
                 division.save(update_fields=["display_pin", "stamp"])
             elif "claim" in request.POST:
-                pk = results.plain_number(request.POST["claim"]) or 0
+                pk = bounds.plain_number(request.POST["claim"]) or 0
                 claim = get_object_or_404(Claim, pk=pk, game__division=division)
                 said = selfservice.accept(claim, request.user)
                 messages.success(request, " ".join([_("Recorded."), *said]))
             elif "line" in request.POST:
-                round_number = results.plain_number(request.POST.get("round", "")) or 0
+                round_number = bounds.plain_number(request.POST.get("round", "")) or 0
                 with rounds.keeping_pairings(division, request.user) as after:
                     change = results.enter_line(
                         division, round_number, request.POST["line"], request.user

@@ -13,11 +13,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tournament.core import bounds
 from tournament.core.access import get_desk_division, get_public_division, get_public_tournament
 from tournament.core.sentences import isolate
 from tournament.playoffs import services as playoffs
 from tournament.playoffs.services import PlayoffRefused
-from tournament.results import services as results
 from tournament.standings import read_model
 
 
@@ -46,7 +46,7 @@ class SetUpForm(forms.Form):
 def _score(text: str) -> int | None:
     text = text.strip()
     negative = text.startswith("-")
-    number = results.plain_number(text[1:] if negative else text)
+    number = bounds.plain_number(text[1:] if negative else text)
     return None if number is None else (-number if negative else number)
 
 
@@ -110,8 +110,8 @@ def desk_playoff(request: HttpRequest, slug: str, division_id: int) -> HttpRespo
                     return redirect("desk-playoff", slug, division.pk)
                 status = 400
             elif action == "game":
-                stage = results.plain_number(request.POST.get("stage", "")) or 0
-                slot = results.plain_number(request.POST.get("slot", "")) or 0
+                stage = bounds.plain_number(request.POST.get("stage", "")) or 0
+                slot = bounds.plain_number(request.POST.get("slot", "")) or 0
                 score1 = _score(request.POST.get("score1", ""))
                 score2 = _score(request.POST.get("score2", ""))
                 if score1 is None or score2 is None:

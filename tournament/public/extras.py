@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 
+from tournament.core import bounds
 from tournament.core.access import (
     after_round_asked,
     get_desk_division,
@@ -25,7 +26,6 @@ from tournament.engine.teams import Record, team_standings
 from tournament.interchange import tsh
 from tournament.models import Division
 from tournament.reports import data, prizes
-from tournament.results import services as results
 from tournament.standings import queries, read_model
 
 
@@ -100,7 +100,7 @@ def parse_prizes(text: str) -> list[dict[str, Any]]:
                 % {"number": number}
             )
         kind, place_text, value = parts[0].lower(), parts[1], parts[2]
-        place = results.plain_number(place_text)
+        place = bounds.plain_number(place_text)
         if kind not in PRIZE_KINDS:
             raise ValueError(
                 gettext("line %(number)s: %(kind)r is not a prize: %(join)s")
@@ -135,7 +135,7 @@ def parse_bands(text: str) -> list[list[Any]]:
         parts = raw.split()
         if not parts:
             continue
-        lowest = results.plain_number(parts[1]) if len(parts) == 2 else None
+        lowest = bounds.plain_number(parts[1]) if len(parts) == 2 else None
         if lowest is None:
             raise ValueError(
                 gettext("line %(number)s: a class is NAME LOWEST-RATING, e.g. A 1800")

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
 from tournament import reports
+from tournament.core import bounds
 from tournament.core.access import (
     get_desk_division,
     get_desk_scoresheet,
@@ -35,7 +36,6 @@ from tournament.players import services as players
 from tournament.reports import data
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
-from tournament.results import services as results
 from tournament.standings import read_model, statistics
 
 
@@ -43,7 +43,7 @@ def _number(request: HttpRequest, name: str) -> int | None:
     value = request.GET.get(name, "")
     if value == "":
         return None
-    number = results.plain_number(value)
+    number = bounds.plain_number(value)
     if number is None:
         raise Http404(
             gettext("?%(name)s=%(value)s: not a number.") % {"name": name, "value": value[:20]}

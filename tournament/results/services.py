@@ -40,7 +40,6 @@ them back.
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,7 +48,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from tournament.core import audit
+from tournament.core import audit, bounds
 from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player
@@ -73,21 +72,6 @@ DELETE = Change.Action.DELETE
 UPLOAD = Change.Action.UPLOAD
 RESOLVE = Change.Action.RESOLVE
 UNDO = Change.Action.UNDO
-
-
-_NUMBER = re.compile(r"[0-9]{1,9}")
-_SIGNED_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
-
-
-def plain_number(text: str, signed: bool = False) -> int | None:
-    """The number `text` is if it is plain ASCII digits (a sign first if `signed`); else None.
-
-    Every number typed at the desk or in a page's address goes through here. Not `isdigit()`,
-    which is true of "²" and "①" (`int()` refuses them), nor `\\d`, which takes any script's
-    digits; and at most nine digits: no player, score or round needs more, and `int()` refuses
-    a number of thousands of digits.
-    """
-    return int(text) if (_SIGNED_NUMBER if signed else _NUMBER).fullmatch(text) else None
 
 
 class StaleResult(EntryError):
@@ -114,14 +98,14 @@ def _shown(token: str) -> str:
 
 
 def _player_number(token: str) -> int:
-    number = plain_number(token)
+    number = bounds.plain_number(token)
     if not number:
         raise EntryError(gettext("'%(text)s' is not a player number.") % {"text": _shown(token)})
     return number
 
 
 def _score(token: str) -> int:
-    score = plain_number(token, signed=True)
+    score = bounds.plain_number(token, signed=True)
     if score is None:
         raise EntryError(gettext("'%(text)s' is not a score.") % {"text": _shown(token)})
     if not MIN_SCORE <= score <= MAX_SCORE:
@@ -136,9 +120,9 @@ def parse_line(text: str, spread: bool = False) -> Entry:
     """The entry a line stands for; `EntryError` says why a line is refused. With `spread`
     (the division's entry mode), `P S Q` is a spread."""
     tokens = text.split()
-    if spread and len(tokens) == 3 and plain_number(tokens[1], signed=True) is not None:
+    if spread and len(tokens) == 3 and bounds.plain_number(tokens[1], signed=True) is not None:
         player, opponent = _player_number(tokens[0]), _player_number(tokens[2])
-        margin = plain_number(tokens[1], signed=True)
+        margin = bounds.plain_number(tokens[1], signed=True)
         assert margin is not None
         if not -MAX_SCORE <= margin <= MAX_SCORE:
             raise EntryError(
@@ -167,7 +151,7 @@ def parse_line(text: str, spread: bool = False) -> Entry:
                 % {"text": _shown(tokens[1]), "kind": kind}
             )
         return Entry(kind, player)
-    if plain_number(tokens[1], signed=True) is None:
+    if bounds.plain_number(tokens[1], signed=True) is None:
         raise EntryError(
             gettext("'%(text)s' is not a score, bye or forfeit.") % {"text": _shown(tokens[1])}
         )

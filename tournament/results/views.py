@@ -23,23 +23,21 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament.core import bounds
 from tournament.core.access import (
     get_desk_division,
     get_desk_game,
     locked_sentence,
 )
+from tournament.core.forms import form_error
 from tournament.core.sentences import isolate
-from tournament.forms import (
-    EntryForm,
-    GameResultForm,
-    SingleUploadForm,
-    form_error,
-)
 from tournament.models import Change, Division, Game, Tournament
 from tournament.pairing import services as rounds
 from tournament.phone import services as selfservice
 from tournament.results import corrections, unresolved
 from tournament.results import services as results
+from tournament.results.forms import EntryForm, GameResultForm
+from tournament.scoresheets.forms import SingleUploadForm
 from tournament.standings import read_model
 
 
@@ -262,7 +260,7 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
 def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id, scorekeeper=True)
     round_text = request.POST.get("round", "")
-    round_number = results.plain_number(round_text)
+    round_number = bounds.plain_number(round_text)
     try:
         with rounds.keeping_pairings(division, request.user) as after:
             change = corrections.undo_last(division, request.user)

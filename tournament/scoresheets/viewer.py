@@ -19,10 +19,10 @@ from django.utils.translation import gettext
 import scoring
 from scoring import gcg
 from scoring.board import Board, builtin_layout
+from tournament.core import bounds
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import Scoresheet
-from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets.board_svg import Square, board_svg, legend
 from tournament.scoresheets.report import SheetReport, SheetTurn
@@ -118,7 +118,7 @@ def turn_param(value: str | None) -> int | None:
     """`?turn=N`: None when absent; a 404 for anything but plain digits."""
     if value is None or value == "":
         return None
-    number = results.plain_number(value)
+    number = bounds.plain_number(value)
     if number is None:
         raise Http404(gettext("?turn= takes a number of moves."))
     return number

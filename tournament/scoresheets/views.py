@@ -25,18 +25,18 @@ from tournament.core.access import (
     get_desk_scoresheet,
     get_desk_tournament,
 )
-from tournament.forms import (
+from tournament.core.forms import form_error
+from tournament.models import Game, Scoresheet
+from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
+from tournament.scoresheets import viewer
+from tournament.scoresheets.forms import (
     AssignForm,
     ResolveForm,
     ScoresheetTextForm,
     SingleUploadForm,
     UploadForm,
-    form_error,
 )
-from tournament.models import Game, Scoresheet
-from tournament.results import services as results
-from tournament.scoresheets import services as scoresheets
-from tournament.scoresheets import viewer
 from tournament.scoresheets.report import SheetReport
 
 
