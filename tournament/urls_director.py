@@ -5,8 +5,9 @@ from django.urls import include, path
 from tournament.event import views as events
 from tournament.exchange import ratinglist
 from tournament.pairing import views as pairing
+from tournament.players import views as players_views
 from tournament.playoffs import views as playoffs
-from tournament.public import extras
+from tournament.reports import prize_views
 from tournament.reports import views as reports
 from tournament.results import views as results_views
 from tournament.scoresheets import views as scoresheet_views
@@ -26,22 +27,22 @@ division_urls = [
     path("round/<int:round_number>/publish", pairing.publish, name="desk-publish"),
     path("round/<int:round_number>/unpair", pairing.unpair, name="desk-unpair"),
     path("round/<int:round_number>/forfeit", pairing.forfeit, name="desk-forfeit"),
-    path("players/", pairing.players, name="desk-players"),
-    path("players/withdraw", pairing.withdraw, name="desk-withdraw"),
-    path("players/<int:number>/reinstate", pairing.reinstate, name="desk-reinstate"),
-    path("players/add", pairing.late_entry, name="desk-late-entry"),
-    path("players/roster", pairing.roster, name="desk-roster"),
-    path("players/latin", pairing.latin_names, name="desk-latin-names"),
+    path("players/", players_views.players, name="desk-players"),
+    path("players/withdraw", players_views.withdraw, name="desk-withdraw"),
+    path("players/<int:number>/reinstate", players_views.reinstate, name="desk-reinstate"),
+    path("players/add", players_views.late_entry, name="desk-late-entry"),
+    path("players/roster", players_views.roster, name="desk-roster"),
+    path("players/latin", players_views.latin_names, name="desk-latin-names"),
     path("players/ratings/", ratinglist.rating_list, name="desk-rating-list"),
-    path("prizes/", extras.desk_prizes, name="desk-prizes"),
-    path("prizes/slides/", extras.desk_prize_slides, name="desk-prize-slides"),
+    path("prizes/", prize_views.desk_prizes, name="desk-prizes"),
+    path("prizes/slides/", prize_views.desk_prize_slides, name="desk-prize-slides"),
     path("playoff/", playoffs.desk_playoff, name="desk-playoff"),
-    path("players/paste", events.paste_players, name="desk-paste-players"),
-    path("players/<int:number>/edit/", events.edit_player, name="desk-edit-player"),
-    path("check-in/", events.check_in, name="desk-check-in"),
-    path("players/absent", events.absent, name="desk-absent"),
-    path("players/table", events.fixed_table, name="desk-fixed-table"),
-    path("players/move", events.move_player, name="desk-move-player"),
+    path("players/paste", players_views.paste_players, name="desk-paste-players"),
+    path("players/<int:number>/edit/", players_views.edit_player, name="desk-edit-player"),
+    path("check-in/", players_views.check_in, name="desk-check-in"),
+    path("players/absent", players_views.absent, name="desk-absent"),
+    path("players/table", players_views.fixed_table, name="desk-fixed-table"),
+    path("players/move", players_views.move_player, name="desk-move-player"),
 ]
 
 game_urls = [

@@ -5,6 +5,7 @@ from tournament.public import extras
 from tournament.public import views as public
 from tournament.public.cache import cached_public_page as cached
 from tournament.public.cache import one_round, sheet_round
+from tournament.reports import prize_views
 from tournament.reports import views as reports
 
 # A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
@@ -28,7 +29,7 @@ tournament_urls = [
 
 urlpatterns = [
     path("", public.home, name="home"),
-    path("certificate/<str:code>/", extras.certificate, name="certificate"),
+    path("certificate/<str:code>/", prize_views.certificate, name="certificate"),
     path("t/<slug:slug>/", include(tournament_urls)),
 ]
 

@@ -1,6 +1,6 @@
 """A tournament's life at the desk: a new tournament, its people (co-directors and
-scorekeepers), its lock, players pasted in and checked in. The work is done in
-`tournament/events.py`; these views read forms, call it and say what happened.
+scorekeepers), its lock, its copy, divisions and language; the dashboard and the change log.
+The work is done in `event/services.py`; these views read forms, call it and say what happened.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.core.access import get_desk_division, get_desk_tournament
+from tournament.core.access import get_desk_tournament
 from tournament.core.forms import form_error
 from tournament.event import services as events
 from tournament.event.forms import (
@@ -27,10 +27,7 @@ from tournament.event.forms import (
     TournamentLanguageForm,
 )
 from tournament.models import Scoresheet, Tournament
-from tournament.pairing import services as rounds
-from tournament.players import services as player_changes
-from tournament.players.forms import AbsentForm, FixedTableForm, MoveForm, PasteForm, PlayerForm
-from tournament.players.services import NewPlayer, latin_to_check
+from tournament.players.services import latin_to_check
 from tournament.results import unresolved
 from tournament.results.views import change_rows
 
@@ -140,133 +137,6 @@ def lock(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("desk-dashboard", slug)
 
 
-# -- players pasted in, checked in ---------------------------------------------------------------
-
-
-@login_required
-@require_POST
-def paste_players(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
-    form = PasteForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, form_error(form))
-        return redirect("desk-players", slug, division.pk)
-    rewritten: list[str] = []
-    try:
-        added = events.add_players(division, form.cleaned_data["players"], request.user, rewritten)
-    except events.PasteError as error:
-        messages.error(
-            request,
-            gettext("Nobody added: %(problems)s.") % {"problems": "; ".join(error.problems)},
-        )
-        request.session["pasted_players"] = form.cleaned_data["players"]
-    else:
-        messages.success(
-            request,
-            ngettext(
-                "%(count)s player added to division %(name)s.",
-                "%(count)s players added to division %(name)s.",
-                len(added),
-            )
-            % {"count": len(added), "name": division.name}
-            + _rewritten_text(rewritten),
-        )
-    return redirect("desk-players", slug, division.pk)
-
-
-def _rewritten_text(rewritten: list[str]) -> str:
-    """The names written in the division's style rather than as pasted (the first five), said
-    after the count."""
-    if not rewritten:
-        return ""
-    values = {
-        "count": len(rewritten),
-        "names": "; ".join(rewritten[:5]) + (" …" if len(rewritten) > 5 else ""),
-    }
-    if "," in rewritten[0]:
-        text = ngettext(
-            "%(count)s name written “Last, First”, as the division writes names: %(names)s.",
-            "%(count)s names written “Last, First”, as the division writes names: %(names)s.",
-            len(rewritten),
-        )
-    else:
-        text = ngettext(
-            "%(count)s name written “First Last”, as the division writes names: %(names)s.",
-            "%(count)s names written “First Last”, as the division writes names: %(names)s.",
-            len(rewritten),
-        )
-    return " " + text % values
-
-
-@login_required
-def check_in(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
-    if request.method == "POST":
-        player = get_object_or_404(division.players, number=request.POST.get("player") or 0)
-        checked_in = request.POST.get("checked_in") == "1"
-        events.set_checked_in(player, checked_in, request.user)
-        messages.success(
-            request,
-            (
-                gettext("%(name)s checked in.")
-                if checked_in
-                else gettext("%(name)s is not checked in.")
-            )
-            % {"name": player.name},
-        )
-        return redirect("desk-check-in", slug, division.pk)
-    players = list(division.players.filter(withdrawn_from_round=None))
-    context = {
-        "tournament": division.tournament,
-        "division": division,
-        "players": players,
-        "checked": sum(p.checked_in for p in players),
-    }
-    return render(request, "tournament/desk/check_in.html", context)
-
-
-@login_required
-def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
-    """A player's name, rating and club, corrected (or the player removed) before round 1."""
-    division = get_desk_division(request, slug, division_id)
-    player = get_object_or_404(division.players, number=number)
-    form = PlayerForm(
-        request.POST or None,
-        initial={"name": player.name, "rating": player.rating, "club": player.club},
-    )
-    status = 200
-    if request.method == "POST":
-        try:
-            if request.POST.get("action") == "remove":
-                events.remove_player(player, request.user)
-                messages.success(
-                    request,
-                    gettext("%(name)s removed from division %(name2)s.")
-                    % {"name": player.name, "name2": division.name},
-                )
-                return redirect("desk-players", slug, division.pk)
-            if form.is_valid():
-                new = NewPlayer(**form.cleaned_data)
-                events.edit_player(player, new, request.user)
-                messages.success(
-                    request,
-                    gettext("Player %(number)s saved: %(name)s.")
-                    % {"number": player.number, "name": new.name},
-                )
-                return redirect("desk-players", slug, division.pk)
-            status = 400
-        except rounds.PairingRefused as refused:
-            messages.error(request, str(refused))
-            status = 409
-    context = {
-        "tournament": division.tournament,
-        "division": division,
-        "player": player,
-        "form": form,
-    }
-    return render(request, "tournament/desk/player_edit.html", context, status=status)
-
-
 @login_required
 @require_POST
 def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
@@ -308,109 +178,6 @@ def delete_demo(request: HttpRequest, slug: str) -> HttpResponse:
         request, gettext("The demo tournament, %(name)s, is deleted.") % {"name": name}
     )
     return redirect("desk")
-
-
-# -- absent, fixed tables, moves; divisions -----------------------------------------------------
-
-
-@login_required
-@require_POST
-def absent(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    """A player marked absent for a round not paired yet (or present again)."""
-    division = get_desk_division(request, slug, division_id)
-    form = AbsentForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, form_error(form))
-        return redirect("desk-players", slug, division.pk)
-    player = get_object_or_404(division.players, number=form.cleaned_data["player"])
-    round_number = form.cleaned_data["round"]
-    is_absent = request.POST.get("absent") != "0"
-    paired = player_changes.pairing_of(player, round_number) if is_absent else None
-    changes_pairing = (
-        paired is not None
-        and not paired.has_result
-        and round_number not in (player.absent_rounds or [])
-    )
-    if changes_pairing and request.POST.get("confirm") != "1":
-        # A round already paired: its pairing changes at once, so the desk asks first, naming
-        # both players.
-        context = {
-            "tournament": division.tournament,
-            "division": division,
-            "player": player,
-            "round": round_number,
-            "question": player_changes.absence_question(player, paired),
-        }
-        return render(request, "tournament/desk/absent_confirm.html", context)
-    try:
-        with rounds.keeping_pairings(division, request.user) as after:
-            player_changes.set_absent(player, round_number, is_absent, request.user)
-    except rounds.PairingRefused as refused:
-        messages.error(request, str(refused))
-    else:
-        for said in after.said:
-            messages.info(request, said)
-        if not is_absent:
-            text = _("%(name)s is present in round %(round)d.")
-        elif changes_pairing:
-            text = _(
-                "%(name)s is absent in round %(round)d: the pairing is changed (undo takes it "
-                "back)."
-            )
-        elif division.absent_result == "forfeit":
-            text = _("%(name)s is absent in round %(round)d: a forfeit loss when it is paired.")
-        else:
-            text = _("%(name)s is absent in round %(round)d: not paired, no result.")
-        messages.success(request, text % {"name": player.name, "round": round_number})
-    return redirect("desk-players", slug, division.pk)
-
-
-@login_required
-@require_POST
-def fixed_table(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
-    form = FixedTableForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, form_error(form))
-        return redirect("desk-players", slug, division.pk)
-    player = get_object_or_404(division.players, number=form.cleaned_data["player"])
-    table = form.cleaned_data["table"]
-    try:
-        player_changes.set_fixed_table(player, table, request.user)
-    except rounds.PairingRefused as refused:
-        messages.error(request, str(refused))
-    else:
-        messages.success(
-            request,
-            _("%(name)s sits at table %(table)d in every round paired from now on.")
-            % {"name": player.name, "table": table}
-            if table
-            else _("%(name)s has no fixed table.") % {"name": player.name},
-        )
-    return redirect("desk-players", slug, division.pk)
-
-
-@login_required
-@require_POST
-def move_player(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
-    form = MoveForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, form_error(form))
-        return redirect("desk-players", slug, division.pk)
-    player = get_object_or_404(division.players, number=form.cleaned_data["player"])
-    target = get_object_or_404(division.tournament.divisions, pk=form.cleaned_data["division"])
-    try:
-        moved = events.move_player(player, target, request.user)
-    except events.PeopleRefused as refused:
-        messages.error(request, str(refused))
-    else:
-        messages.success(
-            request,
-            _("%(name)s moved to division %(division)s as player %(number)d.")
-            % {"name": moved.name, "division": target.name, "number": moved.number},
-        )
-    return redirect("desk-players", slug, division.pk)
 
 
 @login_required

@@ -1,5 +1,5 @@
-"""The director's pairing pages: pair a round, check it, swap players, publish; the roster
-with withdrawals and late entries. The work is done in `tournament/rounds.py`."""
+"""The desk's pairing pages: pair a round, check it, swap players, pair by hand, publish, and the
+division's settings. The work is done in `pairing/services.py`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
@@ -19,20 +18,16 @@ from tournament.core import bounds, sentences
 from tournament.core.access import get_desk_division
 from tournament.core.forms import form_error
 from tournament.engine.pairing import SYSTEMS
-from tournament.interchange import names
-from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Round
 from tournament.pairing import services as rounds
 from tournament.pairing import systems as pairing_systems
 from tournament.pairing.forms import DivisionSettingsForm, ManualPairingsForm, PairForm, SwapForm
-from tournament.players import services as player_changes
-from tournament.players.forms import LateEntryForm, PasteForm, RosterForm, WithdrawForm
 from tournament.results import services as results
 from tournament.standings import queries, read_model
 from tournament.standings.tables import fixed_table_legend
 
 
-def _tell(request: HttpRequest, said: list[str]) -> None:
+def tell(request: HttpRequest, said: list[str]) -> None:
     """What a change did to later rounds' pairings (`rounds.revisit`), on the next page."""
     for sentence in said:
         messages.info(request, sentence)
@@ -336,7 +331,7 @@ def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int
             request,
             gettext("Saved: %(change_text)s") % {"change_text": results.change_text(change.after)},
         )
-        _tell(request, after.said)
+        tell(request, after.said)
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
 
@@ -360,215 +355,3 @@ def settings(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         status = 200
     context = {"tournament": division.tournament, "division": division, "form": form}
     return render(request, "tournament/desk/settings.html", context, status=status)
-
-
-# -- the roster ---------------------------------------------------------------------------------
-
-
-def _players_page(
-    request: HttpRequest,
-    division: Division,
-    late: LateEntryForm | None = None,
-    status: int = 200,
-    latin_given: dict[int, player_changes.LatinName] | None = None,
-) -> HttpResponse:
-    players = list(division.players.all())
-    style = names.style_of(p.name for p in players)
-    every = request.GET.get("latin") == "all"
-    context = {
-        "tournament": division.tournament,
-        "division": division,
-        "players": players,
-        "started": division.games.exists(),  # players are edited and removed before round 1
-        "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
-        "late": late or LateEntryForm(last_first=style),
-        "roster": RosterForm(),
-        "next_round": rounds.next_round(division),
-        "other_divisions": division.tournament.divisions.exclude(pk=division.pk),
-        # A refused list comes back to be corrected rather than typed again.
-        "paste": PasteForm(
-            initial={"players": request.session.pop("pasted_players", "")}, last_first=style
-        ),
-        "latin_rows": _latin_rows(players, every, latin_given or {}),
-        "latin_every": every,
-        "latin_to_check": sum(p.latin_to_check for p in players),
-    }
-    return render(request, "tournament/desk/players.html", context, status=status)
-
-
-def _latin_rows(
-    players: list[Any], every: bool, given: dict[int, player_changes.LatinName]
-) -> list[dict[str, Any]]:
-    """The rows of the Latin names' form: the players whose name is in another script, or
-    whose Latin name a director wrote (every player with `every`), with what was typed in a
-    refused form kept (and its rows shown)."""
-    rows = []
-    for p in players:
-        typed = given.get(p.number)
-        shown = every or typed is not None or p.latin_checked or names.needs_check(p.name)
-        if not (shown or p.latin_name != names.automatic(p.name)):
-            continue
-        rows.append(
-            {
-                "player": p,
-                "value": typed.latin if typed else p.name_in_latin,
-                "checked": typed.checked if typed else p.latin_checked,
-                "automatic": not p.latin_checked,
-            }
-        )
-    return rows
-
-
-@login_required
-def players(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
-    return _players_page(request, division)
-
-
-@login_required
-@require_POST
-def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
-    form = WithdrawForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, form_error(form))
-        return redirect("desk-players", slug, division.pk)
-    player = get_object_or_404(division.players, number=form.cleaned_data["player"])
-    try:
-        with rounds.keeping_pairings(division, request.user) as after:
-            player_changes.withdraw(player, form.cleaned_data["from_round"], request.user)
-    except rounds.PairingRefused as refused:
-        messages.error(request, str(refused))
-    else:
-        _tell(request, after.said)
-        messages.success(
-            request,
-            gettext("%(name)s withdrawn from round %(round)s.")
-            % {"name": player.name, "round": form.cleaned_data["from_round"]},
-        )
-    return redirect("desk-players", slug, division.pk)
-
-
-@login_required
-@require_POST
-def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
-    player = get_object_or_404(division.players, number=number)
-    with rounds.keeping_pairings(division, request.user) as after:
-        player_changes.reinstate(player, request.user)
-    _tell(request, after.said)
-    messages.success(request, gettext("%(name)s takes part again.") % {"name": player.name})
-    return redirect("desk-players", slug, division.pk)
-
-
-@login_required
-@require_POST
-def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    """Players added from a spreadsheet or CSV file; a file with a bad row adds no one."""
-    division = get_desk_division(request, slug, division_id)
-    form = RosterForm(request.POST, request.FILES)
-    if not form.is_valid():
-        messages.error(request, form_error(form))
-        return redirect("desk-players", slug, division.pk)
-    upload = form.cleaned_data["file"]
-    try:
-        # One byte more than a roster may be is enough to refuse it: no more is read.
-        data = upload.read(MAX_BYTES + 1)
-        added = player_changes.import_roster(division, data, upload.name, request.user)
-    except RosterError as error:
-        messages.error(
-            request,
-            gettext("Nothing imported: %(problems)s") % {"problems": "; ".join(error.problems)},
-        )
-    else:
-        late = sum(1 for p in added if p.games_as_1.exists())
-        text = ngettext(
-            "%(count)s player added to division %(name)s.",
-            "%(count)s players added to division %(name)s.",
-            len(added),
-        ) % {"count": len(added), "name": division.name}
-        if late:
-            text += " " + ngettext(
-                "%(count)s of them with forfeit losses for the rounds already under way.",
-                "%(count)s of them with forfeit losses for the rounds already under way.",
-                late,
-            ) % {"count": late}
-        messages.success(request, text)
-    return redirect("desk-players", slug, division.pk)
-
-
-@login_required
-@require_POST
-def latin_names(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    """The players' names in Latin letters, written or checked by the director."""
-    division = get_desk_division(request, slug, division_id)
-    every = request.POST.get("all") == "1"  # “Save, every name checked”
-    given = {}
-    for key, value in request.POST.items():
-        number = bounds.plain_number(key.removeprefix("latin-")) if key[:6] == "latin-" else None
-        if number is not None:
-            checked = every or request.POST.get(f"checked-{number}") == "1"
-            given[number] = player_changes.LatinName(number, value, checked)
-    if not given:
-        messages.error(request, gettext("No name in Latin letters was sent."))
-        return redirect("desk-players", slug, division.pk)
-    try:
-        changed = player_changes.set_latin_names(division, list(given.values()), request.user)
-    except player_changes.LatinRefused as refused:
-        messages.error(
-            request,
-            gettext("Nothing saved: %(problems)s") % {"problems": " ".join(refused.problems)},
-        )
-        return _players_page(request, division, status=400, latin_given=given)
-    messages.success(
-        request,
-        ngettext(
-            "%(count)s name in Latin letters saved.",
-            "%(count)s names in Latin letters saved.",
-            len(changed),
-        )
-        % {"count": len(changed)},
-    )
-    return redirect(reverse("desk-players", args=[slug, division.pk]) + "#latin-names")
-
-
-@login_required
-@require_POST
-def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
-    division = get_desk_division(request, slug, division_id)
-    form = LateEntryForm(request.POST, last_first=player_changes.names_last_first(division))
-    if not form.is_valid():
-        messages.error(request, form_error(form))
-        return _players_page(request, division, form, status=400)
-    try:
-        data = dict(form.cleaned_data)
-        missed = data.pop("missed")
-        new = player_changes.NewPlayer(**data)
-        with rounds.keeping_pairings(division, request.user) as after:
-            player = player_changes.late_entry(division, new, request.user, missed)
-    except rounds.PairingRefused as refused:
-        messages.error(request, str(refused))
-        return _players_page(request, division, form, status=409)
-    _tell(request, after.said)
-    given = player.games_as_1.filter(kind__in=(Game.FORFEIT, Game.BYE)).count()
-    values = {"name": player.name, "number": player.number, "count": given}
-    if given and missed == "forfeits":
-        text = ngettext(
-            "%(name)s added as player %(number)s, with forfeit losses in %(count)s round.",
-            "%(name)s added as player %(number)s, with forfeit losses in %(count)s rounds.",
-            given,
-        )
-    elif given:
-        text = ngettext(
-            "%(name)s added as player %(number)s, with byes in %(count)s round.",
-            "%(name)s added as player %(number)s, with byes in %(count)s rounds.",
-            given,
-        )
-    else:
-        text = gettext("%(name)s added as player %(number)s.")
-    text %= values
-    if player.name != data["name"]:
-        rewritten = gettext("“%(typed)s” is written “%(name)s”, as the division writes names.")
-        text += " " + rewritten % {"typed": data["name"], "name": player.name}
-    messages.success(request, text)
-    return redirect("desk-players", slug, division.pk)
