@@ -13,8 +13,6 @@ urlpatterns = [
     # on every public page, which is cached whole for every visitor, so it carries no CSRF token;
     # a forged post could change no more than the reader's own language.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
-    path("", include("tournament.urls_phone")),
-    path("", include("tournament.urls_api")),
     path("", include("tournament.urls")),
 ]
 

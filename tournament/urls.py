@@ -1,7 +1,59 @@
+"""Every address of the app, composed by domain, then by audience: the desk (a tournament's
+directors, under /desk/), the public (no login, under /t/ and /api/), the players' personal
+links (/p/). Each domain's urls.py holds its own; the prefixes are here, once."""
+
 from django.urls import include, path
 
-# Public pages (no login) and the director's desk live in modules of their own.
+from tournament.event import urls as event
+from tournament.exchange import urls as exchange
+from tournament.pairing import urls as pairing
+from tournament.phone import urls as phone
+from tournament.players import urls as players
+from tournament.playoffs import urls as playoffs
+from tournament.public import urls as public
+from tournament.reports import urls as reports
+from tournament.results import urls as results
+from tournament.scoresheets import urls as scoresheets
+
+DESK = "desk/<slug:slug>/"
+DIVISION = DESK + "division/<int:division_id>/"
+GAME = DESK + "games/<int:game_id>/"
+SHEET = DESK + "scoresheets/<int:sheet_id>/"
+PUBLIC = "t/<slug:slug>/"
+PUBLIC_DIVISION = PUBLIC + "<str:division>/"
+API_DIVISION = "api/v1/" + PUBLIC_DIVISION
+
 urlpatterns = [
-    path("", include("tournament.urls_public")),
-    path("desk/", include("tournament.urls_director")),
+    # The event: new tournaments, their people, lock, divisions, the dashboard, the change log.
+    path("desk/", include(event.desk)),
+    # Players: the roster, late entries, withdrawals, absence, check-in.
+    path(DIVISION, include(players.desk_division)),
+    # Pairing.
+    path(DIVISION, include(pairing.desk_division)),
+    # Results.
+    path(DIVISION, include(results.desk_division)),
+    path(GAME, include(results.desk_game)),
+    # Scoresheets.
+    path(DIVISION, include(scoresheets.desk_division)),
+    path(GAME, include(scoresheets.desk_game)),
+    path(SHEET, include(scoresheets.desk_sheet)),
+    # The players' phones.
+    path("p/<str:token>/", include(phone.player)),
+    path(DIVISION, include(phone.desk_division)),
+    # The public pages, the hall's display and the API.
+    path("", include(public.pages)),
+    path(PUBLIC, include(public.tournament_pages)),
+    path(PUBLIC, include(public.tourney_js)),
+    path(PUBLIC_DIVISION, include(public.hall)),
+    path(API_DIVISION, include(public.api_division)),
+    # Playoffs.
+    path(DIVISION, include(playoffs.desk_division)),
+    path(PUBLIC_DIVISION, include(playoffs.public_division)),
+    # Reports, prizes and the event's files.
+    path(DIVISION, include(reports.desk_division)),
+    path(DESK, include(reports.desk)),
+    path("", include(reports.public)),
+    path(PUBLIC, include(reports.public_tournament)),
+    # Rating lists.
+    path(DIVISION, include(exchange.desk_division)),
 ]

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 
-from tournament import urls_public
+from tournament import urls
 from tournament.models import Division, Game
 from tournament.reports import prizes
 from tournament.results import services as results
@@ -18,18 +18,22 @@ from tournament.scoresheets import services as scoresheets
 LINK = '<a href="{}" id="desk-link">Desk</a>'
 
 
-def _names(patterns: list) -> set[str]:
+def _public_names(patterns: list, prefix: str = "") -> set[str]:
+    """The names of every address outside the desk, the phones and the API."""
     found: set[str] = set()
     for p in patterns:
+        route = prefix + str(p.pattern)
+        if route.startswith(("desk/", "p/", "api/")):
+            continue
         if isinstance(p, URLResolver):
-            found |= _names(p.url_patterns)
+            found |= _public_names(p.url_patterns, route)
         elif isinstance(p, URLPattern) and p.name:
             found.add(p.name)
     return found
 
 
-# The public addresses that are files, not pages with a header.
-FILES = {"public-gcg", "public-report", "public-game-record"}
+# The public addresses that are files, or the hall's screen, not pages with a header.
+FILES = {"public-gcg", "public-report", "public-game-record", "tourney-js", "display"}
 
 
 def _pages(division: Division, sheet: int) -> dict[str, str]:
@@ -70,7 +74,7 @@ def test_every_public_page_links_to_the_tournament_s_desk(
     division.save()
     code = prizes.certificates(division)[0].code
     pages["certificate"] = reverse("certificate", args=[code])
-    assert set(pages) == _names(urls_public.urlpatterns) - FILES  # every public page is here
+    assert set(pages) == _public_names(urls.urlpatterns) - FILES  # every public page is here
 
     own = LINK.format(reverse("desk-dashboard", args=[division.tournament.slug]))
     index = LINK.format(reverse("desk"))

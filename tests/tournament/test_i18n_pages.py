@@ -38,8 +38,9 @@ def demo(db: None) -> Tournament:
 
 
 def public_pages(tournament: Tournament) -> dict[str, str]:
-    """Every public HTML page, by URL name (tournament/urls_public.py, urls_phone.py, urls_api.py
-    and the login page): the pages a visitor, a player or the hall sees."""
+    """Every public HTML page, by URL name (the public, phone and API addresses that
+    tournament/urls.py composes, and the login page): the pages a visitor, a player or the
+    hall sees."""
     slug = tournament.slug
     division = Division.objects.get(tournament=tournament, name="A")
     player = Player.objects.get(division=division, number=1)

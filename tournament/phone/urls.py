@@ -1,0 +1,20 @@
+"""The players' personal links, /p/<token>/, and the desk's side of them under a division."""
+
+from django.urls import path
+
+from tournament.phone import views
+
+# Under /p/<token>/.
+player = [
+    path("", views.page, name="phone"),
+    path("check-in", views.check_in, name="phone-check-in"),
+    path("report", views.report, name="phone-report"),
+    path("games/<int:game_id>/sheet", views.sheet, name="phone-sheet"),
+    path("games/<int:game_id>/sheet/check", views.sheet_check, name="phone-sheet-check"),
+]
+
+desk_division = [
+    path("claims/", views.desk_queue, name="desk-claims"),
+    path("links/", views.desk_links, name="desk-player-links"),
+    path("players/<int:number>/link", views.desk_link, name="desk-player-link"),
+]
