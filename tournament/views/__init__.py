@@ -1,1 +1,0 @@
-"""Views, split by audience: public.py for everyone, director.py for directors."""
