@@ -2,7 +2,7 @@
 the workers' garbage collector, and their heartbeat while a request renders.
 
 The workers' garbage collector. A worker keeps a big division's players, games, standings and
-ratings in memory between requests (`tournament/services.py`, `tournament/cache_once.py`), and
+ratings in memory between requests (`tournament/standings/`: the read model and its cache), and
 rendering a 500-player page allocates a hundred thousand objects. With Python's default
 thresholds a worker then stopped for a full collection of its whole heap (about 120 ms, measured
 on the 500-player, 31-round event) every second or two under a hall's load: every request

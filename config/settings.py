@@ -151,7 +151,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The page's language: the visitor's choice (the language cookie), else the browser's
     # Accept-Language; a public page of a tournament with a default language then applies it
-    # where the visitor chose none (tournament/language.py).
+    # where the visitor chose none (tournament/core/language.py).
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -50,7 +50,7 @@
       return node;
     }
 
-    // The same tile board_svg.py draws.
+    // The same tile scoresheets/board_svg.py draws.
     function tile(row, col, t, isLast) {
       var x = margin + col * cell, y = margin + row * cell;
       var blank = t !== t.toUpperCase();

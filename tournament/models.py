@@ -38,7 +38,7 @@ class Tournament(models.Model):
     # config.tsh lines Spread does not use, kept so that exporting gives them back.
     tsh_config = models.TextField(blank=True)
     # The language of its public pages and printed reports for a visitor who chose none with
-    # the switcher (blank: the visitor's browser decides); see tournament/language.py.
+    # the switcher (blank: the visitor's browser decides); see tournament/core/language.py.
     language = models.CharField(
         _("default language"),
         max_length=10,
@@ -87,7 +87,7 @@ class Division(models.Model):
     check_in_open = models.BooleanField(default=False)  # players may check themselves in
     # The next round is paired by the schedule (unpublished) once a round's results are complete.
     auto_pair = models.BooleanField(default=False)
-    # Players report their own results from their personal links (`tournament/selfservice.py`).
+    # Players report their own results from their personal links (`tournament/phone/services.py`).
     self_report = models.BooleanField(default=False)
     # How results are typed at the desk, as tsh's `config entry`: both scores, or the spread only
     # (stored as the spread and 0, the loser's score 0, as tsh stores them).
@@ -153,7 +153,7 @@ class Division(models.Model):
     # (`results_only`, `high_word`, `compact`) and what the import read past (`notes`).
     tou = models.JSONField(default=dict, blank=True)
     # Replaced in the same transaction as any change to the division, its players, rounds,
-    # games or scoresheets (`tournament/stamps.py`): the public pages' cache key.
+    # games or scoresheets (`tournament/standings/stamps.py`): the public pages' cache key.
     stamp = models.CharField(max_length=32, default=new_stamp, editable=False)
     # A round's pairings page and its scoresheets' pages show that round's games alone: they
     # are kept under `frame_stamp`, replaced by every change but a game's result, and the
@@ -335,7 +335,7 @@ class Game(models.Model):
     @classmethod
     def from_db(cls, db: str, field_names: Any, values: Any) -> Game:
         # The round it was read in: a save that moves a game to another round changes two
-        # rounds and the list of rounds, not one round's games (`stamps.py`).
+        # rounds and the list of rounds, not one round's games (`standings/stamps.py`).
         game = super().from_db(db, field_names, values)
         game.loaded_round = game.__dict__.get("round")
         return game
@@ -531,7 +531,7 @@ class Change(models.Model):
 
 class PlayerLink(models.Model):
     """A player's personal link, `/p/<token>/`: an unguessable token (`secrets.token_urlsafe`),
-    never stored as it is (`tournament/tokens.py`): looked up by its keyed digest, and kept
+    never stored as it is (`tournament/phone/tokens.py`): looked up by its keyed digest, and kept
     sealed under a key derived from SECRET_KEY so that slips and `playerlinks` can be printed
     again. Revoking sets `revoked`; a new link is a new row. `writes` counts the link's writes
     (reports, check-ins, scoresheets) since `writes_since`, the start of its current minute."""

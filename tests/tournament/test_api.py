@@ -1,4 +1,4 @@
-"""The read-only JSON API v1 and TSH's tourney.js (tournament/views/api.py)."""
+"""The read-only JSON API v1 and TSH's tourney.js (tournament/public/api.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The rulesets and rating systems a director picks at the desk are described in words, read from
-what each does (tournament/choices.py): a new tournament's divisions, a division added, a
+what each does (tournament/core/choices.py): a new tournament's divisions, a division added, a
 division's settings."""
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ def test_persian_keeps_ascii_digits() -> None:
 
 def test_the_pairing_systems_descriptions_are_the_registry_s() -> None:
     """The desk translates the pairing engine's descriptions from its own copy of them
-    (`tournament/pairing_systems.py`): in step with the registry, every one of them."""
+    (`tournament/pairing/systems.py`): in step with the registry, every one of them."""
     from django.utils import translation
 
     from tournament.engine.pairing.registry import REGISTRY

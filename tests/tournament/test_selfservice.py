@@ -1,4 +1,4 @@
-"""Players' personal links and their own reports of results (tournament/selfservice.py)."""
+"""Players' personal links and their own reports of results (tournament/phone/services.py)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ seconds before it tries the server again: a dead server costs one failed call a 
 seconds, not one every request. The outage is logged once when it starts and once when it ends.
 
 Why nothing is stale afterwards: every value kept in either cache sits under a key holding the
-stamps read from the database for that request (`tournament/stamps.py`), or what it was made of.
+stamps read from the database for that request (`standings/stamps.py`), or what it was made of.
 A page kept in Redis before the outage, under the stamp of then, is never asked for again once a
 write during the outage has put a new stamp in the database; a server that comes back empty
 misses and renders afresh; one that comes back with its old contents (a restart from its dump, a

@@ -223,7 +223,7 @@ def divisions(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def language(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament's default language: its public pages and reports speak it to visitors who
-    chose none with the switcher (tournament/language.py)."""
+    chose none with the switcher (tournament/core/language.py)."""
     tournament = get_desk_tournament(request, slug)
     form = TournamentLanguageForm(request.POST)
     if not form.is_valid():

@@ -55,7 +55,7 @@ def _hash(token: str) -> str:
 
 def issue_link(player: Player) -> str:
     """A new token for the player; any link they had before stops working. The token is kept
-    as its digest and sealed (`tournament/tokens.py`), never as it is."""
+    as its digest and sealed (`tournament/phone/tokens.py`), never as it is."""
     token = secrets.token_urlsafe(24)
     with transaction.atomic():
         PlayerLink.objects.filter(player=player, revoked=None).update(revoked=timezone.now())

@@ -1,5 +1,5 @@
 """A division's playoff: set up and entered at the desk, shown on its public page
-(`tournament/playoffs.py` does the work)."""
+(`tournament/playoffs/services.py` does the work)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The read-only JSON API, version 1, and TSH's `tourney.js`: published rounds only, and a
 playoff once the director has published it.
 
-Every answer goes through the public page cache (`views/cache.py`): kept under the divisions'
+Every answer goes through the public page cache (`public/cache.py`): kept under the divisions'
 stamps, with the stamp as its ETag, so a display polling with If-None-Match gets a 304.
 """
 

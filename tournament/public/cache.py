@@ -1,13 +1,13 @@
 """The public pages, cached whole for visitors who are not signed in.
 
 A page is kept under its address and the stamps of its tournament's divisions (one small query),
-which every change to a division replaces in the same transaction (`tournament/stamps.py`): a
+which every change to a division replaces in the same transaction (`standings/stamps.py`): a
 result entered is on the next request to any worker, and with REDIS_URL to any server. A page
 that shows one round's games alone (the round's pairings, a scoresheet) is kept under the
 divisions' frame stamps and that round's own stamp instead (`one_round`, `sheet_round`): a result
 in round 7 leaves round 3's pairings cached, and is on round 7's next request all the same.
 The stamp is also the page's ETag, so a phone that asks again with If-None-Match gets a 304 at
-the cost of that query. A page is kept once per language (`tournament/language.py` decides it
+the cost of that query. A page is kept once per language (`tournament/core/language.py` decides it
 before the cache is read: the tournament's default language comes with the stamps). Signed-in
 users (directors see hidden tournaments and a logout form with a CSRF token) and requests
 carrying messages get the page rendered for them, uncached.
@@ -43,7 +43,7 @@ View = Callable[..., HttpResponseBase]
 
 @dataclass(frozen=True)
 class Stamps:
-    """A division's stamps, as `tournament/stamps.py` keeps them."""
+    """A division's stamps, as `tournament/standings/stamps.py` keeps them."""
 
     pk: int
     name: str

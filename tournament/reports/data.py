@@ -1186,7 +1186,7 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
 
 
 def playoffs(division: Division, number: int | None = None, public: bool = False) -> Report:
-    """The division's playoff (`tournament/playoffs.py`): each match's series with its games,
+    """The division's playoff (`playoffs/services.py`): each match's series with its games,
     stage by stage, and the champion once the final is decided. `public`: only once the
     director has published the playoff (its games then show as they are entered); `number`
     changes nothing."""

@@ -77,7 +77,7 @@ def _make(request: HttpRequest, division, kind: str, fmt: str, public: bool) -> 
             public,
             base=base,
             # ?lang= first, then the reader's own choice (the switcher), before the tournament's
-            # default and the browser's (tournament/language.py).
+            # default and the browser's (tournament/core/language.py).
             lang=request.GET.get("lang") or explicit_choice(request),
         )
     except ReportError as error:

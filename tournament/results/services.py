@@ -1,7 +1,7 @@
 """Results at the director's desk: the entry line, checking it against the round, and saving it.
 
 Corrections from a game's own form and undo are in `corrections.py`; scoresheets in
-`scoresheets.py`.
+`scoresheets/services.py`.
 
 An entry line is one of
 

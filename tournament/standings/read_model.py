@@ -225,7 +225,7 @@ def _games(division: Division, public: bool) -> GameQuerySet:
 
 def _stamp(division: Division) -> str:
     """The division's stamp, read afresh (one query by primary key): every change to its games,
-    players, rounds or settings replaces it (`tournament/stamps.py`), and an instance read
+    players, rounds or settings replaces it (`tournament/standings/stamps.py`), and an instance read
     before the change still holds the old one."""
     return Division.objects.filter(pk=division.pk).values_list("stamp", flat=True).get()
 
