@@ -2,7 +2,7 @@
 or upload their game's scoresheet.
 
 A report is a claim. When both players of a game have claimed the same scores, the result is
-recorded through the desk's own entry service (`results.enter_line`), with the change logged
+recorded through the desk's own write (`results.record_result`), with the change logged
 under the player who completed the agreement. A disagreement, or a claim the opponent has not
 matched yet, records nothing: it waits in the desk's queue (`pending`), where a director
 accepts either claim or types the right result.
@@ -302,17 +302,18 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
 
 
 def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> list[str]:
-    """Record a claim's scores through the desk's entry service and clear the game's claims;
-    later rounds' pairings follow (`rounds.revisit`), and what they did is returned.
+    """Record a claim's scores through the desk's own write (`results.record_result`) and
+    clear the game's claims; later rounds' pairings follow (`rounds.revisit`), and what they
+    did is returned.
 
-    The line starts with the player due to go first, so the pairing's first player stands.
+    The pairing's first player stands; a game paired without one records player1 as first,
+    as the desk's line does when it is typed in the pairing's order.
     """
     assert game.player2 is not None
-    other = game.player2 if game.player1_id == claimant.pk else game.player1
-    scores = {claimant.pk: score, other.pk: other_score}
-    one, two = (game.player2, game.player1) if game.first == 2 else (game.player1, game.player2)
-    line = f"{one.number} {scores[one.pk]} {two.number} {scores[two.pk]}"
-    change = results.enter_line(game.division, game.round, line, actor)
+    claimant_is_1 = game.player1_id == claimant.pk
+    score1, score2 = (score, other_score) if claimant_is_1 else (other_score, score)
+    first = 2 if game.first == 2 else 1
+    change = results.record_result(game, score1, score2, actor, first=first)
     Claim.objects.filter(game=game).delete()
     user = None if isinstance(actor, Player) else actor
     return rounds.revisit(game.division, user, [change])
