@@ -436,57 +436,87 @@ def _plan(
             gettext("%(who)s is not paired in round %(round_number)s.")
             % {"who": _who(player), "round_number": round_number}
         )
-
     if entry.kind == Game.PLAYED:
         assert entry.opponent is not None
         opponent = by_number[entry.opponent]
-        game = next((g for g in mine if opponent.pk in (g.player1_id, g.player2_id)), None)
-        if game is None:
-            raise EntryError(
-                gettext(
-                    "%(who)s and %(who2)s are not paired in round %(round_number)s: "
-                    "%(where)s, %(where2)s."
-                )
-                % {
-                    "who": _who(player),
-                    "who2": _who(opponent),
-                    "round_number": round_number,
-                    "where": _where(player, games, by_id),
-                    "where2": _where(opponent, games, by_id),
-                }
-            )
-        if game.kind == Game.VOID:
-            raise EntryError(
-                gettext("%(game)s is void: change it on the game's page.") % {"game": game}
-            )
-        if game.player1_id == player.pk:
-            score1, score2, first = entry.score, entry.opponent_score, 1
-        else:
-            score1, score2, first = entry.opponent_score, entry.score, 2
-        warnings = plausibility(entry)
-        if game.first in (1, 2) and game.first != first:
-            due = game.player1 if game.first == 1 else game.player2
-            if first_as_typed:
-                warnings.append(
-                    gettext(
-                        "%(name)s was to go first; this entry records %(name2)s as going "
-                        "first, as you chose."
-                    )
-                    % {"name": isolate(due.name), "name2": isolate(player.name)}
-                )
-            else:
-                warnings.append(
-                    gettext(
-                        "%(name)s was to go first, as paired, and stays first; tick “first as "
-                        "typed” to record %(name2)s as going first."
-                    )
-                    % {"name": isolate(due.name), "name2": isolate(player.name)}
-                )
-                first = game.first
-        values = {"score1": score1, "score2": score2, "first": first, "kind": Game.PLAYED}
-        return _Plan(game, values, None, warnings)
+        game = _game_between(player, opponent, round_number, mine, games, by_id)
+        return _plan_played(entry, game, player, first_as_typed)
+    return _plan_alone(division, round_number, entry, player, mine[0], by_id)
 
-    game = mine[0]
+
+def _game_between(
+    player: Player,
+    opponent: Player,
+    round_number: int,
+    mine: list[Game],
+    games: list[Game],
+    by_id: dict[int, Player],
+) -> Game:
+    """The game of the round between the two players, of `mine` (the player's games); else
+    `EntryError`, which says where each of them stands in the round."""
+    game = next((g for g in mine if opponent.pk in (g.player1_id, g.player2_id)), None)
+    if game is None:
+        raise EntryError(
+            gettext(
+                "%(who)s and %(who2)s are not paired in round %(round_number)s: "
+                "%(where)s, %(where2)s."
+            )
+            % {
+                "who": _who(player),
+                "who2": _who(opponent),
+                "round_number": round_number,
+                "where": _where(player, games, by_id),
+                "where2": _where(opponent, games, by_id),
+            }
+        )
+    if game.kind == Game.VOID:
+        raise EntryError(
+            gettext("%(game)s is void: change it on the game's page.") % {"game": game}
+        )
+    return game
+
+
+def _plan_played(entry: Entry, game: Game, player: Player, first_as_typed: bool) -> _Plan:
+    """A played game's scores, `player` typed first: who went first is the pairing's, unless
+    it says nothing or `first_as_typed`; a warning says when the typed order differs."""
+    if game.player1_id == player.pk:
+        score1, score2, first = entry.score, entry.opponent_score, 1
+    else:
+        score1, score2, first = entry.opponent_score, entry.score, 2
+    warnings = plausibility(entry)
+    if game.first in (1, 2) and game.first != first:
+        due = game.player1 if game.first == 1 else game.player2
+        if first_as_typed:
+            warnings.append(
+                gettext(
+                    "%(name)s was to go first; this entry records %(name2)s as going "
+                    "first, as you chose."
+                )
+                % {"name": isolate(due.name), "name2": isolate(player.name)}
+            )
+        else:
+            warnings.append(
+                gettext(
+                    "%(name)s was to go first, as paired, and stays first; tick “first as "
+                    "typed” to record %(name2)s as going first."
+                )
+                % {"name": isolate(due.name), "name2": isolate(player.name)}
+            )
+            first = game.first
+    values = {"score1": score1, "score2": score2, "first": first, "kind": Game.PLAYED}
+    return _Plan(game, values, None, warnings)
+
+
+def _plan_alone(
+    division: Division,
+    round_number: int,
+    entry: Entry,
+    player: Player,
+    game: Game,
+    by_id: dict[int, Player],
+) -> _Plan:
+    """A bye (for a player without an opponent) or a forfeit (the opponent, if paired, gets
+    a forfeit win of their own) in the player's game of the round."""
     other_id = None
     if game.player2_id is not None:
         other_id = game.player2_id if game.player1_id == player.pk else game.player1_id
