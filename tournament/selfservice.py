@@ -453,87 +453,9 @@ def snapshot(division: Division) -> dict[str, Any]:
     numbers and names, the games' states for reporting and sending a scoresheet, and which
     player sent a scoresheet of which game. Four queries and the cached standings.
     """
-    from tournament import services
 
     def build() -> dict[str, Any]:
-        tournament = division.tournament
-        players = {
-            pk: {"number": number, "name": name, "checked_in": checked_in}
-            for pk, number, name, checked_in in Player.objects.filter(
-                division_id=division.pk
-            ).values_list("pk", "number", "name", "checked_in")
-        }
-        locked = set(
-            Round.objects.filter(division_id=division.pk, locked=True).values_list(
-                "number", flat=True
-            )
-        )
-        sent = {
-            (game, player): verified
-            for game, player, verified in Scoresheet.objects.filter(
-                game__division_id=division.pk, sent_by__isnull=False
-            ).values_list("game_id", "sent_by_id", "verified")
-        }
-        games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
-        rows = (
-            Game.objects.published()
-            .filter(division_id=division.pk)
-            .order_by("round", "table", "pk")
-            .values_list(
-                "pk", "round", "table", "player1_id", "player2_id", "first", "kind",
-                "score1", "score2",
-            )
-        )  # fmt: skip
-        for pk, rnd, table, one, two, first, kind, score1, score2 in rows:
-            for me, other, mine, theirs, side in (
-                (one, two, score1, score2, 1),
-                (two, one, score2, score1, 2),
-            ):  # noqa: E501
-                if me is None:
-                    continue
-                has_result = kind != Game.VOID and score1 is not None
-                state = GameState(
-                    self_report=division.self_report,
-                    theirs=two is not None,
-                    published=True,
-                    round=rnd,
-                    round_locked=rnd in locked,
-                    tournament_locked=tournament.locked,
-                    played=kind == Game.PLAYED,
-                    has_result=has_result,
-                )
-                games[me].append(
-                    {
-                        "game": pk,
-                        "side": side,  # 1: the player is the game's player1
-                        "round": rnd,
-                        "table": table,
-                        "opponent": other,
-                        "first": 0 if not first else (1 if first == side else 2),
-                        "kind": kind,
-                        "score": mine if has_result else None,
-                        "opponent_score": theirs if has_result else None,
-                        "can_report": report_refusal(state) is None,
-                        "can_send_sheet": sheet_state_refusal(state) is None,
-                        "sheet": sent.get((pk, me)),
-                    }
-                )
-        key = services.standings_key(division, public=True)
-        standing = {
-            row.player.pk: {"record": row.record, "rank": row.rank}
-            for row in services.division_standings(division, key=key, public=True)
-        }
-        return {
-            "players": players,
-            "games": games,
-            "standing": standing,
-            "division": {
-                "id": division.pk,
-                "name": division.name,
-                "check_in_open": division.check_in_open,
-            },
-            "tournament": {"name": tournament.name, "language": tournament.language},
-        }
+        return _build_snapshot(division)
 
     key = snapshot_key(division.pk, division.stamp)
     found = _SNAPSHOTS.get(key)
@@ -543,6 +465,98 @@ def snapshot(division: Division) -> dict[str, Any]:
         # page build would cost more than the build of the page. Exact: the key holds the stamp.
         _SNAPSHOTS.put(key, found)
     return found
+
+
+def _build_snapshot(division: Division) -> dict[str, Any]:
+    """The division's snapshot as `snapshot` keeps it, read afresh."""
+    from tournament import services
+
+    tournament = division.tournament
+    players = {
+        pk: {"number": number, "name": name, "checked_in": checked_in}
+        for pk, number, name, checked_in in Player.objects.filter(
+            division_id=division.pk
+        ).values_list("pk", "number", "name", "checked_in")
+    }
+    games = _snapshot_games(division, tournament.locked, list(players))
+    key = services.standings_key(division, public=True)
+    standing = {
+        row.player.pk: {"record": row.record, "rank": row.rank}
+        for row in services.division_standings(division, key=key, public=True)
+    }
+    return {
+        "players": players,
+        "games": games,
+        "standing": standing,
+        "division": {
+            "id": division.pk,
+            "name": division.name,
+            "check_in_open": division.check_in_open,
+        },
+        "tournament": {"name": tournament.name, "language": tournament.language},
+    }
+
+
+def _snapshot_games(
+    division: Division, tournament_locked: bool, players: list[int]
+) -> dict[int, list[dict[str, Any]]]:
+    """Each player's published games (by the player's pk), their own side of each: the
+    opponent, scores and first as the player sees them, whether they may report it or send its
+    scoresheet, and whether they sent one (verified or not)."""
+    locked = set(
+        Round.objects.filter(division_id=division.pk, locked=True).values_list("number", flat=True)
+    )
+    sent = {
+        (game, player): verified
+        for game, player, verified in Scoresheet.objects.filter(
+            game__division_id=division.pk, sent_by__isnull=False
+        ).values_list("game_id", "sent_by_id", "verified")
+    }
+    games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
+    rows = (
+        Game.objects.published()
+        .filter(division_id=division.pk)
+        .order_by("round", "table", "pk")
+        .values_list(
+            "pk", "round", "table", "player1_id", "player2_id", "first", "kind",
+            "score1", "score2",
+        )
+    )  # fmt: skip
+    for pk, rnd, table, one, two, first, kind, score1, score2 in rows:
+        for me, other, mine, theirs, side in (
+            (one, two, score1, score2, 1),
+            (two, one, score2, score1, 2),
+        ):  # noqa: E501
+            if me is None:
+                continue
+            has_result = kind != Game.VOID and score1 is not None
+            state = GameState(
+                self_report=division.self_report,
+                theirs=two is not None,
+                published=True,
+                round=rnd,
+                round_locked=rnd in locked,
+                tournament_locked=tournament_locked,
+                played=kind == Game.PLAYED,
+                has_result=has_result,
+            )
+            games[me].append(
+                {
+                    "game": pk,
+                    "side": side,  # 1: the player is the game's player1
+                    "round": rnd,
+                    "table": table,
+                    "opponent": other,
+                    "first": 0 if not first else (1 if first == side else 2),
+                    "kind": kind,
+                    "score": mine if has_result else None,
+                    "opponent_score": theirs if has_result else None,
+                    "can_report": report_refusal(state) is None,
+                    "can_send_sheet": sheet_state_refusal(state) is None,
+                    "sheet": sent.get((pk, me)),
+                }
+            )
+    return games
 
 
 # A worker's latest snapshots (one a division and stamp).
