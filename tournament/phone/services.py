@@ -2,7 +2,7 @@
 or upload their game's scoresheet.
 
 A report is a claim. When both players of a game have claimed the same scores, the result is
-recorded through the desk's own entry service (`results.enter_line`), with the change logged
+recorded through the desk's own write (`results.record_result`), with the change logged
 under the player who completed the agreement. A disagreement, or a claim the opponent has not
 matched yet, records nothing: it waits in the desk's queue (`pending`), where a director
 accepts either claim or types the right result.
@@ -307,17 +307,18 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
 
 
 def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> list[str]:
-    """Record a claim's scores through the desk's entry service and clear the game's claims;
-    later rounds' pairings follow (`rounds.revisit`), and what they did is returned.
+    """Record a claim's scores through the desk's own write (`results.record_result`) and
+    clear the game's claims; later rounds' pairings follow (`rounds.revisit`), and what they
+    did is returned.
 
-    The line starts with the player due to go first, so the pairing's first player stands.
+    The pairing's first player stands; a game paired without one records player1 as first,
+    as the desk's line does when it is typed in the pairing's order.
     """
     assert game.player2 is not None
-    other = game.player2 if game.player1_id == claimant.pk else game.player1
-    scores = {claimant.pk: score, other.pk: other_score}
-    one, two = (game.player2, game.player1) if game.first == 2 else (game.player1, game.player2)
-    line = f"{one.number} {scores[one.pk]} {two.number} {scores[two.pk]}"
-    change = results.enter_line(game.division, game.round, line, actor)
+    claimant_is_1 = game.player1_id == claimant.pk
+    score1, score2 = (score, other_score) if claimant_is_1 else (other_score, score)
+    first = 2 if game.first == 2 else 1
+    change = results.record_result(game, score1, score2, actor, first=first)
     Claim.objects.filter(game=game).delete()
     user = None if isinstance(actor, Player) else actor
     return rounds.revisit(game.division, user, [change])
@@ -459,84 +460,7 @@ def snapshot(division: Division) -> dict[str, Any]:
     """
 
     def build() -> dict[str, Any]:
-        tournament = division.tournament
-        players = {
-            pk: {"number": number, "name": name, "checked_in": checked_in}
-            for pk, number, name, checked_in in Player.objects.filter(
-                division_id=division.pk
-            ).values_list("pk", "number", "name", "checked_in")
-        }
-        locked = set(
-            Round.objects.filter(division_id=division.pk, locked=True).values_list(
-                "number", flat=True
-            )
-        )
-        sent = {
-            (game, player): verified
-            for game, player, verified in Scoresheet.objects.filter(
-                game__division_id=division.pk, sent_by__isnull=False
-            ).values_list("game_id", "sent_by_id", "verified")
-        }
-        games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
-        rows = (
-            Game.objects.published()
-            .filter(division_id=division.pk)
-            .order_by("round", "table", "pk")
-            .values_list(
-                "pk", "round", "table", "player1_id", "player2_id", "first", "kind",
-                "score1", "score2",
-            )
-        )  # fmt: skip
-        for pk, rnd, table, one, two, first, kind, score1, score2 in rows:
-            for me, other, mine, theirs, side in (
-                (one, two, score1, score2, 1),
-                (two, one, score2, score1, 2),
-            ):  # noqa: E501
-                if me is None:
-                    continue
-                has_result = kind != Game.VOID and score1 is not None
-                state = GameState(
-                    self_report=division.self_report,
-                    theirs=two is not None,
-                    published=True,
-                    round=rnd,
-                    round_locked=rnd in locked,
-                    tournament_locked=tournament.locked,
-                    played=kind == Game.PLAYED,
-                    has_result=has_result,
-                )
-                games[me].append(
-                    {
-                        "game": pk,
-                        "side": side,  # 1: the player is the game's player1
-                        "round": rnd,
-                        "table": table,
-                        "opponent": other,
-                        "first": 0 if not first else (1 if first == side else 2),
-                        "kind": kind,
-                        "score": mine if has_result else None,
-                        "opponent_score": theirs if has_result else None,
-                        "can_report": report_refusal(state) is None,
-                        "can_send_sheet": sheet_state_refusal(state) is None,
-                        "sheet": sent.get((pk, me)),
-                    }
-                )
-        key = read_model.standings_key(division, public=True)
-        standing = {
-            row.player.pk: {"record": row.record, "rank": row.rank}
-            for row in read_model.division_standings(division, key=key, public=True)
-        }
-        return {
-            "players": players,
-            "games": games,
-            "standing": standing,
-            "division": {
-                "id": division.pk,
-                "name": division.name,
-                "check_in_open": division.check_in_open,
-            },
-            "tournament": {"name": tournament.name, "language": tournament.language},
-        }
+        return _build_snapshot(division)
 
     key = snapshot_key(division.pk, division.stamp)
     found = _SNAPSHOTS.get(key)
@@ -546,6 +470,96 @@ def snapshot(division: Division) -> dict[str, Any]:
         # page build would cost more than the build of the page. Exact: the key holds the stamp.
         _SNAPSHOTS.put(key, found)
     return found
+
+
+def _build_snapshot(division: Division) -> dict[str, Any]:
+    """The division's snapshot as `snapshot` keeps it, read afresh."""
+    tournament = division.tournament
+    players = {
+        pk: {"number": number, "name": name, "checked_in": checked_in}
+        for pk, number, name, checked_in in Player.objects.filter(
+            division_id=division.pk
+        ).values_list("pk", "number", "name", "checked_in")
+    }
+    games = _snapshot_games(division, tournament.locked, list(players))
+    key = read_model.standings_key(division, public=True)
+    standing = {
+        row.player.pk: {"record": row.record, "rank": row.rank}
+        for row in read_model.division_standings(division, key=key, public=True)
+    }
+    return {
+        "players": players,
+        "games": games,
+        "standing": standing,
+        "division": {
+            "id": division.pk,
+            "name": division.name,
+            "check_in_open": division.check_in_open,
+        },
+        "tournament": {"name": tournament.name, "language": tournament.language},
+    }
+
+
+def _snapshot_games(
+    division: Division, tournament_locked: bool, players: list[int]
+) -> dict[int, list[dict[str, Any]]]:
+    """Each player's published games (by the player's pk), their own side of each: the
+    opponent, scores and first as the player sees them, whether they may report it or send its
+    scoresheet, and whether they sent one (verified or not)."""
+    locked = set(
+        Round.objects.filter(division_id=division.pk, locked=True).values_list("number", flat=True)
+    )
+    sent = {
+        (game, player): verified
+        for game, player, verified in Scoresheet.objects.filter(
+            game__division_id=division.pk, sent_by__isnull=False
+        ).values_list("game_id", "sent_by_id", "verified")
+    }
+    games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
+    rows = (
+        Game.objects.published()
+        .filter(division_id=division.pk)
+        .order_by("round", "table", "pk")
+        .values_list(
+            "pk", "round", "table", "player1_id", "player2_id", "first", "kind",
+            "score1", "score2",
+        )
+    )  # fmt: skip
+    for pk, rnd, table, one, two, first, kind, score1, score2 in rows:
+        for me, other, mine, theirs, side in (
+            (one, two, score1, score2, 1),
+            (two, one, score2, score1, 2),
+        ):  # noqa: E501
+            if me is None:
+                continue
+            has_result = kind != Game.VOID and score1 is not None
+            state = GameState(
+                self_report=division.self_report,
+                theirs=two is not None,
+                published=True,
+                round=rnd,
+                round_locked=rnd in locked,
+                tournament_locked=tournament_locked,
+                played=kind == Game.PLAYED,
+                has_result=has_result,
+            )
+            games[me].append(
+                {
+                    "game": pk,
+                    "side": side,  # 1: the player is the game's player1
+                    "round": rnd,
+                    "table": table,
+                    "opponent": other,
+                    "first": 0 if not first else (1 if first == side else 2),
+                    "kind": kind,
+                    "score": mine if has_result else None,
+                    "opponent_score": theirs if has_result else None,
+                    "can_report": report_refusal(state) is None,
+                    "can_send_sheet": sheet_state_refusal(state) is None,
+                    "sheet": sent.get((pk, me)),
+                }
+            )
+    return games
 
 
 # A worker's latest snapshots (one a division and stamp).

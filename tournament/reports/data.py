@@ -619,6 +619,30 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
             _("division %(division)s has no results yet") % {"division": division.name}
         )
     st = division_statistics(division, public, after)
+    tables = [
+        _summary_table(st),
+        _averages_table(st),
+        _score_table(_("High games"), st.high_games),
+        _score_table(_("High losses"), st.high_losses),
+        _score_table(_("Low wins"), st.low_wins),
+        _score_table(_("High combined"), st.high_combined, combined=True),
+        _upsets_table(st),
+        _streaks_table(st),
+    ]
+    if st.sheets:
+        tables += _sheet_tables(st)
+    return Report(
+        "stats",
+        division.tournament.name,
+        division.name,
+        _("Statistics after round %(after)s") % {"after": after},
+        after,
+        tables,
+    )
+
+
+def _summary_table(st: Any) -> Table:
+    """The division's figures: games, average scores, the first player's wins, scoresheets."""
     rate = st.first_win_rate
     summary: list[list[Cell]] = [
         [_("Games played"), st.games],
@@ -630,85 +654,83 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
         [_("First player's win rate (%)"), None if rate is None else round(100 * rate, 1)],
         [_("Games with a scoresheet"), st.sheets],
     ]
-    tables = [
-        Table(
-            _("Summary"),
-            [Column(_("Figure"), flexible=True), Column(_("Value"), numeric=True)],
-            summary,
-        ),
-        Table(
-            _("Averages"),
-            [
-                Column(_("Player"), flexible=True),
-                Column(_("Games"), numeric=True),
-                Column(_("Avg for"), numeric=True),
-                Column(_("Avg against"), numeric=True),
-                Column(_("For"), numeric=True),
-                Column(_("Against"), numeric=True),
-            ],
-            [
-                [
-                    a.player.name,
-                    a.games,
-                    _one_place(a.average_for),
-                    _one_place(a.average_against),
-                    a.points_for,
-                    a.points_against,
-                ]
-                for a in st.averages
-            ],
-        ),
-        _score_table(_("High games"), st.high_games),
-        _score_table(_("High losses"), st.high_losses),
-        _score_table(_("Low wins"), st.low_wins),
-        _score_table(_("High combined"), st.high_combined, combined=True),
-        _upsets_table(st),
-        Table(
-            _("Winning streaks"),
-            [
-                Column(_("Player"), flexible=True),
-                Column(_("Wins"), numeric=True),
-                Column(_("From rd"), numeric=True),
-                Column(_("To rd"), numeric=True),
-                Column(_("Note")),
-            ],
-            [
-                [s.player.name, s.length, s.start, s.end, _("running") if s.running else ""]
-                for s in st.streaks
-            ],
-        ),
-    ]
-    if st.sheets:
-        play_columns = [
-            Column(_("Rd"), numeric=True),
-            Column(_("Player"), flexible=True),
-            Column(_("Score"), numeric=True),
-            Column(_("Play")),
-            Column(_("Opponent"), flexible=True),
-        ]
-        for title, plays in ((_("High plays"), st.high_plays), (_("Bingos"), st.bingos)):
-            rows = [[h.round, h.player.name, h.score, h.text, h.opponent.name] for h in plays]
-            tables.append(Table(title, play_columns, rows))
-        tables.append(
-            Table(
-                _("Bingos by player"),
-                [
-                    Column(_("Player"), flexible=True),
-                    Column(_("Bingos"), numeric=True),
-                    Column(_("Sheets"), numeric=True),
-                ],
-                [[c.player.name, c.bingos, c.games] for c in st.bingo_counts],
-                note=_("Plays and bingos from the scoresheets given, scored by the rules engine."),
-            )
-        )
-    return Report(
-        "stats",
-        division.tournament.name,
-        division.name,
-        _("Statistics after round %(after)s") % {"after": after},
-        after,
-        tables,
+    return Table(
+        _("Summary"),
+        [Column(_("Figure"), flexible=True), Column(_("Value"), numeric=True)],
+        summary,
     )
+
+
+def _averages_table(st: Any) -> Table:
+    """Each player's games, average scores for and against, and points for and against."""
+    return Table(
+        _("Averages"),
+        [
+            Column(_("Player"), flexible=True),
+            Column(_("Games"), numeric=True),
+            Column(_("Avg for"), numeric=True),
+            Column(_("Avg against"), numeric=True),
+            Column(_("For"), numeric=True),
+            Column(_("Against"), numeric=True),
+        ],
+        [
+            [
+                a.player.name,
+                a.games,
+                _one_place(a.average_for),
+                _one_place(a.average_against),
+                a.points_for,
+                a.points_against,
+            ]
+            for a in st.averages
+        ],
+    )
+
+
+def _streaks_table(st: Any) -> Table:
+    """The winning streaks, a row each: how long, from and to which round, still running."""
+    return Table(
+        _("Winning streaks"),
+        [
+            Column(_("Player"), flexible=True),
+            Column(_("Wins"), numeric=True),
+            Column(_("From rd"), numeric=True),
+            Column(_("To rd"), numeric=True),
+            Column(_("Note")),
+        ],
+        [
+            [s.player.name, s.length, s.start, s.end, _("running") if s.running else ""]
+            for s in st.streaks
+        ],
+    )
+
+
+def _sheet_tables(st: Any) -> list[Table]:
+    """What the scoresheets tell: the high plays, the bingos, and each player's bingos."""
+    play_columns = [
+        Column(_("Rd"), numeric=True),
+        Column(_("Player"), flexible=True),
+        Column(_("Score"), numeric=True),
+        Column(_("Play")),
+        Column(_("Opponent"), flexible=True),
+    ]
+    tables = []
+    for title, plays in ((_("High plays"), st.high_plays), (_("Bingos"), st.bingos)):
+        rows = [[h.round, h.player.name, h.score, h.text, h.opponent.name] for h in plays]
+        tables.append(Table(title, play_columns, rows))
+    tables.append(
+        Table(
+            _("Bingos by player"),
+            [
+                Column(_("Player"), flexible=True),
+                Column(_("Bingos"), numeric=True),
+                Column(_("Sheets"), numeric=True),
+            ],
+            [[c.player.name, c.bingos, c.games] for c in st.bingo_counts],
+            note=_("Plays and bingos from the scoresheets given, scored by the rules engine."),
+        )
+    )
+    return tables
 
 
 # -- prizes ----------------------------------------------------------------------------------

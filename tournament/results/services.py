@@ -108,6 +108,11 @@ def _score(token: str) -> int:
     score = bounds.plain_number(token, signed=True)
     if score is None:
         raise EntryError(gettext("'%(text)s' is not a score.") % {"text": _shown(token)})
+    return _possible(score)
+
+
+def _possible(score: int) -> int:
+    """The score, if a game can have it (MIN_SCORE..MAX_SCORE); else `EntryError`."""
     if not MIN_SCORE <= score <= MAX_SCORE:
         raise EntryError(
             gettext("%(score)s is not a possible score (%(low)s to %(high)s).")
@@ -415,57 +420,87 @@ def _plan(
             gettext("%(who)s is not paired in round %(round_number)s.")
             % {"who": _who(player), "round_number": round_number}
         )
-
     if entry.kind == Game.PLAYED:
         assert entry.opponent is not None
         opponent = by_number[entry.opponent]
-        game = next((g for g in mine if opponent.pk in (g.player1_id, g.player2_id)), None)
-        if game is None:
-            raise EntryError(
-                gettext(
-                    "%(who)s and %(who2)s are not paired in round %(round_number)s: "
-                    "%(where)s, %(where2)s."
-                )
-                % {
-                    "who": _who(player),
-                    "who2": _who(opponent),
-                    "round_number": round_number,
-                    "where": _where(player, games, by_id),
-                    "where2": _where(opponent, games, by_id),
-                }
-            )
-        if game.kind == Game.VOID:
-            raise EntryError(
-                gettext("%(game)s is void: change it on the game's page.") % {"game": game}
-            )
-        if game.player1_id == player.pk:
-            score1, score2, first = entry.score, entry.opponent_score, 1
-        else:
-            score1, score2, first = entry.opponent_score, entry.score, 2
-        warnings = plausibility(entry)
-        if game.first in (1, 2) and game.first != first:
-            due = game.player1 if game.first == 1 else game.player2
-            if first_as_typed:
-                warnings.append(
-                    gettext(
-                        "%(name)s was to go first; this entry records %(name2)s as going "
-                        "first, as you chose."
-                    )
-                    % {"name": isolate(due.name), "name2": isolate(player.name)}
-                )
-            else:
-                warnings.append(
-                    gettext(
-                        "%(name)s was to go first, as paired, and stays first; tick “first as "
-                        "typed” to record %(name2)s as going first."
-                    )
-                    % {"name": isolate(due.name), "name2": isolate(player.name)}
-                )
-                first = game.first
-        values = {"score1": score1, "score2": score2, "first": first, "kind": Game.PLAYED}
-        return _Plan(game, values, None, warnings)
+        game = _game_between(player, opponent, round_number, mine, games, by_id)
+        return _plan_played(entry, game, player, first_as_typed)
+    return _plan_alone(division, round_number, entry, player, mine[0], by_id)
 
-    game = mine[0]
+
+def _game_between(
+    player: Player,
+    opponent: Player,
+    round_number: int,
+    mine: list[Game],
+    games: list[Game],
+    by_id: dict[int, Player],
+) -> Game:
+    """The game of the round between the two players, of `mine` (the player's games); else
+    `EntryError`, which says where each of them stands in the round."""
+    game = next((g for g in mine if opponent.pk in (g.player1_id, g.player2_id)), None)
+    if game is None:
+        raise EntryError(
+            gettext(
+                "%(who)s and %(who2)s are not paired in round %(round_number)s: "
+                "%(where)s, %(where2)s."
+            )
+            % {
+                "who": _who(player),
+                "who2": _who(opponent),
+                "round_number": round_number,
+                "where": _where(player, games, by_id),
+                "where2": _where(opponent, games, by_id),
+            }
+        )
+    if game.kind == Game.VOID:
+        raise EntryError(
+            gettext("%(game)s is void: change it on the game's page.") % {"game": game}
+        )
+    return game
+
+
+def _plan_played(entry: Entry, game: Game, player: Player, first_as_typed: bool) -> _Plan:
+    """A played game's scores, `player` typed first: who went first is the pairing's, unless
+    it says nothing or `first_as_typed`; a warning says when the typed order differs."""
+    if game.player1_id == player.pk:
+        score1, score2, first = entry.score, entry.opponent_score, 1
+    else:
+        score1, score2, first = entry.opponent_score, entry.score, 2
+    warnings = plausibility(entry)
+    if game.first in (1, 2) and game.first != first:
+        due = game.player1 if game.first == 1 else game.player2
+        if first_as_typed:
+            warnings.append(
+                gettext(
+                    "%(name)s was to go first; this entry records %(name2)s as going "
+                    "first, as you chose."
+                )
+                % {"name": isolate(due.name), "name2": isolate(player.name)}
+            )
+        else:
+            warnings.append(
+                gettext(
+                    "%(name)s was to go first, as paired, and stays first; tick “first as "
+                    "typed” to record %(name2)s as going first."
+                )
+                % {"name": isolate(due.name), "name2": isolate(player.name)}
+            )
+            first = game.first
+    values = {"score1": score1, "score2": score2, "first": first, "kind": Game.PLAYED}
+    return _Plan(game, values, None, warnings)
+
+
+def _plan_alone(
+    division: Division,
+    round_number: int,
+    entry: Entry,
+    player: Player,
+    game: Game,
+    by_id: dict[int, Player],
+) -> _Plan:
+    """A bye (for a player without an opponent) or a forfeit (the opponent, if paired, gets
+    a forfeit win of their own) in the player's game of the round."""
     other_id = None
     if game.player2_id is not None:
         other_id = game.player2_id if game.player1_id == player.pk else game.player1_id
@@ -675,6 +710,85 @@ def locked_round(division: Division, round_number: int) -> list[Game]:
     )
 
 
+def _refuse_stale_or_same(plan: _Plan, version: int | None, reason: str) -> None:
+    """What refuses any save at the desk once the game is known, in this order: the game
+    changed since `version`, the result is the one entered, a correction without a reason."""
+    if version is not None and plan.game.version != version:
+        raise StaleResult(_stale_message(plan.game, version, REFUSED))
+    if plan.unchanged:
+        raise EntryError(_already(plan.game))
+    if plan.correction and not reason:
+        raise EntryError(
+            gettext("%(result_text)s is already entered: a correction needs a reason.")
+            % {"result_text": result_text(snapshot(plan.game))}
+        )
+
+
+def _refuse_locked(game: Game) -> None:
+    """A player's own report is refused in a locked round (`Round.locked`) or tournament."""
+    if game.division.rounds.filter(number=game.round, locked=True).exists():
+        raise EntryError(
+            gettext("Round %(round)s is locked: report at the desk.") % {"round": game.round}
+        )
+    if game.division.tournament.locked:
+        raise EntryError(gettext("The tournament is locked: report at the desk."))
+
+
+def record_result(
+    game: Game,
+    score1: int,
+    score2: int,
+    actor: Any,
+    *,
+    reason: str = "",
+    first: int | None = None,
+    version: int | None = None,
+) -> Change:
+    """Save a played game's scores, `score1` for its player1 and `score2` for its player2: a
+    new result, or a correction (which needs a reason). The one write of a played result, at
+    the desk (`enter_line`) and from the players' reports (`selfservice.record`).
+
+    One transaction holds the round locked (`locked_round`'s order), the checks, the game
+    written, its scoresheets flagged again (`reflag`), the change logged (`audit.record`) and
+    the division's stamps replaced (`stamps`, by the save): a refusal writes nothing. It joins
+    the caller's transaction: the desk's `rounds.keeping_pairings`, which brings the later
+    rounds' pairings in line with the change, or a report's, which clears the claims.
+
+    `actor` is a user, a player of the division or None, as `audit.record` takes it; a player
+    is refused a locked round or tournament, the desk is not. `first`: who went first (1, 2,
+    or 0 not known), by default the game's own (the pairing's). `version`: the game's version
+    the caller showed, a save against an older one refused (`StaleResult`). `EntryError` says
+    why a save is refused.
+    """
+    if first not in (None, 0, 1, 2):
+        raise ValueError(f"Who went first is 1, 2 or 0 (not known), not {first!r}.")
+    _possible(score1)
+    _possible(score2)
+    reason = reason.strip()
+    with transaction.atomic():
+        locked_round(game.division, game.round)
+        game = Game.objects.select_related("division__tournament", "player1", "player2").get(
+            pk=game.pk
+        )
+        if game.kind == Game.VOID:
+            raise EntryError(
+                gettext("%(game)s is void: change it on the game's page.") % {"game": game}
+            )
+        if game.player2_id is None:
+            raise ValueError(f"{game} has no opponent: not a game with scores.")
+        if isinstance(actor, Player):
+            _refuse_locked(game)
+        values = {
+            "score1": score1,
+            "score2": score2,
+            "first": game.first if first is None else first,
+            "kind": Game.PLAYED,
+        }
+        plan = _Plan(game, values, None)
+        _refuse_stale_or_same(plan, version, reason)
+        return _apply(plan, actor, reason, CORRECT if plan.correction else CREATE)
+
+
 def enter_line(
     division: Division,
     round_number: int,
@@ -691,6 +805,7 @@ def enter_line(
     `first_as_typed`: the player typed first went first, even against the pairing's first.
     `absent`: the forfeit is a player's marked absent (`players.set_absent`), kept in the
     change as {"player": number, "round": round} so that undo takes the mark back too.
+    A played game's scores are saved by `record_result`, once the line names the game.
     """
     entry = parse_line(text, spread=division.entry_mode == "spread")
     reason = reason.strip()
@@ -698,15 +813,17 @@ def enter_line(
         games = locked_round(division, round_number)
         players = list(division.players.all())
         plan = _plan(division, round_number, entry, games, players, first_as_typed)
-        if version is not None and plan.game.version != version:
-            raise StaleResult(_stale_message(plan.game, version, REFUSED))
-        if plan.unchanged:
-            raise EntryError(_already(plan.game))
-        if plan.correction and not reason:
-            raise EntryError(
-                gettext("%(result_text)s is already entered: a correction needs a reason.")
-                % {"result_text": result_text(snapshot(plan.game))}
+        if entry.kind == Game.PLAYED and not absent:
+            return record_result(
+                plan.game,
+                plan.values["score1"],
+                plan.values["score2"],
+                user,
+                reason=reason,
+                first=plan.values["first"],
+                version=version,
             )
+        _refuse_stale_or_same(plan, version, reason)
         return _apply(plan, user, reason, CORRECT if plan.correction else CREATE, absent)
 
 
