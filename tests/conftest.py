@@ -8,16 +8,10 @@ from django.core.cache import cache
 def _empty_cache() -> None:
     # Test databases reuse primary keys, so a cached standings table must not outlive a test;
     # nor what a process keeps of it in memory.
-    from tournament.standings import cache_once, queries, read_model, tables
+    from tournament.standings import memos
 
     cache.clear()
-    cache_once._LOCAL.clear()
-    read_model._READ.clear()
-    read_model._ROUNDS.clear()
-    read_model._PLAYERS.clear()
-    read_model._RATED.clear()
-    tables._CELLS.clear()
-    queries._ROUND_COUNTS.clear()
+    memos.clear_all()
 
 
 @pytest.fixture(autouse=True)

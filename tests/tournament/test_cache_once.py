@@ -15,7 +15,7 @@ from django.urls import reverse
 from tournament.models import Division
 from tournament.public import views as public
 from tournament.results import services as results
-from tournament.standings import cache_once, read_model
+from tournament.standings import cache_once, memos, read_model
 from tournament.standings.cache_once import get_or_compute
 
 
@@ -81,7 +81,7 @@ def test_a_failed_computation_lets_go_of_the_lock() -> None:
 
 
 def test_values_kept_in_the_process_are_not_read_from_the_shared_cache_again() -> None:
-    kept: cache_once.Kept[str, int] = cache_once.Kept(4)
+    kept: memos.Kept[str, int] = memos.Kept("test", 4)
     cache_once.set_many(kept, {"a": 1}, 60)
     cache.set("b", 2, 60)
 
@@ -134,9 +134,9 @@ def test_standings_and_ratings_kept_packed_are_the_same_rows_in_another_process(
     results.enter_line(division, 1, "3 380 4 390", director)
     computed = read_model.division_standings(division), read_model.division_ratings(division)
 
-    cache_once._LOCAL.clear()  # another worker: the shared cache holds them packed
-    read_model._READ.clear()
-    read_model._PLAYERS.clear()
+    memos.LOCAL.clear()  # another worker: the shared cache holds them packed
+    memos.DIVISION_READS.clear()
+    memos.PLAYERS.clear()
     for name in ("_standings", "_ratings"):
         monkeypatch.setattr(read_model, name, lambda *a: pytest.fail("computed again"))
     kept = read_model.division_standings(division), read_model.division_ratings(division)
@@ -157,7 +157,7 @@ def test_rows_kept_packed_for_a_player_since_deleted_are_computed_again(
     packed = [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]
     packed[-1] = (None, gone + 1000, 0, 0, 0, 0)
     cache.set(key, packed)
-    cache_once._LOCAL.clear()
+    memos.LOCAL.clear()
 
     again = read_model.division_standings(division, key=key)
 

@@ -23,7 +23,7 @@ from tournament.models import Claim, Division, Game, Round, Scoresheet
 from tournament.phone import services as selfservice
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
-from tournament.standings import cache_once, queries, read_model, tables
+from tournament.standings import memos
 
 LOCAL = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 FAILING = tolerant("cache_support.FailingCache", "redis://127.0.0.1:1/0")
@@ -31,14 +31,7 @@ FAILING = tolerant("cache_support.FailingCache", "redis://127.0.0.1:1/0")
 
 def _forget() -> None:
     """Everything a process keeps besides the cache: each test starts cold."""
-    cache_once._LOCAL.clear()
-    read_model._READ.clear()
-    read_model._ROUNDS.clear()
-    read_model._PLAYERS.clear()
-    read_model._RATED.clear()
-    tables._CELLS.clear()
-    queries._ROUND_COUNTS.clear()
-    selfservice._SNAPSHOTS.clear()
+    memos.clear_all()
 
 
 @pytest.fixture

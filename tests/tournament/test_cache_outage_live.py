@@ -19,7 +19,7 @@ from tournament.core import cache_backend
 from tournament.models import Claim, Division, Round
 from tournament.phone import services as selfservice
 from tournament.results import services as results
-from tournament.standings import cache_once, queries, read_model, tables
+from tournament.standings import memos
 
 pytestmark = pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed")
 
@@ -28,14 +28,7 @@ PAGE = "/t/spring-open/A/"
 
 def _forget() -> None:
     """What a process keeps besides the cache (a worker restarted, or another worker)."""
-    cache_once._LOCAL.clear()
-    read_model._READ.clear()
-    read_model._ROUNDS.clear()
-    read_model._PLAYERS.clear()
-    read_model._RATED.clear()
-    tables._CELLS.clear()
-    queries._ROUND_COUNTS.clear()
-    selfservice._SNAPSHOTS.clear()
+    memos.clear_all()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from django.urls import reverse
 from tournament.models import Division, Game, Player
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
-from tournament.standings import read_model
+from tournament.standings import memos, read_model
 
 
 @pytest.fixture
@@ -220,8 +220,8 @@ def test_a_division_saved_with_some_fields_still_renews_its_stamps(
 
 def _read_afresh(division: Division, public: bool = True):
 
-    read_model._READ.clear()
-    read_model._ROUNDS.clear()
+    memos.DIVISION_READS.clear()
+    memos.ROUND_READS.clear()
     return read_model._players_and_results(division, public)
 
 

@@ -32,8 +32,8 @@ from tournament.pairing import services as rounds
 from tournament.phone import tokens
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
-from tournament.standings import read_model
-from tournament.standings.cache_once import Kept, get_or_compute
+from tournament.standings import memos, read_model
+from tournament.standings.cache_once import get_or_compute
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
 # A link's live checks are charged by their cost against `bounds.CHECK_BUDGET` over the last
@@ -447,7 +447,7 @@ def snapshot_key(division_id: int, stamp: str) -> str:
 
 def kept_snapshot(division_id: int, stamp: str) -> dict[str, Any] | None:
     """The division's snapshot under this stamp if this worker holds it already."""
-    return _SNAPSHOTS.get(snapshot_key(division_id, stamp))
+    return memos.PHONE_SNAPSHOTS.get(snapshot_key(division_id, stamp))
 
 
 def snapshot(division: Division) -> dict[str, Any]:
@@ -463,12 +463,12 @@ def snapshot(division: Division) -> dict[str, Any]:
         return _build_snapshot(division)
 
     key = snapshot_key(division.pk, division.stamp)
-    found = _SNAPSHOTS.get(key)
+    found = memos.PHONE_SNAPSHOTS.get(key)
     if found is None:
         found = get_or_compute(key, build, 6 * 3600) or build()
         # Kept in the worker too: unpickling a 200-player snapshot from the shared cache on every
         # page build would cost more than the build of the page. Exact: the key holds the stamp.
-        _SNAPSHOTS.put(key, found)
+        memos.PHONE_SNAPSHOTS.put(key, found)
     return found
 
 
@@ -560,7 +560,3 @@ def _snapshot_games(
                 }
             )
     return games
-
-
-# A worker's latest snapshots (one a division and stamp).
-_SNAPSHOTS: Kept[str, dict[str, Any]] = Kept(8)

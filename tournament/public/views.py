@@ -32,8 +32,8 @@ from tournament.public import extras
 from tournament.public.cache import PAGE_TIMEOUT, Stamps
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets import viewer
-from tournament.standings import queries, read_model
-from tournament.standings.cache_once import Kept, get_or_compute
+from tournament.standings import memos, queries, read_model
+from tournament.standings.cache_once import get_or_compute
 from tournament.standings.tables import (
     PairingsByNameTable,
     PairingsByTableTable,
@@ -170,13 +170,6 @@ def _parts_of_every_player(div: Division) -> dict[int, PlayerParts]:
     }
 
 
-# Every player's parts as this process last worked them out, by the division's stamp (as the
-# page cache read it) and the language, with the division read then: after a result, the first
-# player's page asked for works out everyone's at once (a few queries), and each page is then
-# rendered again only if what it shows has changed. Read-only, shared by every request.
-_PARTS: Kept[tuple[int, str, str], tuple[Division, dict[int, PlayerParts]]] = Kept(8)
-
-
 def player_scope(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None:
     """A player's page (`division`, `number`) is kept under the divisions' frame stamps and what
     it shows of the results (`PlayerParts.fingerprint`), not under the division's stamp: a
@@ -190,14 +183,14 @@ def player_scope(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None
     if division is None:
         return None
     memo = (division.pk, division.stamp, get_language() or "")
-    found = _PARTS.get(memo)
+    found = memos.PLAYER_PARTS.get(memo)
     if found is None:
         divisions = Division.objects.select_related("tournament", "playoff")  # as the page shows
         div = divisions.filter(pk=division.pk).first()
         if div is None:
             return None
         found = (div, _parts_of_every_player(div))
-        _PARTS.put(memo, found)
+        memos.PLAYER_PARTS.put(memo, found)
     div, every = found
     parts = every.get(int(kwargs["number"]))
     if parts is None:

@@ -11,49 +11,21 @@ computer died, or is very slow) computes it itself.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 
+from tournament.standings import memos
+from tournament.standings.memos import Kept
+
 T = TypeVar("T")
-K = TypeVar("K")
 V = TypeVar("V")
 
 WAIT = 5.0  # seconds a waiter waits for another's value before computing it itself
 POLL = 0.01  # seconds between looks
 LOCK_TIMEOUT = 30  # a lock left by a worker that died lapses after this
-
-
-class Kept(Generic[K, V]):
-    """A process's own memory of its last `size` values, the oldest forgotten first. Every
-    worker keeps what it read or computed under keys that hold the stamps it depends on, so a
-    value kept is as exact as the shared cache's. Values are shared by every caller as they
-    are: read-only."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._values: dict[K, V] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> V | None:
-        return self._values.get(key)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._values
-
-    def put(self, key: K, value: V) -> None:
-        with self._lock:
-            self._values.pop(key, None)
-            while len(self._values) >= self.size:
-                self._values.pop(next(iter(self._values)))
-            self._values[key] = value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._values.clear()
 
 
 def get_many(kept: Kept[str, V], keys: list[str]) -> dict[str, V]:
@@ -76,12 +48,6 @@ def set_many(kept: Kept[str, V], data: dict[str, V], timeout: int) -> None:
     cache.set_many(data, timeout)
 
 
-# The last values asked for with `local=True`, as this process last read them: a big
-# division's standings or ratings take longer to unpickle from the cache than a player's page
-# takes to render. Their keys hold the stamps, so a value here is as exact as the cache's.
-_LOCAL: Kept[str, Any] = Kept(16)
-
-
 def get_or_compute(
     key: str,
     compute: Callable[[], T | None],
@@ -100,7 +66,7 @@ def get_or_compute(
     None (what it needs is gone), computed again."""
     if not local:
         return _get_or_compute(key, compute, timeout)
-    value: T | None = _LOCAL.get(key)
+    value: T | None = memos.LOCAL.get(key)
     if value is None:
         if pack is None or unpack is None:
             value = _get_or_compute(key, compute, timeout)
@@ -119,7 +85,7 @@ def get_or_compute(
                 if value is None:
                     value = compute()
         if value is not None:
-            _LOCAL.put(key, value)
+            memos.LOCAL.put(key, value)
     return value
 
 

@@ -19,8 +19,7 @@ from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
-from tournament.standings import read_model
-from tournament.standings.cache_once import Kept
+from tournament.standings import memos, read_model
 
 # A finding as the engine gives it, or as a scoresheet's stored report keeps it: both have the
 # same fields and make their `message` from their code and parameters.
@@ -103,24 +102,19 @@ def _round_count(r: dict, mode: str) -> RoundCount:
     return RoundCount(r["round"], r["games"], r["results"], played, r["pending"], r["alone"], mode)
 
 
-# Each division's rounds as this process last counted them, by the division's stamp (every
-# change to its games replaces it): the standings, pairings and ratings pages all show them.
-_ROUND_COUNTS: Kept[tuple[int, str, str], list[RoundCount]] = Kept(16)
-
-
 def division_rounds(division: Division) -> list[RoundCount]:
     """The published rounds that have games, in order (two queries: the division's stamp, read
     first so that the rounds counted after it are at least as new, then the count; one when
     this process counted them under the same stamp)."""
     stamp, mode = Division.objects.filter(pk=division.pk).values_list("stamp", "byes_count").get()
     key = (division.pk, stamp, mode)
-    found = _ROUND_COUNTS.get(key)
+    found = memos.ROUND_COUNTS.get(key)
     if found is None:
         rows = (
             division.games.published().values("round").annotate(**_ROUND_COLUMNS).order_by("round")
         )
         found = [_round_count(r, mode) for r in rows]
-        _ROUND_COUNTS.put(key, found)
+        memos.ROUND_COUNTS.put(key, found)
     return list(found)
 
 

@@ -21,8 +21,8 @@ from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, GameQuerySet, Player
-from tournament.standings import cache_once
-from tournament.standings.cache_once import Kept, get_or_compute
+from tournament.standings import cache_once, memos
+from tournament.standings.cache_once import get_or_compute
 
 T = TypeVar("T")
 
@@ -341,24 +341,6 @@ class DivisionRead:
     rounds: dict[int, RoundRead]  # round → its games as read (`rows` are theirs)
 
 
-# The last few divisions' players and results read by this process, by stamp: after a change,
-# the standings, the ratings and the Gibsonized players each need them, and reading a big
-# division's games is most of computing any of them.
-_READ: Kept[tuple[int, str, bool, str], DivisionRead] = Kept(8)
-
-
-# Each round's results as this process last read them, by the division's frame stamp: round →
-# (the round's own stamp, its games as read). Under one frame stamp the rounds are the same
-# ones (a game added, deleted or moved renews it), so a result read again is the one round
-# whose stamp changed.
-_ROUNDS: Kept[tuple[int, str, bool], dict[int, tuple[str, RoundRead]]] = Kept(8)
-
-
-# The players as this process last read them, by the division's frame stamp (a player saved,
-# added or deleted renews it; a result does not): a result entered reads no player again.
-_PLAYERS: Kept[tuple[int, str], list[Player]] = Kept(8)
-
-
 def _players_and_results(
     division: Division, public: bool
 ) -> tuple[list[Player], list[list[engine.Game]]]:
@@ -381,10 +363,10 @@ def division_read(division: Division, public: bool = True) -> DivisionRead:
         .get()
     )
     key = (division.pk, stamp, public, mode)
-    found = _READ.get(key)
+    found = memos.DIVISION_READS.get(key)
     if found is None:
         found = _read_division(division, public, stamp, frame, round_stamps or {}, mode)
-        _READ.put(key, found)
+        memos.DIVISION_READS.put(key, found)
     return found
 
 
@@ -396,13 +378,13 @@ def _read_division(
     round_stamps: dict[str, str],
     mode: str,
 ) -> DivisionRead:
-    players = _PLAYERS.get((division.pk, frame))
+    players = memos.PLAYERS.get((division.pk, frame))
     if players is None:
         players = list(division.players.all())
     where = (division.pk, frame, public)
     kept = {
         number: held
-        for number, held in (_ROUNDS.get(where) or {}).items()
+        for number, held in (memos.ROUND_READS.get(where) or {}).items()
         if held[0] == round_stamps.get(str(number), "")
     }
     fresh: dict[int, list[GameRow]] = {}
@@ -413,8 +395,8 @@ def _read_division(
         fresh.setdefault(game.round, []).append(game)
     for number, games in fresh.items():
         kept[number] = (round_stamps.get(str(number), ""), _round_read(games))
-    _ROUNDS.put(where, kept)
-    _PLAYERS.put((division.pk, frame), players)
+    memos.ROUND_READS.put(where, kept)
+    memos.PLAYERS.put((division.pk, frame), players)
     counted = {n: held[1].results(mode) for n, held in kept.items()}
     last_round = max((n for n, found in counted.items() if found is not None), default=0)
     return DivisionRead(
@@ -548,21 +530,15 @@ def division_ratings(
     return sorted(rows, key=lambda r: (-r.after, r.player.number))
 
 
-# Each round's ratings as this process last read or computed them, by their memo key (which
-# names everything they are computed from: exact whoever computed them): after a result, the
-# rounds before it are not read from the shared cache again.
-_RATED: Kept[str, dict[int, int]] = Kept(512)
-
-
 class _RatingsMemo:
     """The cache, as `ratings_engine.rate_event` keeps each round's ratings in it (a day), and
-    this process's memory (`_RATED`)."""
+    this process's memory (`memos.RATED`)."""
 
     def get_many(self, keys: list[str]) -> dict[str, dict[int, int]]:
-        return cache_once.get_many(_RATED, keys)
+        return cache_once.get_many(memos.RATED, keys)
 
     def set_many(self, data: dict[str, dict[int, int]]) -> object:
-        return cache_once.set_many(_RATED, data, 24 * 3600)
+        return cache_once.set_many(memos.RATED, data, 24 * 3600)
 
 
 def _ratings(division: Division, public: bool) -> list[RatingRow]:

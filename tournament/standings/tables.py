@@ -15,8 +15,7 @@ from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Division, Player
-from tournament.standings import cache_once, read_model
-from tournament.standings.cache_once import Kept
+from tournament.standings import cache_once, memos, read_model
 from tournament.standings.queries import CrossRow, PlayerGame, Side, sides_of, signed
 from tournament.templatetags.spread_i18n import bdi_html, ltr_html
 
@@ -420,7 +419,7 @@ def crosstable_cells(
     language = get_language()
     where = f"crosscells:{language}:{division.pk}:{read.frame}"
     keys = {n: f"{where}:{n}:{read.round_stamps.get(str(n), '')}" for n in read.rows}
-    found = cache_once.get_many(_CELLS, list(keys.values()))
+    found = cache_once.get_many(memos.CROSSTABLE_CELLS, list(keys.values()))
     by_round = {n: found[k] for n, k in keys.items() if k in found}
     missing = [n for n in read.rows if n not in by_round]
     if missing:
@@ -430,15 +429,11 @@ def crosstable_cells(
             for game in read.rows[n]:
                 for side in sides_of(game, players):
                     fresh[n][side.player.pk] = _td(_cross_cell(side), "cell")
-        cache_once.set_many(_CELLS, {keys[n]: cells for n, cells in fresh.items()}, 24 * 3600)
+        cache_once.set_many(
+            memos.CROSSTABLE_CELLS, {keys[n]: cells for n, cells in fresh.items()}, 24 * 3600
+        )
         by_round.update(fresh)
     return by_round
-
-
-# Each round's crosstable cells as this process last read or wrote them, by their key (the
-# round's stamp in it, so exact): after a result the other rounds' cells (a 500-player event's
-# 31 rounds are 950 KB) are not read back from the shared cache. Read-only once kept.
-_CELLS: Kept[str, dict[int, str]] = Kept(256)
 
 
 def standings_crosstable_html(

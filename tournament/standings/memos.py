@@ -1,0 +1,114 @@
+"""Every per-process memo of the read model, declared here, and the one call that clears them.
+
+A worker keeps in its own memory what it last read or computed, so that the next request does
+not read it from the database or unpickle it from the shared cache again. Every memo is keyed
+by the stamps its value was read under (`standings/stamps.py`), which every change replaces in
+the same transaction: a value kept here is as exact as the shared cache's, and nothing stale
+is ever served. Values are shared by every caller as they are: read-only.
+
+The memos are declared below, each with what it keeps and the stamp it is kept under; no other
+module of the app makes one (a test holds them to it). `clear_all()` forgets them all, as a
+test does between two tests whose databases reuse primary keys.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """A process's own memory of its last `size` values, the oldest forgotten first."""
+
+    def __init__(self, name: str, size: int) -> None:
+        self.name = name
+        self.size = size
+        self._values: dict[K, V] = {}
+        self._lock = threading.Lock()
+        _ALL.append(self)
+
+    def __repr__(self) -> str:
+        return f"Kept({self.name!r}, {self.size}): {len(self._values)} kept"
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def get(self, key: K) -> V | None:
+        return self._values.get(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._values.pop(key, None)
+            while len(self._values) >= self.size:
+                self._values.pop(next(iter(self._values)))
+            self._values[key] = value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+
+
+_ALL: list[Kept[Any, Any]] = []
+
+
+def every() -> tuple[Kept[Any, Any], ...]:
+    """Every memo declared."""
+    return tuple(_ALL)
+
+
+def clear_all() -> None:
+    """Forget everything every memo keeps."""
+    for kept in _ALL:
+        kept.clear()
+
+
+# -- the memos ---------------------------------------------------------------------------------
+# Keys are typed here; each value's type is the one its module reads it as (named in brackets).
+
+# The last values asked for with `cache_once.get_or_compute(local=True)`, as this process last
+# read them, by their cache key (which holds the stamps): a big division's standings or ratings
+# take longer to unpickle from the cache than a player's page takes to render.
+LOCAL: Kept[str, Any] = Kept("values asked for locally", 16)
+
+# The last few divisions' players and results read (`read_model.DivisionRead`), by division,
+# stamp, public view and byes rule: after a change, the standings, the ratings and the
+# Gibsonized players each need them, and reading a big division's games is most of computing
+# any of them.
+DIVISION_READS: Kept[tuple[int, str, bool, str], Any] = Kept("division reads", 8)
+
+# Each round's games as last read (round → (the round's own stamp, `read_model.RoundRead`)),
+# by the division's frame stamp: under one frame stamp the rounds are the same ones (a game
+# added, deleted or moved renews it), so a result read again is the one round whose stamp
+# changed.
+ROUND_READS: Kept[tuple[int, str, bool], dict[int, tuple[str, Any]]] = Kept("round reads", 8)
+
+# The players as last read (`list[Player]`), by the division's frame stamp (a player saved,
+# added or deleted renews it; a result does not): a result entered reads no player again.
+PLAYERS: Kept[tuple[int, str], list[Any]] = Kept("players", 8)
+
+# Each round's ratings (player → rating), by their memo key, which names everything they are
+# computed from: after a result, the rounds before it are not read from the shared cache again.
+RATED: Kept[str, dict[int, int]] = Kept("ratings by round", 512)
+
+# The published rounds as last counted (`list[queries.RoundCount]`), by division, stamp and
+# byes rule: the standings, pairings and ratings pages all show them.
+ROUND_COUNTS: Kept[tuple[int, str, str], list[Any]] = Kept("round counts", 16)
+
+# Each round's crosstable cells (player → `<td>`), by division, frame stamp and the round's own
+# stamp: a result re-writes one round's cells.
+CROSSTABLE_CELLS: Kept[str, dict[int, str]] = Kept("crosstable cells", 256)
+
+# Every player's parts of their page (`public.views.PlayerParts`, with the division read then),
+# by division, stamp and language: after a result, the first player's page asked for works out
+# everyone's at once, and each page is rendered again only if what it shows has changed.
+PLAYER_PARTS: Kept[tuple[int, str, str], tuple[Any, dict[int, Any]]] = Kept("player parts", 8)
+
+# The phones' snapshot of a division (plain values: each player's games, rank and record), by
+# division and stamp: every personal link of the division reads it.
+PHONE_SNAPSHOTS: Kept[str, dict[str, Any]] = Kept("phone snapshots", 8)
