@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import fields
 
 import pytest
 from django.contrib.auth.models import User
@@ -148,7 +149,26 @@ def test_standings_and_ratings_kept_packed_are_the_same_rows_in_another_process(
 
 
 @pytest.mark.django_db
-def test_rows_kept_packed_for_a_player_since_deleted_are_computed_again(
+def test_rows_kept_by_their_fields_for_a_player_since_deleted_are_computed_again(
+    division: Division, director: User
+) -> None:
+    rows = read_model.division_standings(division)
+    key = read_model.standings_key(division)
+    names = tuple(f.name for f in fields(read_model.Row))
+    assert names == ("rank", "player", "wins", "losses", "spread", "games")
+    gone = rows[-1].player.pk
+    values = [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]
+    values[-1] = (None, gone + 1000, 0, 0, 0, 0)
+    cache.set(key, (names, values))
+    memos.LOCAL.clear()
+
+    again = read_model.division_standings(division, key=key)
+
+    assert [r.player.pk for r in again] == [r.player.pk for r in rows]
+
+
+@pytest.mark.django_db
+def test_rows_kept_in_an_earlier_shape_are_computed_again(
     division: Division, director: User
 ) -> None:
     rows = read_model.division_standings(division)

@@ -222,7 +222,7 @@ def _read_afresh(division: Division, public: bool = True):
 
     memos.DIVISION_READS.clear()
     memos.ROUND_READS.clear()
-    return read_model._players_and_results(division, public)
+    return read_model.players_and_results(division, public)
 
 
 @pytest.mark.django_db
@@ -233,13 +233,13 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
     from django.db import connection
 
     def check() -> None:
-        kept = read_model._players_and_results(three_rounds, public)
+        kept = read_model.players_and_results(three_rounds, public)
         assert kept == _read_afresh(three_rounds, public)
 
-    read_model._players_and_results(three_rounds, public)
+    read_model.players_and_results(three_rounds, public)
     with CaptureQueriesContext(connection) as queries:
         results.enter_line(three_rounds, 3, "2 410 4 390", director)
-        kept = read_model._players_and_results(three_rounds, public)
+        kept = read_model.players_and_results(three_rounds, public)
     games_read = [q["sql"] for q in queries if 'FROM "tournament_game"' in q["sql"]]
     assert any('NOT ("tournament_game"."round" IN (1, 2))' in sql for sql in games_read)
     assert kept == _read_afresh(three_rounds, public)
@@ -257,7 +257,7 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
 
     stamps.touch([three_rounds.pk])
     check()
-    assert read_model._players_and_results(three_rounds, public)[1][0] == []  # no result left
+    assert read_model.players_and_results(three_rounds, public)[1][0] == []  # no result left
 
 
 @pytest.mark.django_db

@@ -18,6 +18,7 @@ from tournament.core.access import get_desk_division, get_public_division, get_p
 from tournament.core.sentences import isolate
 from tournament.playoffs import services as playoffs
 from tournament.playoffs.services import PlayoffRefused
+from tournament.public.cache import Page
 from tournament.standings import read_model
 
 
@@ -156,7 +157,7 @@ def desk_playoff(request: HttpRequest, slug: str, division_id: int) -> HttpRespo
     return render(request, "tournament/desk/playoff.html", context, status=status)
 
 
-def playoff(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     """The division's playoff for everyone: each match's series, game by game."""
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from tournament.core.access import get_public_division, get_public_tournament
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
+from tournament.public.cache import Page
 from tournament.standings import queries, read_model
 
 
@@ -55,7 +56,9 @@ def _pairing(g: Game) -> dict[str, Any]:
     }
 
 
-def pairings(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
+def pairings(
+    request: HttpRequest, page: Page[None], slug: str, division: str, number: int
+) -> HttpResponse:
     div = _division(request, slug, division)
     games = _games(div, number)
     if not games:
@@ -63,11 +66,13 @@ def pairings(request: HttpRequest, slug: str, division: str, number: int) -> Htt
     return _json([_pairing(g) for g in games])
 
 
-def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def standings(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     div = _division(request, slug, division)
-    key = read_model.standings_key(div, public=True)
-    rows = read_model.division_standings(div, key=key, public=True)
-    ratings = {r.player.pk: r for r in read_model.division_ratings(div, key=key, public=True)}
+    stamps = page.stamps(div)
+    key = read_model.standings_key(div, public=True, stamps=stamps)
+    rows = read_model.division_standings(div, key=key, public=True, stamps=stamps)
+    rated = read_model.division_ratings(div, key=key, public=True, stamps=stamps)
+    ratings = {r.player.pk: r for r in rated}
     return _json(
         [
             {
@@ -86,7 +91,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     )
 
 
-def players(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def players(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     div = _division(request, slug, division)
     return _json(
         [
@@ -96,12 +101,12 @@ def players(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     )
 
 
-def rounds(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def rounds(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     div = _division(request, slug, division)
     return _json(
         [
             {"round": r.number, "games": r.games, "results": r.results}
-            for r in queries.division_rounds(div)
+            for r in queries.division_rounds(div, page.stamps(div))
         ]
     )
 
@@ -147,7 +152,7 @@ def _tsh_division(div: Division) -> dict[str, Any]:
     return {"name": div.name, "players": players}
 
 
-def tourney_js(request: HttpRequest, slug: str) -> HttpResponse:
+def tourney_js(request: HttpRequest, page: Page[None], slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     data = {
         "config": {"event_name": tournament.name, "max_rounds": None},
@@ -159,7 +164,7 @@ def tourney_js(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-def playoff(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     """The division's playoff once published (`playoffs.state`): its seeds (by player number,
     best first), and stage by stage each match's series with its games, the higher seed's
     score first; a bye has one player. 404 when there is none, or none published."""
@@ -209,14 +214,16 @@ def playoff(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 DISPLAY_VIEWS = ("pairings", "standings", "results")
 
 
-def display(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def display(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     """All the hall display shows of a division, in one answer: the latest round's pairings by
     name, the standings, the latest results with rating changes, and the view pinned."""
     div = _division(request, slug, division)
     games = _games(div)
     last = max((g.round for g in games), default=0)
-    key = read_model.standings_key(div, public=True)
-    ratings = {r.player.pk: r for r in read_model.division_ratings(div, key=key, public=True)}
+    stamps = page.stamps(div)
+    key = read_model.standings_key(div, public=True, stamps=stamps)
+    rated = read_model.division_ratings(div, key=key, public=True, stamps=stamps)
+    ratings = {r.player.pk: r for r in rated}
     by_name = []
     recent = []
     for g in games:
@@ -257,7 +264,7 @@ def display(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         }
         for _, g in recent[:12]
     ]
-    rows = read_model.division_standings(div, key=key, public=True)
+    rows = read_model.division_standings(div, key=key, public=True, stamps=stamps)
     standing = [
         {
             "rank": r.rank,

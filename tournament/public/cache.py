@@ -12,6 +12,10 @@ before the cache is read: the tournament's default language comes with the stamp
 users (directors see hidden tournaments and a logout form with a CSRF token) and requests
 carrying messages get the page rendered for them, uncached.
 
+The view gets what the cache read as one typed object, its `Page`: the divisions' stamps (read
+once a request and passed down to the read model), what the page's scope worked out on the way
+(a player's parts), and whether the page it rendered may be kept under its key.
+
 A page is kept gzip-compressed, compressed once when it is rendered: it is sent so to every
 browser that accepts gzip (all do), and unpacked for a client that does not. A 500-player
 crosstable is 958 KB of HTML and 165 KB compressed: less to read from Redis on every request,
@@ -23,9 +27,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -33,7 +37,9 @@ from django.utils.translation import get_language
 
 from tournament.core.language import apply_tournament_language
 from tournament.models import Division, Scoresheet
+from tournament.standings import stamps as division_stamps
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.stamps import DivisionStamps
 
 # Long enough to outlive a day's play; a stamp replaced leaves its pages to expire unread.
 PAGE_TIMEOUT = 6 * 3600
@@ -41,48 +47,58 @@ PAGE_TIMEOUT = 6 * 3600
 View = Callable[..., HttpResponseBase]
 
 
-@dataclass(frozen=True)
-class Stamps:
-    """A division's stamps, as `tournament/standings/stamps.py` keeps them."""
-
-    pk: int
-    name: str
-    stamp: str
-    frame: str
-    rounds: dict[str, str]
-    language: str  # the tournament's default language ("" for none)
+T = TypeVar("T")
 
 
-# Which stamps a page is kept under: from the tournament's divisions' and the view's arguments,
-# the parts of its key; None for every division's stamp.
-Scope = Callable[[list[Stamps], dict[str, Any]], list[str] | None]
+@dataclass
+class Page(Generic[T]):
+    """What the page cache hands its view, as one object.
+
+    `divisions`: the stamps of the tournament's divisions as this request read them (once; none
+    yet for a page rendered for a signed-in user, which reads a division's when first asked).
+    `scoped`: what the page's scope worked out on the way (a player's parts), for the view to
+    show exactly that. `keep`: whether the page rendered may be kept under the key its scope
+    gave; the view clears it when what it shows is newer than the key says."""
+
+    divisions: list[DivisionStamps] = field(default_factory=list)
+    scoped: T | None = None
+    keep: bool = True
+
+    def named(self, name: str) -> DivisionStamps | None:
+        """The stamps read of the division called `name`, if any."""
+        return next((d for d in self.divisions if d.name == name), None)
+
+    def stamps(self, division: Division) -> DivisionStamps:
+        """The division's stamps as read for this request, else read now, once."""
+        found = next((d for d in self.divisions if d.pk == division.pk), None)
+        if found is None:
+            found = division_stamps.read(division)
+            self.divisions.append(found)
+        return found
 
 
-def _stamps(slug: str) -> list[Stamps]:
-    """The stamps of a public tournament's divisions; none if it is not public or has none."""
-    rows = Division.objects.filter(tournament__slug=slug, tournament__public=True).order_by("pk")
-    fields = ("pk", "name", "stamp", "frame_stamp", "round_stamps", "tournament__language")
-    return [Stamps(*row) for row in rows.values_list(*fields)]
+# Which stamps a page is kept under: from the page (its divisions' stamps) and the view's
+# arguments, the parts of its key; None for every division's stamp.
+Scope = Callable[[Page[Any], dict[str, Any]], list[str] | None]
 
 
-def _round_of(rows: list[Stamps], division: Stamps | None, number: int) -> list[str] | None:
+def _round_of(page: Page[Any], division: DivisionStamps | None, number: int) -> list[str] | None:
     if division is None:
         return None
-    own = division.rounds.get(str(number), "")
-    return [*(r.frame for r in rows), f"{division.pk}:{number}:{own}"]
+    return [*(d.frame for d in page.divisions), f"{division.pk}:{number}:{division.round(number)}"]
 
 
-def one_round(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None:
+def one_round(page: Page[Any], kwargs: dict[str, Any]) -> list[str] | None:
     """A round's pairings page (`division`, `number`): the frame stamps and the round's."""
-    division = next((r for r in rows if r.name == kwargs.get("division")), None)
-    return _round_of(rows, division, int(kwargs["number"]))
+    return _round_of(page, page.named(kwargs.get("division", "")), int(kwargs["number"]))
 
 
-def sheet_round(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None:
+def sheet_round(page: Page[Any], kwargs: dict[str, Any]) -> list[str] | None:
     """A scoresheet's page (`pk`): the frame stamps and its game's round's (one more query)."""
     found = Scoresheet.objects.filter(pk=kwargs["pk"]).values_list("game__division", "game__round")
     for division_pk, number in found:
-        return _round_of(rows, next((r for r in rows if r.pk == division_pk), None), number)
+        division = next((d for d in page.divisions if d.pk == division_pk), None)
+        return _round_of(page, division, number)
     return None
 
 
@@ -131,13 +147,13 @@ def cached_public_page(view: View, scope: Scope | None = None) -> View:
             and "messages" not in request.COOKIES
             and not request.user.is_authenticated
         )
-        rows = _stamps(slug) if cacheable else []
-        if not rows:
-            return view(request, slug, *args, **kwargs)
-        apply_tournament_language(request, rows[0].language)
-        stamps = scope(rows, kwargs) if scope is not None else None
+        page: Page[Any] = Page(division_stamps.of_public_tournament(slug) if cacheable else [])
+        if not page.divisions:
+            return view(request, Page(), slug, *args, **kwargs)
+        apply_tournament_language(request, page.divisions[0].language)
+        stamps = scope(page, kwargs) if scope is not None else None
         if stamps is None:
-            stamps = [r.stamp for r in rows]
+            stamps = [d.stamp for d in page.divisions]
         key = _page_key(request, stamps)
         # Weak: the page is sent compressed or not, byte for byte different, the same page.
         etag = f'W/"{key.removeprefix("page:")[:32]}"'
@@ -147,20 +163,20 @@ def cached_public_page(view: View, scope: Scope | None = None) -> View:
             rendered: list[HttpResponseBase] = []
 
             def render() -> tuple[bytes, str] | None:
-                rendered.append(view(request, slug, *args, **kwargs))
-                page = rendered[0]
-                if page.status_code != 200 or not isinstance(page, HttpResponse):
+                rendered.append(view(request, page, slug, *args, **kwargs))
+                response = rendered[0]
+                if response.status_code != 200 or not isinstance(response, HttpResponse):
                     return None  # an error or a redirect is not kept
-                if not getattr(page, "keep", True):
+                if not page.keep:
                     return None  # the view knows its page is not the one of this key
                 # The fastest level: a page is compressed each time it changes, and level 6's
                 # smaller page (a 500-player crosstable: 124 KB, not 165 KB) costs 4 times as much.
-                return gzip.compress(page.content, 1, mtime=0), page["Content-Type"]
+                return gzip.compress(response.content, 1, mtime=0), response["Content-Type"]
 
             # Many viewers ask for a page just renewed at once: one renders, the others wait.
             kept = get_or_compute(key, render, PAGE_TIMEOUT)
             if kept is None:
-                return rendered[0] if rendered else view(request, slug, *args, **kwargs)
+                return rendered[0] if rendered else view(request, page, slug, *args, **kwargs)
             if not rendered:
                 response = _kept_response(*kept, request)
             else:

@@ -15,15 +15,19 @@ from tournament.core.access import (
 )
 from tournament.engine.teams import Record, team_standings
 from tournament.models import Division
+from tournament.public.cache import Page
 from tournament.reports import data, prizes
 from tournament.standings import queries, read_model
+from tournament.standings.stamps import DivisionStamps
 
 
-def standings_extras(division: Division, after: int | None, key: str) -> dict[str, Any]:
+def standings_extras(
+    division: Division, after: int | None, key: str, stamps: DivisionStamps
+) -> dict[str, Any]:
     """The public standings page's class standings (grouped by class, in the standings' order)
     and Gibsonized players with the rule that made them so; the standings are read from the
-    cache under the page's own `key`."""
-    rows = read_model.division_standings(division, after, key=key, public=True)
+    cache under the page's own `key`, and the results under the request's `stamps`."""
+    rows = read_model.division_standings(division, after, key=key, public=True, stamps=stamps)
     groups: dict[str, list[prizes.ClassRow]] = {}
     if prizes.has_classes(division, [r.player for r in rows]):
         for row in prizes.class_standings(division, after, public=True, rows=rows):
@@ -31,12 +35,12 @@ def standings_extras(division: Division, after: int | None, key: str) -> dict[st
     records = [Record(r.player.pk, r.player.team, r.wins, r.losses, r.spread) for r in rows]
     return {
         "classes": sorted(groups.items()),
-        "gibsons": prizes.gibsonized(division, after, public=True),
+        "gibsons": prizes.gibsonized(division, after, public=True, stamps=stamps),
         "teams": team_standings(records, division.team_order or "wins"),
     }
 
 
-def statistics(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def statistics(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     """The statistics of the published rounds, drawn from the same tables as the `stats`
     report, so that the page and the download never disagree."""
 

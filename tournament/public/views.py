@@ -29,11 +29,12 @@ from tournament.core.access import (
 )
 from tournament.models import Division, Player, Scoresheet, Tournament
 from tournament.public import extras
-from tournament.public.cache import PAGE_TIMEOUT, Stamps
+from tournament.public.cache import PAGE_TIMEOUT, Page
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets import viewer
 from tournament.standings import memos, queries, read_model
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.stamps import DivisionStamps
 from tournament.standings.tables import (
     PairingsByNameTable,
     PairingsByTableTable,
@@ -61,7 +62,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tournament/home.html", {"tournaments": tournaments})
 
 
-def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_detail(request: HttpRequest, page: Page[None], slug: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     rounds = queries.rounds_by_division(tournament)
     divisions = [(d, rounds.get(d.pk, [])) for d in tournament.divisions.all()]
@@ -70,10 +71,11 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def standings(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
-    rounds = queries.division_rounds(div)
+    stamps = page.stamps(div)
+    rounds = queries.division_rounds(div, stamps)
     played = [r.number for r in rounds if r.has_results]
     last = max(played, default=0)
     after = after_round_asked(request, last)
@@ -83,12 +85,14 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     capped = bool(div.spread_cap) and request.GET.get("capped") == "1"
     # A big division's table takes far longer to render than to compute, and is the same for
     # every phone until a result changes: it is kept with the standings' own cache key.
-    standings_key = read_model.standings_key(div, after, capped, public=True)
+    standings_key = read_model.standings_key(div, after, capped, public=True, stamps=stamps)
     # Its headers are in the page's language: one copy a language.
     key = f"{standings_key}:{request.GET.get('sort', '')}:{translation.get_language()}"
     table = cache.get(key)
     if table is None:
-        rows = read_model.division_standings(div, after, capped, key=standings_key, public=True)
+        rows = read_model.division_standings(
+            div, after, capped, key=standings_key, public=True, stamps=stamps
+        )
         standings_table = StandingsTable(rows, div)
         RequestConfig(request, paginate=False).configure(standings_table)
         # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
@@ -112,15 +116,17 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         else None,
         "capped": capped,
         "table": table,
-        **extras.standings_extras(div, after, standings_key),
+        **extras.standings_extras(div, after, standings_key, stamps),
     }
     return render(request, "tournament/standings.html", ctx)
 
 
-def pairings(request: HttpRequest, slug: str, division: str, number: int) -> HttpResponse:
+def pairings(
+    request: HttpRequest, page: Page[None], slug: str, division: str, number: int
+) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
-    rounds = queries.division_rounds(div)
+    rounds = queries.division_rounds(div, page.stamps(div))
     if number not in {r.number for r in rounds}:
         raise Http404(gettext("No such round."))
     found = queries.round_pairings(div, number)
@@ -157,66 +163,69 @@ class PlayerParts:
         return hashlib.sha256(repr((shown, rated, self.table_key)).encode()).hexdigest()
 
 
-def _parts_of_every_player(div: Division) -> dict[int, PlayerParts]:
+def _parts_of_every_player(div: Division, stamps: DivisionStamps) -> dict[int, PlayerParts]:
     """Every player's parts (by number): the standings and ratings as cached, and the games
-    tables' keys from the games this process read under the division's stamp (one query)."""
-    key = read_model.standings_key(div, public=True)
-    ratings = {r.player.pk: r for r in read_model.division_ratings(div, key=key, public=True)}
-    tables = queries.player_games_keys(div, get_language() or "")
+    tables' keys from the games this process read under the division's stamps (one query)."""
+    key = read_model.standings_key(div, public=True, stamps=stamps)
+    rated = read_model.division_ratings(div, key=key, public=True, stamps=stamps)
+    ratings = {r.player.pk: r for r in rated}
+    tables = queries.player_games_keys(div, get_language() or "", stamps)
     return {
         row.player.number: PlayerParts(row, ratings[row.player.pk], tables[row.player.pk])
-        for row in read_model.division_standings(div, key=key, public=True)
+        for row in read_model.division_standings(div, key=key, public=True, stamps=stamps)
         if row.player.pk in ratings and row.player.pk in tables
     }
 
 
-def player_scope(rows: list[Stamps], kwargs: dict[str, Any]) -> list[str] | None:
+@dataclass(frozen=True)
+class PlayerPage:
+    """What `player_scope` worked out for a player's page: the division (read with its
+    tournament and playoff, as the page shows them) and the player's parts."""
+
+    division: Division
+    parts: PlayerParts
+
+
+def player_scope(page: Page[PlayerPage], kwargs: dict[str, Any]) -> list[str] | None:
     """A player's page (`division`, `number`) is kept under the divisions' frame stamps and what
     it shows of the results (`PlayerParts.fingerprint`), not under the division's stamp: a
     result entered changes the pages of its two players and of those whose rank it moves, and
-    leaves the others' pages cached. The parts are passed on to the view, which shows exactly
-    them: a page kept under a fingerprint is the page of that fingerprint.
+    leaves the others' pages cached. The parts are handed to the view (`page.scoped`), which
+    shows exactly them: a page kept under a fingerprint is the page of that fingerprint.
 
-    The parts are worked out after the stamp read with `rows` (so never older than it), and
-    remembered under it."""
-    division = next((r for r in rows if r.name == kwargs.get("division")), None)
-    if division is None:
+    The parts are worked out under the stamps the page cache read (so never older than they
+    are), and remembered under them."""
+    stamps = page.named(kwargs.get("division", ""))
+    if stamps is None:
         return None
-    memo = (division.pk, division.stamp, get_language() or "")
+    memo = (stamps.pk, stamps.stamp, get_language() or "")
     found = memos.PLAYER_PARTS.get(memo)
     if found is None:
         divisions = Division.objects.select_related("tournament", "playoff")  # as the page shows
-        div = divisions.filter(pk=division.pk).first()
+        div = divisions.filter(pk=stamps.pk).first()
         if div is None:
             return None
-        found = (div, _parts_of_every_player(div))
+        found = (div, _parts_of_every_player(div, stamps))
         memos.PLAYER_PARTS.put(memo, found)
     div, every = found
     parts = every.get(int(kwargs["number"]))
     if parts is None:
         return None  # no such player: the view says so
-    kwargs["parts"] = parts
-    kwargs["read"] = (div, parts.standing.player)  # the page need not read them again
-    return [*(r.frame for r in rows), f"player:{parts.fingerprint()}"]
+    page.scoped = PlayerPage(div, parts)  # the page need not read them again
+    return [*(d.frame for d in page.divisions), f"player:{parts.fingerprint()}"]
 
 
 def player(
-    request: HttpRequest,
-    slug: str,
-    division: str,
-    number: int,
-    parts: PlayerParts | None = None,
-    read: tuple[Division, Player] | None = None,
+    request: HttpRequest, page: Page[PlayerPage], slug: str, division: str, number: int
 ) -> HttpResponse:
-    if read is not None:  # by `player_scope`, of a public tournament, with `parts`
-        div, person = read
-        tournament = div.tournament
-    else:
+    if page.scoped is not None:  # by `player_scope`, of a public tournament
+        div, parts = page.scoped.division, page.scoped.parts
+        person, tournament = parts.standing.player, div.tournament
+    else:  # a signed-in director's page, rendered for them
         tournament = get_public_tournament(request, slug)
         div = get_public_division(tournament, division)  # the player's games are read below
         person = get_public_player(div, number)
-    if parts is None:  # a signed-in director's page, rendered for them
-        parts = _parts_of_every_player(div)[person.number]
+        parts = _parts_of_every_player(div, page.stamps(div))[person.number]
     table, kept = _player_games(request, person, div, parts.table_key)
     ctx = {
         "tournament": tournament,
@@ -230,12 +239,11 @@ def player(
         "ratings_note": tsh_settings.ratings_note(div),
         "table": mark_safe(table),  # noqa: S308 - escaped
     }
-    response = render(request, "tournament/player.html", ctx)
     if not kept:
         # The games changed since their key was read: the table shown is the newer one, and
         # the page is not kept under a fingerprint that says otherwise.
-        response.keep = False  # type: ignore[attr-defined]
-    return response
+        page.keep = False
+    return render(request, "tournament/player.html", ctx)
 
 
 def _player_games(
@@ -264,13 +272,14 @@ def _player_games(
     return (fresh[-1] if fresh else write()), False
 
 
-def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def ratings(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
-    played = [r.number for r in queries.division_rounds(div) if r.has_results]
+    stamps = page.stamps(div)
+    played = [r.number for r in queries.division_rounds(div, stamps) if r.has_results]
     last = max(played, default=0)
     after = after_round_asked(request, last)
-    rows = read_model.division_ratings(div, after, public=True)
+    rows = read_model.division_ratings(div, after, public=True, stamps=stamps)
     table = RatingsTable(rows, div)
     RequestConfig(request, paginate=False).configure(table)
     ctx = {
@@ -283,20 +292,21 @@ def ratings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         "ratings_note": tsh_settings.ratings_note(div),
         # An event imported with WESPA's printout: its ratings as WESPA printed them.
         "wespa": sorted(
-            (p for p in read_model.division_read(div, public=True).players if p.wespa),
+            (p for p in read_model.division_read(div, True, stamps).players if p.wespa),
             key=lambda p: p.number,
         ),
     }
     return render(request, "tournament/ratings.html", ctx)
 
 
-def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def crosstable(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
     # The published games and their players as this process read them under the division's
     # stamps (read first: the games are at least as new as they say), then the standings.
-    read = read_model.division_read(div, public=True)
-    rows = read_model.division_standings(div, public=True)
+    stamps = page.stamps(div)
+    read = read_model.division_read(div, public=True, stamps=stamps)
+    rows = read_model.division_standings(div, public=True, stamps=stamps)
     cells = crosstable_cells(div, read)
     ctx = {
         "tournament": tournament,
@@ -308,7 +318,7 @@ def crosstable(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     return render(request, "tournament/crosstable.html", ctx)
 
 
-def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def scoresheet(request: HttpRequest, page: Page[None], slug: str, pk: int) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     sheet = get_public_scoresheet(tournament, pk)
     game = sheet.game
@@ -328,7 +338,7 @@ def scoresheet(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(request, "tournament/scoresheet.html", ctx)
 
 
-def high_plays(request: HttpRequest, slug: str) -> HttpResponse:
+def high_plays(request: HttpRequest, page: Page[None], slug: str) -> HttpResponse:
     """The highest-scoring plays and the bingos of the tournament's published scoresheets."""
     tournament = get_public_tournament(request, slug)
     sheets = (

@@ -15,6 +15,7 @@ from tournament.engine import prizes as engine
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player
 from tournament.standings import read_model
+from tournament.standings.stamps import DivisionStamps
 
 
 def own_class(player: Player) -> str:
@@ -499,10 +500,16 @@ class Gibson:
     rule: str  # why, as a director reads it
 
 
-def gibsonized(division: Division, after: int | None = None, public: bool = False) -> list[Gibson]:
+def gibsonized(
+    division: Division,
+    after: int | None = None,
+    public: bool = False,
+    stamps: DivisionStamps | None = None,
+) -> list[Gibson]:
     """The players whose place within the prizes is settled after the round, as the pairing
     engine Gibsonizes them (`engine/pairing/contention.py`), each with the rule that made it so;
-    none when the division does not Gibsonize or has no rounds left."""
+    none when the division does not Gibsonize or has no rounds left. `stamps`: the request's,
+    if it read them."""
     from tournament.engine.pairing.contention import gibsons, swing
     from tournament.engine.pairing.history import build_field
     from tournament.pairing import services as rounds
@@ -510,7 +517,7 @@ def gibsonized(division: Division, after: int | None = None, public: bool = Fals
     planned = division.planned_rounds
     if not division.gibson or not planned or (after is not None and after >= planned):
         return []  # known without a query: no page pays for what cannot apply
-    players, results = read_model._players_and_results(division, public)
+    players, results = read_model.players_and_results(division, public, stamps)
     done = len(results) if after is None else min(after, len(results))
     if done == 0 or done >= planned:
         return []

@@ -20,6 +20,8 @@ from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
 from tournament.standings import memos, read_model
+from tournament.standings.stamps import DivisionStamps
+from tournament.standings.stamps import read as read_stamps
 
 # A finding as the engine gives it, or as a scoresheet's stored report keeps it: both have the
 # same fields and make their `message` from their code and parameters.
@@ -102,18 +104,20 @@ def _round_count(r: dict, mode: str) -> RoundCount:
     return RoundCount(r["round"], r["games"], r["results"], played, r["pending"], r["alone"], mode)
 
 
-def division_rounds(division: Division) -> list[RoundCount]:
+def division_rounds(division: Division, stamps: DivisionStamps | None = None) -> list[RoundCount]:
     """The published rounds that have games, in order (two queries: the division's stamp, read
     first so that the rounds counted after it are at least as new, then the count; one when
-    this process counted them under the same stamp)."""
-    stamp, mode = Division.objects.filter(pk=division.pk).values_list("stamp", "byes_count").get()
-    key = (division.pk, stamp, mode)
+    this process counted them under the same stamp, or the request's `stamps` are given; none
+    when both)."""
+    if stamps is None:
+        stamps = read_stamps(division)
+    key = (division.pk, stamps.stamp, stamps.byes_count)
     found = memos.ROUND_COUNTS.get(key)
     if found is None:
         rows = (
             division.games.published().values("round").annotate(**_ROUND_COLUMNS).order_by("round")
         )
-        found = [_round_count(r, mode) for r in rows]
+        found = [_round_count(r, stamps.byes_count) for r in rows]
         memos.ROUND_COUNTS.put(key, found)
     return list(found)
 
@@ -368,11 +372,13 @@ def player_games_key(player: Player, division: Division, language: str) -> str:
     return _games_key(player.pk, where, language, rounds, with_sheets)
 
 
-def player_games_keys(division: Division, language: str) -> dict[int, str]:
+def player_games_keys(
+    division: Division, language: str, stamps: DivisionStamps | None = None
+) -> dict[int, str]:
     """`player_games_key` of every player of the division (by primary key), from the games this
     process read under the division's stamp (`read_model.division_read`, which writes each
     round's part of the keys once) and one query for the games with a scoresheet."""
-    read = read_model.division_read(division, public=True)
+    read = read_model.division_read(division, public=True, stamps=stamps)
     with_sheets = set(
         Scoresheet.objects.filter(
             game__division=division, game__round__in=list(read.rows)

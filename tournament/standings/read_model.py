@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import TypeVar
 
 from django.db.models import QuerySet
@@ -23,6 +23,8 @@ from tournament.engine.text import count_text
 from tournament.models import Division, Game, GameQuerySet, Player
 from tournament.standings import cache_once, memos
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.stamps import DivisionStamps
+from tournament.standings.stamps import read as read_stamps
 
 T = TypeVar("T")
 
@@ -96,18 +98,8 @@ class GameRow:
         return self.score1 is not None and (self.player2_id is None or self.score2 is not None)
 
 
-_GAME_COLUMNS = (
-    "round",
-    "player1_id",
-    "player2_id",
-    "score1",
-    "score2",
-    "kind",
-    "first",
-    "tou",
-    "table",
-    "pk",
-)
+# Read by their fields' names, which are the columns' (`values_list`).
+_GAME_COLUMNS = tuple(f.name for f in fields(GameRow))
 
 
 def engine_game(g: Game | GameRow, with_scores: bool = True) -> engine.Game:
@@ -141,10 +133,12 @@ def rounds_played(division: Division) -> int:
     return last.first() or 0
 
 
-def rounds_counted(division: Division, public: bool = True) -> int:
+def rounds_counted(
+    division: Division, public: bool = True, stamps: DivisionStamps | None = None
+) -> int:
     """The last round the standings count (`round_counts`: a result, or its byes once they
     count): what "standings after round N" means by default."""
-    return len(_players_and_results(division, public)[1])
+    return len(players_and_results(division, public, stamps)[1])
 
 
 def division_standings(
@@ -155,6 +149,7 @@ def division_standings(
     key: str | None = None,
     *,
     public: bool = True,
+    stamps: DivisionStamps | None = None,
 ) -> list[Row]:
     """The standings after a round (default: the last with a result), in rank order.
 
@@ -168,36 +163,61 @@ def division_standings(
     standings afresh takes two more whatever the size of the division (its players and its
     games), and one for the tournament's config if a player has withdrawn and the division was
     loaded without its tournament. A caller that has just asked for `standings_key` passes it
-    as `key`.
+    as `key`; one that has read the division's `stamps` for its request passes them, and no
+    stamp is read again.
     """
-    key = key or standings_key(division, after_round, capped, show_inactive, public=public)
+    key = key or standings_key(
+        division, after_round, capped, show_inactive, public=public, stamps=stamps
+    )
     rows = get_or_compute(
         key,
-        lambda: _standings(division, after_round, capped, show_inactive, public),
+        lambda: _standings(division, after_round, capped, show_inactive, public, stamps),
         24 * 3600,
         local=True,
-        pack=lambda rows: [
-            (r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows
-        ],
-        unpack=lambda packed: _with_players(division, public, packed, Row),
+        pack=_packed,
+        unpack=lambda packed: _unpacked(Row, packed, division, public, stamps),
     )
     assert rows is not None  # noqa: S101 - computed, never None
     return rows
 
 
-def _with_players(
-    division: Division, public: bool, packed: list[tuple], row: Callable[..., T], at: int = 1
+def _packed(rows: Sequence[Row] | Sequence[RatingRow]) -> tuple[tuple[str, ...], list[tuple]]:
+    """Rows as the shared cache keeps them, by their fields: plain values, quick to pickle, each
+    player as their primary key (`cache_once.get_or_compute`'s `pack`)."""
+    if not rows:
+        return (), []
+    names = tuple(f.name for f in fields(rows[0]))
+    return names, [
+        tuple(getattr(r, n).pk if n == "player" else getattr(r, n) for n in names) for r in rows
+    ]
+
+
+def _unpacked(
+    row: type[T],
+    packed: tuple[tuple[str, ...], list[tuple]],
+    division: Division,
+    public: bool,
+    stamps: DivisionStamps | None,
 ) -> list[T] | None:
-    """Rows kept packed in the shared cache (`cache_once.get_or_compute`), each with its
-    player's primary key at `at`, made again with the players this process has read; None if
-    one of them is not among those (the rows are then computed again)."""
-    players = {p.pk: p for p in _players_and_results(division, public)[0]}
+    """Rows kept packed by their fields (`_packed`), made again with the players this process
+    has read; None if the fields are not the row's (kept by another version of Spread) or a
+    player is not among those read: the rows are then computed again."""
+    if not (isinstance(packed, tuple) and len(packed) == 2):
+        return None  # kept in another shape, by an earlier version of Spread
+    names, values = packed
+    if not values:
+        return []
+    if names != tuple(f.name for f in fields(row)):  # type: ignore[arg-type]
+        return None
+    players = {p.pk: p for p in players_and_results(division, public, stamps)[0]}
     rows = []
-    for values in packed:
-        player = players.get(values[at])
+    for kept in values:
+        given = dict(zip(names, kept, strict=True))
+        player = players.get(given["player"])
         if player is None:
             return None
-        rows.append(row(*values[:at], player, *values[at + 1 :]))
+        given["player"] = player
+        rows.append(row(**given))
     return rows
 
 
@@ -208,11 +228,14 @@ def standings_key(
     show_inactive: bool | None = None,
     *,
     public: bool = True,
+    stamps: DivisionStamps | None = None,
 ) -> str:
     """The cache key of a standings table: it changes with any game or player of the division
-    (for the public, any game it may see: publishing a round changes it)."""
+    (for the public, any game it may see: publishing a round changes it). The division's stamp
+    is read (one query by primary key) unless the request's `stamps` are given."""
+    stamp = (stamps or read_stamps(division)).stamp
     raw = (
-        f"{division.pk}:{_stamp(division)}:{after_round}:{capped}:"
+        f"{division.pk}:{stamp}:{after_round}:{capped}:"
         f"{division.spread_cap}:{show_inactive}:{public}"
     )
     return "standings:" + hashlib.sha256(raw.encode()).hexdigest()
@@ -221,13 +244,6 @@ def standings_key(
 def _games(division: Division, public: bool) -> GameQuerySet:
     games = Game.objects.filter(division=division)
     return games.published() if public else games
-
-
-def _stamp(division: Division) -> str:
-    """The division's stamp, read afresh (one query by primary key): every change to its games,
-    players, rounds or settings replaces it (`tournament/standings/stamps.py`), and an instance read
-    before the change still holds the old one."""
-    return Division.objects.filter(pk=division.pk).values_list("stamp", flat=True).get()
 
 
 def engine_player(p: Player) -> engine.Player:
@@ -341,31 +357,33 @@ class DivisionRead:
     rounds: dict[int, RoundRead]  # round → its games as read (`rows` are theirs)
 
 
-def _players_and_results(
-    division: Division, public: bool
+def players_and_results(
+    division: Division, public: bool, stamps: DivisionStamps | None = None
 ) -> tuple[list[Player], list[list[engine.Game]]]:
     """The division's players, and the results of each round up to the last that counts
     (`round_counts`, by the division's `byes_count`): `division_read`'s. Read-only."""
-    read = division_read(division, public)
+    read = division_read(division, public, stamps)
     return read.players, read.results
 
 
-def division_read(division: Division, public: bool = True) -> DivisionRead:
+def division_read(
+    division: Division, public: bool = True, stamps: DivisionStamps | None = None
+) -> DivisionRead:
     """The division's players and games (for the public, its published games only; three
-    queries, or one when this process read them under the division's current stamp; the games
-    are read as plain values, without building model instances, and only those of the rounds
-    changed since this process last read them; the players only if the frame stamp changed).
-    Read-only: shared by every caller under the same stamp."""
+    queries, or one when this process read them under the division's current stamp, none when
+    the request's `stamps` are given; the games are read as plain values, without building
+    model instances, and only those of the rounds changed since this process last read them;
+    the players only if the frame stamp changed). Read-only: shared by every caller under the
+    same stamp."""
     # The stamps are read first: what is read after them is at least as new, so never stale.
-    stamp, frame, round_stamps, mode = (
-        Division.objects.filter(pk=division.pk)
-        .values_list("stamp", "frame_stamp", "round_stamps", "byes_count")
-        .get()
-    )
-    key = (division.pk, stamp, public, mode)
+    if stamps is None:
+        stamps = read_stamps(division)
+    key = (division.pk, stamps.stamp, public, stamps.byes_count)
     found = memos.DIVISION_READS.get(key)
     if found is None:
-        found = _read_division(division, public, stamp, frame, round_stamps or {}, mode)
+        found = _read_division(
+            division, public, stamps.stamp, stamps.frame, stamps.rounds, stamps.byes_count
+        )
         memos.DIVISION_READS.put(key, found)
     return found
 
@@ -416,8 +434,9 @@ def _standings(
     capped: bool,
     show_inactive: bool | None,
     public: bool,
+    stamps: DivisionStamps | None = None,
 ) -> list[Row]:
-    players, results = _players_and_results(division, public)
+    players, results = players_and_results(division, public, stamps)
     last_round = len(results)
     after = last_round if after_round is None else min(after_round, last_round)
     by_id = {p.pk: p for p in players}
@@ -450,11 +469,11 @@ def records_of(division: Division, numbers: Sequence[int], *, public: bool = Tru
     """The records of the players numbered `numbers` (wins, losses, spread, games: the same as
     their rows of `division_standings`, without a rank), counted from their own games alone.
     The desk says them after each save, which renews the stamp the whole standings are kept
-    under: the results are read as the standings read them (`_players_and_results`, by
+    under: the results are read as the standings read them (`players_and_results`, by
     `byes_count`; after a save, only the saved round afresh, and kept for the pages that follow)
     but only these players' games are counted. In the order given; a number not in the division
     is left out."""
-    players, results = _players_and_results(division, public)
+    players, results = players_and_results(division, public)
     by_number = {p.number: p for p in players}
     wanted = {by_number[n].pk for n in numbers if n in by_number}
     if not wanted:
@@ -504,6 +523,7 @@ def division_ratings(
     key: str | None = None,
     *,
     public: bool = True,
+    stamps: DivisionStamps | None = None,
 ) -> list[RatingRow]:
     """Every player's rating after `after_round` (default: the last with a result), by the
     division's rating system, highest new rating first. Byes and forfeits are not rated.
@@ -511,18 +531,18 @@ def division_ratings(
     Cached like the standings, under the same stamp of the division's games and players: a
     caller that has just asked for `standings_key(division, public=…)` passes it as `key`.
     Computing them afresh takes two queries, the players and the games. `public` as for
-    `division_standings`.
+    `division_standings`, and so are the request's `stamps`.
     """
     system = f"{division.rating_system}:{division.planned_rounds}"
-    key = f"ratings:{system}:" + (key or standings_key(division, public=public))
+    key = f"ratings:{system}:" + (key or standings_key(division, public=public, stamps=stamps))
     # Computed once per stamp for every page and worker (the player's page needs them all).
     rows = get_or_compute(
         key,
-        lambda: _ratings(division, public),
+        lambda: _ratings(division, public, stamps),
         24 * 3600,
         local=True,
-        pack=lambda rows: [(r.player.pk, r.before, r.by_round, r.after_round) for r in rows],
-        unpack=lambda packed: _with_players(division, public, packed, RatingRow, at=0),
+        pack=_packed,
+        unpack=lambda packed: _unpacked(RatingRow, packed, division, public, stamps),
     )
     assert rows is not None  # noqa: S101 - computed, never None
     if after_round is not None:
@@ -541,8 +561,10 @@ class _RatingsMemo:
         return cache_once.set_many(memos.RATED, data, 24 * 3600)
 
 
-def _ratings(division: Division, public: bool) -> list[RatingRow]:
-    players, results = _players_and_results(division, public)
+def _ratings(
+    division: Division, public: bool, stamps: DivisionStamps | None = None
+) -> list[RatingRow]:
+    players, results = players_and_results(division, public, stamps)
     rated = ratings_engine.rate_event(
         [ratings_engine.RatedPlayer(p.pk, p.rating, p.lifetime_games or 0) for p in players],
         results,

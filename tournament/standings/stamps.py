@@ -16,17 +16,68 @@ The stamp is replaced inside the writing transaction, not after it: a page can t
 cached under a new stamp with data from before the change, and a crash between commit and
 stamp cannot leave a stale page. Replacing it locks the division's row until commit, as most
 writes at the desk already do (`rounds._locked_division`).
+
+A request reads them once (`read`, or the page cache's `of_public_tournament`) and passes the
+`DivisionStamps` down to every part of the read model it asks: what is read after the stamps is
+at least as new as they are, so a value kept under them is never stale.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 
 from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament, new_stamp
+
+
+@dataclass(frozen=True)
+class DivisionStamps:
+    """A division's stamps as one request read them, with what the pages are kept by besides."""
+
+    pk: int
+    name: str
+    stamp: str  # replaced by every change to the division
+    frame: str  # replaced by every change but one round's results and scoresheets
+    rounds: dict[str, str]  # each round's own stamp ({"7": stamp})
+    byes_count: str  # the division's rule for byes: when they count (a setting: `stamp` too)
+    language: str  # the tournament's default language ("" for none)
+
+    def round(self, number: int) -> str:
+        return self.rounds.get(str(number), "")
+
+
+_FIELDS = (
+    "pk",
+    "name",
+    "stamp",
+    "frame_stamp",
+    "round_stamps",
+    "byes_count",
+    "tournament__language",
+)
+
+
+def _made(values: tuple[Any, ...]) -> DivisionStamps:
+    pk, name, stamp, frame, rounds, byes_count, language = values
+    return DivisionStamps(pk, name, stamp, frame, rounds or {}, byes_count, language)
+
+
+def read(division: Division | int) -> DivisionStamps:
+    """The division's stamps, read afresh (one query by primary key): an instance read before
+    a change still holds the old ones."""
+    pk = division if isinstance(division, int) else division.pk
+    return _made(Division.objects.filter(pk=pk).values_list(*_FIELDS).get())
+
+
+def of_public_tournament(slug: str) -> list[DivisionStamps]:
+    """The stamps of a public tournament's divisions (one query); none if it is not public or
+    has none."""
+    rows = Division.objects.filter(tournament__slug=slug, tournament__public=True).order_by("pk")
+    return [_made(values) for values in rows.values_list(*_FIELDS)]
 
 
 class _Touched:
