@@ -3,7 +3,7 @@ display, and the read-only JSON API (/api/v1/…) with TSH's tourney.js, cached 
 
 from django.urls import include, path
 
-from tournament.public import api, display, extras, views
+from tournament.public import api, display, views
 from tournament.public.cache import cached_public_page as cached
 from tournament.public.cache import one_round, sheet_round
 
@@ -14,7 +14,7 @@ division_pages = [
     path("player/<int:number>/", cached(views.player, views.player_scope), name="player"),
     path("crosstable/", cached(views.crosstable), name="crosstable"),
     path("ratings/", cached(views.ratings), name="ratings"),
-    path("statistics/", cached(extras.statistics), name="statistics"),
+    path("statistics/", cached(views.statistics), name="statistics"),
 ]
 
 # Under /t/<slug>/.
