@@ -43,7 +43,9 @@ def _games(division: Division, round_number: int | None = None) -> list[Game]:
 def _pairing(g: Game) -> dict[str, Any]:
     # `first` is the player who goes first when the pairing says so, else player1.
     swapped = g.first == 2 and g.player2 is not None
-    one, two = (g.player2, g.player1) if swapped else (g.player1, g.player2)
+    one, two = g.player1, g.player2
+    if swapped and two is not None:
+        one, two = two, one
     scores = None
     if g.has_result:
         scores = [g.score2, g.score1] if swapped else [g.score1, g.score2]
@@ -224,7 +226,7 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     key = read_model.standings_key(div, public=True, stamps=stamps)
     rated = read_model.division_ratings(div, key=key, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
-    by_name = []
+    by_name: list[dict[str, Any]] = []
     recent = []
     for g in games:
         if g.round != last:
@@ -258,7 +260,7 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         {
             "table": g.table,
             "one": g.player1.name,
-            "two": g.player2.name,
+            "two": g.player2.name if g.player2 else "",
             "scores": [g.score1, g.score2],
             "changes": [change(g.player1), change(g.player2)],
         }

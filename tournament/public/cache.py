@@ -181,7 +181,7 @@ def cached_public_page(view: View, scope: Scope | None = None) -> View:
                 response = _kept_response(*kept, request)
             else:
                 response = rendered[0]
-                if _accepts_gzip(request):
+                if _accepts_gzip(request) and isinstance(response, HttpResponse):
                     response.content = kept[0]
                     response["Content-Encoding"] = "gzip"
         response["ETag"] = etag

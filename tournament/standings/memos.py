@@ -14,6 +14,7 @@ test does between two tests whose databases reuse primary keys.
 from __future__ import annotations
 
 import threading
+from collections.abc import Hashable
 from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
@@ -94,7 +95,7 @@ PLAYERS: Kept[tuple[int, str], list[Any]] = Kept("players", 8)
 
 # Each round's ratings (player → rating), by their memo key, which names everything they are
 # computed from: after a result, the rounds before it are not read from the shared cache again.
-RATED: Kept[str, dict[int, int]] = Kept("ratings by round", 512)
+RATED: Kept[str, dict[Hashable, int]] = Kept("ratings by round", 512)
 
 # The published rounds as last counted (`list[queries.RoundCount]`), by division, stamp and
 # byes rule: the standings, pairings and ratings pages all show them.

@@ -172,7 +172,7 @@ class Side:
     def spread(self) -> int | None:
         if not self.has_result:
             return None
-        return self.score - (self.opponent_score or 0)
+        return (self.score or 0) - (self.opponent_score or 0)
 
     @property
     def result(self) -> str:
@@ -197,7 +197,7 @@ class Side:
         if not self.has_result:
             return ""
         if self.opponent is None:
-            return signed(self.score)
+            return signed(self.score or 0)
         return f"{self.score}–{self.opponent_score}"
 
     @property
@@ -235,7 +235,7 @@ def _players_of(games: Iterable[Game]) -> dict[int, Player]:
     players: dict[int, Player] = {}
     for g in games:
         players[g.player1_id] = g.player1
-        if g.player2_id is not None:
+        if g.player2_id is not None and g.player2 is not None:
             players[g.player2_id] = g.player2
     return players
 
@@ -389,7 +389,8 @@ def player_games_keys(
         for g in rows:
             if g.pk in with_sheets:
                 for pk in (g.player1_id, g.player2_id):
-                    sheet_rounds[pk].append(number)
+                    if pk is not None:
+                        sheet_rounds[pk].append(number)
     lines: dict[int, list[str]] = {p.pk: [] for p in read.players}
     for held in read.rounds.values():  # in round order
         for pk, text in held.by_player.items():

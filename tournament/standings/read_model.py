@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext
@@ -39,7 +39,7 @@ def find_division(divisions: QuerySet[Division], name: str) -> Division | None:
         pks = [pk for pk, other in names if other.casefold() == name.casefold()]
         found = list(divisions.filter(pk__in=pks)) if pks else []
     exact = [d for d in found if d.name == name]
-    return (exact or found or [None])[0]
+    return (exact or found)[0] if found else None
 
 
 def division_by_name(slug: str, name: str) -> Division:
@@ -114,7 +114,8 @@ def engine_game(g: Game | GameRow, with_scores: bool = True) -> engine.Game:
     # A .tou game whose result digits disagree with its scores keeps the digits' results.
     given = (g.tou or {}).get("results") if g.score1 is not None else None
     results = (float(given[0]), float(given[1])) if given else None
-    return engine.Game(g.player1_id, g.player2_id, g.score1, g.score2, first=first, results=results)
+    score1, score2 = g.score1 or 0, g.score2 or 0  # a game with a result has both
+    return engine.Game(g.player1_id, g.player2_id, score1, score2, first=first, results=results)
 
 
 def engine_games(games: Sequence[Game | GameRow], rounds: int) -> list[list[engine.Game]]:
@@ -194,7 +195,7 @@ def _packed(rows: Sequence[Row] | Sequence[RatingRow]) -> tuple[tuple[str, ...],
 
 def _unpacked(
     row: type[T],
-    packed: tuple[tuple[str, ...], list[tuple]],
+    packed: Any,
     division: Division,
     public: bool,
     stamps: DivisionStamps | None,
@@ -439,7 +440,7 @@ def _standings(
     players, results = players_and_results(division, public, stamps)
     last_round = len(results)
     after = last_round if after_round is None else min(after_round, last_round)
-    by_id = {p.pk: p for p in players}
+    by_id: dict[Hashable, Player] = {p.pk: p for p in players}
     if show_inactive is None:
         withdrawn = any(p.withdrawn_from_round is not None for p in players)
         show_inactive = withdrawn and tsh_settings.shows_inactive(division.tournament)
@@ -554,11 +555,11 @@ class _RatingsMemo:
     """The cache, as `ratings_engine.rate_event` keeps each round's ratings in it (a day), and
     this process's memory (`memos.RATED`)."""
 
-    def get_many(self, keys: list[str]) -> dict[str, dict[int, int]]:
+    def get_many(self, keys: list[str]) -> dict[str, dict[Hashable, int]]:
         return cache_once.get_many(memos.RATED, keys)
 
-    def set_many(self, data: dict[str, dict[int, int]]) -> object:
-        return cache_once.set_many(memos.RATED, data, 24 * 3600)
+    def set_many(self, data: dict[str, dict[Hashable, int]]) -> None:
+        cache_once.set_many(memos.RATED, data, 24 * 3600)
 
 
 def _ratings(
