@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         # Each connection a thread of its own while it sends its request and reads its answer, so
         # that slow clients hold threads, never a worker; Django renders one request at a time a
         # worker in a thread of its own (config/wsgi.py): measured on bench/load.py and
-        # bench/hall.py, threads rendering at once made every page's tail longer (docs/DESIGN.md).
+        # bench/hall.py, threads rendering at once made every page's tail longer (bench/RESULTS.md).
         "--worker-class", "gthread",
         "--threads", env.get("WEB_THREADS", "32"),
         "--error-logfile", "-",

@@ -7,7 +7,7 @@ header every second) holds a thread of its own, never the worker. Django itself 
 thread a worker, handed each request once it has fully arrived:
 
 - measured, several threads rendering at once made every page's tail longer (they share one
-  interpreter lock: docs/DESIGN.md, "One thread a worker");
+  interpreter lock: bench/RESULTS.md, "One thread a worker");
 - Django's database connections are per thread: a worker keeps one, as before;
 - a request's body is read whole first (in memory, in a temporary file past
   FILE_UPLOAD_MAX_MEMORY_SIZE), as Django's ASGI handler does, so that a client sending it

@@ -2,7 +2,7 @@
 (``shared/seeds/``, in Indonesian, Korean, Finnish and Persian) name tile counts, letter values,
 end-of-game rules, the notation and the validity marks; each fact is read from the seed's own
 words here and checked against the tile sets, rulesets, board and word-list marks Spread ships.
-Where a seed and Spread differ, the test says so and docs/DESIGN.md explains it."""
+Where a seed and Spread differ, the test says so and docs/formats.md ("The language seeds") explains it."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def test_the_finnish_seeds_game_rules() -> None:
     assert "hän saa 50 lisäpistettä" in text and home.bingo_bonus == 50
     assert "Vaihtaminen onnistuu vain, jos pussissa on vielä laattoja" in text
     # The seed takes 10 points off a wrong challenger; no built-in ruleset does that (WESPA gives
-    # the challenged player 5 a word instead), see docs/DESIGN.md.
+    # the challenged player 5 a word instead), see docs/formats.md.
     assert "haastajalta vähennetään 10 pistettä" in text
     assert {load_rules(n).challenge for n in ("naspa", "wespa", "home")} == {"double", "penalty"}
 

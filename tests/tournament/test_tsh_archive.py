@@ -247,7 +247,7 @@ def test_a_real_division_carried_in_an_archive_gives_the_ranks_tsh_wrote(tmp_pat
     import_file(path)
     tfile = read_t(text)
     # No player of this division withdrew, so every rrank is one Spread gives; where a player
-    # was made inactive tsh may leave a stale rank (README, "Withdrawn players' ranks").
+    # was made inactive tsh may leave a stale rank (docs/formats.md, "Withdrawn players' ranks").
     checked = 0
     for after in range(1, tfile.rounds + 1):
         ranks = {r["name"]: r["rank"] for r in standings("A", after)}
