@@ -2,7 +2,8 @@
 (``shared/seeds/``, in Indonesian, Korean, Finnish and Persian) name tile counts, letter values,
 end-of-game rules, the notation and the validity marks; each fact is read from the seed's own
 words here and checked against the tile sets, rulesets, board and word-list marks Spread ships.
-Where a seed and Spread differ, the test says so and docs/formats.md ("The language seeds") explains it."""
+Where a seed and Spread differ, the test says so and docs/formats.md ("The language seeds")
+explains it."""
 
 from __future__ import annotations
 
