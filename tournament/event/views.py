@@ -66,7 +66,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             return redirect("desk-dashboard", tournament.slug)
         status = 400
     context = {"form": form, "divisions": divisions}
-    return render(request, "tournament/desk/new_tournament.html", context, status=status)
+    return render(request, "tournament/event/new_tournament.html", context, status=status)
 
 
 def _people_page(request: HttpRequest, tournament, form: PersonForm | None = None, status=200):
@@ -76,7 +76,7 @@ def _people_page(request: HttpRequest, tournament, form: PersonForm | None = Non
         "scorekeepers": tournament.scorekeepers.order_by("username"),
         "form": form or PersonForm(),
     }
-    return render(request, "tournament/desk/people.html", context, status=status)
+    return render(request, "tournament/event/people.html", context, status=status)
 
 
 @login_required
@@ -216,7 +216,7 @@ def divisions(request: HttpRequest, slug: str) -> HttpResponse:
         (d, d.players.count(), d.games.exists()) for d in tournament.divisions.order_by("position")
     ]
     context = {"tournament": tournament, "rows": rows, "form": AddDivisionForm()}
-    return render(request, "tournament/desk/divisions.html", context, status=status)
+    return render(request, "tournament/event/divisions.html", context, status=status)
 
 
 @login_required
@@ -248,7 +248,7 @@ def index(request: HttpRequest) -> HttpResponse:
         "scorekeeping": request.user.scorekeeping.all(),
         "may_create": events.may_create(request.user),
     }
-    return render(request, "tournament/desk/index.html", context)
+    return render(request, "tournament/event/index.html", context)
 
 
 @login_required
@@ -278,11 +278,11 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "unresolved": unresolved.for_tournament(tournament),
         "show_division": len(divisions) > 1,
     }
-    return render(request, "tournament/desk/dashboard.html", context)
+    return render(request, "tournament/event/dashboard.html", context)
 
 
 @login_required
 def changes(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_desk_tournament(request, slug, scorekeeper=True)
     context = {"tournament": tournament, "changes": change_rows(_changes(tournament))}
-    return render(request, "tournament/desk/changes.html", context)
+    return render(request, "tournament/event/changes.html", context)

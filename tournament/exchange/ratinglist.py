@@ -116,4 +116,4 @@ def rating_list(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
         "started": started,
         "asked": asked,
     }
-    return render(request, "tournament/desk/rating_list.html", context, status=status)
+    return render(request, "tournament/exchange/rating_list.html", context, status=status)

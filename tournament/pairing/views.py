@@ -115,7 +115,7 @@ def _pairing_page(
         "form": form,
         "systems": pairing_systems.descriptions(list(SYSTEMS)),
     }
-    return render(request, "tournament/desk/pairing.html", context, status=status)
+    return render(request, "tournament/pairing/pairing.html", context, status=status)
 
 
 @login_required
@@ -237,7 +237,7 @@ def round_pairings(
         "forfeit_spread": division.forfeit_spread,
         "fixed_legend": fixed_table_legend() if any(r["fixed"] for r in rows) else "",
     }
-    return render(request, "tournament/desk/round_pairings.html", context)
+    return render(request, "tournament/pairing/round_pairings.html", context)
 
 
 @login_required
@@ -354,4 +354,4 @@ def settings(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         form = DivisionSettingsForm(instance=division)
         status = 200
     context = {"tournament": division.tournament, "division": division, "form": form}
-    return render(request, "tournament/desk/settings.html", context, status=status)
+    return render(request, "tournament/pairing/settings.html", context, status=status)

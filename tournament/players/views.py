@@ -67,7 +67,7 @@ def _players_page(
         "latin_every": every,
         "latin_to_check": sum(p.latin_to_check for p in players),
     }
-    return render(request, "tournament/desk/players.html", context, status=status)
+    return render(request, "tournament/players/players.html", context, status=status)
 
 
 def _latin_rows(
@@ -327,7 +327,7 @@ def check_in(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         "players": players,
         "checked": sum(p.checked_in for p in players),
     }
-    return render(request, "tournament/desk/check_in.html", context)
+    return render(request, "tournament/players/check_in.html", context)
 
 
 @login_required
@@ -369,7 +369,7 @@ def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) 
         "player": player,
         "form": form,
     }
-    return render(request, "tournament/desk/player_edit.html", context, status=status)
+    return render(request, "tournament/players/player_edit.html", context, status=status)
 
 
 @login_required
@@ -400,7 +400,7 @@ def absent(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
             "round": round_number,
             "question": player_changes.absence_question(player, paired),
         }
-        return render(request, "tournament/desk/absent_confirm.html", context)
+        return render(request, "tournament/players/absent_confirm.html", context)
     try:
         with rounds.keeping_pairings(division, request.user) as after:
             player_changes.set_absent(player, round_number, is_absent, request.user)

@@ -154,7 +154,7 @@ def desk_playoff(request: HttpRequest, slug: str, division_id: int) -> HttpRespo
         "stages": _matches(state) if state else [],
         "last": last,
     }
-    return render(request, "tournament/desk/playoff.html", context, status=status)
+    return render(request, "tournament/playoffs/desk_playoff.html", context, status=status)
 
 
 def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
@@ -168,4 +168,4 @@ def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         "state": state,
         "stages": _matches(state) if state else [],
     }
-    return render(request, "tournament/playoff.html", context)
+    return render(request, "tournament/playoffs/playoff.html", context)

@@ -16,4 +16,4 @@ def display(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     divisions = list(tournament.divisions.all()) if request.GET.get("rotate") == "1" else [div]
     feeds = [reverse("api-display", args=[slug, d.name]) for d in divisions]
     ctx = {"tournament": tournament, "division": div, "feeds": feeds}
-    return render(request, "tournament/display/display.html", ctx)
+    return render(request, "tournament/public/display.html", ctx)

@@ -60,7 +60,7 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         visible |= Q(directors=request.user)
     tournaments = Tournament.objects.filter(visible).distinct()
-    return render(request, "tournament/home.html", {"tournaments": tournaments})
+    return render(request, "tournament/public/home.html", {"tournaments": tournaments})
 
 
 def tournament_detail(request: HttpRequest, page: Page[None], slug: str) -> HttpResponse:
@@ -68,7 +68,7 @@ def tournament_detail(request: HttpRequest, page: Page[None], slug: str) -> Http
     rounds = queries.rounds_by_division(tournament)
     divisions = [(d, rounds.get(d.pk, [])) for d in tournament.divisions.all()]
     return render(
-        request, "tournament/tournament.html", {"tournament": tournament, "divisions": divisions}
+        request, "tournament/public/tournament.html", {"tournament": tournament, "divisions": divisions}
     )
 
 
@@ -119,7 +119,7 @@ def standings(request: HttpRequest, page: Page[None], slug: str, division: str) 
         "table": table,
         **standings_extras(div, after, standings_key, stamps),
     }
-    return render(request, "tournament/standings.html", ctx)
+    return render(request, "tournament/public/standings.html", ctx)
 
 
 def pairings(
@@ -145,7 +145,7 @@ def pairings(
         ),
         "fixed_legend": fixed_table_legend() if found.fixed_tables else "",
     }
-    return render(request, "tournament/pairings.html", ctx)
+    return render(request, "tournament/public/pairings.html", ctx)
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,7 @@ def player(
         # The games changed since their key was read: the table shown is the newer one, and
         # the page is not kept under a fingerprint that says otherwise.
         page.keep = False
-    return render(request, "tournament/player.html", ctx)
+    return render(request, "tournament/public/player.html", ctx)
 
 
 def _player_games(
@@ -297,7 +297,7 @@ def ratings(request: HttpRequest, page: Page[None], slug: str, division: str) ->
             key=lambda p: p.number,
         ),
     }
-    return render(request, "tournament/ratings.html", ctx)
+    return render(request, "tournament/public/ratings.html", ctx)
 
 
 def crosstable(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
@@ -316,7 +316,7 @@ def crosstable(request: HttpRequest, page: Page[None], slug: str, division: str)
         # until that round changes: the same HTML as tables2's.
         "table": mark_safe(standings_crosstable_html(div, rows, cells, request)),  # noqa: S308 - escaped cell by cell
     }
-    return render(request, "tournament/crosstable.html", ctx)
+    return render(request, "tournament/public/crosstable.html", ctx)
 
 
 def scoresheet(request: HttpRequest, page: Page[None], slug: str, pk: int) -> HttpResponse:
@@ -336,7 +336,7 @@ def scoresheet(request: HttpRequest, page: Page[None], slug: str, pk: int) -> Ht
         "gcg_url": reverse("public-gcg", args=[tournament.slug, sheet.pk]),
         "pdf_url": reverse("public-game-record", args=[tournament.slug, sheet.pk]),
     }
-    return render(request, "tournament/scoresheet.html", ctx)
+    return render(request, "tournament/public/scoresheet.html", ctx)
 
 
 def high_plays(request: HttpRequest, page: Page[None], slug: str) -> HttpResponse:
@@ -353,7 +353,7 @@ def high_plays(request: HttpRequest, page: Page[None], slug: str) -> HttpRespons
         "top": plays[:HIGH_PLAYS],
         "bingos": [p for p in plays if p.turn.bingo],
     }
-    return render(request, "tournament/high_plays.html", ctx)
+    return render(request, "tournament/public/high_plays.html", ctx)
 
 
 def standings_extras(
@@ -403,4 +403,4 @@ def statistics(request: HttpRequest, page: Page[None], slug: str, division: str)
         "after": report.round if report else None,
         "tables": tables,
     }
-    return render(request, "tournament/statistics.html", ctx)
+    return render(request, "tournament/public/statistics.html", ctx)

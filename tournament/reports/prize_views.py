@@ -69,7 +69,7 @@ def desk_prizes(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
         "form": form,
         "awarded": awarded.tables[0] if awarded else None,
     }
-    return render(request, "tournament/desk/prizes.html", context, status=status)
+    return render(request, "tournament/reports/prizes.html", context, status=status)
 
 
 @login_required
@@ -92,7 +92,7 @@ def desk_prize_slides(request: HttpRequest, slug: str, division_id: int) -> Http
         "slides": found,
         "reason": reason,
     }
-    return render(request, "tournament/desk/prize_slides.html", context, status=200)
+    return render(request, "tournament/reports/prize_slides.html", context, status=200)
 
 
 def certificate(request: HttpRequest, code: str) -> HttpResponse:
@@ -103,6 +103,6 @@ def certificate(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404(gettext("No certificate has the code %(code)s.") % {"code": code[:40]})
     return render(
         request,
-        "tournament/certificate.html",
+        "tournament/reports/certificate.html",
         {"certificate": found, "tournament": found.division.tournament},
     )

@@ -220,4 +220,4 @@ def desk_summary(request: HttpRequest, slug: str) -> HttpResponse:
         "latin_to_check": players.latin_to_check(tournament),
         "is_director": tournament.is_director(request.user),
     }
-    return render(request, "tournament/desk/summary.html", context)
+    return render(request, "tournament/reports/summary.html", context)

@@ -152,12 +152,12 @@ def _entry_page(
             "max": results.MAX_SCORE,
         },
     )
-    return render(request, "tournament/desk/entry.html", context, status=status)
+    return render(request, "tournament/results/entry.html", context, status=status)
 
 
 def _round_html(request: HttpRequest, division: Division, round_number: int) -> str:
     return render_to_string(
-        "tournament/desk/_round.html", _round_context(request, division, round_number), request
+        "tournament/results/_round.html", _round_context(request, division, round_number), request
     )
 
 
@@ -343,4 +343,4 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         "upload_form": SingleUploadForm(),
         "changes": _game_changes(game),
     }
-    return render(request, "tournament/desk/game.html", context, status=status)
+    return render(request, "tournament/results/game.html", context, status=status)

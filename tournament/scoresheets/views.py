@@ -72,7 +72,7 @@ def _scoresheet_form_page(
             "desk-scoresheet-check", args=[game.division.tournament.slug, game.pk]
         ),
     }
-    return render(request, "tournament/desk/scoresheet_form.html", context)
+    return render(request, "tournament/scoresheets/scoresheet_form.html", context)
 
 
 @login_required
@@ -191,7 +191,7 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
         "gcg_url": reverse("desk-gcg", args=[slug, sheet.pk]),
         "pdf_url": reverse("desk-game-record", args=[slug, sheet.pk]),
     }
-    return render(request, "tournament/desk/scoresheet.html", context)
+    return render(request, "tournament/scoresheets/scoresheet.html", context)
 
 
 @login_required
@@ -295,4 +295,4 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         "errors": errors,
         "games": division.games.filter(player2__isnull=False).select_related("player1", "player2"),
     }
-    return render(request, "tournament/desk/upload.html", context)
+    return render(request, "tournament/scoresheets/upload.html", context)
