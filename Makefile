@@ -81,7 +81,7 @@ engine-messages: venv
 # no gettext tools (tests/tournament/test_i18n_catalogs.py holds them complete and in step).
 LANGUAGES := id ko fi fa
 messages: engine-messages
-	$(BIN)/python manage.py makemessages $(addprefix -l ,$(LANGUAGES)) --no-obsolete \
+	$(BIN)/python manage.py makemessages $(addprefix -l ,$(LANGUAGES)) --no-obsolete --no-wrap \
 		-i ".venv/*" -i "tests/*" -i "fuzz/*" -i "bench/*" -i "scoring/*" \
 		-i "tournament/engine/*" -i "tournament/interchange/*" -i "staticfiles/*"
 	$(BIN)/python manage.py compilemessages $(addprefix -l ,$(LANGUAGES)) -i scoring
