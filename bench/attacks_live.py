@@ -49,7 +49,7 @@ ATTACK = "#player1 P1 Player 1\n#player2 P2 Player 2\n" + "#note x\n" * 30000
 
 SETUP = r"""
 import json
-from tournament import selfservice
+from tournament.phone import services as selfservice
 from tournament.models import Division, Game, Player, Round, Tournament
 t = Tournament.objects.create(name="Attacks", slug="attacks", public=True)
 d = Division.objects.create(tournament=t, name="A", self_report=True)

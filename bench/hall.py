@@ -44,7 +44,7 @@ from load import (  # the same database, server and shell helpers as bench/load.
 
 SETUP = r"""
 import json, sys
-from tournament import selfservice
+from tournament.phone import services as selfservice
 from tournament.models import Division, Game, Player, Round, Tournament
 n = int(sys.argv[-1])
 t = Tournament.objects.create(name="Hall bench", slug="hall-bench", public=True)

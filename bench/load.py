@@ -56,7 +56,10 @@ SETUP = r"""
 import json, shutil, sys
 from pathlib import Path
 from django.contrib.auth.models import User
-from tournament import services, results, scoresheets, stamps
+from tournament.exchange import tsh_io
+from tournament.results import services as results
+from tournament.scoresheets import services as scoresheets
+from tournament.standings import stamps
 from tournament.models import Game, Change
 
 event, folder, password = sys.argv[-3:]
@@ -64,7 +67,7 @@ if event == "mgi":
     for name in ("config.tsh", "a.t"):
         shutil.copyfile(Path(MGI) / name, Path(folder) / name)
     shutil.copyfile(Path(MGI) / "a.t", Path(folder) / "b.t")  # config.tsh names a B it lacks
-    tournament = services.import_tsh(Path(folder) / "config.tsh", slug="bench")
+    tournament = tsh_io.import_tsh(Path(folder) / "config.tsh", slug="bench")
     division = tournament.divisions.get(name="A")
 else:
     sys.path.insert(0, ROOT)

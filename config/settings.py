@@ -78,7 +78,7 @@ def caches_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     """With REDIS_URL, one Redis shared by every worker and server; else each process's memory.
 
     Either is exact: every cached page or table is keyed by a stamp read from the database.
-    Redis is reached through `tournament.cache_backend.TolerantCache`: while it cannot be
+    Redis is reached through `tournament.core.cache_backend.TolerantCache`: while it cannot be
     reached each worker answers from its own memory (no request fails), and a call waits at
     most a second for it (a hung server, not only a dead one).
     """

@@ -1,4 +1,4 @@
-"""Cache backends for the tests of a cache outage (`tournament.cache_backend.TolerantCache`
+"""Cache backends for the tests of a cache outage (`tournament.core.cache_backend.TolerantCache`
 wraps them as it wraps Redis in production)."""
 
 from __future__ import annotations

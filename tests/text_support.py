@@ -1,5 +1,5 @@
 """Text as a reader sees it: names in running text are isolated (U+2068 … U+2069,
-`tournament.sentences.isolate`, and in HTML `<bdi>` elements); a test that reads a sentence for
+`tournament.core.sentences.isolate`, and in HTML `<bdi>` elements); a test that reads a sentence for
 its words takes the marks and the isolating elements off with `plain`, and the tests of
 isolation look for them."""
 
