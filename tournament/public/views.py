@@ -68,7 +68,9 @@ def tournament_detail(request: HttpRequest, page: Page[None], slug: str) -> Http
     rounds = queries.rounds_by_division(tournament)
     divisions = [(d, rounds.get(d.pk, [])) for d in tournament.divisions.all()]
     return render(
-        request, "tournament/public/tournament.html", {"tournament": tournament, "divisions": divisions}
+        request,
+        "tournament/public/tournament.html",
+        {"tournament": tournament, "divisions": divisions},
     )
 
 
