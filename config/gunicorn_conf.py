@@ -30,12 +30,12 @@ def post_worker_init(worker: Any) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    app = getattr(worker, "wsgi", None)
-    if worker is not None and hasattr(app, "busy_for"):
+    busy_for = getattr(getattr(worker, "wsgi", None), "busy_for", None)
+    if worker is not None and busy_for is not None:
         beat = worker.notify
 
         def notify() -> None:
-            if app.busy_for() < HOLD_HEARTBEAT_AFTER:
+            if busy_for() < HOLD_HEARTBEAT_AFTER:
                 beat()
 
         worker.notify = notify

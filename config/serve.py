@@ -139,8 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         "--no-control-socket",  # several servers may share a machine (and its home folder)
     ]  # fmt: skip
     sys.stdout.flush()
-    os.execv(sys.executable, command)
-    return 0  # not reached: gunicorn has taken over the process
+    os.execv(sys.executable, command)  # never returns: gunicorn takes over the process
 
 
 if __name__ == "__main__":

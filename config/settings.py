@@ -43,6 +43,7 @@ SQLITE_OPTIONS = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 
 def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     """The default database: DATABASE_URL when set, else a SQLite file beside manage.py."""
+    database: dict[str, Any]
     if env.get("DATABASE_URL"):
         # Connections kept open between requests (CONN_MAX_AGE seconds, checked before reuse):
         # opening one to PostgreSQL costs more than serving a cached page.

@@ -332,8 +332,11 @@ class Game(models.Model):
 
     objects = GameQuerySet.as_manager()
 
+    # Set by `from_db` on a game read from the database; absent on one not yet saved.
+    loaded_round: int | None
+
     @classmethod
-    def from_db(cls, db: str, field_names: Any, values: Any) -> Game:
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Game:
         # The round it was read in: a save that moves a game to another round changes two
         # rounds and the list of rounds, not one round's games (`standings/stamps.py`).
         game = super().from_db(db, field_names, values)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 
@@ -37,13 +38,13 @@ def record(
     """
     if action not in Action.values:
         raise ValueError(f"{action!r} is not a change the log knows ({', '.join(Action.values)}).")
-    user: AbstractBaseUser | None = None
+    user: User | None = None
     player: Player | None = None
     if isinstance(actor, Player):
         if isinstance(division, Tournament) or actor.division_id != division.pk:
             raise ValueError(f"{actor.name} does not play in division {division.name}.")
         player = actor
-    elif isinstance(actor, AbstractBaseUser):
+    elif isinstance(actor, get_user_model()):
         user = actor
     elif actor is not None and getattr(actor, "is_authenticated", None) is not False:
         raise ValueError(f"A change is made by a user or a player, not by {actor!r}.")

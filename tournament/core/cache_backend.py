@@ -95,8 +95,9 @@ class _State:
         if not self.down:
             return
         with self.lock:
+            # Another thread may have cleared it since the check above (mypy assumes not).
             if not self.down:
-                return
+                return  # type: ignore[unreachable]
             self.down = False
         fallback.clear()
         logger.warning("the cache at %s answers again", location)

@@ -11,7 +11,7 @@ from tournament.core import bounds
 def form_error(form: forms.BaseForm) -> str:
     """A form's errors in one line, each after its field's name, for a message or a JSON reply."""
     return " ".join(
-        f"{'' if name == '__all__' else name + ': '}{' '.join(errors)}"
+        f"{'' if name == '__all__' else name + ': '}{' '.join(str(e) for e in errors)}"
         for name, errors in form.errors.items()
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -87,9 +87,12 @@ class NewDivisionForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = ruleset_choices()
-        self.fields["tile_set"].choices = [(n, n) for n in builtin_tilesets()]
-        self.fields["rating_system"].choices = rating_system_choices()
+        # Declared above as ChoiceFields; `fields` holds them as plain Fields.
+        cast(forms.ChoiceField, self.fields["ruleset"]).choices = ruleset_choices()
+        cast(forms.ChoiceField, self.fields["tile_set"]).choices = [
+            (n, n) for n in builtin_tilesets()
+        ]
+        cast(forms.ChoiceField, self.fields["rating_system"]).choices = rating_system_choices()
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -125,8 +128,12 @@ class BaseDivisionFormSet(forms.BaseFormSet):
         return [f.new_division() for f in self.forms if f.cleaned_data.get("name")]
 
 
-NewDivisionFormSet = forms.formset_factory(
-    NewDivisionForm, formset=BaseDivisionFormSet, extra=2, max_num=20, absolute_max=20
+# A subclass of BaseDivisionFormSet (the stubs say only BaseFormSet).
+NewDivisionFormSet = cast(
+    type[BaseDivisionFormSet],
+    forms.formset_factory(
+        NewDivisionForm, formset=BaseDivisionFormSet, extra=2, max_num=20, absolute_max=20
+    ),
 )
 
 

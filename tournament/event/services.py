@@ -550,7 +550,9 @@ def _division_name(tournament: Tournament, name: str, exclude: int | None = None
     name = " ".join(name.split())
     if not name or len(name) > 50:
         raise PeopleRefused(_("A division needs a name of 1 to 50 characters."))
-    others = tournament.divisions.exclude(pk=exclude)
+    others = tournament.divisions.all()
+    if exclude is not None:
+        others = others.exclude(pk=exclude)
     if others.filter(name__iexact=name).exists():
         raise PeopleRefused(
             _("%(name)s already has a division %(division)s.")

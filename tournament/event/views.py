@@ -243,10 +243,12 @@ def _changes(tournament: Tournament) -> Any:
 
 @login_required
 def index(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    assert user.is_authenticated  # login_required
     context = {
-        "tournaments": request.user.directed.all(),
-        "scorekeeping": request.user.scorekeeping.all(),
-        "may_create": events.may_create(request.user),
+        "tournaments": user.directed.all(),
+        "scorekeeping": user.scorekeeping.all(),
+        "may_create": events.may_create(user),
     }
     return render(request, "tournament/event/index.html", context)
 
@@ -257,14 +259,14 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     divisions = []
     for d in tournament.divisions.all():
         states = events.round_states(d)
-        d.next_step = events.next_step(d, states)  # for the page: what to do next here
+        # For the page: what to do next here (an attribute of this instance only).
+        d.next_step = events.next_step(d, states)  # type: ignore[attr-defined]
         divisions.append((d, states))
-    sheets = (
+    sheets = list(
         Scoresheet.objects.filter(game__division__tournament=tournament)
         .select_related("game__division", "game__player1", "game__player2")
         .defer("gcg")
     )
-    sheets = list(sheets)
     context = {
         "tournament": tournament,
         "is_director": tournament.is_director(request.user),

@@ -151,7 +151,7 @@ def _save_division(
     for pairing in found.pairings:
         p, i = pairing.a
         mine = rows[p].entries[i]
-        raw = {"1": [mine.code, mine.opponent, mine.first]}
+        raw: dict[str, list[int | float | None]] = {"1": [mine.code, mine.opponent, mine.first]}
         if pairing.b is None:
             kind, spread = unopposed(mine.code, division)
             raw["scores"] = [spread, None]

@@ -10,7 +10,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, models, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
@@ -54,8 +54,10 @@ def _first_second(player: tsh.TshPlayer, round_index: int) -> int:
     return 0
 
 
-def _max_length(model: type, name: str) -> int:
-    return model._meta.get_field(name).max_length
+def _max_length(model: type[models.Model], name: str) -> int:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field) and field.max_length is not None
+    return field.max_length
 
 
 def _check_tfile(tfile: tsh.TFile, source: str) -> None:
@@ -180,10 +182,10 @@ def _check_config(config: tsh.ConfigFile, source: str) -> None:
                 )
     title = config.value("event_name")
     if isinstance(title, str) and len(title) > _max_length(Tournament, "name"):
-        line = config.setting("event_name")
-        assert line is not None
+        event_name = config.setting("event_name")
+        assert event_name is not None
         refuse(
-            line.number,
+            event_name.number,
             gettext("config event_name is longer than %(limit)s")
             % {"limit": _max_length(Tournament, "name")},
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext
@@ -42,7 +42,7 @@ class PairForm(forms.Form):
         super().__init__(*args, **kwargs)
         choices = [("", gettext("as scheduled"))]
         choices += [(name, f"{name}: {description(name)}") for name in automatic()]
-        self.fields["system"].choices = choices
+        cast(forms.ChoiceField, self.fields["system"]).choices = choices
 
 
 class SwapForm(forms.Form):
@@ -67,7 +67,7 @@ class ManualPairingsForm(forms.Form):
             numbers = [bounds.plain_number(w) for w in words]
             if len(words) == 2 and words[1].lower() in results.BYE_WORDS and numbers[0]:
                 found.append((numbers[0], None))
-            elif len(words) == 2 and all(numbers):
+            elif len(words) == 2 and numbers[0] and numbers[1]:
                 found.append((numbers[0], numbers[1]))
             else:
                 raise forms.ValidationError(
@@ -192,7 +192,8 @@ class DivisionSettingsForm(forms.ModelForm):
         )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         first, last = data.get("first_table"), data.get("last_table")
         if first is not None and last is not None and last < first:
             raise forms.ValidationError(_("The last table comes after the first."))

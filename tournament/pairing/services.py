@@ -183,7 +183,7 @@ def rules(
         ids = [by_number.get(n) for n in pair]
         if len(ids) == 2 and None not in ids:
             forbidden.append(frozenset(ids))
-    groups = None
+    groups: dict[engine.PlayerId, str] | None = None
     if division.avoid_same:
         groups = {
             p.pk: getattr(p, division.avoid_same)
@@ -589,9 +589,10 @@ def _keep_fixed_tables(division: Division, games: Sequence[Game]) -> None:
     """After a swap, a player with a fixed table may have moved: the round's tables are given
     again (`tables_for`), the games keeping their order."""
     seated = [g for g in games if g.player2_id is not None]
-    if not any(g.player1.fixed_table or g.player2.fixed_table for g in seated):
+    pairs = [(g.player1, g.player2) for g in seated]
+    if not any(a.fixed_table or (b is not None and b.fixed_table) for a, b in pairs):
         return
-    tables = tables_for(division, [(g.player1, g.player2) for g in seated])
+    tables = tables_for(division, pairs)
     for g, table in zip(seated, tables, strict=True):
         if g.table != table:
             g.table = table
@@ -602,7 +603,9 @@ def _drop_stale_reasons(state: Round, games: Sequence[Game]) -> None:
     """After a swap, the engine's reasons for a table are true only of a pair still playing:
     the others are dropped, so that "why these pairings" never explains pairs that no longer
     exist. The engine's notes about the whole round stand."""
-    pairs = {frozenset((g.player1.name, g.player2.name)) for g in games if g.player2_id is not None}
+    pairs = {
+        frozenset((g.player1.name, g.player2.name)) for g in games if g.player2 is not None
+    }
     kept = [
         note
         for note in state.notes

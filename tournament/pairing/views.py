@@ -96,7 +96,7 @@ def _pairing_page(
     # Once the planned rounds are paired the page offers no next round: pairing past the plan is
     # a step of its own, asked first.
     planned = division.planned_rounds
-    plan_done = bool(planned) and upcoming > planned
+    plan_done = bool(planned and upcoming > planned)
     entry = None
     if not plan_done:
         try:

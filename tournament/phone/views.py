@@ -8,6 +8,7 @@ server's cache, exact, under what it shows (see `page`). Every write is rate lim
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -37,6 +38,9 @@ from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets.views import read_upload
 from tournament.standings.tables import RESULT_WORDS
 from tournament.templatetags.spread_i18n import bdi, ltr
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 SENT_SHOWN = 50  # the latest scoresheets sent from phones, on the desk's queue page
 TOO_MANY = gettext_lazy("Too many reports from this link in a minute: wait a moment.")
@@ -201,7 +205,7 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
     mine = selfservice.own_sheet(game, player)
     refused = selfservice.sheet_refusal(game, player)
     text = mine.gcg if mine else scoresheets.scoresheet_header(game)
-    error = ""
+    error: StrOrPromise = ""
     if request.method == "POST":
         text = request.POST.get("gcg", "")
         upload = request.FILES.get("file")

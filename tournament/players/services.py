@@ -151,9 +151,11 @@ def import_roster(division: Division, data: bytes, filename: str, user: Any) -> 
     tsh `.t` file), numbered after the last one where the file gives no number; any added after
     the start are late entries, with a forfeit loss for every round already under way. A bad
     file saves nothing."""
-    lengths = {
-        f: Player._meta.get_field(f).max_length for f in ("name", "club", "team", "membership_id")
-    }
+    lengths: dict[str, int] = {}
+    for name in ("name", "club", "team", "membership_id"):
+        column = Player._meta.get_field(name)
+        assert isinstance(column, models.Field) and column.max_length is not None
+        lengths[name] = column.max_length
     entries = roster.read_players(data, filename, lengths)
     with transaction.atomic():
         division = rounds.locked_division(division)
@@ -204,12 +206,16 @@ def _enter_late(
         "forfeits": (Game.FORFEIT, -division.forfeit_spread),
         "byes": (Game.BYE, division.bye_spread),
     }.get(missed, (None, 0))
-    made = [
-        Game.objects.create(
-            division=division, round=r, player1=player, score1=score, kind=kind, version=1
-        )
-        for r in (sorted(under_way) if kind is not None else [])
-    ]
+    made = (
+        [
+            Game.objects.create(
+                division=division, round=r, player1=player, score1=score, kind=kind, version=1
+            )
+            for r in sorted(under_way)
+        ]
+        if kind is not None
+        else []
+    )
     reason = f"{isolate(player.name)} added as player {player.number}"
     if made:
         what = "forfeit losses" if kind == Game.FORFEIT else "byes"
@@ -289,6 +295,7 @@ def _absent_from_pairing(player: Player, game: Game, user: Any) -> None:
         )
         return
     opponent = game.player2 if game.player1_id == player.pk else game.player1
+    assert opponent is not None  # a game of two players: one of one is answered above
     before = snapshot(game)
     game.player1, game.player2 = opponent, None
     game.kind, game.score1, game.score2, game.first = Game.BYE, division.bye_spread, None, 0

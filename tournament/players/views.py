@@ -178,11 +178,12 @@ def latin_names(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
     division = get_desk_division(request, slug, division_id)
     every = request.POST.get("all") == "1"  # “Save, every name checked”
     given = {}
-    for key, value in request.POST.items():
+    for key in request.POST:
         number = bounds.plain_number(key.removeprefix("latin-")) if key[:6] == "latin-" else None
         if number is not None:
             checked = every or request.POST.get(f"checked-{number}") == "1"
-            given[number] = player_changes.LatinName(number, value, checked)
+            name = request.POST.get(key, "")  # the key's last value, as items() gives it
+            given[number] = player_changes.LatinName(number, name, checked)
     if not given:
         messages.error(request, gettext("No name in Latin letters was sent."))
         return redirect("desk-players", slug, division.pk)
@@ -391,6 +392,7 @@ def absent(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         and round_number not in (player.absent_rounds or [])
     )
     if changes_pairing and request.POST.get("confirm") != "1":
+        assert paired is not None  # changes_pairing: it is paired
         # A round already paired: its pairing changes at once, so the desk asks first, naming
         # both players.
         context = {

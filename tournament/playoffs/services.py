@@ -4,6 +4,7 @@ renewed and one logged change. Who meets whom is the engine's (`engine/playoffs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +79,7 @@ def state(division: Division, public: bool = False) -> State | None:
     games: dict[tuple[int, int], list[PlayoffGame]] = {}
     for g in playoff.games.order_by("stage", "slot", "number"):
         games.setdefault((g.stage, g.slot), []).append(g)
-    played = {
+    played: dict[tuple[int, int], Sequence[engine.SeriesGame]] = {
         key: [engine.SeriesGame(g.score1, g.score2) for g in value] for key, value in games.items()
     }
     stages = engine.playoff(playoff.seeds, playoff.length, played)

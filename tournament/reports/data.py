@@ -165,12 +165,13 @@ def pairings(division: Division, number: int | None = None, public: bool = False
     sides = [s for g in games for s in queries.sides_of(g, players)]
     fixed = {s.game.pk for s in sides if s.fixed_table}
 
-    def table_of(game: Game) -> Cell:
+    def table_of(game: Game | read_model.GameRow) -> Cell:
         # A fixed table is marked, as on the pairings pages; the legend is the table's note.
         return f"{game.table}{FIXED_MARK}" if game.pk in fixed else game.table
 
     for game in sorted(games, key=lambda g: (g.table is None, g.table or 0, g.pk)):
-        one, two = players[game.player1_id], players.get(game.player2_id)
+        one = players[game.player1_id]
+        two = players.get(game.player2_id) if game.player2_id is not None else None
         note = ""
         if two is None:
             note = _("forfeit") if game.kind == Game.FORFEIT else _("bye")
@@ -353,7 +354,7 @@ def ratings(division: Division, number: int | None = None, public: bool = False)
     note = tsh_settings.ratings_note(division)
     if note:
         columns[3] = Column(_("After (%(note)s)") % {"note": _not_asked(division)}, numeric=True)
-    table = [[r.player.number, r.name, r.before, r.after, r.change] for r in rows]
+    table: list[list[Cell]] = [[r.player.number, r.name, r.before, r.after, r.change] for r in rows]
     return Report(
         "ratings",
         division.tournament.name,
@@ -539,7 +540,7 @@ def crosstable(division: Division, number: int | None = None, public: bool = Fal
             _half(row.losses),
             row.spread,
         ]
-        typed = []
+        typed: list[tuple[Cell, Cell, Cell, str]] = []
         for r in range(1, after + 1):
             side = mine.get(r)
             line.append(_cross_cell(side))
@@ -1057,6 +1058,7 @@ def results(division: Division, number: int | None = None, public: bool = False)
     ]
     rows: list[list[Cell]] = []
     for g in games:
+        assert g.score1 is not None  # the query excludes a game without a result
         two = g.player2
         first = {1: g.player1.number, 2: two.number if two else None}.get(g.first)
         spread = g.score1 - (g.score2 or 0) if g.kind != Game.VOID else None
@@ -1142,6 +1144,7 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
     rows: list[list[Cell]] = []
     for n, line in enumerate(turns, start=1):
         t = line.turn
+        assert isinstance(t, scoring.Turn)  # replayed by the engine, not read from a saved report
         rows.append(
             [
                 n,

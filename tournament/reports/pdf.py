@@ -253,7 +253,10 @@ class FitTable(Flowable):
         bottom = y
         c.setLineWidth(0.5 if lay.ruled else 0.3)
         c.setStrokeColor(colors.black if lay.ruled else colors.Color(0.55, 0.55, 0.55))
-        lines = [(0, top, self.width, top), (0, bottom, self.width, bottom)]
+        lines: list[tuple[float, float, float, float]] = [
+            (0, top, self.width, top),
+            (0, bottom, self.width, bottom),
+        ]
         lines.append((0, top - lay.header_height, self.width, top - lay.header_height))
         if lay.ruled:
             y = top - lay.header_height

@@ -276,7 +276,7 @@ def inputs(
 
 def awards(
     division: Division, after: int | None = None, public: bool = False
-) -> tuple[list[engine.Award], dict[int, read_model.Row]]:
+) -> tuple[list[engine.Award], dict[engine.PlayerId, read_model.Row]]:
     """Who takes each of the division's prizes after the round, in the order they are listed
     (`engine.listing`); and the standings' rows by player."""
     prizes = [prize_of(p) for p in division.prizes or []]
@@ -289,7 +289,8 @@ def awards(
         earlier_ranks=given.earlier,
         minimum_team=_minimum_team(division),
     )
-    return engine.listing(found), {r.player.pk: r for r in given.rows}
+    rows: dict[engine.PlayerId, read_model.Row] = {r.player.pk: r for r in given.rows}
+    return engine.listing(found), rows
 
 
 def ranking(
@@ -297,7 +298,7 @@ def ranking(
 ) -> list[tuple[read_model.Row, engine.Entry]]:
     """Every contender for the prize, best first, with their standings row."""
     given = inputs(division, [prize], after, public)
-    by_player = {r.player.pk: r for r in given.rows}
+    by_player: dict[engine.PlayerId, read_model.Row] = {r.player.pk: r for r in given.rows}
     found = engine.ranking(
         prize, given.contenders, given.games, given.earlier, _minimum_team(division)
     )
@@ -528,7 +529,7 @@ def gibsonized(
     settled = gibsons(fld, fld.active)
     if not settled:
         return []
-    by_id = {p.pk: p for p in players}
+    by_id: dict[engine.PlayerId, Player] = {p.pk: p for p in players}
     left = planned - done
     allowance = swing(fld)
     found = []

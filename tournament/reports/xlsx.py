@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -28,7 +29,7 @@ def _sheet_title(text: str) -> str:
     return _BAD_SHEET_CHARS.sub(" ", text)[:31] or "Sheet"
 
 
-def _put_row(sheet: Worksheet, number: int, values: list[Cell]) -> None:
+def _put_row(sheet: Worksheet, number: int, values: Sequence[Cell]) -> None:
     """Write row `number` (from 1): the one way every sheet writes its cells.
 
     Text is always written as text: openpyxl would store a name like "=HYPERLINK(…)" as a live

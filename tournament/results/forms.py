@@ -58,7 +58,8 @@ class GameResultForm(forms.Form):
         )
         super().__init__(*args, **kwargs)
         self.game = game
-        if game.player2_id is None:
+        player2 = game.player2  # None (no query) for a bye or a forfeit
+        if player2 is None:
             self.fields["kind"] = forms.ChoiceField(
                 label=_("Kind"), choices=[(Game.BYE, _("bye")), (Game.FORFEIT, _("forfeit"))]
             )
@@ -67,10 +68,10 @@ class GameResultForm(forms.Form):
             )
         else:
             self.fields["score1"] = _score_field(f"{game.player1.number} {game.player1.name}")
-            self.fields["score2"] = _score_field(f"{game.player2.number} {game.player2.name}")
+            self.fields["score2"] = _score_field(f"{player2.number} {player2.name}")
             self.fields["first"] = forms.TypedChoiceField(
                 label=_("Went first"),
                 coerce=int,
-                choices=[(0, _("not known")), (1, game.player1.name), (2, game.player2.name)],
+                choices=[(0, _("not known")), (1, game.player1.name), (2, player2.name)],
             )
         self.order_fields(["kind", "score1", "score2", "first", "reason", "version"])

@@ -42,7 +42,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -53,6 +53,9 @@ from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player
 from tournament.scoresheets.services import reflag
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MIN_SCORE = -200
 MAX_SCORE = 1000
@@ -377,6 +380,7 @@ def _where(player: Player, games: list[Game], players: dict[int, Player]) -> str
             }
         if player.pk in (g.player1_id, g.player2_id):
             other = g.player2_id if player.pk == g.player1_id else g.player1_id
+            assert other is not None  # a game of one player is answered above
             return gettext("%(name)s plays %(opponent)s") % {
                 "name": isolate(player.name),
                 "opponent": _who(players[other]),
@@ -470,6 +474,7 @@ def _plan_played(entry: Entry, game: Game, player: Player, first_as_typed: bool)
     warnings = plausibility(entry)
     if game.first in (1, 2) and game.first != first:
         due = game.player1 if game.first == 1 else game.player2
+        assert due is not None  # a played game has two players
         if first_as_typed:
             warnings.append(
                 gettext(
@@ -517,7 +522,12 @@ def _plan_alone(
                     "round_number": round_number,
                 }
             )
-        values = {"score1": division.bye_spread, "score2": None, "first": 0, "kind": Game.BYE}
+        values: dict[str, Any] = {
+            "score1": division.bye_spread,
+            "score2": None,
+            "first": 0,
+            "kind": Game.BYE,
+        }
         return _Plan(game, values, None)
     values = {
         "player1": player,
@@ -614,7 +624,7 @@ def changes_touching(game: Game) -> Iterator[tuple[Change, dict | None, dict]]:
             yield change, _snapshot_of(change.before, game.pk), after
 
 
-def _stale_message(game: Game, version: int, outcome: str) -> str:
+def _stale_message(game: Game, version: int, outcome: StrOrPromise) -> str:
     """Who changed the game since `version`, when, and what they changed."""
     later = [(c, b, a) for c, b, a in changes_touching(game) if a["version"] > version]
     now = snapshot(game)
@@ -648,7 +658,8 @@ def _stale_message(game: Game, version: int, outcome: str) -> str:
 
 
 def _game_label(game: Game) -> str:
-    if game.player2_id is None:
+    player2 = game.player2  # None (no query) for a game of one player
+    if player2 is None:
         return gettext("%(name)s's round %(round)s %(kind)s") % {
             "name": isolate(game.player1.name),
             "round": game.round,
@@ -657,7 +668,7 @@ def _game_label(game: Game) -> str:
     return gettext("the round %(round)s game %(player1)s v %(player2)s") % {
         "round": game.round,
         "player1": isolate(game.player1.name),
-        "player2": isolate(game.player2.name),
+        "player2": isolate(player2.name),
     }
 
 

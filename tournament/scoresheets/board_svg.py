@@ -7,10 +7,15 @@ static/viewer.js draws tiles the same way when it steps through the game.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
 from scoring.board import Layout
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 CELL = 40
 MARGIN = 22  # room for the coordinates
@@ -47,7 +52,7 @@ def premium(layout: Layout, row: int, col: int) -> tuple[str, str] | None:
     return PREMIUMS.get((layout.letter_mult[i], layout.word_mult[i]))
 
 
-def legend(layout: Layout) -> list[tuple[str, str]]:
+def legend(layout: Layout) -> list[tuple[str, StrOrPromise]]:
     """(class, name) of each kind of premium square the layout has, in the usual order."""
     present = {
         p[0] for r in range(layout.size) for c in range(layout.size) if (p := premium(layout, r, c))

@@ -54,7 +54,9 @@ class MultipleFileField(forms.FileField):
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(label=_("GCG files"))
+    # The form's metaclass moves a declared field to `base_fields`: `self.files` stays the
+    # uploaded files, as mypy cannot tell.
+    files = MultipleFileField(label=_("GCG files"))  # type: ignore[assignment]
     round = forms.IntegerField(
         label=_("Round"),
         required=False,

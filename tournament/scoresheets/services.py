@@ -168,6 +168,7 @@ def sheet_players(game: Game, report: SheetReport) -> tuple[SheetPlayer, SheetPl
         return name_matches(player.name, p.nick, p.name)
 
     one, two = game.player1, game.player2
+    assert two is not None  # player2_id is set
     if matches(a, one) and matches(b, two) and not (matches(a, two) and matches(b, one)):
         return a, b
     if matches(a, two) and matches(b, one) and not (matches(a, one) and matches(b, two)):
@@ -179,7 +180,7 @@ def sheet_players(game: Game, report: SheetReport) -> tuple[SheetPlayer, SheetPl
     return None
 
 
-def sheet_scores(game: Game, report: SheetReport) -> tuple[int, int] | None:
+def sheet_scores(game: Game, report: SheetReport) -> tuple[int | None, int | None] | None:
     """The scoresheet's final scores in the game's order (player1, player2), where known."""
     found = sheet_players(game, report)
     return None if found is None else (found[0].final, found[1].final)
@@ -193,7 +194,9 @@ def differs(game: Game, report: SheetReport) -> bool:
     scores = sheet_scores(game, report)
     if scores is not None:
         return scores != (game.score1, game.score2)
-    return sorted(p.final for p in players) != sorted([game.score1, game.score2])
+    # The same two scores in either order (a sheet's players not matched to the game's).
+    finals = (players[0].final, players[1].final)
+    return finals not in ((game.score1, game.score2), (game.score2, game.score1))
 
 
 def reflag(game: Game) -> None:

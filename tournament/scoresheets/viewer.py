@@ -147,7 +147,7 @@ def viewer_context(
         raise Http404(gettext("No such page of moves."))
     first = (page - 1) * MOVES_PER_PAGE
     moves = [
-        MoveLine(turn=t, findings=by_line.get(t.line, []), step=k)
+        MoveLine(turn=t, findings=list(by_line.get(t.line, [])), step=k)
         for k, t in enumerate(report.turns[first : first + MOVES_PER_PAGE], start=first + 1)
     ]
     on_lines = {t.line for t in report.turns}

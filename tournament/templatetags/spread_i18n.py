@@ -90,15 +90,16 @@ def isolates_html(text: object) -> str:
     html = getattr(text, "__html__", None)
     if html is not None:
         return html()
-    if not any(mark in text for mark in _MARKS):
-        return escape(text)
+    plain = str(text)
+    if not any(mark in plain for mark in _MARKS):
+        return escape(plain)
     out: list[str] = []
     depth = 0
     start = 0
-    for i, char in enumerate(text):
+    for i, char in enumerate(plain):
         if char not in _MARKS:
             continue
-        out.append(escape(text[start:i]))
+        out.append(escape(plain[start:i]))
         start = i + 1
         if char == PDI:
             if depth:
@@ -107,7 +108,7 @@ def isolates_html(text: object) -> str:
         else:
             out.append(_OPENING[char])
             depth += 1
-    out.append(escape(text[start:]))
+    out.append(escape(plain[start:]))
     out.append("</bdi>" * depth)
     return "".join(out)
 

@@ -44,7 +44,8 @@ DIVISION_B = [
 # player of 0 is a bye; no scores is a pairing still to be played. Who went first is worked
 # out as a pairing would (`_first`): firsts alternate; a scoresheet's first player is theirs.
 # The scoresheets are whole games (greedy self-play, checked by the rules engine).
-RESULTS_A = {
+Results = dict[int, list[tuple[int, int | None, int, int | None, str]]]
+RESULTS_A: Results = {
     1: [
         (1, 305, 2, 340, "a1-ada-ben.gcg"),
         (3, 412, 4, 389, ""),
@@ -56,7 +57,7 @@ RESULTS_A = {
     3: [(1, 455, 4, 402, ""), (6, 390, 2, 366, ""), (3, 410, 5, 410, "")],
     4: [(1, None, 5, None, ""), (3, None, 6, None, ""), (2, None, 4, None, "")],
 }
-RESULTS_B = {
+RESULTS_B: Results = {
     1: [(1, 380, 2, 345, ""), (3, 402, 4, 399, ""), (5, 50, 0, None, "")],
     2: [(3, 410, 1, 367, ""), (2, 420, 5, 312, ""), (4, 50, 0, None, "")],
 }
