@@ -1,7 +1,7 @@
 """The public's addresses: the pages (no login, each kept whole by the page cache), the hall's
 display, and the read-only JSON API (/api/v1/…) with TSH's tourney.js, cached like the pages."""
 
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from tournament.public import api, display, views
 from tournament.public.cache import cached_public_page as cached
@@ -18,7 +18,7 @@ division_pages = [
 ]
 
 # Under /t/<slug>/.
-tournament_pages = [
+tournament_pages: list[URLPattern | URLResolver] = [
     path("", cached(views.tournament_detail), name="tournament"),
     path("scoresheet/<int:pk>/", cached(views.scoresheet, sheet_round), name="scoresheet"),
     path("high-plays/", cached(views.high_plays), name="high-plays"),
