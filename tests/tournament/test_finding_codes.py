@@ -17,7 +17,7 @@ import tournament.migrations as migrations_package
 from tournament.models import Division, Game, Scoresheet
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
-from tournament.standings import queries
+from tournament.scoresheets import viewer
 
 STORED_KEYS = sorted(["line", "severity", "code", "params", "player", "expected", "recorded"])
 WRONG_DJINN = "DJINN at 8D scores 30, not 32"
@@ -48,7 +48,7 @@ def test_a_stored_finding_is_its_code_and_parameters_and_pages_make_the_sentence
     assert WRONG_DJINN in page
     dashboard = desk.get("/desk/spring-open/").content.decode()
     assert WRONG_DJINN in dashboard
-    view = queries.sheet_view(wrong_sheet.engine_report)
+    view = viewer.sheet_view(wrong_sheet.engine_report)
     assert [f.message for f in view.turns[0].findings] == [WRONG_DJINN]
 
 

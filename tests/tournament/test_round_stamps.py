@@ -15,7 +15,7 @@ from django.urls import reverse
 from tournament.models import Division, Game, Player
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
-from tournament.standings import memos, read_model
+from tournament.standings import memos, queries, read_model
 
 
 @pytest.fixture
@@ -264,7 +264,7 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
 def test_the_rounds_are_counted_once_a_stamp_and_again_after_a_result(
     three_rounds: Division, director: User, django_assert_num_queries
 ) -> None:
-    from tournament.standings import queries
+
 
     with django_assert_num_queries(2):  # the stamp, then the count
         first = queries.division_rounds(three_rounds)

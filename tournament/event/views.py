@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from tournament.core.access import get_desk_tournament
 from tournament.core.forms import form_error
 from tournament.event import services as events
+from tournament.event import unresolved
 from tournament.event.forms import (
     AddDivisionForm,
     NewDivisionFormSet,
@@ -28,7 +29,6 @@ from tournament.event.forms import (
 )
 from tournament.models import Scoresheet, Tournament
 from tournament.players.services import latin_to_check
-from tournament.results import unresolved
 from tournament.results.views import change_rows
 
 

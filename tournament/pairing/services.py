@@ -23,12 +23,13 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from tournament.core import audit, sentences
+from tournament.core.errors import EntryError
 from tournament.engine import pairing
 from tournament.engine import standings as engine
 from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.registry import automatic
 from tournament.models import Change, Division, Game, Player, Round
-from tournament.results.services import EntryError, change_text, snapshot
+from tournament.results.services import change_text, snapshot
 from tournament.standings import read_model
 
 # Change.action values written here.

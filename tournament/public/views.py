@@ -333,7 +333,7 @@ def scoresheet(request: HttpRequest, page: Page[None], slug: str, pk: int) -> Ht
         "division": game.division,
         "game": game,
         "sheet": sheet,
-        "replay": queries.sheet_view(report),
+        "replay": viewer.sheet_view(report),
         "viewer": viewer.viewer_context(report, turn, viewer.turn_param(request.GET.get("page"))),
         "gcg_url": reverse("public-gcg", args=[tournament.slug, sheet.pk]),
         "pdf_url": reverse("public-game-record", args=[tournament.slug, sheet.pk]),

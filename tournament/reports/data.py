@@ -20,6 +20,7 @@ from tournament.core import tsh_settings
 from tournament.core.sentences import isolate
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.scoresheets import viewer
 from tournament.standings import queries, read_model
 from tournament.standings.tables import FIXED_MARK, fixed_table_legend
 
@@ -1118,7 +1119,7 @@ def game_record(scoresheet: Scoresheet, move: int | None = None) -> Report:
 
     game = scoresheet.game
     division = game.division
-    replay = queries.replay_scoresheet(scoresheet, division)
+    replay = viewer.replay_scoresheet(scoresheet, division)
     turns = replay.turns
     if move is not None and not 1 <= move <= len(turns):
         raise ReportError(

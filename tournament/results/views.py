@@ -31,10 +31,11 @@ from tournament.core.access import (
 )
 from tournament.core.forms import form_error
 from tournament.core.sentences import isolate
+from tournament.event import unresolved
 from tournament.models import Change, Division, Game, Tournament
 from tournament.pairing import services as rounds
 from tournament.phone import services as selfservice
-from tournament.results import corrections, unresolved
+from tournament.results import corrections
 from tournament.results import services as results
 from tournament.results.forms import EntryForm, GameResultForm
 from tournament.scoresheets.forms import SingleUploadForm

@@ -8,6 +8,7 @@ text alternative, the moves with their findings, and the data static/viewer.js s
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -22,11 +23,84 @@ from scoring.board import Board, builtin_layout
 from tournament.core import bounds
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
-from tournament.models import Scoresheet
+from tournament.models import Division, Scoresheet
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets.board_svg import Square, board_svg, legend
-from tournament.scoresheets.report import SheetReport, SheetTurn
-from tournament.standings.queries import TurnLine
+from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
+
+# A finding as the engine gives it, or as a scoresheet's stored report keeps it: both have the
+# same fields and make their `message` from their code and parameters.
+AnyFinding = scoring.Finding | SheetFinding
+
+
+@dataclass(frozen=True)
+class TurnLine:
+    """One turn of a scoresheet, with what the engine found on its line."""
+
+    turn: scoring.Turn | SheetTurn
+    findings: list[AnyFinding]
+
+    @property
+    def score_differs(self) -> bool:
+        return self.turn.computed_score != self.turn.recorded_score
+
+    @property
+    def total_differs(self) -> bool:
+        return self.turn.computed_total != self.turn.recorded_total
+
+
+@dataclass(frozen=True)
+class Replay:
+    report: scoring.Report
+    turns: list[TurnLine]
+    other_findings: list[AnyFinding]  # on the record as a whole, or on no turn's line
+
+
+def _on_lines(
+    turns: list, findings: Iterable[AnyFinding]
+) -> tuple[list[TurnLine], list[AnyFinding]]:
+    """Each turn with the findings on its line, and the findings on no turn's line; each as the
+    desk shows it (`SheetFinding`: its sentence in the active language)."""
+    lines = {turn.line for turn in turns}
+    on_line: dict[int, list[AnyFinding]] = defaultdict(list)
+    other: list[AnyFinding] = []
+    for found in findings:
+        finding = found if isinstance(found, SheetFinding) else SheetFinding.of(found)
+        (on_line[finding.line] if finding.line in lines else other).append(finding)
+    return [TurnLine(turn, on_line.get(turn.line, [])) for turn in turns], other
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A scoresheet's stored report, as its page shows it (no engine run)."""
+
+    verified: bool
+    errors: int
+    players: list[SheetPlayer]
+    turns: list[TurnLine]
+    other_findings: list[AnyFinding]
+    board: str  # the board after the last move, as text
+
+
+def sheet_view(report: SheetReport) -> SheetView:
+    """The page of a stored report (`scoresheets.current_report`)."""
+    findings = report.findings
+    lines, other = _on_lines(report.turns, findings)
+    return SheetView(
+        verified=report.verified,
+        errors=sum(f.severity == scoring.ERROR for f in findings),
+        players=report.players,
+        turns=lines,
+        other_findings=other,
+        board=report.board,
+    )
+
+
+def replay_scoresheet(scoresheet: Scoresheet, division: Division) -> Replay:
+    """The scoresheet replayed under its division's rules and tiles (no query)."""
+    report = scoring.verify(scoresheet.gcg, rules=division.ruleset, tiles=division.tile_set)
+    turns, other = _on_lines(report.turns, report.findings)
+    return Replay(report, turns, other)
 
 
 def layout_of(report: SheetReport) -> scoring.Layout:

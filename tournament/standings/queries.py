@@ -14,18 +14,12 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext, pgettext
 
-import scoring
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
-from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
 from tournament.standings import memos, read_model
 from tournament.standings.stamps import DivisionStamps
 from tournament.standings.stamps import read as read_stamps
-
-# A finding as the engine gives it, or as a scoresheet's stored report keeps it: both have the
-# same fields and make their `message` from their code and parameters.
-AnyFinding = scoring.Finding | SheetFinding
 
 
 def games_with_players() -> Prefetch:
@@ -35,9 +29,6 @@ def games_with_players() -> Prefetch:
     the game; prefetched this way, the standings take a fixed number of queries.
     """
     return Prefetch("games", queryset=Game.objects.published().select_related("player1", "player2"))
-
-
-# -- rounds ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -135,9 +126,6 @@ def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
     for r in rows:
         found[r["division"]].append(_round_count(r, r["division__byes_count"]))
     return found
-
-
-# -- a game from one side ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -240,9 +228,6 @@ def _players_of(games: Iterable[Game]) -> dict[int, Player]:
     return players
 
 
-# -- pairings ----------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Pairings:
     by_table: list[Side]  # each game once, from its first-listed player's side
@@ -264,9 +249,6 @@ def round_pairings(division: Division, number: int) -> Pairings:
     by_table.sort(key=lambda s: (s.table is None, s.table or 0, s.game.pk))
     by_name = sorted(sides, key=lambda s: (s.player.name.casefold(), s.player.number))
     return Pairings(by_table, by_name)
-
-
-# -- a player's games --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -403,9 +385,6 @@ def player_games_keys(
     }
 
 
-# -- the crosstable ----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class CrossRow:
     """A player's line of the crosstable: their standing and their game of each round."""
@@ -432,76 +411,3 @@ def crosstable(division: Division) -> tuple[list[CrossRow], int]:
         for side in sides_of(game, players):
             cells[side.player.pk][game.round - 1] = side
     return [CrossRow(row, cells[row.player.pk]) for row in rows], rounds
-
-
-# -- a scoresheet ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TurnLine:
-    """One turn of a scoresheet, with what the engine found on its line."""
-
-    turn: scoring.Turn | SheetTurn
-    findings: list[AnyFinding]
-
-    @property
-    def score_differs(self) -> bool:
-        return self.turn.computed_score != self.turn.recorded_score
-
-    @property
-    def total_differs(self) -> bool:
-        return self.turn.computed_total != self.turn.recorded_total
-
-
-@dataclass(frozen=True)
-class Replay:
-    report: scoring.Report
-    turns: list[TurnLine]
-    other_findings: list[AnyFinding]  # on the record as a whole, or on no turn's line
-
-
-def _on_lines(
-    turns: list, findings: Iterable[AnyFinding]
-) -> tuple[list[TurnLine], list[AnyFinding]]:
-    """Each turn with the findings on its line, and the findings on no turn's line; each as the
-    desk shows it (`SheetFinding`: its sentence in the active language)."""
-    lines = {turn.line for turn in turns}
-    on_line: dict[int, list[AnyFinding]] = defaultdict(list)
-    other: list[AnyFinding] = []
-    for found in findings:
-        finding = found if isinstance(found, SheetFinding) else SheetFinding.of(found)
-        (on_line[finding.line] if finding.line in lines else other).append(finding)
-    return [TurnLine(turn, on_line.get(turn.line, [])) for turn in turns], other
-
-
-@dataclass(frozen=True)
-class SheetView:
-    """A scoresheet's stored report, as its page shows it (no engine run)."""
-
-    verified: bool
-    errors: int
-    players: list[SheetPlayer]
-    turns: list[TurnLine]
-    other_findings: list[AnyFinding]
-    board: str  # the board after the last move, as text
-
-
-def sheet_view(report: SheetReport) -> SheetView:
-    """The page of a stored report (`scoresheets.current_report`)."""
-    findings = report.findings
-    lines, other = _on_lines(report.turns, findings)
-    return SheetView(
-        verified=report.verified,
-        errors=sum(f.severity == scoring.ERROR for f in findings),
-        players=report.players,
-        turns=lines,
-        other_findings=other,
-        board=report.board,
-    )
-
-
-def replay_scoresheet(scoresheet: Scoresheet, division: Division) -> Replay:
-    """The scoresheet replayed under its division's rules and tiles (no query)."""
-    report = scoring.verify(scoresheet.gcg, rules=division.ruleset, tiles=division.tile_set)
-    turns, other = _on_lines(report.turns, report.findings)
-    return Replay(report, turns, other)
