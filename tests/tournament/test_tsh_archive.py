@@ -14,13 +14,12 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament import reports
-from tournament.core import tsh_settings
+from tournament.core import access, tsh_settings
 from tournament.interchange.tsh import read_t, read_t_file
 from tournament.models import Division, Tournament
 from tournament.reports.data import ratings as ratings_report
 from tournament.reports.data import standings as standings_report
 from tournament.reports.data import tou_text
-from tournament.standings import read_model
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh"
 TEST_DATA_A = CORPUS / "jvc56_tournament_pairing_algorithms" / "test_data_a.t.86aeb79"
@@ -285,10 +284,10 @@ def test_every_command_finds_a_division_in_any_case(woogles: Path, tmp_path: Pat
 def test_a_division_name_written_exactly_wins_over_one_in_another_case(small: Tournament) -> None:
     lower = Division.objects.create(tournament=small, name="a")
     upper = Division.objects.create(tournament=small, name="A", position=1)
-    assert read_model.division_by_name(small.slug, "a") == lower
-    assert read_model.division_by_name(small.slug, "A") == upper
+    assert access.division_by_name(small.slug, "a") == lower
+    assert access.division_by_name(small.slug, "A") == upper
     with pytest.raises(LookupError, match="no division 'c'"):
-        read_model.division_by_name(small.slug, "c")
+        access.division_by_name(small.slug, "c")
 
 
 @pytest.mark.django_db
@@ -313,7 +312,7 @@ def test_the_public_pages_of_a_division_answer_in_any_case(woogles: Path) -> Non
 @pytest.mark.django_db
 def test_a_non_ascii_division_name_is_found_in_any_case(small: Tournament) -> None:
     division = Division.objects.create(tournament=small, name="Élite")
-    assert read_model.division_by_name(small.slug, "éLITE") == division
+    assert access.division_by_name(small.slug, "éLITE") == division
 
 
 @pytest.mark.django_db

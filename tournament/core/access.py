@@ -10,6 +10,7 @@ directors) and for a scoresheet of a round not published yet, so that neither ex
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -19,7 +20,6 @@ from tournament.core import bounds
 from tournament.core.language import apply_tournament_language
 from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
-from tournament.standings import queries, read_model
 
 # -- the director's desk ------------------------------------------------------------------------
 
@@ -150,12 +150,10 @@ def get_public_tournament(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
-def get_public_division(tournament: Tournament, name: str, with_games: bool = False) -> Division:
+def get_public_division(tournament: Tournament, name: str) -> Division:
     # Through the related manager, so that division.tournament needs no query of its own.
     divisions = tournament.divisions.select_related("playoff")  # the subnav links a playoff
-    if with_games:
-        divisions = divisions.prefetch_related(queries.games_with_players())
-    division = read_model.find_division(divisions, name)
+    division = find_division(divisions, name)
     if division is None:
         raise Http404(gettext("No such division."))
     return division
@@ -186,3 +184,28 @@ def after_round_asked(request: HttpRequest, last: int) -> int | None:
     if number is None or number > last:
         raise Http404(gettext("No such round."))
     return number
+
+
+def find_division(divisions: QuerySet[Division], name: str) -> Division | None:
+    """The division called `name` among `divisions`, in any case as in tsh (`a` finds `A`);
+    a name written exactly as given wins over one that differs only in case."""
+    found = list(divisions.filter(name__iexact=name)[:10])
+    if not found:
+        # SQLite's iexact folds ASCII letters only: fold the others here, reading names alone.
+        names = divisions.prefetch_related(None).values_list("pk", "name")
+        pks = [pk for pk, other in names if other.casefold() == name.casefold()]
+        found = list(divisions.filter(pk__in=pks)) if pks else []
+    exact = [d for d in found if d.name == name]
+    return (exact or found)[0] if found else None
+
+
+def division_by_name(slug: str, name: str) -> Division:
+    """The division `name` (in any case) of the tournament `slug`; LookupError with a sentence
+    if none."""
+    divisions = Division.objects.select_related("tournament").filter(tournament__slug=slug)
+    division = find_division(divisions, name)
+    if division is None:
+        raise LookupError(
+            gettext("no division %(name)r in tournament %(slug)r") % {"name": name, "slug": slug}
+        )
+    return division

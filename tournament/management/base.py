@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournament.core import access
 from tournament.models import Division
 from tournament.standings import read_model
 
@@ -21,7 +22,7 @@ class DivisionCommand(BaseCommand):
 
     def division(self, slug: str, name: str) -> Division:
         try:
-            return read_model.division_by_name(slug, name)
+            return access.division_by_name(slug, name)
         except LookupError as error:
             raise CommandError(str(error)) from error
 

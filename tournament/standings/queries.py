@@ -22,15 +22,6 @@ from tournament.standings.stamps import DivisionStamps
 from tournament.standings.stamps import read as read_stamps
 
 
-def games_with_players() -> Prefetch:
-    """A division's games with their players, for `read_model.division_standings` to reuse.
-
-    `Game.has_result` reads `game.player2`, which is one query a game unless it is loaded with
-    the game; prefetched this way, the standings take a fixed number of queries.
-    """
-    return Prefetch("games", queryset=Game.objects.published().select_related("player1", "player2"))
-
-
 @dataclass(frozen=True)
 class RoundCount:
     number: int

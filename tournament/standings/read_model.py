@@ -13,9 +13,6 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
 
-from django.db.models import QuerySet
-from django.utils.translation import gettext
-
 from tournament.core import tsh_settings
 from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
@@ -27,31 +24,6 @@ from tournament.standings.stamps import DivisionStamps
 from tournament.standings.stamps import read as read_stamps
 
 T = TypeVar("T")
-
-
-def find_division(divisions: QuerySet[Division], name: str) -> Division | None:
-    """The division called `name` among `divisions`, in any case as in tsh (`a` finds `A`);
-    a name written exactly as given wins over one that differs only in case."""
-    found = list(divisions.filter(name__iexact=name)[:10])
-    if not found:
-        # SQLite's iexact folds ASCII letters only: fold the others here, reading names alone.
-        names = divisions.prefetch_related(None).values_list("pk", "name")
-        pks = [pk for pk, other in names if other.casefold() == name.casefold()]
-        found = list(divisions.filter(pk__in=pks)) if pks else []
-    exact = [d for d in found if d.name == name]
-    return (exact or found)[0] if found else None
-
-
-def division_by_name(slug: str, name: str) -> Division:
-    """The division `name` (in any case) of the tournament `slug`; LookupError with a sentence
-    if none."""
-    divisions = Division.objects.select_related("tournament").filter(tournament__slug=slug)
-    division = find_division(divisions, name)
-    if division is None:
-        raise LookupError(
-            gettext("no division %(name)r in tournament %(slug)r") % {"name": name, "slug": slug}
-        )
-    return division
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
+from tournament.core import access
 from tournament.models import Tournament
 from tournament.phone import services as selfservice
-from tournament.standings import read_model
 
 
 class Command(BaseCommand):
@@ -36,7 +36,7 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=options["slug"]).first()
         if tournament is None:
             raise CommandError(f"No tournament {options['slug']!r}.")
-        division = read_model.find_division(tournament.divisions.all(), options["division"])
+        division = access.find_division(tournament.divisions.all(), options["division"])
         if division is None:
             raise CommandError(f"No division {options['division']!r} in {tournament.name}.")
         base = options["base"].rstrip("/")
