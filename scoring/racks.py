@@ -1,0 +1,200 @@
+"""The tiles off the board: the pool (in the bag or on a rack), how many each rack holds and how
+many are left in the bag; a recorded rack read and checked against them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import gcg
+from .findings import Findings
+from .placement import Split
+from .report import Unseen
+from .rules import Ruleset
+from .tiles import BLANK, TileSet, tables
+
+
+class Racks:
+    def __init__(
+        self, tiles: TileSet, rules: Ruleset, players: int, split: Split, findings: Findings
+    ) -> None:
+        self.tiles = tiles
+        self.rack_size = rules.rack_size
+        self.split = split
+        self.findings = findings
+        table = tables(tiles)
+        self.values, self.known = table.values, table.known
+        # Tiles not on the board, kept up to date as tiles come and go.
+        self.pool: dict[str, int] = dict(table.full)
+        self.used_up = set(table.none)  # tiles the pool has none of
+        self.sizes = [rules.rack_size] * players
+        self.bag = tiles.size - rules.rack_size * players
+
+    def unseen(self) -> Counter[str]:
+        """Tiles not on the board: in the bag or on some rack."""
+        return Counter({t: c for t, c in self.pool.items() if c > 0})
+
+    def seen_from(self) -> Unseen:
+        """What a turn's ``unseen`` is made from, should it be asked for: the pool now."""
+        return self.pool.copy(), self.split
+
+    def read(self, ev: gcg.Event, text: str, what: str = "") -> list[str] | None:
+        """The tiles of a rack as written, or None when it is not recorded or cannot be read.
+
+        ``what`` is the case of a ``malformed_rack`` finding: "" (a rack), ``exchange`` or
+        ``shown`` (the rack in parentheses on an end line)."""
+        if not text or text == "UNKNOWN":
+            return None
+        rack = self.split(text.upper())
+        if self.known.issuperset(rack):
+            return rack
+        values = self.values
+        for k, t in enumerate(rack):
+            if t in values:
+                continue
+            if t == ".":
+                rack[k] = BLANK
+                continue
+            if t != BLANK:
+                self.findings.error(
+                    ev.line,
+                    "malformed_rack",
+                    {"case": what, "text": text, "tile": t, "tiles": self.tiles.name},
+                    ev.nick,
+                    recorded=text,
+                )
+                return None
+        return rack
+
+    def read_drawable(self, ev: gcg.Event) -> list[str] | None:
+        """The rack the line records, checked to be drawable."""
+        rack = self.read(ev, ev.rack)
+        if rack is not None:
+            self.drawable(ev.line, ev.nick, rack, "rack")
+        return rack
+
+    def drawable(
+        self, line: int, nick: str, tiles: list[str], what: str, extra: Counter[str] | None = None
+    ) -> bool:
+        """Whether these tiles can all be off the board (with ``extra`` off the pool too)."""
+        if len(tiles) > self.rack_size and what == "rack":
+            self.findings.error(
+                line,
+                "rack_too_big",
+                {"count": len(tiles), "size": self.rack_size},
+                nick,
+                expected=self.rack_size,
+                recorded=len(tiles),
+            )
+            return False
+        if extra is None and self._surely_drawable(tiles):
+            return True
+        pool = self.pool
+        wanted_so_far: dict[str, int] = {}
+        short = []
+        for t in tiles:
+            c = wanted_so_far[t] = wanted_so_far.get(t, 0) + 1
+            if c > pool.get(t, 0) - (extra.get(t, 0) if extra else 0) and t not in short:
+                short.append(t)
+        if short:
+            self._not_drawable(line, nick, tiles, short, what, extra)
+            return False
+        return True
+
+    def _surely_drawable(self, tiles: list[str]) -> bool:
+        """The common case, quickly: no tile used up, and enough left of any tile held twice."""
+        distinct = set(tiles)
+        if not self.used_up.isdisjoint(distinct):
+            return False
+        if len(distinct) == len(tiles):
+            return True
+        pool = self.pool
+        most = len(tiles) - len(distinct) + 1  # no tile is held more often than this
+        return all(pool[t] >= most or pool[t] >= tiles.count(t) for t in distinct)
+
+    def _not_drawable(
+        self,
+        line: int,
+        nick: str,
+        tiles: list[str],
+        short: list[str],
+        what: str,
+        extra: Counter[str] | None,
+    ) -> None:
+        wanted = Counter(tiles)
+        pool = self.unseen()
+        if extra:
+            pool.subtract(extra)
+        # [tile, count] pairs, not an object: PostgreSQL's jsonb does not keep keys' order.
+        needs = [[t, wanted[t]] for t in sorted(short)]
+        unseen = [[t, pool.get(t, 0)] for t in sorted(short)]
+        params: dict[str, Any] = {"needs": needs, "unseen": unseen, "tiles": self.tiles.name}
+        if what == "rack left":
+            params["case"] = "left"
+        self.findings.error(
+            line,
+            "rack_not_drawable",
+            params,
+            nick,
+            expected=", ".join(f"{c} {t}" for t, c in unseen),
+            recorded=", ".join(f"{c} {t}" for t, c in needs),
+        )
+
+    def holds(self, ev: gcg.Event, rack: list[str] | None, used: list[str], what: str) -> None:
+        """Check that the rack holds the tiles a move uses."""
+        if rack is None:
+            return
+        left = list(rack)
+        lacking = []
+        for t in used:
+            try:
+                left.remove(t)
+            except ValueError:
+                lacking.append(t)
+        if lacking:
+            lacking.sort()
+            self.findings.error(
+                ev.line,
+                "tiles_not_in_rack",
+                {"case": what, "tiles": "".join(lacking), "rack": ev.rack},
+                ev.nick,
+                expected=ev.rack,
+                recorded="".join(used),
+            )
+
+    def take(self, used: list[str]) -> None:
+        """Tiles put on the board leave the pool."""
+        pool = self.pool
+        for t in used:
+            pool[t] -= 1
+            if pool[t] <= 0:
+                self.used_up.add(t)
+
+    def give_back(self, tiles: list[str]) -> None:
+        """Tiles taken off the board (a withdrawn play) are back in the pool."""
+        pool = self.pool
+        for t in tiles:
+            pool[t] += 1
+            if pool[t] > 0:
+                self.used_up.discard(t)
+
+    def over(self, used: list[str]) -> list[str]:
+        """The tiles of a play of which more are on the board than the set has."""
+        return sorted(t for t in set(used) if self.pool.get(t, 0) < 0)
+
+    def refill(self, p: int, played: int) -> int:
+        """Player ``p`` played that many tiles and draws what the bag still has: how many."""
+        drawn = min(played, self.bag)
+        self.bag -= drawn
+        left = self.sizes[p] - played
+        self.sizes[p] = (left if left > 0 else 0) + drawn
+        return drawn
+
+    def unfill(self, p: int, played: int, drawn: int) -> None:
+        """Take a refill back: the play is withdrawn."""
+        self.bag += drawn
+        self.sizes[p] = self.sizes[p] - drawn + played
+
+    def out(self, p: int) -> bool:
+        """Whether player ``p`` has gone out: no tiles left, none to draw."""
+        return self.sizes[p] == 0 and self.bag == 0

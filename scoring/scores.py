@@ -1,0 +1,171 @@
+"""What plays score and what the score sheet adds up: word scores from the premium squares, the
+bingo and challenge bonuses, and each player's running total, recorded and computed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import gcg
+from .board import Layout, padded_premiums
+from .findings import Findings
+from .placement import Placed
+from .report import Turn
+from .rules import Ruleset
+from .tiles import TileSet, tables
+
+
+class Scorer:
+    """Word scores: tile values, letter and word premiums on the squares just covered, and the
+    bonus for using every tile of the rack."""
+
+    def __init__(self, layout: Layout, tiles: TileSet, rules: Ruleset) -> None:
+        self.lm, self.wm = padded_premiums(layout)
+        self.values = tables(tiles).values
+        self.rack_size = rules.rack_size
+        self.bingo_bonus = rules.bingo_bonus
+
+    def score(self, placed: Placed) -> int:
+        """What a play scores. A premium counts only on a square the play covers: each word is
+        the sum of its tiles plus, for each new tile, its letter premium less one times its
+        value, all times the word premiums of its new squares."""
+        values, lm, wm = self.values, self.lm, self.wm
+        new = placed.new
+        total = 0
+        if placed.main:
+            points = 0
+            for t in placed.main:
+                points += values[t]
+            mult = 1
+            for q, t in zip(new, placed.laid, strict=True):
+                points += values[t] * (lm[q] - 1)
+                mult *= wm[q]
+            total = points * mult
+        for q, t, tiles in placed.crosses:
+            points = values[t] * (lm[q] - 1)
+            for t in tiles:
+                points += values[t]
+            total += points * wm[q]
+        if len(new) == self.rack_size:
+            total += self.bingo_bonus
+        return total
+
+
+class ScoreSheet:
+    """The players' running totals as recorded and as the engine computes them, and the turns
+    as the engine saw them."""
+
+    def __init__(self, players: int, findings: Findings) -> None:
+        self.findings = findings
+        self.recorded = [0] * players
+        self.computed = [0] * players
+        self.turns: list[Turn] = []
+        self.canonical: dict[int, tuple[str, str]] = {}  # line -> (position, word) of a play
+
+    def book(self, p: int, ev: gcg.Event, computed: int | None) -> None:
+        """Check the running total on the line and move both totals on."""
+        before = self.recorded[p]
+        expected = before + ev.score
+        if ev.total != expected:
+            self.findings.error(
+                ev.line,
+                "wrong_total",
+                {"before": before, "score": ev.score, "expected": expected, "total": ev.total},
+                ev.nick,
+                expected=expected,
+                recorded=ev.total,
+            )
+        self.recorded[p] = ev.total
+        self.computed[p] += ev.score if computed is None else computed
+
+    def turn(
+        self,
+        ev: gcg.Event,
+        p: int,
+        computed: int | None,
+        words: list[tuple[str, str]] | None = None,
+        position: str | None = None,
+        word: str | None = None,
+    ) -> Turn:
+        """Add the turn of an event whose total is booked."""
+        turn = Turn(ev, computed, self.computed[p], words or [], position, word)
+        self.turns.append(turn)
+        return turn
+
+    def booked(self, ev: gcg.Event, p: int, computed: int | None) -> Turn:
+        """Book an event and add its turn: the usual end of a line."""
+        self.book(p, ev, computed)
+        return self.turn(ev, p, computed)
+
+    def carry(self, p: int, total: int) -> None:
+        """A line that could not be read ends with this total: the next lines go on from it."""
+        self.computed[p] += total - self.recorded[p]
+        self.recorded[p] = total
+
+    def withdraw(self, ev: gcg.Event, p: int, withdrawn: Turn) -> int:
+        """Take a withdrawn play's score off its player (``ev`` is the phony line): what the
+        engine takes off."""
+        recorded = withdrawn.recorded_score
+        if ev.score == 0:
+            # Old records write the withdrawal as "-- +0" with the total from before the play.
+            pass
+        elif ev.score != -recorded:
+            self.findings.error(
+                ev.line,
+                "wrong_withdrawal",
+                {"points": recorded, "taken": -ev.score},
+                ev.nick,
+                expected=-recorded,
+                recorded=ev.score,
+            )
+        expected_total = self.recorded[p] - recorded
+        if ev.total != expected_total:
+            self.findings.error(
+                ev.line,
+                "wrong_total",
+                {"case": "withdrawal", "expected": expected_total, "total": ev.total},
+                ev.nick,
+                expected=expected_total,
+                recorded=ev.total,
+            )
+        self.recorded[p] = ev.total
+        computed = withdrawn.computed_score
+        taken = -(computed if computed is not None else recorded)
+        self.computed[p] += taken
+        return taken
+
+
+def challenge_bonus(
+    ev: gcg.Event, rules: Ruleset, findings: Findings, conventions: dict[str, str]
+) -> int:
+    """The points the rules give for a play that stood after a challenge (``ev`` is the bonus
+    line), checked against the line."""
+    rule = rules.challenge
+    if rule == "double" and ev.score:
+        findings.error(
+            ev.line,
+            "challenge_bonus_not_in_rules",
+            {"rules": rules.name},
+            ev.nick,
+            expected=0,
+            recorded=ev.score,
+        )
+        return 0  # the engine's total is the total under the rules
+    if rule != "double" and ev.score <= 0:
+        findings.error(ev.line, "wrong_challenge_bonus", player=ev.nick, recorded=ev.score)
+    elif rule == "penalty" and ev.score % rules.challenge_points:
+        params: dict[str, Any] = {
+            "case": "per_word",
+            "points": rules.challenge_points,
+            "score": ev.score,
+        }
+        findings.error(
+            ev.line,
+            "wrong_challenge_bonus",
+            params,
+            ev.nick,
+            expected=rules.challenge_points,
+            recorded=ev.score,
+        )
+    elif rule == "any":
+        conventions.setdefault("challenge", f"{ev.score}-point bonus")
+    return ev.score
