@@ -53,10 +53,8 @@ class Endings:
 
     # -- during the game ------------------------------------------------------------------------
 
-    def refuses(self, ev: gcg.Event, p: int) -> bool:
-        """Whether a move comes after the game has ended (and cannot be applied)."""
-        if not self.ended:
-            return False
+    def after_end(self, ev: gcg.Event, p: int) -> None:
+        """A move once the game has ended: it cannot be applied."""
         if (
             self.rules.challenge != "penalty"
             and ev.kind == gcg.PASS
@@ -67,15 +65,14 @@ class Endings:
         ):
             # Under double challenge the opponent may challenge the last play and lose the turn.
             self.post_out_pass = True
-            return True
+            return
         self.findings.error(ev.line, "event_after_end", player=ev.nick)
-        return True
 
-    def played(self, p: int, score: int) -> None:
-        """A play was placed: scoring or not, and its player may have gone out."""
+    def played(self, p: int, score: int, out: bool) -> None:
+        """A play was placed, scoring or not; ``out``: its player has gone out."""
         self.scoreless = 0 if score else self.scoreless + 1
         self.passes = 0
-        if self.racks.out(p):
+        if out:
             self.ended = OUT
             self.out_player = p
             self.out_unseen = sorted(self.racks.unseen().elements())
@@ -133,7 +130,7 @@ class Endings:
                 self.findings.error(ev.line, "end_before_end", player=ev.nick)
             else:
                 self.findings.error(ev.line, "unexpected_end_points", player=ev.nick)
-            self.sheet.booked(ev, p, None)
+            self.sheet.book(ev, p, None)
             return
         if p != self.out_player:
             assert self.out_player is not None  # the game ended with a player going out
@@ -160,7 +157,7 @@ class Endings:
                 recorded=ev.tiles,
             )
         expected = self._end_points_due(ev, self.tiles.rack_value(truth))
-        self.sheet.booked(ev, p, expected)
+        self.sheet.book(ev, p, expected)
 
     def _end_points_due(self, ev: gcg.Event, value: int) -> int:
         """What going out earns under the rules (or the convention the record shows), checked
@@ -218,7 +215,7 @@ class Endings:
             return
         if not self.ended:
             self.findings.error(ev.line, "end_before_end", {"case": "rack_penalty"}, ev.nick)
-            self.sheet.booked(ev, p, None)
+            self.sheet.book(ev, p, None)
             return
         if p in self.end_lines:
             self.findings.error(ev.line, "repeated_end_points", {"case": "rack_penalty"}, ev.nick)
@@ -241,7 +238,7 @@ class Endings:
                 recorded=ev.score,
             )
         computed = -value if allowed else 0  # the engine's total is the total under the rules
-        self.sheet.booked(ev, p, computed)
+        self.sheet.book(ev, p, computed)
 
     def _penalty_after_out(self, ev: gcg.Event, p: int, tiles: list[str] | None) -> bool:
         """Check a rack penalty after a player went out: whether the rules take it off."""
@@ -280,7 +277,7 @@ class Endings:
         if ev.kind == gcg.END_POINTS:
             self.out_player = p
         self.end_lines[p] = ev.kind
-        self.sheet.booked(ev, p, None)
+        self.sheet.book(ev, p, None)
 
     def time(self, ev: gcg.Event, p: int) -> None:
         """A time penalty."""
@@ -312,7 +309,7 @@ class Endings:
                 ev.nick,
                 recorded=ev.score,
             )
-        self.sheet.booked(ev, p, computed)
+        self.sheet.book(ev, p, computed)
 
     # -- when the record stops ------------------------------------------------------------------
 

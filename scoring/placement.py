@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import NamedTuple, cast
 
 from . import gcg
 from .board import Board, Layout, Position, builtin_layout, builtin_layouts, parse_position
@@ -26,22 +25,16 @@ Split = Callable[[str], list[str]]
 Geometry = tuple[Position, str, int, int, int, int]
 
 
-class Placed(NamedTuple):
-    """A play on the board."""
-
-    new: list[int]  # the squares it covered, in order along the word
-    laid: list[str]  # the tile it put on each, as written (lower case: a blank)
-    used: list[str]  # the tiles it took from the rack, "?" for a blank
-    main: list[str]  # the word along the play, tile by tile ([] for one tile written alone)
-    crosses: list[tuple[int, str, list[str]]]  # each cross-word: its new square and tile, its tiles
-    position: str  # canonical position
-    word: str  # canonical word: play-through written as "."
-
-    def words(self) -> list[str]:
-        """The words formed, the main word first."""
-        words = ["".join(self.main)] if self.main else []
-        words.extend("".join(tiles) for _, _, tiles in self.crosses)
-        return words
+# A play on the board, a plain tuple (one is made for every play):
+#   the squares it covered, in order along the word;
+#   the tile it put on each, as written (lower case: a blank);
+#   the tiles it took from the rack, "?" for a blank;
+#   the word along the play, tile by tile ([] for one tile written alone);
+#   each cross-word: its new square, the tile put there, and its tiles;
+#   the words formed, the main word first;
+#   the canonical position, and the canonical word (play-through written as ".").
+Crosses = list[tuple[int, str, list[str]]]
+Placed = tuple[list[int], list[str], list[str], list[str], Crosses, list[str], str, str]
 
 
 def record_layout(record: gcg.GameRecord, findings: Findings) -> Layout:
@@ -86,7 +79,11 @@ class Placement:
         if geometry is None:
             return None
         pos, label, start, step, cross, along = geometry
-        tiles, through = self._tiles(ev.word)
+        word = ev.word
+        if "(" in word:
+            tiles, through = self._tiles(word)
+        else:
+            tiles, through = self.split(word), _NO_CELLS
         n = len(tiles)
         squares = self.board.squares
         if (
@@ -96,38 +93,54 @@ class Placement:
         ):
             self.placement_error(ev, pos, tiles, through)
             return None
-        down = self._lay(tiles, start, step)
-        if down is None or not down[0]:
+        new: list[int] = []
+        laid: list[str] = []
+        used: list[str] = []
+        rewritten: list[int] = []
+        stop = self._lay(tiles, start, step, new, laid, used, rewritten)
+        if not new:
             self.placement_error(ev, pos, tiles, through)
             return None
-        new, laid, used, rewritten, stop = down
         first_move = self.board.count == 0
         ends_touch = squares[start - step] is not None or squares[stop] is not None
         if ends_touch:
             self.findings.error(
-                ev.line,
-                "not_whole_word",
-                {"word": ev.word, "position": label},
-                ev.nick,
-                recorded=ev.word,
+                ev.line, "not_whole_word", {"word": word, "position": label}, ev.nick, recorded=word
             )
         self.board.count += len(new)
-        crosses = self._crosses(new, laid, cross)
+        # One tile written on its own forms no word that way: only its cross-word counts. Every
+        # square from the start of a word to its end holds a tile, so the slices are of tiles.
+        main: list[str] = squares[start:stop:step] if n > 1 else []  # type: ignore[assignment]
+        words = ["".join(main)] if n > 1 else []
+        crosses: Crosses = []
+        for q, t in zip(new, laid, strict=True):
+            if squares[q - cross] is None and squares[q + cross] is None:
+                continue
+            # The border of empty squares stops both walks.
+            lo = q - cross
+            hi = q + cross
+            while squares[lo] is not None:
+                lo -= cross
+            while squares[hi] is not None:
+                hi += cross
+            across: list[str] = squares[lo + cross : hi : cross]  # type: ignore[assignment]
+            crosses.append((q, t, across))
+            words.append("".join(across))
         if first_move:
             self._check_first_move(ev, new)
         elif len(new) == n and not crosses and not ends_touch:
             self.findings.error(
                 ev.line,
                 "not_connected",
-                {"word": ev.word, "position": label},
+                {"word": word, "position": label},
                 ev.nick,
-                recorded=f"{ev.position} {ev.word}",
+                recorded=f"{ev.position} {word}",
             )
-        # One tile written on its own forms no word that way: only its cross-word counts. Every
-        # square from the start of a word to its end holds a tile, so the slice is of tiles.
-        main = cast("list[str]", squares[start:stop:step]) if n > 1 else []
-        canon = self._canonical(tiles, rewritten, start, step)
-        return Placed(new, laid, used, main, crosses, label, canon)
+        if rewritten or self.multi:
+            canon = self._canonical(tiles, rewritten, start, step)
+        else:
+            canon = "".join(tiles)
+        return new, laid, used, main, crosses, words, label, canon
 
     def _geometry(self, ev: gcg.Event) -> Geometry | None:
         geometry = _geometry(ev.position, self.size)
@@ -140,10 +153,8 @@ class Placement:
         return geometry
 
     def _tiles(self, word: str) -> tuple[list[str], frozenset[int] | set[int]]:
-        """The tiles of a word as written, and which of them are in parentheses (played
-        through)."""
-        if "(" not in word:
-            return self.split(word), _NO_CELLS
+        """The tiles of a word written with parentheses, and which of them are in parentheses
+        (played through)."""
         through: set[int] = set()
         tiles: list[str] = []
         for k, piece in enumerate(_PARENS.split(word)):
@@ -154,18 +165,21 @@ class Placement:
         return tiles, through
 
     def _lay(
-        self, tiles: list[str], start: int, step: int
-    ) -> tuple[list[int], list[str], list[str], list[int], int] | None:
-        """Put the tiles down from ``start``: (squares covered, the tile put on each, tiles
-        taken from the rack, squares played through but written as their tile, the square after
-        the word). None, with the board as it was, when a tile is not of the set or differs
-        from the one already there."""
+        self,
+        tiles: list[str],
+        start: int,
+        step: int,
+        new: list[int],
+        laid: list[str],
+        used: list[str],
+        rewritten: list[int],
+    ) -> int:
+        """Put the tiles down from ``start``, filling in the squares covered, the tile put on
+        each, the tiles taken from the rack and the squares played through but written as their
+        tile: the square after the word. Nothing is covered, and the board is as it was, when
+        a tile is not of the set or differs from the one already there."""
         squares = self.board.squares
         form = self.rack_form
-        new: list[int] = []
-        laid: list[str] = []
-        used: list[str] = []
-        rewritten: list[int] = []
         sq = start
         try:
             for t in tiles:
@@ -183,27 +197,8 @@ class Placement:
         except KeyError:
             for q in new:
                 squares[q] = None
-            return None
-        return new, laid, used, rewritten, sq
-
-    def _crosses(
-        self, new: list[int], laid: list[str], cross: int
-    ) -> list[tuple[int, str, list[str]]]:
-        """The cross-words through the squares just covered, each with its square and tile."""
-        squares = self.board.squares
-        found: list[tuple[int, str, list[str]]] = []
-        for q, t in zip(new, laid, strict=True):
-            if squares[q - cross] is None and squares[q + cross] is None:
-                continue
-            # The border of empty squares stops both walks.
-            lo = q - cross
-            hi = q + cross
-            while squares[lo] is not None:
-                lo -= cross
-            while squares[hi] is not None:
-                hi += cross
-            found.append((q, t, cast("list[str]", squares[lo + cross : hi : cross])))
-        return found
+            new.clear()
+        return sq
 
     def _check_first_move(self, ev: gcg.Event, new: list[int]) -> None:
         layout = self.board.layout
@@ -231,11 +226,10 @@ class Placement:
             canon = [t if len(t) == 1 else f"[{t}]" for t in canon]
         return "".join(canon)
 
-    def cells(self, squares: list[int]) -> list[tuple[int, int, str]]:
-        """(row, column, tile) of each of these squares."""
+    def cells(self, squares: list[int]) -> list[tuple[int, int]]:
+        """(row, column) of each of these squares."""
         width = self.board.width
-        board = self.board.squares
-        return [(sq // width - 1, sq % width - 1, board[sq] or "") for sq in squares]
+        return [(sq // width - 1, sq % width - 1) for sq in squares]
 
     def lift(self, squares: list[int]) -> list[str]:
         """Take a withdrawn play's tiles off the board: the tiles they were on the rack."""

@@ -9,7 +9,6 @@ from typing import Any
 from . import gcg
 from .findings import Findings
 from .placement import Split
-from .report import Unseen
 from .rules import Ruleset
 from .tiles import BLANK, TileSet, tables
 
@@ -33,10 +32,6 @@ class Racks:
     def unseen(self) -> Counter[str]:
         """Tiles not on the board: in the bag or on some rack."""
         return Counter({t: c for t, c in self.pool.items() if c > 0})
-
-    def seen_from(self) -> Unseen:
-        """What a turn's ``unseen`` is made from, should it be asked for: the pool now."""
-        return self.pool.copy(), self.split
 
     def read(self, ev: gcg.Event, text: str, what: str = "") -> list[str] | None:
         """The tiles of a rack as written, or None when it is not recorded or cannot be read.
@@ -87,9 +82,19 @@ class Racks:
                 recorded=len(tiles),
             )
             return False
-        if extra is None and self._surely_drawable(tiles):
-            return True
         pool = self.pool
+        if extra is None:
+            distinct = set(tiles)
+            # The common case, quickly: no tile used up, and enough left of any tile held twice.
+            if self.used_up.isdisjoint(distinct):
+                if len(distinct) == len(tiles):
+                    return True
+                most = len(tiles) - len(distinct) + 1  # no tile is held more often than this
+                for t in distinct:
+                    if pool[t] < most and pool[t] < tiles.count(t):
+                        break
+                else:
+                    return True
         wanted_so_far: dict[str, int] = {}
         short = []
         for t in tiles:
@@ -100,17 +105,6 @@ class Racks:
             self._not_drawable(line, nick, tiles, short, what, extra)
             return False
         return True
-
-    def _surely_drawable(self, tiles: list[str]) -> bool:
-        """The common case, quickly: no tile used up, and enough left of any tile held twice."""
-        distinct = set(tiles)
-        if not self.used_up.isdisjoint(distinct):
-            return False
-        if len(distinct) == len(tiles):
-            return True
-        pool = self.pool
-        most = len(tiles) - len(distinct) + 1  # no tile is held more often than this
-        return all(pool[t] >= most or pool[t] >= tiles.count(t) for t in distinct)
 
     def _not_drawable(
         self,
@@ -162,13 +156,27 @@ class Racks:
                 recorded="".join(used),
             )
 
-    def take(self, used: list[str]) -> None:
-        """Tiles put on the board leave the pool."""
+    def use(self, ev: gcg.Event, rack: list[str] | None, used: list[str]) -> None:
+        """A play put these tiles on the board: they leave the pool, and the rack (if recorded)
+        must hold them, or else the set."""
         pool = self.pool
         for t in used:
             pool[t] -= 1
             if pool[t] <= 0:
                 self.used_up.add(t)
+        if rack is not None:
+            self.holds(ev, rack, used, "")
+            return
+        # Without a rack, at least the tiles just placed must exist in the set.
+        over = sorted(t for t in set(used) if pool.get(t, 0) < 0)
+        if over:
+            self.findings.error(
+                ev.line,
+                "too_many_tiles",
+                {"over": over, "tiles": self.tiles.name},
+                ev.nick,
+                recorded=ev.word,
+            )
 
     def give_back(self, tiles: list[str]) -> None:
         """Tiles taken off the board (a withdrawn play) are back in the pool."""
@@ -178,15 +186,22 @@ class Racks:
             if pool[t] > 0:
                 self.used_up.discard(t)
 
-    def over(self, used: list[str]) -> list[str]:
-        """The tiles of a play of which more are on the board than the set has."""
-        return sorted(t for t in set(used) if self.pool.get(t, 0) < 0)
-
-    def refill(self, p: int, played: int) -> int:
-        """Player ``p`` played that many tiles and draws what the bag still has: how many."""
+    def refill(self, ev: gcg.Event, p: int, played: int) -> int:
+        """Player ``p`` played that many tiles (no more than the rack held) and draws what the
+        bag still has: how many."""
+        held = self.sizes[p]
+        if played > held:
+            self.findings.error(
+                ev.line,
+                "too_many_tiles",
+                {"case": "held", "count": played, "held": held},
+                ev.nick,
+                expected=held,
+                recorded=played,
+            )
         drawn = min(played, self.bag)
         self.bag -= drawn
-        left = self.sizes[p] - played
+        left = held - played
         self.sizes[p] = (left if left > 0 else 0) + drawn
         return drawn
 
@@ -194,7 +209,3 @@ class Racks:
         """Take a refill back: the play is withdrawn."""
         self.bag += drawn
         self.sizes[p] = self.sizes[p] - drawn + played
-
-    def out(self, p: int) -> bool:
-        """Whether player ``p`` has gone out: no tiles left, none to draw."""
-        return self.sizes[p] == 0 and self.bag == 0

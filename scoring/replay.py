@@ -23,7 +23,7 @@ from .lexicon import Lexicons
 from .placement import Placement, record_layout, splitter
 from .racks import Racks
 from .reader import read_game
-from .report import OUT, PASSES, SCORELESS, PlayerResult, Report, Turn, Unseen
+from .report import OUT, PASSES, SCORELESS, PlayerResult, Report, Tracking, Turn
 from .rules import Ruleset, load_rules
 from .scores import Scorer, ScoreSheet, challenge_bonus
 from .tiles import (
@@ -32,6 +32,7 @@ from .tiles import (
     builtin_tilesets,
     detect_tileset,
     load_tileset,
+    tables,
 )
 
 __all__ = [
@@ -84,6 +85,10 @@ class Replay:
         self.scorer = Scorer(layout, tiles, rules)
         self.sheet = ScoreSheet(self.n, findings)
         self.racks = Racks(tiles, rules, self.n, split, findings)
+        table = tables(tiles)
+        self.tracking = Tracking(
+            self.placement.board.width, table.full, table.rack_form, split, self.sheet.turns
+        )
         self.conventions: dict[str, str] = {}
         self.endings = Endings(
             record, rules, tiles, self.racks, self.sheet, findings, self.conventions
@@ -91,9 +96,6 @@ class Replay:
         self.to_move = 0
         self.last_play: _Play | None = None
         self.previous_kind: str | None = None
-        self.number = 0  # of the event being replayed
-        self.made = 0  # turns before it
-        self.seen_from: Unseen | None = None  # the tiles off the board before it
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -115,17 +117,12 @@ class Replay:
                 0, "too_many_players", {"count": n, "rules": rules.name, "most": rules.max_players}
             )
 
-    def begin_event(self, ev: gcg.Event, p: int, number: int) -> None:
-        self.number = number
-        self.made = len(self.sheet.turns)
-        self.seen_from = self.racks.seen_from()
-
-    def end_event(self, ev: gcg.Event) -> None:
+    def end_event(self, ev: gcg.Event, number: int) -> None:
         turns = self.sheet.turns
-        if len(turns) > self.made:
+        if turns and turns[-1].event is ev:
             turn = turns[-1]
-            turn.number = self.number
-            turn.seen_from = self.seen_from
+            turn.number = number
+            turn.tracking = self.tracking
         self.previous_kind = ev.kind
 
     def end_game(self) -> None:
@@ -182,7 +179,8 @@ class Replay:
 
     def take_turn(self, ev: gcg.Event, p: int) -> bool:
         """Turn order and game end for a move; False when the move cannot be applied."""
-        if self.endings.refuses(ev, p):
+        if self.endings.ended:
+            self.endings.after_end(ev, p)
             return False
         if p != self.to_move:
             expected = self.players[self.to_move].nick
@@ -201,53 +199,29 @@ class Replay:
         applied = self.take_turn(ev, p)
         self.last_play = None
         if not applied:
-            self.sheet.booked(ev, p, None)
+            self.sheet.book(ev, p, None)
             return
+        racks = self.racks
         blind = self.placement.blind is not None
-        rack = self.racks.read(ev, ev.rack)
+        rack = racks.read(ev, ev.rack)
         if rack is not None and not blind:
-            self.racks.drawable(ev.line, ev.nick, rack, "rack")
+            racks.drawable(ev.line, ev.nick, rack, "rack")
         placed = self.placement.place(ev) if not blind else None
         if placed is None:
             self._play_unplaced(ev, p)
             return
-        self.racks.take(placed.used)
-        self.racks.holds(ev, rack, placed.used, "")
-        if rack is None:
-            # Without a rack, at least the tiles just placed must exist in the set.
-            over = self.racks.over(placed.used)
-            if over:
-                self.findings.error(
-                    ev.line,
-                    "too_many_tiles",
-                    {"over": over, "tiles": self.tiles.name},
-                    ev.nick,
-                    recorded=ev.word,
-                )
-        score = self.scorer.score(placed)
-        score_finding = self._check_score(ev, score, placed.position)
-        words = placed.words()
-        marked = self._marked(ev, words)
-        played = len(placed.new)
-        held = self.racks.sizes[p]
-        if played > held:
-            self.findings.error(
-                ev.line,
-                "too_many_tiles",
-                {"case": "held", "count": played, "held": held},
-                ev.nick,
-                expected=held,
-                recorded=played,
-            )
-        self.sheet.book(p, ev, score)
-        self.sheet.canonical[ev.line] = (placed.position, placed.word)
-        turn = self.sheet.turn(ev, p, score, marked, placed.position, placed.word)
-        turn.placed = self.placement.cells(placed.new)
+        new, laid, used, main, crosses, words, position, word = placed
+        racks.use(ev, rack, used)
+        score = self.scorer.score(new, laid, main, crosses)
+        score_finding = None if score == ev.score else self._wrong_score(ev, score, position)
+        marked = self._marked(ev, words) if self.lexicons else [(w, "") for w in words]
+        drawn = racks.refill(ev, p, len(new))
+        turn = self.sheet.book(ev, p, score, marked, position, word)
+        turn.laid = new, laid
+        self.sheet.canonical[ev.line] = (position, word)
         endings = self.endings
-        drawn = self.racks.refill(p, played)
-        before = endings.scoreless, endings.passes
-        self.last_play = (p, turn, placed.new, drawn, *before, score_finding)
-        endings.played(p, score)
+        self.last_play = (p, turn, new, drawn, endings.scoreless, endings.passes, score_finding)
+        endings.played(p, score, racks.sizes[p] == 0 and racks.bag == 0)
 
     def _play_unplaced(self, ev: gcg.Event, p: int) -> None:
         """A play that could not be placed (or on a board no longer known): from here on only
@@ -255,15 +229,13 @@ class Replay:
         if self.placement.blind is None:
             self.placement.blind = ev.line
             self.findings.warn(ev.line, "board_unknown", player=ev.nick)
-        turn = self.sheet.booked(ev, p, None)
+        turn = self.sheet.book(ev, p, None)
         endings = self.endings
         self.last_play = (p, turn, [], 0, endings.scoreless, endings.passes, None)
         endings.played_blind(ev.score)
 
-    def _check_score(self, ev: gcg.Event, score: int, position: str) -> int | None:
-        """Check the score on the line: where its finding stands, if it is wrong."""
-        if score == ev.score:
-            return None
+    def _wrong_score(self, ev: gcg.Event, score: int, position: str) -> int:
+        """Report the wrong score on the line: where its finding stands."""
         at = self.findings.mark()
         self.findings.error(
             ev.line,
@@ -277,8 +249,7 @@ class Replay:
 
     def _marked(self, ev: gcg.Event, words: list[str]) -> list[tuple[str, str]]:
         """The words formed with the word lists' marks; the first checked against the record's."""
-        if not self.lexicons:
-            return [(w, "") for w in words]
+        assert self.lexicons is not None  # only asked with word lists
         marked = list(zip(words, self.lexicons.marks(words), strict=True))
         if ev.marks and marked:
             mark = marked[0][1]
@@ -303,7 +274,7 @@ class Replay:
                 ev.line, "wrong_score", {"case": "pass"}, ev.nick, expected=0, recorded=ev.score
             )
         self.racks.read_drawable(ev)
-        self.sheet.booked(ev, p, 0)
+        self.sheet.book(ev, p, 0)
         if applied:
             self.endings.passed()
 
@@ -335,7 +306,7 @@ class Replay:
             self.findings.error(
                 ev.line, "wrong_score", {"case": "exchange"}, ev.nick, expected=0, recorded=ev.score
             )
-        self.sheet.booked(ev, p, 0)
+        self.sheet.book(ev, p, 0)
         if applied:
             self.endings.exchanged()
 
@@ -365,11 +336,11 @@ class Replay:
         self.last_play = None
         if play is None:
             self.findings.error(ev.line, "phony_without_play", player=ev.nick)
-            self.sheet.booked(ev, p, None)
+            self.sheet.book(ev, p, None)
             return
         pp, turn, squares, drawn, scoreless_before, passes_before, score_finding = play
         self._check_withdrawal(ev, p, pp, turn)
-        removed = [(r, c) for r, c, _ in self.placement.cells(squares)]
+        removed = self.placement.cells(squares)
         self.racks.give_back(self.placement.lift(squares))
         self.racks.unfill(pp, len(squares), drawn)
         if score_finding is not None:
@@ -418,7 +389,7 @@ class Replay:
             )
         self.racks.read_drawable(ev)
         computed = challenge_bonus(ev, self.rules, self.findings, self.conventions)
-        self.sheet.booked(ev, p, computed)
+        self.sheet.book(ev, p, computed)
 
     # -- the end of the game --------------------------------------------------------------------
 

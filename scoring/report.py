@@ -17,9 +17,6 @@ OUT = "out"  # a player went out
 SCORELESS = "scoreless"  # consecutive scoreless turns
 PASSES = "passes"  # every player passed the agreed number of times in a row
 
-# The tiles off the board before a move, and how the record's racks split into tiles: what a
-# turn's ``unseen`` is made from when it is first asked for.
-Unseen = tuple[dict[str, int], Callable[[str], list[str]]]
 
 
 @dataclass(slots=True)
@@ -33,27 +30,39 @@ class Turn:
     position: str | None = None  # canonical position and word of a play
     word: str | None = None
     # For drawing the game turn by turn without replaying it: the events replayed up to and
-    # including this one (``verify(upto=number)`` shows the board after it), the tiles it put
-    # down as (row, column, tile), those a withdrawn phony took off as (row, column), and (the
-    # property ``unseen``) the tiles its player could not see before moving.
+    # including this one (``verify(upto=number)`` shows the board after it), those a withdrawn
+    # phony took off as (row, column); and, made when first asked for (most callers never do),
+    # the properties ``placed`` and ``unseen``.
     number: int = 0
-    placed: list[tuple[int, int, str]] = field(default_factory=list)
     removed: list[tuple[int, int]] = field(default_factory=list)
-    seen_from: Unseen | None = field(default=None, repr=False, compare=False)
+    tracking: Tracking | None = field(default=None, repr=False, compare=False)
+    laid: tuple[list[int], list[str]] | None = field(default=None, repr=False, compare=False)
+    _placed: list[tuple[int, int, str]] | None = field(default=None, repr=False, compare=False)
     _unseen: dict[str, int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def placed(self) -> list[tuple[int, int, str]]:
+        """The tiles the play put down, as (row, column, tile)."""
+        if self._placed is None:
+            laid, tracking = self.laid, self.tracking
+            self._placed = tracking.cells(*laid) if laid and tracking else []
+        return self._placed
+
+    @placed.setter
+    def placed(self, tiles: list[tuple[int, int, str]]) -> None:
+        self._placed = tiles
 
     @property
     def unseen(self) -> dict[str, int]:
         """The tiles the player could not see before moving (tile tracking): not on the board,
-        nor on the rack the line records. Made when first asked for: most callers never do."""
-        if self._unseen is None:
-            self._unseen = _unseen_by(self.event.rack, self.seen_from) if self.seen_from else {}
-            self.seen_from = None
-        return self._unseen
+        nor on the rack the line records."""
+        if self._unseen is None and self.tracking is not None:
+            self.tracking.fill()
+        return self._unseen if self._unseen is not None else {}
 
     @unseen.setter
     def unseen(self, tiles: dict[str, int]) -> None:
-        self._unseen, self.seen_from = tiles, None
+        self._unseen = tiles
 
     @property
     def line(self) -> int:
@@ -81,10 +90,54 @@ class Turn:
         return gcg.event_text(self.event, self.word, self.position)
 
 
-def _unseen_by(rack: str, seen_from: Unseen) -> dict[str, int]:
-    """The tiles of the pool (a copy kept for the turn) less those of the rack as written,
-    quietly: the move's own checks report a rack that cannot be read."""
-    left, split = seen_from
+class Tracking:
+    """What the turns of one replay need to make their ``placed`` and ``unseen`` when asked: the
+    board's width (squares are numbered as on ``Board.squares``) and the tile set. Tile
+    tracking is made for every turn at once: the set, less the tiles on the board before the
+    turn (which the turns before it placed and removed), less the player's rack as recorded."""
+
+    __slots__ = ("width", "full", "rack_form", "split", "turns")
+
+    def __init__(
+        self,
+        width: int,
+        full: dict[str, int],
+        rack_form: dict[str, str],
+        split: Callable[[str], list[str]],
+        turns: list[Turn],
+    ) -> None:
+        self.width = width
+        self.full = full  # how many of each tile the set has
+        self.rack_form = rack_form  # the tile each way to write one takes from the rack
+        self.split = split
+        self.turns = turns
+
+    def cells(self, squares: list[int], tiles: list[str]) -> list[tuple[int, int, str]]:
+        """(row, column, tile) of tiles on these squares."""
+        width = self.width
+        return [(sq // width - 1, sq % width - 1, t) for sq, t in zip(squares, tiles, strict=True)]
+
+    def fill(self) -> None:
+        pool = dict(self.full)
+        board: dict[tuple[int, int], str] = {}
+        form = self.rack_form
+        for turn in self.turns:
+            if turn._unseen is None:
+                turn._unseen = _unseen_by(turn.event.rack, pool, self.split)
+            for row, col, t in turn.placed:
+                board[row, col] = t
+                pool[form[t]] -= 1
+            for row, col in turn.removed:
+                t = board.pop((row, col))
+                pool[BLANK if t.islower() else t] += 1
+
+
+def _unseen_by(
+    rack: str, pool: dict[str, int], split: Callable[[str], list[str]]
+) -> dict[str, int]:
+    """The tiles of the pool less those of the rack as written, quietly: the move's own checks
+    report a rack that cannot be read."""
+    left = dict(pool)
     if rack and rack != "UNKNOWN":
         for t in split(rack.upper()):
             t = BLANK if t == "." else t

@@ -8,7 +8,7 @@ from typing import Any
 from . import gcg
 from .board import Layout, padded_premiums
 from .findings import Findings
-from .placement import Placed
+from .placement import Crosses
 from .report import Turn
 from .rules import Ruleset
 from .tiles import TileSet, tables
@@ -24,23 +24,23 @@ class Scorer:
         self.rack_size = rules.rack_size
         self.bingo_bonus = rules.bingo_bonus
 
-    def score(self, placed: Placed) -> int:
-        """What a play scores. A premium counts only on a square the play covers: each word is
-        the sum of its tiles plus, for each new tile, its letter premium less one times its
-        value, all times the word premiums of its new squares."""
+    def score(self, new: list[int], laid: list[str], main: list[str], crosses: Crosses) -> int:
+        """What a play scores (``new``, ``laid``, ``main`` and ``crosses`` as ``Placed`` has
+        them). A premium counts only on a square the play covers: each word is the sum of its
+        tiles plus, for each new tile, its letter premium less one times its value, all times
+        the word premiums of its new squares."""
         values, lm, wm = self.values, self.lm, self.wm
-        new = placed.new
         total = 0
-        if placed.main:
+        if main:
             points = 0
-            for t in placed.main:
+            for t in main:
                 points += values[t]
             mult = 1
-            for q, t in zip(new, placed.laid, strict=True):
+            for q, t in zip(new, laid, strict=True):
                 points += values[t] * (lm[q] - 1)
                 mult *= wm[q]
             total = points * mult
-        for q, t, tiles in placed.crosses:
+        for q, t, tiles in crosses:
             points = values[t] * (lm[q] - 1)
             for t in tiles:
                 points += values[t]
@@ -61,23 +61,7 @@ class ScoreSheet:
         self.turns: list[Turn] = []
         self.canonical: dict[int, tuple[str, str]] = {}  # line -> (position, word) of a play
 
-    def book(self, p: int, ev: gcg.Event, computed: int | None) -> None:
-        """Check the running total on the line and move both totals on."""
-        before = self.recorded[p]
-        expected = before + ev.score
-        if ev.total != expected:
-            self.findings.error(
-                ev.line,
-                "wrong_total",
-                {"before": before, "score": ev.score, "expected": expected, "total": ev.total},
-                ev.nick,
-                expected=expected,
-                recorded=ev.total,
-            )
-        self.recorded[p] = ev.total
-        self.computed[p] += ev.score if computed is None else computed
-
-    def turn(
+    def book(
         self,
         ev: gcg.Event,
         p: int,
@@ -86,15 +70,26 @@ class ScoreSheet:
         position: str | None = None,
         word: str | None = None,
     ) -> Turn:
-        """Add the turn of an event whose total is booked."""
+        """Check the running total on the line, move both totals on and add the turn."""
+        recorded = self.recorded
+        expected = recorded[p] + ev.score
+        if ev.total != expected:
+            params = {"before": recorded[p], "score": ev.score, "expected": expected}
+            params["total"] = ev.total
+            self.findings.error(
+                ev.line, "wrong_total", params, ev.nick, expected=expected, recorded=ev.total
+            )
+        recorded[p] = ev.total
+        self.computed[p] += ev.score if computed is None else computed
         turn = Turn(ev, computed, self.computed[p], words or [], position, word)
         self.turns.append(turn)
         return turn
 
-    def booked(self, ev: gcg.Event, p: int, computed: int | None) -> Turn:
-        """Book an event and add its turn: the usual end of a line."""
-        self.book(p, ev, computed)
-        return self.turn(ev, p, computed)
+    def turn(self, ev: gcg.Event, p: int, computed: int) -> Turn:
+        """Add the turn of an event whose totals have moved on."""
+        turn = Turn(ev, computed, self.computed[p])
+        self.turns.append(turn)
+        return turn
 
     def carry(self, p: int, total: int) -> None:
         """A line that could not be read ends with this total: the next lines go on from it."""
