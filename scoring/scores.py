@@ -3,6 +3,7 @@ bingo and challenge bonuses, and each player's running total, recorded and compu
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from . import gcg
@@ -19,8 +20,9 @@ class Scorer:
     bonus for using every tile of the rack."""
 
     def __init__(self, layout: Layout, tiles: TileSet, rules: Ruleset) -> None:
-        self.lm, self.wm = padded_premiums(layout)
+        self.extra, self.wm = _extra_premiums(layout)
         self.values = tables(tiles).values
+        self.value = self.values.__getitem__
         self.rack_size = rules.rack_size
         self.bingo_bonus = rules.bingo_bonus
 
@@ -29,25 +31,28 @@ class Scorer:
         them). A premium counts only on a square the play covers: each word is the sum of its
         tiles plus, for each new tile, its letter premium less one times its value, all times
         the word premiums of its new squares."""
-        values, lm, wm = self.values, self.lm, self.wm
+        values, value, extra, wm = self.values, self.value, self.extra, self.wm
         total = 0
         if main:
-            points = 0
-            for t in main:
-                points += values[t]
+            points = sum(map(value, main))
             mult = 1
             for q, t in zip(new, laid, strict=True):
-                points += values[t] * (lm[q] - 1)
+                points += values[t] * extra[q]
                 mult *= wm[q]
             total = points * mult
         for q, t, tiles in crosses:
-            points = values[t] * (lm[q] - 1)
-            for t in tiles:
-                points += values[t]
-            total += points * wm[q]
+            total += (sum(map(value, tiles)) + values[t] * extra[q]) * wm[q]
         if len(new) == self.rack_size:
             total += self.bingo_bonus
         return total
+
+
+@functools.cache
+def _extra_premiums(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per square of ``Board.squares``: the letter premium less one (what a new tile there adds
+    to its word beyond its own value, in multiples of it), and the word premium."""
+    letter, word = padded_premiums(layout)
+    return tuple(lm - 1 for lm in letter), word
 
 
 class ScoreSheet:
