@@ -45,7 +45,7 @@ class Endings:
         self.out_player: int | None = None
         self.out_unseen: list[str] = []  # the tiles left on the other racks when one went out
         self.end_lines: dict[int, str] = {}  # player -> kind of end line seen
-        self.penalty_tiles: Counter[str] = Counter()
+        self.penalty_tiles: Counter[str] | None = None  # racks left, taken off at the end
         self.timed: set[int] = set()
         self.post_out_pass = False
         # Under auto, end points of 1x the rack: right only if the opponent's line takes it off.
@@ -223,10 +223,11 @@ class Endings:
         allowed = True
         if self.ended == OUT:
             allowed = self._penalty_after_out(ev, p, tiles)
-        elif tiles is not None and self.racks.drawable(
-            ev.line, ev.nick, tiles, "rack left", self.penalty_tiles
-        ):
-            self.penalty_tiles.update(tiles)
+        elif tiles is not None:
+            taken = self.penalty_tiles if self.penalty_tiles is not None else Counter()
+            if self.racks.drawable(ev.line, ev.nick, tiles, "rack left", taken):
+                taken.update(tiles)
+                self.penalty_tiles = taken
         value = self.tiles.rack_value(tiles) if tiles is not None else -ev.score
         if ev.score != -value:
             self.findings.error(

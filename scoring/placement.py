@@ -31,10 +31,11 @@ Geometry = tuple[Position, str, int, int, int, int]
 #   the tiles it took from the rack, "?" for a blank;
 #   the word along the play, tile by tile ([] for one tile written alone);
 #   each cross-word: its new square, the tile put there, and its tiles;
-#   the words formed, the main word first;
+#   the words formed, the main word first, each with no validity mark: (word, "");
 #   the canonical position, and the canonical word (play-through written as ".").
 Crosses = list[tuple[int, str, list[str]]]
-Placed = tuple[list[int], list[str], list[str], list[str], Crosses, list[str], str, str]
+Words = list[tuple[str, str]]
+Placed = tuple[list[int], list[str], list[str], list[str], Crosses, Words, str, str]
 
 
 def record_layout(record: gcg.GameRecord, findings: Findings) -> Layout:
@@ -111,7 +112,7 @@ class Placement:
         # One tile written on its own forms no word that way: only its cross-word counts. Every
         # square from the start of a word to its end holds a tile, so the slices are of tiles.
         main: list[str] = squares[start:stop:step] if n > 1 else []  # type: ignore[assignment]
-        words = ["".join(main)] if n > 1 else []
+        words: Words = [("".join(main), "")] if n > 1 else []
         crosses: Crosses = []
         for q, t in zip(new, laid, strict=True):
             if squares[q - cross] is None and squares[q + cross] is None:
@@ -125,7 +126,7 @@ class Placement:
                 hi += cross
             across: list[str] = squares[lo + cross : hi : cross]  # type: ignore[assignment]
             crosses.append((q, t, across))
-            words.append("".join(across))
+            words.append(("".join(across), ""))
         if first_move:
             self._check_first_move(ev, new)
         elif len(new) == n and not crosses and not ends_touch:

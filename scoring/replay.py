@@ -20,7 +20,7 @@ from . import gcg
 from .endings import Endings
 from .findings import ERROR, Finding, Findings
 from .lexicon import Lexicons
-from .placement import Placement, record_layout, splitter
+from .placement import Placement, Words, record_layout, splitter
 from .racks import Racks
 from .reader import read_game
 from .report import OUT, PASSES, SCORELESS, PlayerResult, Report, Tracking, Turn
@@ -214,7 +214,7 @@ class Replay:
         racks.use(ev, rack, used)
         score = self.scorer.score(new, laid, main, crosses)
         score_finding = None if score == ev.score else self._wrong_score(ev, score, position)
-        marked = self._marked(ev, words) if self.lexicons else [(w, "") for w in words]
+        marked = self._marked(ev, words) if self.lexicons else words
         drawn = racks.refill(ev, p, len(new))
         turn = self.sheet.book(ev, p, score, marked, position, word)
         turn.laid = new, laid
@@ -247,10 +247,11 @@ class Replay:
         )
         return at
 
-    def _marked(self, ev: gcg.Event, words: list[str]) -> list[tuple[str, str]]:
+    def _marked(self, ev: gcg.Event, words: Words) -> Words:
         """The words formed with the word lists' marks; the first checked against the record's."""
         assert self.lexicons is not None  # only asked with word lists
-        marked = list(zip(words, self.lexicons.marks(words), strict=True))
+        formed = [w for w, _ in words]
+        marked = list(zip(formed, self.lexicons.marks(formed), strict=True))
         if ev.marks and marked:
             mark = marked[0][1]
             if mark != ev.marks:
