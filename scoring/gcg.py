@@ -316,7 +316,7 @@ def parse(text: str | bytes) -> GameRecord:
             else:
                 event = _read_event(number, stripped, findings)
             items.append(event)
-            if isinstance(event, Event):
+            if type(event) is Event:
                 if after_last_rack is not None:
                     findings.append(_after_last_rack(number, event.nick, after_last_rack))
                     after_last_rack = None  # said once

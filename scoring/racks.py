@@ -28,6 +28,7 @@ class Racks:
         self.used_up = set(table.none)  # tiles the pool has none of
         self.sizes = [rules.rack_size] * players
         self.bag = tiles.size - rules.rack_size * players
+        self.moved = False  # whether tiles came onto the board or went back since last asked
 
     def unseen(self) -> Counter[str]:
         """Tiles not on the board: in the bag or on some rack."""
@@ -159,6 +160,7 @@ class Racks:
     def use(self, ev: gcg.Event, rack: list[str] | None, used: list[str]) -> None:
         """A play put these tiles on the board: they leave the pool, and the rack (if recorded)
         must hold them, or else the set."""
+        self.moved = True
         pool = self.pool
         for t in used:
             pool[t] -= 1
@@ -180,6 +182,7 @@ class Racks:
 
     def give_back(self, tiles: list[str]) -> None:
         """Tiles taken off the board (a withdrawn play) are back in the pool."""
+        self.moved = True
         pool = self.pool
         for t in tiles:
             pool[t] += 1

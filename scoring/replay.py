@@ -32,7 +32,6 @@ from .tiles import (
     builtin_tilesets,
     detect_tileset,
     load_tileset,
-    tables,
 )
 
 __all__ = [
@@ -85,10 +84,8 @@ class Replay:
         self.scorer = Scorer(layout, tiles, rules)
         self.sheet = ScoreSheet(self.n, findings)
         self.racks = Racks(tiles, rules, self.n, split, findings)
-        table = tables(tiles)
-        self.tracking = Tracking(
-            self.placement.board.width, table.full, table.rack_form, split, self.sheet.turns
-        )
+        self.tracking = Tracking(self.placement.board.width, tuple(self.racks.pool), split)
+        self.pool = tuple(self.racks.pool.values())  # off the board before the event replayed
         self.conventions: dict[str, str] = {}
         self.endings = Endings(
             record, rules, tiles, self.racks, self.sheet, findings, self.conventions
@@ -123,6 +120,10 @@ class Replay:
             turn = turns[-1]
             turn.number = number
             turn.tracking = self.tracking
+            turn.pool = self.pool
+        if self.racks.moved:  # tiles came onto the board or went back: the next turn's pool
+            self.racks.moved = False
+            self.pool = tuple(self.racks.pool.values())
         self.previous_kind = ev.kind
 
     def end_game(self) -> None:

@@ -32,11 +32,13 @@ class Turn:
     # For drawing the game turn by turn without replaying it: the events replayed up to and
     # including this one (``verify(upto=number)`` shows the board after it), those a withdrawn
     # phony took off as (row, column); and, made when first asked for (most callers never do),
-    # the properties ``placed`` and ``unseen``.
+    # the properties ``placed`` and ``unseen``, from the squares and tiles the play laid and the
+    # count of each tile off the board before the turn (in ``tracking.tiles`` order).
     number: int = 0
     removed: list[tuple[int, int]] = field(default_factory=list)
     tracking: Tracking | None = field(default=None, repr=False, compare=False)
     laid: tuple[list[int], list[str]] | None = field(default=None, repr=False, compare=False)
+    pool: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
     _placed: list[tuple[int, int, str]] | None = field(default=None, repr=False, compare=False)
     _unseen: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
@@ -56,9 +58,13 @@ class Turn:
     def unseen(self) -> dict[str, int]:
         """The tiles the player could not see before moving (tile tracking): not on the board,
         nor on the rack the line records."""
-        if self._unseen is None and self.tracking is not None:
-            self.tracking.fill()
-        return self._unseen if self._unseen is not None else {}
+        if self._unseen is None:
+            tracking, pool = self.tracking, self.pool
+            if tracking is not None and pool is not None:
+                self._unseen = tracking.unseen(self.event.rack, pool)
+            else:
+                self._unseen = {}
+        return self._unseen
 
     @unseen.setter
     def unseen(self, tiles: dict[str, int]) -> None:
@@ -92,44 +98,27 @@ class Turn:
 
 class Tracking:
     """What the turns of one replay need to make their ``placed`` and ``unseen`` when asked: the
-    board's width (squares are numbered as on ``Board.squares``) and the tile set. Tile
-    tracking is made for every turn at once: the set, less the tiles on the board before the
-    turn (which the turns before it placed and removed), less the player's rack as recorded."""
+    board's width (squares are numbered as on ``Board.squares``), the set's tiles in the order of
+    a turn's ``pool``, and how a rack splits into tiles. It holds no turn: a report's objects
+    are freed as soon as it is."""
 
-    __slots__ = ("width", "full", "rack_form", "split", "turns")
+    __slots__ = ("width", "tiles", "split")
 
     def __init__(
-        self,
-        width: int,
-        full: dict[str, int],
-        rack_form: dict[str, str],
-        split: Callable[[str], list[str]],
-        turns: list[Turn],
+        self, width: int, tiles: tuple[str, ...], split: Callable[[str], list[str]]
     ) -> None:
         self.width = width
-        self.full = full  # how many of each tile the set has
-        self.rack_form = rack_form  # the tile each way to write one takes from the rack
+        self.tiles = tiles
         self.split = split
-        self.turns = turns
 
     def cells(self, squares: list[int], tiles: list[str]) -> list[tuple[int, int, str]]:
         """(row, column, tile) of tiles on these squares."""
         width = self.width
         return [(sq // width - 1, sq % width - 1, t) for sq, t in zip(squares, tiles, strict=True)]
 
-    def fill(self) -> None:
-        pool = dict(self.full)
-        board: dict[tuple[int, int], str] = {}
-        form = self.rack_form
-        for turn in self.turns:
-            if turn._unseen is None:
-                turn._unseen = _unseen_by(turn.event.rack, pool, self.split)
-            for row, col, t in turn.placed:
-                board[row, col] = t
-                pool[form[t]] -= 1
-            for row, col in turn.removed:
-                t = board.pop((row, col))
-                pool[BLANK if t.islower() else t] += 1
+    def unseen(self, rack: str, pool: tuple[int, ...]) -> dict[str, int]:
+        """The tiles off the board (``pool``) less the rack as written."""
+        return _unseen_by(rack, dict(zip(self.tiles, pool, strict=True)), self.split)
 
 
 def _unseen_by(
@@ -137,7 +126,7 @@ def _unseen_by(
 ) -> dict[str, int]:
     """The tiles of the pool less those of the rack as written, quietly: the move's own checks
     report a rack that cannot be read."""
-    left = dict(pool)
+    left = pool
     if rack and rack != "UNKNOWN":
         for t in split(rack.upper()):
             t = BLANK if t == "." else t
