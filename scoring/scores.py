@@ -20,7 +20,7 @@ class Scorer:
     bonus for using every tile of the rack."""
 
     def __init__(self, layout: Layout, tiles: TileSet, rules: Ruleset) -> None:
-        self.extra, self.wm = _extra_premiums(layout)
+        self.premium, self.extra, self.wm = _premiums(layout)
         self.values = tables(tiles).values
         self.value = self.values.__getitem__
         self.rack_size = rules.rack_size
@@ -28,31 +28,37 @@ class Scorer:
 
     def score(self, new: list[int], laid: list[str], main: list[str], crosses: Crosses) -> int:
         """What a play scores (``new``, ``laid``, ``main`` and ``crosses`` as ``Placed`` has
-        them). A premium counts only on a square the play covers: each word is the sum of its
-        tiles plus, for each new tile, its letter premium less one times its value, all times
-        the word premiums of its new squares."""
+        them): each word the sum of its tiles plus, for a new tile on a premium square, its
+        letter premium less one times its value, all times the word premiums; and the bingo."""
         values, value, extra, wm = self.values, self.value, self.extra, self.wm
+        hits = self.premium.intersection(new)  # most squares have no premium
         total = 0
         if main:
             points = sum(map(value, main))
             mult = 1
-            for q, t in zip(new, laid, strict=True):
-                points += values[t] * extra[q]
+            for q in hits:
+                points += values[laid[new.index(q)]] * extra[q]
                 mult *= wm[q]
             total = points * mult
         for q, t, tiles in crosses:
-            total += (sum(map(value, tiles)) + values[t] * extra[q]) * wm[q]
+            if q in hits:
+                total += (sum(map(value, tiles)) + values[t] * extra[q]) * wm[q]
+            else:
+                total += sum(map(value, tiles))
         if len(new) == self.rack_size:
             total += self.bingo_bonus
         return total
 
 
 @functools.cache
-def _extra_premiums(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per square of ``Board.squares``: the letter premium less one (what a new tile there adds
-    to its word beyond its own value, in multiples of it), and the word premium."""
+def _premiums(layout: Layout) -> tuple[frozenset[int], tuple[int, ...], tuple[int, ...]]:
+    """The squares of ``Board.squares`` with a premium, and per square the letter premium less
+    one (what a new tile there adds to its word beyond its own value, in multiples of it) and
+    the word premium."""
     letter, word = padded_premiums(layout)
-    return tuple(lm - 1 for lm in letter), word
+    squares = enumerate(zip(letter, word, strict=True))
+    premium = frozenset(q for q, (lm, wm) in squares if lm != 1 or wm != 1)
+    return premium, tuple(lm - 1 for lm in letter), word
 
 
 class ScoreSheet:
