@@ -19,6 +19,8 @@ _END_KINDS = (gcg.END_POINTS, gcg.RACK_PENALTY, gcg.TIME)
 
 
 class Endings:
+    """Whether and how the game of one replay has ended, and its end lines, checked."""
+
     def __init__(
         self,
         record: gcg.GameRecord,

@@ -14,6 +14,8 @@ from .tiles import BLANK, TileSet, tables
 
 
 class Racks:
+    """The pool, the racks' sizes and the bag of one replay; a rack as recorded, checked."""
+
     def __init__(
         self, tiles: TileSet, rules: Ruleset, players: int, split: Split, findings: Findings
     ) -> None:
