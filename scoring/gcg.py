@@ -293,6 +293,7 @@ def parse(text: str | bytes) -> GameRecord:
     if not text.strip():
         findings.append(Finding(0, ERROR, "empty"))
         return record
+    items = record.items
     seen: dict[str, int] = {}
     last_event: Event | None = None
     in_note = False
@@ -306,177 +307,143 @@ def parse(text: str | bytes) -> GameRecord:
         if stripped[0] == ">":
             in_note = False
             m = _PLAY_LINE.fullmatch(stripped)
-            if m:
+            if m:  # the common case, read in one match
                 nick, rack, position, word, marks, score, total, extra = m.groups("")
-                result = Event(
-                    number,
-                    nick,
-                    PLAY,
-                    rack,
-                    position,
-                    word,
-                    marks,
-                    "",
-                    None,
-                    int(score),
-                    int(total),
-                    extra,
+                event: Event | Unread = Event(
+                    number, nick, PLAY, rack, position, word, marks, "", None, int(score),
+                    int(total), extra,
                 )
+            else:
+                event = _read_event(number, stripped, findings)
+            items.append(event)
+            if type(event) is Event:
                 if after_last_rack is not None:
-                    findings.append(_after_last_rack(number, nick, after_last_rack))
-                    after_last_rack = None
-                record.items.append(result)
-                last_event = result
-                continue
-            m = _EVENT.match(stripped)
-            if not m:
-                record.items.append(Unread(number, stripped))
-                findings.append(Finding(number, ERROR, "malformed_line", {"case": "no_nick"}))
-                continue
-            nick, body = m.group(1), m.group(2)
-            parsed = _parse_body(nick, number, body.split())
-            if not isinstance(parsed, Event):
-                record.items.append(Unread(number, stripped, nick))
-                findings.append(Finding(number, ERROR, "malformed_line", parsed, player=nick))
-                continue
-            if after_last_rack is not None:
-                findings.append(_after_last_rack(number, nick, after_last_rack))
-                after_last_rack = None  # said once
-            record.items.append(parsed)
-            last_event = parsed
+                    findings.append(_after_last_rack(number, event.nick, after_last_rack))
+                    after_last_rack = None  # said once
+                last_event = event
             continue
-        if stripped.startswith("#"):
+        if stripped[0] == "#":
             keyword, _, value = stripped[1:].replace("\t", " ").partition(" ")
             value = value.strip()
-            if keyword == "note" or keyword == "-":
-                if last_event is None:
-                    findings.append(
-                        Finding(number, WARNING, "note_before_events")
-                    )
-                    record.items.append(Pragma(number, keyword, value))
-                else:
-                    last_event.notes.append(value)
-                in_note = True
+            in_note = keyword == "note" or keyword == "-"
+            if in_note:
+                _read_note(record, number, keyword, value, last_event)
                 continue
-            in_note = False
             _read_pragma(record, number, keyword, value, seen, last_event is not None)
             if _LAST_RACK.match(keyword) and after_last_rack is None:
                 after_last_rack = number
             continue
         if in_note and last_event is not None:
             last_event.notes[-1] += "\n" + stripped
-            continue
-        if in_note and isinstance(record.items[-1], Pragma):
-            record.items[-1].value += "\n" + stripped  # a note before the first move
-            continue
-        record.items.append(Unread(number, stripped))
-        findings.append(Finding(number, ERROR, "malformed_line"))
+        elif in_note and isinstance(items[-1], Pragma):
+            items[-1].value += "\n" + stripped  # a note before the first move
+        else:
+            items.append(Unread(number, stripped))
+            findings.append(Finding(number, ERROR, "malformed_line"))
     return record
+
+
+def _read_event(number: int, stripped: str, findings: list[Finding]) -> Event | Unread:
+    """An event line other than a play with its rack recorded: the event, or the line kept as
+    it was with a finding."""
+    m = _EVENT.match(stripped)
+    if not m:
+        findings.append(Finding(number, ERROR, "malformed_line", {"case": "no_nick"}))
+        return Unread(number, stripped)
+    nick, body = m.group(1), m.group(2)
+    parsed = _parse_body(nick, number, body.split())
+    if not isinstance(parsed, Event):
+        findings.append(Finding(number, ERROR, "malformed_line", parsed, player=nick))
+        return Unread(number, stripped, nick)
+    return parsed
+
+
+def _read_note(
+    record: GameRecord, number: int, keyword: str, value: str, last_event: Event | None
+) -> None:
+    """A ``#note`` line: the last event's, or kept as a pragma before the first one."""
+    if last_event is None:
+        record.findings.append(Finding(number, WARNING, "note_before_events"))
+        record.items.append(Pragma(number, keyword, value))
+    else:
+        last_event.notes.append(value)
 
 
 def _read_pragma(
     record: GameRecord, number: int, keyword: str, value: str, seen: dict[str, int], started: bool
 ) -> None:
-    findings = record.findings
+    """A pragma line: kept, and checked where its keyword is one GCG defines."""
     record.items.append(Pragma(number, keyword, value))
     m = _PLAYER.match(keyword)
     if m:
-        nick, _, name = value.partition(" ")
-        index = int(m.group(1))
-        if not nick:
-            findings.append(Finding(number, ERROR, "malformed_pragma"))
-            return
-        if not 1 <= index <= 4:
-            findings.append(
-                Finding(number, ERROR, "malformed_pragma", {"case": "number", "number": index})
-            )
-            return
-        if any(p.number == index for p in record.players):
-            findings.append(
-                Finding(
-                    number,
-                    ERROR,
-                    "duplicate_player_number",
-                    {"number": index},
-                    player=nick,
-                )
-            )
-            return
-        if record.player(nick):
-            findings.append(
-                Finding(
-                    number,
-                    ERROR,
-                    "duplicate_nick",
-                    {"nick": nick},
-                    player=nick,
-                )
-            )
-            return
-        if name and any(p.name == name.strip() for p in record.players):
-            findings.append(
-                Finding(number, WARNING, "duplicate_name", {"name": name})
-            )
-        if started:
-            findings.append(
-                Finding(
-                    number, WARNING, "pragma_after_events", {"case": "player", "number": index}
-                )
-            )
-        record.players.append(Player(index, nick, name.strip() or nick, number))
-        record.players.sort(key=lambda p: p.number)
-        return
-    if keyword == "character-encoding":
-        if value.lower() not in SUPPORTED_ENCODINGS:
-            findings.append(
-                Finding(
-                    number,
-                    ERROR,
-                    "unsupported_encoding",
-                    {"value": value},
-                    recorded=value,
-                )
-            )
-        if number != 1:
-            findings.append(
-                Finding(
-                    number,
-                    WARNING,
-                    "misplaced_encoding",
-                )
-            )
-        return
-    if _LAST_RACK.match(keyword):
+        _read_player(record, number, int(m.group(1)), value, started)
+    elif keyword == "character-encoding":
+        _read_encoding(record.findings, number, value)
+    elif _LAST_RACK.match(keyword):
         if keyword in seen:
-            findings.append(Finding(number, ERROR, "repeated_pragma", {"keyword": keyword}))
-        seen[keyword] = number
-        return
-    if keyword not in HEADER_PRAGMAS:
-        # GCG is open to new pragmata (#style, #game-board, …): keep them, check nothing.
-        return
-    if keyword in seen and keyword not in REPEATABLE:
-        findings.append(
-            Finding(
-                number,
-                WARNING,
-                "repeated_pragma",
-                {"case": "header", "keyword": keyword, "first": seen[keyword]},
+            record.findings.append(
+                Finding(number, ERROR, "repeated_pragma", {"keyword": keyword})
             )
+        seen[keyword] = number
+    elif keyword in HEADER_PRAGMAS:
+        # GCG is open to new pragmata (#style, #game-board, …): others are kept, not checked.
+        _read_header(record.findings, number, keyword, value, seen, started)
+
+
+def _read_player(record: GameRecord, number: int, index: int, value: str, started: bool) -> None:
+    """``#player<index> nick name``: a player, unless the line names one already named."""
+    findings = record.findings
+    nick, _, name = value.partition(" ")
+    if not nick:
+        findings.append(Finding(number, ERROR, "malformed_pragma"))
+        return
+    if not 1 <= index <= 4:
+        params = {"case": "number", "number": index}
+        findings.append(Finding(number, ERROR, "malformed_pragma", params))
+        return
+    if any(p.number == index for p in record.players):
+        params = {"number": index}
+        findings.append(Finding(number, ERROR, "duplicate_player_number", params, player=nick))
+        return
+    if record.player(nick):
+        findings.append(Finding(number, ERROR, "duplicate_nick", {"nick": nick}, player=nick))
+        return
+    if name and any(p.name == name.strip() for p in record.players):
+        findings.append(Finding(number, WARNING, "duplicate_name", {"name": name}))
+    if started:
+        params = {"case": "player", "number": index}
+        findings.append(Finding(number, WARNING, "pragma_after_events", params))
+    record.players.append(Player(index, nick, name.strip() or nick, number))
+    record.players.sort(key=lambda p: p.number)
+
+
+def _read_encoding(findings: list[Finding], number: int, value: str) -> None:
+    if value.lower() not in SUPPORTED_ENCODINGS:
+        findings.append(
+            Finding(number, ERROR, "unsupported_encoding", {"value": value}, recorded=value)
         )
+    if number != 1:
+        findings.append(Finding(number, WARNING, "misplaced_encoding"))
+
+
+def _read_header(
+    findings: list[Finding],
+    number: int,
+    keyword: str,
+    value: str,
+    seen: dict[str, int],
+    started: bool,
+) -> None:
+    """A header pragma GCG defines: once only (most of them), before the first event."""
+    if keyword in seen and keyword not in REPEATABLE:
+        params = {"case": "header", "keyword": keyword, "first": seen[keyword]}
+        findings.append(Finding(number, WARNING, "repeated_pragma", params))
     seen.setdefault(keyword, number)
     if started and keyword not in ("incomplete",):
-        findings.append(
-            Finding(number, WARNING, "pragma_after_events", {"keyword": keyword})
-        )
+        findings.append(Finding(number, WARNING, "pragma_after_events", {"keyword": keyword}))
     if keyword == "game-type" and value.lower() not in KNOWN_GAME_TYPES:
         findings.append(
-            Finding(
-                number,
-                WARNING,
-                "unknown_game_type",
-                {"value": value},
-                recorded=value,
-            )
+            Finding(number, WARNING, "unknown_game_type", {"value": value}, recorded=value)
         )
 
 

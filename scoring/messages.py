@@ -19,9 +19,11 @@ engine's catalog (``scoring.i18n``), where each template is the message id under
 
 from __future__ import annotations
 
+import _string
+import functools
 import json
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .i18n import Translator, translator
@@ -209,6 +211,39 @@ class SpecFormatter(string.Formatter):
         if format_spec in self.specs:
             return self.specs[format_spec](value, self.translator)
         return format(value, format_spec)
+
+    def vformat(self, format_string: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
+        # Every template names its fields: read once, it is filled in without string.Formatter's
+        # own walk through it, which took more time than the rest of writing a finding.
+        fields = _named_fields(format_string)
+        if fields is None or args:
+            return super().vformat(format_string, args, kwargs)
+        out = []
+        for literal, name, spec in fields:
+            out.append(literal)
+            if name is not None:
+                out.append(self.format_field(kwargs[name], spec))
+        return "".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _named_fields(template: str) -> tuple[tuple[str, str | None, str], ...] | None:
+    """A template as (text, field name, format spec) pieces, or None unless every field is a
+    plain name with a plain spec (no conversion, index, attribute or nested field): those are
+    left to ``string.Formatter``."""
+    try:
+        parsed = list(_string.formatter_parser(template))
+    except ValueError:
+        return None
+    pieces = []
+    for literal, name, spec, conversion in parsed:
+        plain = name is None or (
+            conversion is None and name.isidentifier() and "{" not in spec and "}" not in spec
+        )
+        if not plain:
+            return None
+        pieces.append((literal, name, spec or ""))
+    return tuple(pieces)
 
 
 def write(

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import NamedTuple
 
 __all__ = [
     "BLANK",
@@ -535,3 +536,29 @@ def _detect(letters: frozenset[str]) -> TileSet:
         if all(letter in tileset.counts for letter in wanted):
             return tileset
     return max(sets, key=lambda ts: sum(letter in ts.counts for letter in wanted))
+
+
+class TileTables(NamedTuple):
+    """A tile set as the replay looks tiles up, made once per set (``tables``)."""
+
+    full: dict[str, int]  # how many of each tile the set has
+    values: dict[str, int]  # the value of each way to write a tile on the board (a blank: 0)
+    rack_form: dict[str, str]  # the tile each way to write one takes from the rack
+    known: frozenset[str]  # every tile a rack may hold
+    multi: bool  # whether any tile is written with more than one letter
+    none: frozenset[str]  # the tiles the set has none of
+
+
+@functools.cache
+def tables(tiles: TileSet) -> TileTables:
+    """The replay's tables of a tile set: lower case is a blank played as that tile."""
+    full = {t: tiles.count(t) for t in tiles.counts}
+    values: dict[str, int] = {}
+    form: dict[str, str] = {}
+    for t in tiles.counts:
+        if t != BLANK:
+            values[t], form[t] = tiles.value(t), t
+            values[t.lower()], form[t.lower()] = 0, BLANK
+    known = frozenset(values) | {BLANK}
+    none = frozenset(t for t, c in full.items() if c <= 0)
+    return TileTables(full, values, form, known, any(len(t) > 1 for t in tiles.counts), none)

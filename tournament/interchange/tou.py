@@ -386,6 +386,9 @@ def _entry_rounds(
     return rnd
 
 
+Links = dict[tuple[int, int], tuple[int, int]]  # (row, entry) -> the opponent's (row, entry)
+
+
 def section_games(section: TouSection) -> TouGames:
     """Match each game of a line with the opponent's line, and give each game its round.
 
@@ -396,8 +399,21 @@ def section_games(section: TouSection) -> TouGames:
     is a round without an opponent. Any other entry is a disagreement: TouFormatError.
     """
     rows = section.rows
-    links: dict[tuple[int, int], tuple[int, int]] = {}
+    links = _links(rows)
+    rnd = _entry_rounds(rows, links)
     notes: list[str] = []
+    lone = _link_misnumbered(rows, links, rnd, notes)
+    _check_lone(rows, links, rnd, lone, notes)
+    pairings = _pairings(rows, links, rnd, notes)
+    rounds = max(rnd.values(), default=0)
+    lengths = {len(r.entries) for r in rows}
+    return TouGames(tuple(pairings), rounds, len(lengths) > 1, tuple(notes))
+
+
+def _links(rows: tuple[TouRow, ...]) -> Links:
+    """Each entry and the opponent's entry naming this player: in the same column, else (a line
+    that left out a missed round) the next such entry in order."""
+    links: Links = {}
     for p, row in enumerate(rows):
         for i, e in enumerate(row.entries):
             q = e.opponent - 1
@@ -423,7 +439,14 @@ def section_games(section: TouSection) -> TouGames:
             for j, k in zip(mine, later, strict=False):
                 links[p, j] = (q, k)
                 links[q, k] = (p, j)
-    rnd = _entry_rounds(rows, links)
+    return links
+
+
+def _link_misnumbered(
+    rows: tuple[TouRow, ...], links: Links, rnd: dict[tuple[int, int], int], notes: list[str]
+) -> set[tuple[int, int]]:
+    """Link two entries left over in the same round where one names the other's player (the
+    other line misnumbered the opponent): the entries still alone."""
     orphans = {
         (p, i)
         for p, row in enumerate(rows)
@@ -447,6 +470,17 @@ def section_games(section: TouSection) -> TouGames:
             )
         else:
             lone.add((p, i))
+    return lone
+
+
+def _check_lone(
+    rows: tuple[TouRow, ...],
+    links: Links,
+    rnd: dict[tuple[int, int], int],
+    lone: set[tuple[int, int]],
+    notes: list[str],
+) -> None:
+    """An entry still alone is a round without a game if it scored 0; else TouFormatError."""
     for p, i in sorted(lone):
         if (p, i) in links:
             continue
@@ -465,7 +499,12 @@ def section_games(section: TouSection) -> TouGames:
             f"line {rows[p].line}: {rows[p].name} scored 0 against player {e.opponent} in "
             f"round {rnd[p, i]}, whose line does not name them: read as a round without a game"
         )
-    rounds = max(rnd.values(), default=0)
+
+
+def _pairings(
+    rows: tuple[TouRow, ...], links: Links, rnd: dict[tuple[int, int], int], notes: list[str]
+) -> list[TouPairing]:
+    """Each game once, with a note where the two lines' result digits and scores disagree."""
     pairings = []
     seen = set()
     for p, row in enumerate(rows):
@@ -486,8 +525,7 @@ def section_games(section: TouSection) -> TouGames:
                     )
             notes.extend(_penalties(rows, (p, i), other, rnd[p, i]))
             pairings.append(TouPairing(rnd[p, i], (p, i), other))
-    lengths = {len(r.entries) for r in rows}
-    return TouGames(tuple(pairings), rounds, len(lengths) > 1, tuple(notes))
+    return pairings
 
 
 def _penalties(
