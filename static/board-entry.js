@@ -76,8 +76,9 @@
       sq.classList.toggle("blank", tile !== undefined && tile !== tile.toUpperCase());
       sq.classList.toggle("last", !!last[i] && !fresh);
       sq.classList.toggle("new", !!added[i]);
-      sq.classList.toggle("sel", at.row * 15 + at.col === i);
-      sq.classList.toggle("down", at.row * 15 + at.col === i && !at.across);
+      var chosen = at.row !== null && at.row * 15 + at.col === i;
+      sq.classList.toggle("sel", chosen);
+      sq.classList.toggle("down", chosen && !at.across);
       sq.textContent = tile === undefined ? d.mark : tile.toUpperCase();
       var name = d.label.split(",")[0];
       sq.setAttribute("aria-label", tile === undefined ? d.label : name + ", " + tile.toUpperCase() + (tile !== tile.toUpperCase() ? ", " + say("tBlank") : ""));
@@ -110,6 +111,7 @@
     drawBoard(answer);
     status.textContent = editing === null ? answer.status : say("tEditing", {number: editing + 1});
     $("be-summary").textContent = answer.summary;
+    $("be-legend").textContent = answer.turns.length ? answer.legend : "";
     $("be-record-findings").replaceChildren.apply($("be-record-findings"), (answer.record_findings || []).map(finding));
     var list = $("be-turns");
     list.replaceChildren();
@@ -119,7 +121,7 @@
       b.className = "be-turn" + (t.wrong ? " wrong" : "") + (editing !== null && entryOf(t.line) === editing ? " editing" : "");
       span(b, "n", String(k + 1));
       span(b, "who", "\u2068" + t.nick + "\u2069");
-      var move = span(b, "move", t.move);
+      var move = span(b, t.kind === "play" ? "move play" : "move", t.move);
       move.dir = t.kind === "play" ? "ltr" : "auto";
       var score = (t.score >= 0 ? "+" : "") + t.score;
       if (t.computed !== null && t.computed !== t.score) { score += " (" + say("tEngine", {score: t.computed}) + ")"; }

@@ -216,6 +216,8 @@ def board_answer(game: Game, added: entry.Added) -> dict[str, Any]:
         "board": tiles,
         "last": [[r, c] for r, c, _t in last],
         "nicks": [bounds.quoted(n) for n in nicks],
+        "legend": gettext("Running totals: %(players)s")
+        % {"players": " – ".join(sentences.isolate(bounds.quoted(n)) for n in nicks)},
         "to_move": None if now.ended else now.to_move,
         "ended": now.ended,
         "pending": [bounds.quoted(nicks[p]) for p in now.pending],
