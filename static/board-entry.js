@@ -126,7 +126,7 @@
       var score = (t.score >= 0 ? "+" : "") + t.score;
       if (t.computed !== null && t.computed !== t.score) { score += " (" + say("tEngine", {score: t.computed}) + ")"; }
       span(b, "score", score).dir = "ltr";
-      span(b, "totals", t.totals.join(" – ")).dir = "ltr";
+      span(b, "totals", t.totals.join(" – "));  // in the page's direction, as the legend reads
       b.addEventListener("click", function () { edit(entryOf(t.line)); });
       li.appendChild(b);
       t.findings.forEach(function (f) { li.appendChild(finding(f)); });
@@ -142,6 +142,7 @@
     return s;
   }
   function clear() {
+    clearTimeout(timer);  // a preview asked for before the turn was added is not shown
     word.value = "";
     ["be-score", "be-rack", "be-tiles"].forEach(function (id) { $(id).value = ""; });
     at.row = at.col = null;
@@ -158,14 +159,20 @@
   // Adds a turn, or puts it in place of the turn being changed (the turns after it scored again).
   function add(s) {
     if (busy) { return Promise.resolve(); }
+    clearTimeout(timer);
     var from = editing === null ? sheet.entries.length : editing;
     var specs = [s].concat(editing === null ? [] : sheet.entries.slice(editing + 1).map(function (e) { return e.spec; }));
     return send(specs, from, true).then(function (got) {
       if (!got) { return; }
       if (got.error || got.refused) { refuse(got); drawBoard(answer); return; }
+      var changed = editing !== null;
       editing = null;
       clear();
       render();
+      // Said where the player looks, and the keyboard put away so that the board shows.
+      var last = answer.turns[answer.turns.length - 1];
+      if (last && !changed) { preview.textContent = say("tAdded", {move: last.move, score: (last.score >= 0 ? "+" : "") + last.score}); }
+      word.blur();
     });
   }
 
@@ -175,6 +182,7 @@
     if (!word.value.trim()) { preview.textContent = ""; drawBoard(answer); return; }
     if (at.row === null) { preview.textContent = say("tTap"); preview.className = "be-preview"; return; }
     timer = setTimeout(function () {
+      if (at.row === null || busy) { return; }
       var from = editing === null ? sheet.entries.length : editing;
       send([spec()], from, false).then(function (got) {
         if (!got) { return; }

@@ -250,3 +250,53 @@ def test_a_half_entered_sheet_survives_a_reload_and_undo_takes_a_turn_back(
     page.get_by_role("button", name=words["Undo"], exact=True).click()
     page.wait_for_function("() => document.querySelectorAll('#be-turns li').length === 0")
     assert _square(page, "8D").get_attribute("aria-label") == "8D, double letter"
+
+
+def test_the_desk_enters_a_sheet_on_its_typing_page_and_saves_it(live_url: str, page) -> None:
+    from django.contrib.auth.models import User
+
+    from tournament.models import Scoresheet
+
+    game, _token = _game("en", "naspa", ("Ada Quill", "Ben Crane"))
+    director = User.objects.create_user("director", password="board-entry")
+    game.division.tournament.directors.add(director)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_url}/accounts/login/")
+    page.fill("input[name=username]", "director")
+    page.fill("input[name=password]", "board-entry")
+    page.click("button[type=submit], input[type=submit]")
+    page.wait_for_url(f"{live_url}/desk/")
+    page.goto(f"{live_url}/desk/board-open/games/{game.pk}/scoresheet/")
+    _square(page, "8D").click()
+    page.get_by_label("Word", exact=True).fill("DJINN")
+    page.get_by_role("button", name="Add", exact=True).click()
+    page.wait_for_function("() => document.querySelectorAll('#be-turns li').length === 1")
+    assert page.locator("#be-preview").inner_text() == "Added: 8D DJINN +30."
+    _square(page, "7I").click()
+    page.get_by_role("button", name="Down", exact=True).click()
+    page.get_by_label("Word", exact=True).fill("WITHY")
+    page.get_by_label("Your score, if not the engine's").fill("35")
+    page.get_by_role("button", name="Add", exact=True).click()
+    page.wait_for_function("() => document.querySelectorAll('#be-turns li').length === 2")
+    second = page.locator("#be-turns li").nth(1).inner_text()
+    assert "I7 WITHY" in second and "+35 (engine 33)" in second
+    assert "WITHY at I7 scores 33, not 35" in second
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "board-desk-1280.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=str(Path(SHOTS) / "board-desk-390.png"), full_page=True)
+    # The first turn changed: the second is placed and scored again after it.
+    page.locator("#be-turns .be-turn").first.click()
+    page.get_by_label("Word", exact=True).fill("DJINNI")
+    page.get_by_role("button", name="Add", exact=True).click()
+    page.wait_for_function(
+        "() => document.querySelector('#be-turns li:nth-child(2)').innerText.includes('W.THY')"
+    )
+    assert "8D DJINNI +32 32 – 0" in " ".join(
+        page.locator("#be-turns li").first.inner_text().split()
+    )
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_url(re.compile(r".*/desk/board-open/scoresheets/\d+/$"))
+    sheet = Scoresheet.objects.get(game=game)
+    assert sheet.gcg.splitlines()[2:] == [">Ada: 8D DJINNI +32 32", ">Ben: I7 W.THY +35 35"]
+    assert sheet.uploaded_by == director
