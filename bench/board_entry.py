@@ -98,10 +98,11 @@ def main() -> int:
         report = scoring.verify(text, rules=ruleset)
         original = scoring.verify(record, rules=ruleset)
         same = [p.final for p in report.players] == [p.final for p in original.players]
+        finals = "as recorded" if same else "DIFFER"
         print(
             f"{Path(name).name}: {len(specs)} turns, verified {report.verified}, final scores "
-            f"{'as recorded' if same else 'DIFFER'}; per turn p50 {statistics.median(own) * 1000:.1f} "
-            f"ms, max {max(own) * 1000:.1f} ms"
+            f"{finals}; per turn p50 {statistics.median(own) * 1000:.1f} ms, "
+            f"max {max(own) * 1000:.1f} ms"
         )
         timings += own
     ms = [t * 1000 for t in timings]
