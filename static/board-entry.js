@@ -274,12 +274,15 @@
   }
   $("be-first").addEventListener("change", function () {
     if (busy || this.value === firstNick()) { return; }
-    sheet.header = sheet.header.map(function (l) {
-      return l.replace(/^#player([12])(\s)/, function (m, n, sp) { return "#player" + (n === "1" ? "2" : "1") + sp; });
-    }).sort(function (a, b) {
-      var pa = /^#player([12])/.exec(a), pb = /^#player([12])/.exec(b);
-      return pa && pb ? pa[1] - pb[1] : 0;
+    var header = sheet.header.slice(), at1 = -1, at2 = -1;
+    header.forEach(function (l, i) {
+      if (/^#player1\s/.test(l)) { at1 = i; }
+      if (/^#player2\s/.test(l)) { at2 = i; }
     });
+    if (at1 < 0 || at2 < 0) { return; }
+    header[at1] = sheet.header[at2].replace(/^#player2/, "#player1");
+    header[at2] = sheet.header[at1].replace(/^#player1/, "#player2");
+    sheet.header = header;
     var specs = sheet.entries.map(function (e) {
       var s = Object.assign({}, e.spec);
       if (s.player !== undefined) { s.player = 1 - s.player; }

@@ -243,9 +243,18 @@ def test_a_half_entered_sheet_survives_a_reload_and_undo_takes_a_turn_back(
     )
     assert page.locator("#be-turns li").count() == 1
 
+    # Ben went first after all: the players change places, and the turn is his.
+    page.get_by_label("First to play").select_option("Ben")
+    page.wait_for_function(
+        "() => document.getElementById('be-status').textContent"
+        " === 'Turn 2: \u2068Ada\u2069 to play.'"
+    )
+    assert "Ben" in page.locator("#be-turns li").first.inner_text()
+
     page.reload()  # a dropped connection, a closed tab: the turn is still there
     page.wait_for_function("() => document.querySelectorAll('#be-turns li').length === 1")
     assert "8D DJINN" in page.locator("#be-turns li").first.inner_text()
+    assert page.get_by_label("First to play").input_value() == "Ben"
     assert _square(page, "8D").get_attribute("aria-label") == "8D, D"
     page.get_by_role("button", name=words["Undo"], exact=True).click()
     page.wait_for_function("() => document.querySelectorAll('#be-turns li').length === 0")
