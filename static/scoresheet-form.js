@@ -154,6 +154,8 @@
   });
 
   if (ta.value.trim()) { check(); }
-  ta.focus();
-  ta.setSelectionRange(ta.value.length, ta.value.length);
+  if (!document.getElementById("board-entry")) {  // the board, where there is one, comes first
+    ta.focus();
+    ta.setSelectionRange(ta.value.length, ta.value.length);
+  }
 })();

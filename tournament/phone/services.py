@@ -417,7 +417,8 @@ def send_sheet(player: Player, game: Game, data: str | bytes, file: str = "") ->
     """Save the player's scoresheet of the game, checked and flagged as the desk's are.
 
     A player has one sheet a game: sending again replaces their own sheet (logged as a
-    correction), until a director has resolved it. A sheet the desk attached, or the
+    correction), until a director has resolved it; sending the same record again changes
+    nothing. A sheet the desk attached, or the
     opponent's, is never replaced from a phone. Empty and oversized records are refused.
     """
     refused = sheet_refusal(game, player)
@@ -429,6 +430,8 @@ def send_sheet(player: Player, game: Game, data: str | bytes, file: str = "") ->
     mine = own_sheet(game, player)
     if mine is None:
         return scoresheets.attach_scoresheet(game, text, player, file)
+    if scoresheets.same_record(mine.gcg, text):
+        return mine  # the same sheet sent twice: nothing changes
     if mine.resolved:
         raise ReportRefused(
             _("The desk has already dealt with your scoresheet: see the desk to change it.")

@@ -11,6 +11,7 @@ player = [
     path("report", views.report, name="phone-report"),
     path("games/<int:game_id>/sheet", views.sheet, name="phone-sheet"),
     path("games/<int:game_id>/sheet/check", views.sheet_check, name="phone-sheet-check"),
+    path("games/<int:game_id>/sheet/turn", views.sheet_turn, name="phone-sheet-turn"),
 ]
 
 desk_division = [

@@ -34,8 +34,9 @@ from tournament.phone import services as selfservice
 from tournament.public import api
 from tournament.public.cache import PAGE_TIMEOUT
 from tournament.results import services as results
+from tournament.scoresheets import board_entry
 from tournament.scoresheets import services as scoresheets
-from tournament.scoresheets.views import read_upload
+from tournament.scoresheets.views import read_upload, saved_by_script
 from tournament.standings.tables import RESULT_WORDS
 from tournament.templatetags.spread_i18n import bdi, ltr
 
@@ -227,7 +228,20 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
                 error = str(refusal)
             else:
                 messages.success(request, _sheet_message(saved))
+                if saved_by_script(request):
+                    return JsonResponse({"saved": reverse("phone", args=[token])})
                 return redirect("phone", token=token)
+        if saved_by_script(request):
+            return JsonResponse({"error": str(error)}, status=400)
+    board = None
+    if not refused:
+        board = board_entry.board_context(
+            game,
+            mine.gcg if mine else "",
+            turn_url=reverse("phone-sheet-turn", args=[token, game.pk]),
+            save_url=reverse("phone-sheet", args=[token, game.pk]),
+            saved=mine.gcg if mine else "",
+        )
     ctx = {
         "player": player,
         "division": game.division,
@@ -239,6 +253,7 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
         "text": text,
         "error": error,
         "check_url": reverse("phone-sheet-check", args=[token, game.pk]),
+        "board": board,
     }
     response = render(request, "tournament/phone/sheet.html", ctx, status=400 if error else 200)
     response["Cache-Control"] = "no-store"
@@ -276,6 +291,31 @@ def sheet_check(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
         return JsonResponse({"error": refused}, status=403)
     try:
         return JsonResponse(scoresheets.live_check(game, text))
+    except bounds.RecordRefused as refusal:
+        return JsonResponse({"error": str(refusal)}, status=413)
+
+
+@require_POST
+def sheet_turn(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
+    """A turn tapped on the board of the player's own scoresheet, placed and scored by the
+    engine (`board_entry.board_turns`); charged to the link as the live check is, for each
+    replay it takes (`board_entry.turns_cost`), before anything else is read."""
+    player = _player(request, token)
+    text = request.POST.get("gcg", "")
+    turns = request.POST.get("turns", "")
+    count = min(turns.count("{"), board_entry.MOST_TURNS)
+    if not selfservice.spend(token, board_entry.turns_cost(text, count)):
+        return JsonResponse({"error": _("Too many checks in a minute: wait a moment.")}, status=429)
+    over = bounds.refusal(text, saving=False)
+    if over:
+        return JsonResponse({"error": over}, status=413)
+    game = _own_game(player, game_id)
+    refused = selfservice.sheet_refusal(game, player)
+    if refused:
+        return JsonResponse({"error": refused}, status=403)
+    first = bounds.plain_number(request.POST.get("first", "0")) or 0
+    try:
+        return JsonResponse(board_entry.board_turns(game, text, turns, first))
     except bounds.RecordRefused as refusal:
         return JsonResponse({"error": str(refusal)}, status=413)
 

@@ -70,10 +70,11 @@ def _load_lexicon(spec: str) -> scoring.Lexicon:
     return scoring.load_lexicon(spec)
 
 
-def _engine_settings(
+def engine_settings(
     division: Division,
 ) -> tuple[scoring.Ruleset | str, scoring.TileSet | str, scoring.Lexicons, list[dict]]:
-    """The division's ruleset, tile set and word lists; a note for each that cannot be loaded."""
+    """The division's ruleset, tile set and word lists; a note for each that cannot be loaded
+    (the checks of a record and the board entry's placing, `board_entry.py`)."""
     notes = []
 
     def note(**params: str) -> None:
@@ -110,7 +111,7 @@ def check_scoresheet(division: Division, data: str | bytes) -> SheetReport:
     game viewer draws it from: tiles placed and taken back, rack, notes, unseen tiles), the
     board after the last move, and how the game ended.
     """
-    rules, tiles, lexicons, notes = _engine_settings(division)
+    rules, tiles, lexicons, notes = engine_settings(division)
     try:
         report = scoring.verify(data, rules=rules, tiles=tiles, lexicons=lexicons)
     except Exception as error:  # the engine promises never to raise; if it does, keep the sheet
@@ -260,7 +261,7 @@ class DuplicateScoresheet(EntryError):
         self.sheet = sheet
 
 
-def _same_record(a: str, b: str) -> bool:
+def same_record(a: str, b: str) -> bool:
     """Two records are the same upload if they differ only in line endings or trailing space."""
 
     def lines(text: str) -> list[str]:
@@ -332,7 +333,7 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
             .get(pk=game.pk)
         )
         for earlier in game.scoresheets.all():
-            if _same_record(earlier.gcg, text):
+            if same_record(earlier.gcg, text):
                 raise DuplicateScoresheet(earlier)
         sheet = Scoresheet.objects.create(
             game=game,
@@ -355,9 +356,12 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
 
 
 def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "") -> Scoresheet:
-    """Replace a scoresheet's record (typed corrections), checked again; logged."""
+    """Replace a scoresheet's record (typed corrections), checked again; logged. The same
+    record saved again changes nothing."""
     game = sheet.game
     text = bounds.record_text(text)
+    if same_record(sheet.gcg, text):
+        return sheet
     report = _report(game.division, text, sheet.engine_report.file)
     with transaction.atomic():
         sheet = Scoresheet.objects.select_for_update().get(pk=sheet.pk)

@@ -11,6 +11,7 @@ desk_division = [
 desk_game = [
     path("scoresheet/", views.scoresheet_new, name="desk-scoresheet-new"),
     path("scoresheet/check", views.scoresheet_check, name="desk-scoresheet-check"),
+    path("scoresheet/turn", views.scoresheet_turn, name="desk-scoresheet-turn"),
     path("upload", views.scoresheet_upload, name="desk-scoresheet-upload"),
 ]
 

@@ -28,8 +28,8 @@ from tournament.core.access import (
 from tournament.core.forms import form_error
 from tournament.models import Game, Scoresheet
 from tournament.results import services as results
+from tournament.scoresheets import board_entry, viewer
 from tournament.scoresheets import services as scoresheets
-from tournament.scoresheets import viewer
 from tournament.scoresheets.forms import (
     AssignForm,
     ResolveForm,
@@ -59,9 +59,30 @@ def _sheet_lines(text: str, report: SheetReport) -> list[dict[str, Any]]:
     return rows
 
 
+def saved_by_script(request: HttpRequest) -> bool:
+    """Whether a sheet is saved by the board entry's script, which is answered in JSON (where
+    to go next, or why it was not saved) instead of a page."""
+    return request.headers.get("X-Spread-Board") == "save"
+
+
+def _saved(request: HttpRequest, sheet: Scoresheet, message: str) -> HttpResponse:
+    url = reverse("desk-scoresheet", args=[sheet.game.division.tournament.slug, sheet.pk])
+    if saved_by_script(request):
+        return JsonResponse({"saved": url, "message": message})
+    return redirect(url)
+
+
 def _scoresheet_form_page(
     request: HttpRequest, game: Game, form: ScoresheetTextForm, sheet: Scoresheet | None = None
 ) -> HttpResponse:
+    if saved_by_script(request) and form.errors:
+        return JsonResponse({"error": form_error(form)}, status=400)
+    slug = game.division.tournament.slug
+    save_url = (
+        reverse("desk-scoresheet-edit", args=[slug, sheet.pk])
+        if sheet
+        else reverse("desk-scoresheet-new", args=[slug, game.pk])
+    )
     context = {
         "tournament": game.division.tournament,
         "division": game.division,
@@ -70,6 +91,13 @@ def _scoresheet_form_page(
         "sheet": sheet,
         "check_url": reverse(
             "desk-scoresheet-check", args=[game.division.tournament.slug, game.pk]
+        ),
+        "board": board_entry.board_context(
+            game,
+            sheet.gcg if sheet else "",
+            turn_url=reverse("desk-scoresheet-turn", args=[slug, game.pk]),
+            save_url=save_url,
+            saved=sheet.gcg if sheet else "",
         ),
     }
     return render(request, "tournament/scoresheets/scoresheet_form.html", context)
@@ -83,11 +111,17 @@ def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
         if form.is_valid():
             try:
                 sheet = scoresheets.attach_scoresheet(game, form.cleaned_data["gcg"], request.user)
+            except scoresheets.DuplicateScoresheet as duplicate:
+                if not saved_by_script(request):
+                    form.add_error("gcg", str(duplicate))
+                else:  # saved twice from the board: nothing changes, and the sheet is there
+                    messages.warning(request, str(duplicate))
+                    return _saved(request, duplicate.sheet, str(duplicate))
             except results.EntryError as refused:
                 form.add_error("gcg", str(refused))
             else:
                 messages.success(request, _sheet_message(sheet))
-                return redirect("desk-scoresheet", slug, sheet.pk)
+                return _saved(request, sheet, _sheet_message(sheet))
     else:
         form = ScoresheetTextForm(initial={"gcg": scoresheets.scoresheet_header(game)})
     return _scoresheet_form_page(request, game, form)
@@ -108,7 +142,7 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
                 form.add_error("gcg", str(refused))
             else:
                 messages.success(request, _sheet_message(sheet))
-                return redirect("desk-scoresheet", slug, sheet.pk)
+                return _saved(request, sheet, _sheet_message(sheet))
     else:
         form = ScoresheetTextForm(initial={"gcg": sheet.gcg})
     return _scoresheet_form_page(request, sheet.game, form, sheet)
@@ -120,6 +154,23 @@ def scoresheet_check(request: HttpRequest, slug: str, game_id: int) -> JsonRespo
     game = get_desk_game(request, slug, game_id, scorekeeper=True)
     try:
         return JsonResponse(scoresheets.live_check(game, request.POST.get("gcg", "")))
+    except bounds.RecordRefused as over:
+        return JsonResponse({"error": str(over)}, status=413)
+
+
+@login_required
+@require_POST
+def scoresheet_turn(request: HttpRequest, slug: str, game_id: int) -> JsonResponse:
+    """A turn tapped on the board of the desk's typing page, placed and scored by the engine
+    (`board_entry.board_turns`, as on a player's phone)."""
+    game = get_desk_game(request, slug, game_id, scorekeeper=True)
+    first = bounds.plain_number(request.POST.get("first", "0")) or 0
+    try:
+        return JsonResponse(
+            board_entry.board_turns(
+                game, request.POST.get("gcg", ""), request.POST.get("turns", ""), first
+            )
+        )
     except bounds.RecordRefused as over:
         return JsonResponse({"error": str(over)}, status=413)
 
