@@ -28,7 +28,7 @@ from tournament.core import bounds, sentences
 from tournament.core.access import get_desk_division
 from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
-from tournament.models import Claim, Player, PlayerLink, Scoresheet
+from tournament.models import Claim, Game, Player, PlayerLink, Scoresheet
 from tournament.pairing import services as rounds
 from tournament.phone import services as selfservice
 from tournament.public import api
@@ -278,9 +278,24 @@ def sheet_check(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
     the link by its lines and bytes (`bounds.check_cost`) before anything else is read, and
     refused past the link's budget; a record over the bounds is refused before its game is
     read (a flood of them costs a link's budget and a millisecond each)."""
-    player = _player(request, token)
     text = request.POST.get("gcg", "")
-    if not selfservice.spend(token, bounds.check_cost(text)):
+    game = _checked_game(request, token, game_id, text, bounds.check_cost(text))
+    if isinstance(game, JsonResponse):
+        return game
+    try:
+        return JsonResponse(scoresheets.live_check(game, text))
+    except bounds.RecordRefused as refusal:
+        return JsonResponse({"error": str(refusal)}, status=413)
+
+
+def _checked_game(
+    request: HttpRequest, token: str, game_id: int, text: str, cost: int
+) -> Game | JsonResponse:
+    """The player's own game whose record `text` may be checked, once the link has paid `cost`
+    of its budget (before anything else is read) and the record is within its bounds; else the
+    refusal to answer (429 past the budget, 413 over the bounds, 403 a sheet not theirs to send)."""
+    player = _player(request, token)
+    if not selfservice.spend(token, cost):
         return JsonResponse({"error": _("Too many checks in a minute: wait a moment.")}, status=429)
     over = bounds.refusal(text, saving=False)
     if over:
@@ -289,10 +304,7 @@ def sheet_check(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
     refused = selfservice.sheet_refusal(game, player)
     if refused:
         return JsonResponse({"error": refused}, status=403)
-    try:
-        return JsonResponse(scoresheets.live_check(game, text))
-    except bounds.RecordRefused as refusal:
-        return JsonResponse({"error": str(refusal)}, status=413)
+    return game
 
 
 @require_POST
@@ -300,19 +312,12 @@ def sheet_turn(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
     """A turn tapped on the board of the player's own scoresheet, placed and scored by the
     engine (`board_entry.board_turns`); charged to the link as the live check is, for each
     replay it takes (`board_entry.turns_cost`), before anything else is read."""
-    player = _player(request, token)
     text = request.POST.get("gcg", "")
     turns = request.POST.get("turns", "")
     count = min(turns.count("{"), board_entry.MOST_TURNS)
-    if not selfservice.spend(token, board_entry.turns_cost(text, count)):
-        return JsonResponse({"error": _("Too many checks in a minute: wait a moment.")}, status=429)
-    over = bounds.refusal(text, saving=False)
-    if over:
-        return JsonResponse({"error": over}, status=413)
-    game = _own_game(player, game_id)
-    refused = selfservice.sheet_refusal(game, player)
-    if refused:
-        return JsonResponse({"error": refused}, status=403)
+    game = _checked_game(request, token, game_id, text, board_entry.turns_cost(text, count))
+    if isinstance(game, JsonResponse):
+        return game
     first = bounds.plain_number(request.POST.get("first", "0")) or 0
     try:
         return JsonResponse(board_entry.board_turns(game, text, turns, first))
