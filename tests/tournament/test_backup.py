@@ -243,3 +243,65 @@ def test_a_1_gb_json_is_refused_before_it_is_read(demo, monkeypatch) -> None:
     monkeypatch.setattr(backup, "MAX_MEMBER_BYTES", 2**20)  # the same check, a smaller file
     big = json.dumps([{"id": i, "x": "y" * 100} for i in range(20_000)]).encode()
     _refused(_zip({**good, "games.json": big}, zipfile.ZIP_STORED), "over")
+
+
+def test_the_dashboard_download_is_for_directors_only(demo) -> None:
+    t = Tournament.objects.get(slug="demo")
+    keeper = User.objects.create_user("keeper", password="x")
+    t.scorekeepers.add(keeper)
+    User.objects.create_user("stranger", password="x")
+    url = reverse("desk-backup", args=["demo"])
+    for name in ("keeper", "stranger"):
+        client = Client()
+        client.force_login(User.objects.get(username=name))
+        assert client.get(url).status_code == 403
+    director = Client()
+    director.force_login(User.objects.get(username="director"))
+    response = director.get(url)
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert backup.read(response.content)[0]["slug"] == "demo"
+    assert director.get(reverse("desk-dashboard", args=["demo"])).status_code == 200
+
+
+def test_a_snapshot_after_a_round_completes_and_at_the_lock(
+    db, tmp_path, django_capture_on_commit_callbacks
+) -> None:
+    from tournament.event import services as events
+    from tournament.event import snapshots
+    from tournament.results import services as results
+
+    other = _other_event()
+    director = User.objects.create_user("director", password="x")
+    other.directors.add(director)
+    division = other.divisions.get()
+    c = Player.objects.create(division=division, number=3, name="Gamma, Three")
+    d = Player.objects.create(division=division, number=4, name="Delta, Four")
+    open_game = Game.objects.create(division=division, round=1, player1=c, player2=d)
+    with override_settings(SNAPSHOT_DIR=str(tmp_path), SNAPSHOT_KEEP=2):
+        assert snapshots.listed(other) == []
+        with django_capture_on_commit_callbacks(execute=True):
+            results.record_result(open_game, 420, 380, director)
+        taken = snapshots.listed(other)
+        assert [s.what for s in taken] == [f"d{division.pk}-r1"]
+        assert backup.read((tmp_path / taken[0].name).read_bytes())[0]["slug"] == "other"
+        client = Client()
+        client.force_login(director)
+        page = client.get(reverse("desk-dashboard", args=["other"])).content.decode()
+        assert taken[0].name in page
+        response = client.get(reverse("desk-snapshot", args=["other", taken[0].name]))
+        assert response.status_code == 200
+        assert client.get(reverse("desk-snapshot", args=["other", "..%2Fx.zip"])).status_code == 404
+        for _ in range(2):
+            with django_capture_on_commit_callbacks(execute=True):
+                events.set_lock(other, True, director)
+            with django_capture_on_commit_callbacks(execute=True):
+                events.set_lock(other, False, director)
+        assert len(snapshots.listed(other)) == 2  # the last SNAPSHOT_KEEP kept
+        assert [s.what for s in snapshots.listed(other)] == ["locked", "locked"]
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder")
+    with override_settings(SNAPSHOT_DIR=str(blocked)):
+        assert snapshots.take(other.pk, "locked") is None  # not raised
+        assert "could not be written" in (snapshots.failure(other) or "")
+        page = client.get(reverse("desk-dashboard", args=["other"])).content.decode()
+        assert "could not be written" in page
