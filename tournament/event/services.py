@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import audit, bounds
 from tournament.core.sentences import isolate
+from tournament.event import snapshots
 from tournament.interchange import names, ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.pairing import services as rounds
@@ -179,6 +180,8 @@ def set_lock(tournament: Tournament, locked: bool, by: Any, reason: str = "") ->
             after={"locked": locked},
             reason=reason or ("Tournament locked" if locked else "Tournament unlocked"),
         )
+        if locked:
+            snapshots.after_lock(tournament.pk)
 
 
 # -- players ------------------------------------------------------------------------------------

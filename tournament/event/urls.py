@@ -17,5 +17,7 @@ desk = [
     path("<slug:slug>/copy", views.copy_tournament, name="desk-copy"),
     path("<slug:slug>/delete-demo", views.delete_demo, name="desk-delete-demo"),
     path("<slug:slug>/", views.dashboard, name="desk-dashboard"),
+    path("<slug:slug>/backup", views.download_backup, name="desk-backup"),
+    path("<slug:slug>/snapshots/<str:name>", views.download_snapshot, name="desk-snapshot"),
     path("<slug:slug>/changes/", views.changes, name="desk-changes"),
 ]

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from tournament.core.access import get_desk_tournament
 from tournament.core.forms import form_error
 from tournament.event import services as events
-from tournament.event import unresolved
+from tournament.event import snapshots, unresolved
 from tournament.event.forms import (
     AddDivisionForm,
     NewDivisionFormSet,
@@ -27,6 +27,7 @@ from tournament.event.forms import (
     PersonForm,
     TournamentLanguageForm,
 )
+from tournament.exchange import backup
 from tournament.models import Scoresheet, Tournament
 from tournament.players.services import latin_to_check
 from tournament.results.views import change_rows
@@ -279,8 +280,29 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "changes": change_rows(_changes(tournament)[:RECENT_CHANGES]),
         "unresolved": unresolved.for_tournament(tournament),
         "show_division": len(divisions) > 1,
+        "snapshots": snapshots.listed(tournament) if tournament.is_director(request.user) else [],
+        "snapshot_failure": snapshots.failure(tournament),
     }
     return render(request, "tournament/event/dashboard.html", context)
+
+
+@login_required
+def download_backup(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament in one file (`exchange/backup.py`): for its directors only."""
+    tournament = get_desk_tournament(request, slug)
+    response = HttpResponse(backup.write(tournament), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-backup.zip"'
+    return response
+
+
+@login_required
+def download_snapshot(request: HttpRequest, slug: str, name: str) -> FileResponse:
+    """One of the tournament's snapshots, by its name in the list: for its directors only."""
+    tournament = get_desk_tournament(request, slug)
+    path = snapshots.path_of(tournament, name)
+    if path is None:
+        raise Http404(gettext("No such snapshot."))
+    return FileResponse(path.open("rb"), as_attachment=True, filename=name)
 
 
 @login_required

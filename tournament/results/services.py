@@ -51,6 +51,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from tournament.core import audit, bounds
 from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
+from tournament.event import snapshots
 from tournament.models import Change, Division, Game, Player
 from tournament.scoresheets.services import reflag
 
@@ -697,6 +698,7 @@ def _apply(
         )
         after.append(snapshot(won))
     reflag(game)
+    snapshots.after_result(game.division.tournament_id, game.division_id, game.round)
     # A forfeit because the player was marked absent keeps the mark with it: undo takes both back.
     marked = {"absent": absent} if absent else {}
     return audit.record(
