@@ -259,11 +259,12 @@ def _game_ids(value: Any, games: dict[int, int]) -> Any:
     return value
 
 
-def restore(data: bytes, slug: str | None = None) -> Restored:
-    """The backup's tournament written into this database as new rows, in one transaction."""
-    manifest, tables = read(data)
+def _people(
+    tables: dict[str, list[dict[str, Any]]],
+) -> tuple[dict[str, list[str]], dict[str, Any], list[str]]:
+    """The tournament's directors and scorekeepers by username (taken out of its row), the
+    users of this database the file names, by username, and the usernames it does not have."""
     users = get_user_model()
-    by_name: dict[str, Any] = {}
     wanted: set[str] = set()
     source_row = tables["tournament"][0]
     people: dict[str, list[str]] = {}
@@ -278,10 +279,75 @@ def restore(data: bytes, slug: str | None = None) -> Restored:
                 wanted.update(
                     r[f.attname] for r in tables[rows_name] if isinstance(r.get(f.attname), str)
                 )
-    for u in users.objects.filter(**{f"{users.USERNAME_FIELD}__in": wanted}):
-        by_name[u.get_username()] = u.pk
-    result_missing = sorted(wanted - set(by_name))
+    found = users.objects.filter(**{f"{users.USERNAME_FIELD}__in": wanted})
+    by_name = {u.get_username(): u.pk for u in found}
+    return people, by_name, sorted(wanted - set(by_name))
 
+
+def _restored_value(
+    name: str, attname: str, f: Any, value: Any, keys: dict[Any, dict[int, int]], by_name: dict
+) -> Any:
+    """A field's value as this database takes it: a user by username, a row by its new key."""
+    if _user_field(f):
+        return by_name.get(value) if isinstance(value, str) else None
+    if f.is_relation and value is not None:
+        target = keys.get(f.related_model)
+        if target is None or value not in target:
+            raise _refuse(
+                gettext("a row of %(name)s points at a row the file does not hold.")
+                % {"name": f"{name}.json"}
+            )
+        return target[value]
+    if value is not None:
+        try:
+            return f.to_python(value)
+        except Exception:
+            raise _refuse(
+                gettext("%(name)s has a value %(field)s cannot take.")
+                % {"name": f"{name}.json", "field": attname}
+            ) from None
+    return value
+
+
+def _row_values(
+    name: str,
+    fs: dict[str, Any],
+    row: dict[str, Any],
+    keys: dict[Any, dict[int, int]],
+    model: type[models.Model],
+    by_name: dict,
+) -> tuple[int, dict[str, Any]]:
+    """A row's source key and its values for a new row, every key and user mapped."""
+    unknown = set(row) - set(fs)
+    if unknown:
+        raise _refuse(
+            gettext("%(name)s has a field Spread does not know: %(field)s.")
+            % {"name": f"{name}.json", "field": sorted(unknown)[0][:40]}
+        )
+    old = row.get("id")
+    if not isinstance(old, int) or old in keys[model]:
+        raise _refuse(gettext("%(name)s has a row without its own key.") % {"name": f"{name}.json"})
+    values = {
+        attname: _restored_value(name, attname, f, row[attname], keys, by_name)
+        for attname, f in fs.items()
+        if attname != "id" and attname in row
+    }
+    if model is Playoff:
+        seeds = values.get("seeds") or []
+        if not isinstance(seeds, list) or any(s not in keys[Player] for s in seeds):
+            raise _refuse(gettext("a playoff seeds a player the file does not hold."))
+        values["seeds"] = [keys[Player][s] for s in seeds]
+    if model is Change:
+        for k in ("before", "after"):
+            values[k] = _game_ids(values.get(k), keys[Game])
+    return old, values
+
+
+def restore(data: bytes, slug: str | None = None) -> Restored:
+    """The backup's tournament written into this database as new rows, in one transaction."""
+    manifest, tables = read(data)
+    people, by_name, result_missing = _people(tables)
+    source_row = tables["tournament"][0]
     new_slug = slug or source_row.get("slug")
     if not isinstance(new_slug, str) or not new_slug:
         raise _refuse(gettext("it holds no slug."))
@@ -301,61 +367,10 @@ def restore(data: bytes, slug: str | None = None) -> Restored:
                 objs: list[models.Model] = []
                 olds: list[int] = []
                 for row in tables[name]:
-                    unknown = set(row) - set(fs)
-                    if unknown:
-                        raise _refuse(
-                            gettext("%(name)s has a field Spread does not know: %(field)s.")
-                            % {"name": f"{name}.json", "field": sorted(unknown)[0][:40]}
-                        )
-                    old = row.get("id")
-                    if not isinstance(old, int) or old in keys[model]:
-                        raise _refuse(
-                            gettext("%(name)s has a row without its own key.")
-                            % {"name": f"{name}.json"}
-                        )
-                    values: dict[str, Any] = {}
-                    for attname, f in fs.items():
-                        if attname == "id" or attname not in row:
-                            continue
-                        value = row[attname]
-                        if _user_field(f):
-                            value = by_name.get(value) if isinstance(value, str) else None
-                        elif f.is_relation and value is not None:
-                            target = keys.get(f.related_model)  # type: ignore[arg-type]
-                            if target is None or value not in target:
-                                raise _refuse(
-                                    gettext(
-                                        "a row of %(name)s points at a row the file does not hold."
-                                    )
-                                    % {"name": f"{name}.json"}
-                                )
-                            value = target[value]
-                        elif value is not None:
-                            try:
-                                value = f.to_python(value)
-                            except Exception:
-                                raise _refuse(
-                                    gettext("%(name)s has a value %(field)s cannot take.")
-                                    % {"name": f"{name}.json", "field": attname}
-                                ) from None
-                        values[attname] = value
-                    if model is Playoff:
-                        seeds = values.get("seeds") or []
-                        if not isinstance(seeds, list) or any(s not in keys[Player] for s in seeds):
-                            raise _refuse(
-                                gettext("a playoff seeds a player the file does not hold.")
-                            )
-                        values["seeds"] = [keys[Player][s] for s in seeds]
-                    if model is Change:
-                        for k in ("before", "after"):
-                            values[k] = _game_ids(values.get(k), keys[Game])
+                    old, values = _row_values(name, fs, row, keys, model, by_name)
                     if model is PlayerLink:
-                        if (
-                            not same_key
-                            or PlayerLink.objects.filter(
-                                token_hash=values.get("token_hash")
-                            ).exists()
-                        ):
+                        taken = PlayerLink.objects.filter(token_hash=values.get("token_hash"))
+                        if not same_key or taken.exists():
                             links_to_issue += 1
                             continue
                         links_copied += 1
