@@ -113,6 +113,8 @@ SECRET_KEY_FALLBACKS = envlist("SECRET_KEY_FALLBACKS", "")
 # how many of a tournament's are kept.
 SNAPSHOT_DIR = os.environ.get("SNAPSHOT_DIR", "")
 SNAPSHOT_KEEP = int(os.environ.get("SNAPSHOT_KEEP", "10") or 10)
+# A snapshot is written by a thread of its own after the commit, so that no save waits for it.
+SNAPSHOT_BACKGROUND = envbool("SNAPSHOT_BACKGROUND", "True")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 

@@ -15,6 +15,13 @@ def _empty_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _snapshots_in_line(settings) -> None:
+    # A snapshot written by a thread of its own would read the test's uncommitted rows through
+    # another connection: in the suite it is written in line (one test takes the thread path).
+    settings.SNAPSHOT_BACKGROUND = False
+
+
+@pytest.fixture(autouse=True)
 def _english_after_each_test():
     # A request in another language leaves that language active in the thread (LocaleMiddleware
     # does not deactivate it): the next test starts in English, the default, again.

@@ -362,3 +362,21 @@ def test_an_event_moved_from_a_sqlite_file_to_this_database(db, tmp_path) -> Non
     assert here.keys() == laptop["pages"].keys()
     for key, page in laptop["pages"].items():
         assert _plain(here[key], keys_here) == _plain(page, laptop["keys"]), key
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_snapshot_is_written_by_a_thread_of_its_own_after_the_commit(tmp_path, settings) -> None:
+    from tournament.event import services as events
+    from tournament.event import snapshots
+
+    other = _other_event()
+    director = User.objects.create_user("director", password="x")
+    settings.SNAPSHOT_BACKGROUND = True
+    settings.SNAPSHOT_DIR = str(tmp_path)
+    events.set_lock(other, True, director)  # its own transaction, committed: the thread starts
+    snapshots.wait()
+
+    assert [s.what for s in snapshots.listed(other)] == ["locked"]
+    assert backup.read((tmp_path / snapshots.listed(other)[0].name).read_bytes())[0]["slug"] == (
+        "other"
+    )

@@ -3,8 +3,9 @@ round's results are complete and when the tournament is locked, the last SNAPSHO
 
 The folder is the setting SNAPSHOT_DIR; without it, a folder `snapshots` beside the SQLite
 database (none for an in-memory database, nor for PostgreSQL without the setting). A snapshot
-is written after the save's transaction commits (`transaction.on_commit`), so it never holds
-the desk's save; a failure to write is kept (in the cache) and shown on the dashboard, never
+is written after the save's transaction commits (`transaction.on_commit`), by a thread of its
+own (SNAPSHOT_BACKGROUND, on by default), so it never holds the desk's save nor its answer; one
+at a time a process. A failure to write is kept (in the cache) and shown on the dashboard, never
 raised. Files are named `<slug>-<UTC time>-<what>.zip`.
 """
 
@@ -13,6 +14,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -116,6 +119,35 @@ def take(tournament_id: int, what: str) -> Path | None:
         return None
 
 
+_WRITING = threading.Lock()  # one snapshot at a time a process
+_threads: list[threading.Thread] = []
+
+
+def _in_background(work: Callable[[], object]) -> None:
+    """Run `work` (after the commit) in a thread of its own unless SNAPSHOT_BACKGROUND is off;
+    the thread closes its own database connection."""
+
+    def run() -> None:
+        try:
+            with _WRITING:
+                work()
+        finally:
+            connection.close()
+
+    if not getattr(settings, "SNAPSHOT_BACKGROUND", True):
+        work()
+        return
+    thread = threading.Thread(target=run, name="spread-snapshot", daemon=True)
+    _threads[:] = [t for t in _threads if t.is_alive()] + [thread]
+    thread.start()
+
+
+def wait(timeout: float = 30.0) -> None:
+    """Wait for the snapshots being written in the background (a test, or a worker stopping)."""
+    for thread in list(_threads):
+        thread.join(timeout)
+
+
 def _round_done(division_id: int, round_number: int) -> bool:
     games = Game.objects.filter(division_id=division_id, round=round_number).exclude(kind=Game.VOID)
     return games.exists() and all(g.has_result for g in games.only("score1", "score2", "player2"))
@@ -134,8 +166,8 @@ def after_result(tournament_id: int, division_id: int, round_number: int) -> Non
             return
         take(tournament_id, what)
 
-    transaction.on_commit(later)
+    transaction.on_commit(lambda: _in_background(later))
 
 
 def after_lock(tournament_id: int) -> None:
-    transaction.on_commit(lambda: take(tournament_id, "locked") and None)
+    transaction.on_commit(lambda: _in_background(lambda: take(tournament_id, "locked")))
