@@ -15,10 +15,14 @@ def _empty_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _snapshots_in_line(settings) -> None:
+def _snapshots_in_line():
     # A snapshot written by a thread of its own would read the test's uncommitted rows through
     # another connection: in the suite it is written in line (one test takes the thread path).
-    settings.SNAPSHOT_BACKGROUND = False
+    # Not through pytest-django's `settings`: some tests take a parameter of that name.
+    from django.test import override_settings
+
+    with override_settings(SNAPSHOT_BACKGROUND=False):
+        yield
 
 
 @pytest.fixture(autouse=True)
