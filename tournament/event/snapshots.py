@@ -157,9 +157,12 @@ def after_result(tournament_id: int, division_id: int, round_number: int) -> Non
     """Once the save commits: a snapshot if the round's results are now complete and none was
     taken of it complete yet."""
 
+    if folder() is None:
+        return  # no snapshots here: no thread, no query, on every save
+
     def later() -> None:
         what = f"d{division_id}-r{round_number}"
-        if folder() is None or not _round_done(division_id, round_number):
+        if not _round_done(division_id, round_number):
             return
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None or any(s.what == what for s in listed(tournament)):
@@ -170,4 +173,6 @@ def after_result(tournament_id: int, division_id: int, round_number: int) -> Non
 
 
 def after_lock(tournament_id: int) -> None:
+    if folder() is None:
+        return
     transaction.on_commit(lambda: _in_background(lambda: take(tournament_id, "locked")))
