@@ -20,6 +20,9 @@ from tournament.scoresheets.report import SheetReport
 
 
 class Tournament(models.Model):
+    # /desk/new/, /desk/people/ and /desk/ratings/ are the desk's own pages, not an event's.
+    RESERVED_SLUGS = ("new", "people", "ratings")
+
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)
     start_date = models.DateField(null=True, blank=True)
@@ -149,6 +152,8 @@ class Division(models.Model):
         default=list, blank=True, help_text=_("Pairs of player numbers never to be paired.")
     )
     tsh_file = models.CharField(max_length=200, blank=True)  # the .t file it came from
+    # The round's clock: the length a director's start offers (`hall/clock.py`).
+    clock_minutes = models.PositiveSmallIntegerField(default=25)
     # A division imported from a .tou file: what an export needs to write it back as it came
     # (`results_only`, `high_word`, `compact`) and what the import read past (`notes`).
     tou = models.JSONField(default=dict, blank=True)
@@ -175,6 +180,15 @@ class Division(models.Model):
 LATIN_NAME_LENGTH = 200
 
 
+PERSON_LINKS = [
+    ("id", _("by an identifier")),
+    ("name", _("by the name")),
+    ("new", _("a new person")),
+    ("director", _("by a director")),
+    ("unsure", _("to be confirmed")),
+]
+
+
 class PlayerQuerySet(models.QuerySet):
     def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Player]:
         """Every new player, made one by one or in bulk, gets its automatic Latin name."""
@@ -196,8 +210,18 @@ class Player(models.Model):
     rating = models.IntegerField(default=0)
     rating_text = models.CharField(max_length=40, blank=True)  # as written in a .t file
     membership_id = models.CharField(max_length=40, blank=True)
+    # The player's cross-tables id: a .t line's `xtid` field, or a name ending in `:XT<digits>`
+    # as TSH's roster downloads write it (the suffix is taken off the name and written back).
+    xtid = models.PositiveIntegerField(null=True, blank=True)
     club = models.CharField(max_length=100, blank=True)
     team = models.CharField(max_length=100, blank=True)
+    # The person this player is across events (`people/services.py`), and how the link was
+    # made: by an identifier, by the name, as a new person, by a director, or unsure (two or
+    # more people fit the name: a director confirms).
+    person = models.ForeignKey(
+        "Person", on_delete=models.SET_NULL, null=True, blank=True, related_name="players"
+    )
+    person_link = models.CharField(max_length=10, choices=PERSON_LINKS, blank=True)
     lifetime_games = models.PositiveIntegerField(null=True, blank=True)
     withdrawn_from_round = models.PositiveIntegerField(null=True, blank=True)
     # The `; key values` fields of the .t line, in their order: [[key, [values…]], …].
@@ -324,6 +348,11 @@ class Game(models.Model):
     kind = models.CharField(max_length=10, choices=KINDS, default=PLAYED)
     # Who went first: 1 (player1), 2 (player2) or 0 (not known).
     first = models.PositiveSmallIntegerField(default=0)
+    # Time penalties (points, 10 a minute over, rounded up): already taken off score1/score2,
+    # which are the scores as they count; kept apart so that they are shown and exported
+    # (TSH's `penalty` field) and compared with a scoresheet's `(time)` line.
+    penalty1 = models.PositiveSmallIntegerField(default=0)
+    penalty2 = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)  # for refusing a stale save
     # A game imported from a .tou file, as each line wrote it: {"1": [code, opponent, first],
     # "2": [...], "scores": [score1, score2]}; written back while the scores are unchanged.
@@ -491,6 +520,8 @@ class Change(models.Model):
         MOVE_PLAYER = "move player", _("move player")
         RELEASE = "release", _("release")
         PLAYOFF = "playoff", _("playoff")
+        CLOCK = "clock", _("clock")
+        PHOTO = "photo", _("photo")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
@@ -568,3 +599,140 @@ class Claim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.my_score}-{self.opponent_score}"
+
+
+class PlayerPhoto(models.Model):
+    """A player's photo for the hall's cards and overlays: checked, shrunk to a fixed size and
+    stripped of its metadata by Pillow (`hall/photos.py`), kept as a JPEG in the database so
+    that a backup carries it; `stamp` changes with it (its address carries it)."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="photo")
+    data = models.BinaryField()
+    width = models.PositiveSmallIntegerField()
+    height = models.PositiveSmallIntegerField()
+    stamp = models.CharField(max_length=32, default=new_stamp)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Photo of {self.player}"
+
+
+class RoundClock(models.Model):
+    """A division's round clock (`hall/clock.py`): running while `ends_at` is set; paused with
+    `remaining` seconds left; `length` is the seconds it was started or reset with."""
+
+    division = models.OneToOneField(Division, on_delete=models.CASCADE, related_name="clock")
+    round = models.PositiveIntegerField(null=True, blank=True)
+    length = models.PositiveIntegerField()
+    ends_at = models.DateTimeField(null=True, blank=True)
+    remaining = models.PositiveIntegerField(null=True, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Clock of {self.division}"
+
+
+class Person(models.Model):
+    """One player across tournaments (`people/services.py`): each event's `Player` links to one.
+    `key` is the name folded for matching (case, accents, spacing, "Last, First" order)."""
+
+    name = models.CharField(max_length=200)
+    latin_name = models.CharField(max_length=LATIN_NAME_LENGTH, blank=True)
+    key = models.CharField(max_length=200, db_index=True, blank=True)
+    club = models.CharField(max_length=100, blank=True)
+    xtid = models.PositiveIntegerField(null=True, blank=True, db_index=True)
+    naspa_id = models.CharField(max_length=40, blank=True, db_index=True)
+    wespa_id = models.CharField(max_length=40, blank=True, db_index=True)
+    association_id = models.CharField(max_length=40, blank=True, db_index=True)
+    # Hidden from the public people pages at the person's request; their results stay public
+    # in each event.
+    hidden = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PeopleChange(models.Model):
+    """A merge or split of people, or a link changed by a director: what it was before and
+    after, so that it can be undone (`people/services.py`)."""
+
+    class Action(models.TextChoices):
+        MERGE = "merge", _("merge")
+        SPLIT = "split", _("split")
+        LINK = "link", _("link")
+        HIDE = "hide", _("hide")
+        UNDO = "undo", _("undo")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    reason = models.TextField(blank=True)
+    undone = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class RatingList(models.Model):
+    """An association's own rating list (`rating_lists/services.py`): the events it rates, in
+    date order, under one rating system; its ratings are rebuilt from them, the same every
+    time, into `RatingListEntry` rows."""
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    system = models.CharField(max_length=50, default="nsa2008")
+    public = models.BooleanField(default=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="rating_lists", blank=True
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    rebuilt = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RatingListEvent(models.Model):
+    """An event a list rates; `position` breaks ties between events of the same date."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="events")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rating_lists"
+    )
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["rating_list", "tournament__start_date", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating_list", "tournament"], name="unique_rating_list_event"
+            )
+        ]
+
+
+class RatingListEntry(models.Model):
+    """A person's rating in a list after one of its events: computed, never edited."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="list_entries")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    before = models.IntegerField()
+    after = models.IntegerField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.FloatField(default=0)
+
+    class Meta:
+        ordering = ["rating_list", "person", "pk"]
+        indexes = [models.Index(fields=["rating_list", "person"])]

@@ -6,11 +6,14 @@ from django.urls import include, path
 
 from tournament.event import urls as event
 from tournament.exchange import urls as exchange
+from tournament.hall import urls as hall
 from tournament.pairing import urls as pairing
+from tournament.people import urls as people
 from tournament.phone import urls as phone
 from tournament.players import urls as players
 from tournament.playoffs import urls as playoffs
 from tournament.public import urls as public
+from tournament.rating_lists import urls as rating_lists
 from tournament.reports import urls as reports
 from tournament.results import urls as results
 from tournament.scoresheets import urls as scoresheets
@@ -24,6 +27,10 @@ PUBLIC_DIVISION = PUBLIC + "<str:division>/"
 API_DIVISION = "api/v1/" + PUBLIC_DIVISION
 
 urlpatterns = [
+    # The desk's pages of people and rating lists, before /desk/<slug>/ (those slugs are
+    # reserved: `Tournament.RESERVED_SLUGS`).
+    path("desk/people/", include(people.desk)),
+    path("desk/ratings/", include(rating_lists.desk)),
     # The event: new tournaments, their people, lock, divisions, the dashboard, the change log.
     path("desk/", include(event.desk)),
     # Players: the roster, late entries, withdrawals, absence, check-in.
@@ -56,4 +63,14 @@ urlpatterns = [
     path(PUBLIC, include(reports.public_tournament)),
     # Rating lists.
     path(DIVISION, include(exchange.desk_division)),
+    # The hall's show: the round's clock, the player cards and photos, the overlays.
+    path(DIVISION, include(hall.clock_desk)),
+    path(API_DIVISION, include(hall.clock_api)),
+    path(PUBLIC_DIVISION, include(hall.cards_public)),
+    path(DIVISION, include(hall.cards_desk)),
+    # People across events.
+    path("people/", include(people.public)),
+    path("api/v1/people/", include(people.api)),
+    # An association's own rating lists.
+    path("ratings/", include(rating_lists.public)),
 ]

@@ -36,8 +36,8 @@ def may_create(user: Any) -> bool:
 
 def unique_slug(name: str) -> str:
     base = slugify(name)[:90] or "event"
-    if base == "new":  # /desk/new/ is the form for a new tournament
-        base = "new-event"
+    if base in Tournament.RESERVED_SLUGS:  # the desk's own pages, e.g. /desk/new/
+        base = f"{base}-event"
     slug, n = base, 1
     while Tournament.objects.filter(slug=slug).exists():
         n += 1

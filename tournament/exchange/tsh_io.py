@@ -267,6 +267,8 @@ def _schedule(config: tsh.ConfigFile, division: str) -> list[dict]:
 def _unique_slug(base: str) -> str:
     base = base[: _max_length(Tournament, "slug") - 8].strip("-")  # room for "-n"
     slug = base or "tournament"
+    if slug in Tournament.RESERVED_SLUGS:  # the desk's own pages, e.g. /desk/people/
+        base = slug = f"{slug}-event"
     n = 2
     while Tournament.objects.filter(slug=slug).exists():
         slug = f"{base}-{n}"
