@@ -260,11 +260,14 @@ def _rate_event(
         )
     divisions = list(tournament.divisions.order_by("position", "pk"))
     reads = [(d, *players_and_results(d, public=False)) for d in divisions]
-    _refuse_two_divisions(tournament, [(d, players) for d, players, _ in reads])
+    # Who is whom read afresh: the read model's players are kept by the division's stamps,
+    # which a link to a person (a bulk update by the people's linker) need not renew.
+    links = dict(Player.objects.filter(division__in=divisions).values_list("pk", "person_id"))
+    _refuse_two_divisions(tournament, [(d, players) for d, players, _ in reads], links)
     found = _Event()
     after: dict[int, _Standing] = {}
     for division, players, results in reads:
-        _rate_division(rating_list, tournament, division, players, results, standings, found, after)
+        _rate_division(rating_list, division, players, results, links, standings, found, after)
     standings.update(after)
     report = EventReport(
         tournament.name,
@@ -282,10 +285,10 @@ def _rate_event(
 
 def _rate_division(
     rating_list: RatingList,
-    tournament: Tournament,
     division: Division,
     players: Sequence[Player],
     results: Sequence[Sequence[engine.Game]],
+    links: dict[int, int | None],
     standings: dict[int, _Standing],
     found: _Event,
     after: dict[int, _Standing],
@@ -294,14 +297,15 @@ def _rate_division(
     (a player without a person from the event's own), into `found` and `after`."""
     rated_players = []
     for p in players:
-        if p.person_id is None:
+        person = links.get(p.pk)
+        if person is None:
             rated_players.append(ratings_engine.RatedPlayer(p.pk, p.rating, p.lifetime_games or 0))
             found.skipped.append(p.name)
             continue
-        known = standings.get(p.person_id, _Standing())
+        known = standings.get(person, _Standing())
         rated_players.append(ratings_engine.RatedPlayer(p.pk, known.rating, known.games))
     if not results:
-        found.no_games.extend(p.name for p in players if p.person_id is not None)
+        found.no_games.extend(p.name for p in players if links.get(p.pk) is not None)
         return
     rated = ratings_engine.rate_event(
         rated_players,
@@ -312,27 +316,28 @@ def _rate_division(
     records = rated_records(results)
     found.games += sum(games for games, _ in records.values()) // 2
     for p in players:
-        if p.person_id is None:
+        person = links.get(p.pk)
+        if person is None:
             continue
         games, wins = records.get(p.pk, (0, 0.0))
         if not games:
             found.no_games.append(p.name)
             continue
-        known = standings.get(p.person_id, _Standing())
+        known = standings.get(person, _Standing())
         final = int(rated[p.pk].final)
         found.newcomers += not known.rating
         found.entries.append(
             RatingListEntry(
                 rating_list=rating_list,
-                person_id=p.person_id,
-                tournament=tournament,
+                person_id=person,
+                tournament_id=division.tournament_id,
                 before=known.rating,
                 after=final,
                 games=games,
                 wins=wins,
             )
         )
-        after[p.person_id] = _Standing(final, known.games + games)
+        after[person] = _Standing(final, known.games + games)
 
 
 def rated_records(rounds: Iterable[Iterable[engine.Game]]) -> dict[object, tuple[int, float]]:
@@ -357,15 +362,18 @@ def rated_records(rounds: Iterable[Iterable[engine.Game]]) -> dict[object, tuple
 
 
 def _refuse_two_divisions(
-    tournament: Tournament, divisions: Sequence[tuple[Division, Sequence[Player]]]
+    tournament: Tournament,
+    divisions: Sequence[tuple[Division, Sequence[Player]]],
+    links: dict[int, int | None],
 ) -> None:
     seen: dict[int, tuple[Division, Player]] = {}
     for division, players in divisions:
         for p in players:
-            if p.person_id is None:
+            person = links.get(p.pk)
+            if person is None:
                 continue
-            if p.person_id in seen:
-                first_division, first = seen[p.person_id]
+            if person in seen:
+                first_division, first = seen[person]
                 raise RatingListRefused(
                     gettext(
                         "%(first)s (division %(one)s) and %(second)s (division %(two)s) of "
@@ -381,7 +389,7 @@ def _refuse_two_divisions(
                         "event": isolate(tournament.name),
                     }
                 )
-            seen[p.person_id] = (division, p)
+            seen[person] = (division, p)
 
 
 def _unpublished_rounds(division: Division) -> int:
