@@ -304,3 +304,33 @@ def test_three_real_tsh_events_in_date_order(db: None) -> None:
     assert [e[0] for e in linn] == ["real-0", "real-1"]
     assert linn[1][2] == linn[0][3] and linn[0][2] == 0
     assert len(expected) == 109 + 24 + 26
+
+
+def test_the_directors_results_count_published_or_not(db: None) -> None:
+    """A round paired at the desk and not published yet is rated (the list is the event's
+    complete results); the report counts it."""
+    from tournament.models import Round
+
+    t = small_event("club-night", D1, ONE, ROUNDS_ONE)
+    link_people(t)
+    Round.objects.create(division=t.divisions.get(), number=3, published=False)
+    rating_list = services.create_list("Club", "club")
+    services.add_event(rating_list, t)
+    report = services.rebuild(rating_list)
+    assert report.events[0].unpublished == 1
+    assert entries(rating_list) == expected_list([("club-night", ONE, ROUNDS_ONE)], {})
+
+
+def test_a_person_without_a_rated_game_has_no_entry(db: None) -> None:
+    t = small_event(
+        "club-night",
+        D1,
+        ["Ada Quill", "Ben Crane", "Cora Vale"],
+        [[("Ada Quill", "Ben Crane", 400, 300), ("Cora Vale", None, 50, 0)]],
+    )
+    link_people(t)
+    rating_list = services.create_list("Club", "club")
+    services.add_event(rating_list, t)
+    report = services.rebuild(rating_list)
+    assert report.events[0].no_games == ("Cora Vale",)
+    assert [e[1] for e in entries(rating_list)] == ["Ada Quill", "Ben Crane"]
