@@ -3,6 +3,7 @@ tournament's own desk when they direct it or keep score at it, else to the desk'
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 
 from django.contrib.auth.models import User
@@ -10,7 +11,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 
 from tournament import urls
-from tournament.models import Division, Game
+from tournament.models import Division, Game, Person
+from tournament.rating_lists import services as rating_lists
 from tournament.reports import prizes
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
@@ -33,7 +35,16 @@ def _public_names(patterns: list, prefix: str = "") -> set[str]:
 
 
 # The public addresses that are files, or the hall's screen, not pages with a header.
-FILES = {"public-gcg", "public-report", "public-game-record", "tourney-js", "display"}
+FILES = {
+    "public-gcg",
+    "public-report",
+    "public-game-record",
+    "tourney-js",
+    "display",
+    "rating-list-file",
+}
+# The public pages that belong to no tournament: their header links to the desk's index.
+NOT_AN_EVENTS = {"home", "rating-lists", "rating-list", "rating-list-person"}
 
 
 def _pages(division: Division, sheet: int) -> dict[str, str]:
@@ -74,6 +85,18 @@ def test_every_public_page_links_to_the_tournament_s_desk(
     division.save()
     code = prizes.certificates(division)[0].code
     pages["certificate"] = reverse("certificate", args=[code])
+    # An association's rating list rating the tournament.
+    rating_list = rating_lists.create_list("Club ratings", "club")
+    division.tournament.start_date = datetime.date(2026, 1, 10)
+    division.tournament.save()
+    rating_lists.add_event(rating_list, division.tournament)
+    player = division.players.get(number=1)
+    player.person = Person.objects.create(name=player.name)
+    player.save()
+    rating_lists.rebuild(rating_list)
+    pages["rating-lists"] = reverse("rating-lists")
+    pages["rating-list"] = reverse("rating-list", args=["club"])
+    pages["rating-list-person"] = reverse("rating-list-person", args=["club", player.person.pk])
     assert set(pages) == _public_names(urls.urlpatterns) - FILES  # every public page is here
 
     own = LINK.format(reverse("desk-dashboard", args=[division.tournament.slug]))
@@ -82,7 +105,7 @@ def test_every_public_page_links_to_the_tournament_s_desk(
     for name, url in pages.items():
         page = desk.get(url)
         assert page.status_code == 200, name
-        expected = index if name == "home" else own
+        expected = index if name in NOT_AN_EVENTS else own
         assert expected in page.content.decode(), name
         # Signed in but not one of its directors: the desk's index.
         seen = other.get(url)

@@ -265,7 +265,6 @@ def test_the_rounds_are_counted_once_a_stamp_and_again_after_a_result(
     three_rounds: Division, director: User, django_assert_num_queries
 ) -> None:
 
-
     with django_assert_num_queries(2):  # the stamp, then the count
         first = queries.division_rounds(three_rounds)
     with django_assert_num_queries(1):  # the stamp: the same, so counted already

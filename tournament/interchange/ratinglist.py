@@ -260,3 +260,50 @@ def match(
             outcome = "same" if found[0].rating == old else "update"
             out.append(Match(pid, name, old, outcome, (found[0],)))
     return out
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A player as a rating list writes them."""
+
+    name: str
+    rating: int
+    games: int
+    rank: int
+    latin: str = ""  # the name in Latin letters, for WESPA's nickname
+    member_id: str = ""
+    last_played: str = ""  # YYYYMMDD
+
+
+def _one_line(name: str) -> str:
+    return " ".join(name.split())
+
+
+def write_naspa(rows: Sequence[Listed]) -> str:
+    """A NASPA-style list, tab separated under a header naming its columns (tsh reads a first
+    line without a digit as the columns' names; `read` does the same): name, rating, rank,
+    games, and the member ID where it is NASPA's (two letters, six digits)."""
+    lines = ["name\trating\trank\tgames\tid"]
+    for row in rows:
+        member = row.member_id.upper() if _NASPA_ID.fullmatch(row.member_id.upper()) else ""
+        lines.append(f"{_one_line(row.name)}\t{row.rating}\t{row.rank}\t{row.games}\t{member}")
+    return "\n".join(lines) + "\n"
+
+
+def write_wespa(rows: Sequence[Listed], last_event: str, last_date: str) -> str:
+    """A WESPA-style list (linrat's `rating.dat`): the header naming the last event and its
+    date, then NICK STATE NAME GAMES RATING DATE a line. The state is always written, as
+    "XX" (the list knows no country), so that a name's first word in capitals ("KIM Minjun")
+    is never read as one; the nickname is the first four Latin letters of the name."""
+    lines = [f"NICKstateNAME {_one_line(last_event) or 'list'}.tou {last_date}".rstrip()]
+    for row in rows:
+        letters = [c for c in (row.latin or row.name).upper() if "A" <= c <= "Z"]
+        nick = "".join(letters[:4]) or "X"
+        fields = [nick, "XX", _one_line(row.name), str(row.games), str(row.rating)]
+        if row.last_played:
+            fields.append(row.last_played)
+        lines.append(" ".join(fields))
+    return "\n".join(lines) + "\n"

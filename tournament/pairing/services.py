@@ -604,9 +604,7 @@ def _drop_stale_reasons(state: Round, games: Sequence[Game]) -> None:
     """After a swap, the engine's reasons for a table are true only of a pair still playing:
     the others are dropped, so that "why these pairings" never explains pairs that no longer
     exist. The engine's notes about the whole round stand."""
-    pairs = {
-        frozenset((g.player1.name, g.player2.name)) for g in games if g.player2 is not None
-    }
+    pairs = {frozenset((g.player1.name, g.player2.name)) for g in games if g.player2 is not None}
     kept = [
         note
         for note in state.notes
