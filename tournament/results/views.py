@@ -87,7 +87,8 @@ def round_rows_html(division: Division, round_number: int) -> str:
         if p2 is not None:
             who = n1 if first == 1 else n2 if first == 2 else ""
             tail_cells = (
-                f'<td>{n2} <bdi>{escape(name2)}</bdi></td><td class="num">{_number(score2)}{_penalty(t2)}</td>'
+                f"<td>{n2} <bdi>{escape(name2)}</bdi></td>"
+                f'<td class="num">{_number(score2)}{_penalty(t2)}</td>'
                 f"<td>{who}</td>"
             )
         else:
