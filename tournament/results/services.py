@@ -166,9 +166,7 @@ def check_penalty(points: int, rules: Ruleset, player: int | str) -> int:
     else `EntryError`. 0 is no penalty."""
     per_minute = rules.time_penalty_per_minute
     if points and not per_minute:
-        raise EntryError(
-            gettext("%(rules)s have no clock: no time penalty.") % {"rules": ruleset_title(rules)}
-        )
+        _refuse_no_clock(rules)
     if points < 0:
         raise EntryError(
             gettext("A time penalty of %(points)s for %(player)s: a penalty is not negative.")
@@ -204,6 +202,12 @@ def check_penalty(points: int, rules: Ruleset, player: int | str) -> int:
     return points
 
 
+def _refuse_no_clock(rules: Ruleset) -> None:
+    raise EntryError(
+        gettext("%(rules)s have no clock: no time penalty.") % {"rules": ruleset_title(rules)}
+    )
+
+
 _CLOCK = re.compile(r"([0-9]{1,3}):([0-5][0-9])")
 
 
@@ -211,6 +215,8 @@ def _overtime_points(token: str, rules: Ruleset, player: int) -> int:
     """`2` (minutes), `1:05` (minutes and seconds, a part of a minute counted whole) or `20p`
     (points) as a time penalty's points for `player`."""
     per_minute = rules.time_penalty_per_minute
+    if not per_minute:
+        _refuse_no_clock(rules)
     text = token.lower()
     if text.startswith("-"):
         raise EntryError(
