@@ -25,7 +25,14 @@ def test_pairings_give_table_first_second_and_scores(division: Division, directo
         {"table": 1, "first": 1, "second": 2, "scores": None, "penalties": None, "kind": "played"},
         {"table": 2, "first": 3, "second": 4, "scores": None, "penalties": None, "kind": "played"},
         {"table": 3, "first": 6, "second": 5, "scores": None, "penalties": None, "kind": "played"},
-        {"table": None, "first": 7, "second": None, "scores": None, "penalties": None, "kind": "bye"},
+        {
+            "table": None,
+            "first": 7,
+            "second": None,
+            "scores": None,
+            "penalties": None,
+            "kind": "bye",
+        },
     ]
     results.enter_line(division, 1, "6 400 5 350", director)
     results.enter_line(division, 1, "7 bye", director)
@@ -36,9 +43,7 @@ def test_pairings_give_table_first_second_and_scores(division: Division, directo
     assert data[3]["penalties"] == [0, None]
 
 
-def test_pairings_give_the_time_penalties_in_the_scores_order(
-    division: Division, director
-) -> None:
+def test_pairings_give_the_time_penalties_in_the_scores_order(division: Division, director) -> None:
     # Gus (6) goes first at table 3: his 400 less 20 for two minutes over, Fay's 350 less 10.
     results.enter_line(division, 1, "6 400 5 350 ot 6 2 ot 5 0:40", director)
 

@@ -444,13 +444,6 @@ def penalties_of(s: dict[str, Any]) -> tuple[int, int]:
     return s.get("penalty1") or 0, s.get("penalty2") or 0
 
 
-def penalty_note(points: int) -> str:
-    """A time penalty as it follows a score on a page: `(−20 time)`; nothing for none."""
-    if not points:
-        return ""
-    return gettext("(−%(points)s time)") % {"points": points}
-
-
 def _score_text(score: int, penalty: int) -> str:
     """A score as it counts, with its time penalty: `360 (380 − 20 time)`."""
     if not penalty:

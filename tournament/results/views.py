@@ -30,7 +30,7 @@ from tournament.core.access import (
     locked_sentence,
 )
 from tournament.core.forms import form_error
-from tournament.core.sentences import isolate
+from tournament.core.sentences import isolate, penalty_note
 from tournament.event import unresolved
 from tournament.models import Change, Division, Game, Tournament
 from tournament.pairing import services as rounds
@@ -117,7 +117,7 @@ def _penalty(points: int) -> str:
     """A score's time penalty after it in the round's table: ` (−20 time)`, or nothing."""
     if not points:
         return ""
-    return f' <span class="penalty">{escape(results.penalty_note(points))}</span>'
+    return f' <span class="penalty">{escape(penalty_note(points))}</span>'
 
 
 def _round_context(request: HttpRequest, division: Division, round_number: int) -> dict[str, Any]:
