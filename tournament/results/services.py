@@ -65,6 +65,7 @@ from scoring.rules import RulesError, Ruleset, load_rules
 from tournament.core import audit, bounds
 from tournament.core.choices import ruleset_title
 from tournament.core.errors import EntryError
+from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.event import snapshots
 from tournament.models import Change, Division, Game, Player
@@ -448,10 +449,9 @@ def _score_text(score: int, penalty: int) -> str:
     """A score as it counts, with its time penalty: `360 (380 − 20 time)`."""
     if not penalty:
         return str(score)
-    return gettext("%(score)s (%(before)s − %(penalty)s time)") % {
+    return gettext("%(score)s (%(sum)s time)") % {
         "score": score,
-        "before": score + penalty,
-        "penalty": penalty,
+        "sum": ltr_text(f"{score + penalty} − {penalty}"),  # left to right on a Persian page
     }
 
 
@@ -463,15 +463,8 @@ def penalty_lines(s: dict[str, Any]) -> list[str]:
         ("score1", "score2"), ("name1", "name2"), penalties_of(s), strict=True
     ):
         if penalty and s[key] is not None:
-            lines.append(
-                gettext("%(name)s %(before)s − %(penalty)s = %(score)s")
-                % {
-                    "name": isolate(s[name]),
-                    "before": s[key] + penalty,
-                    "penalty": penalty,
-                    "score": s[key],
-                }
-            )
+            sum_text = ltr_text(f"{s[key] + penalty} − {penalty} = {s[key]}")
+            lines.append(gettext("%(name)s %(sum)s") % {"name": isolate(s[name]), "sum": sum_text})
     return lines
 
 
