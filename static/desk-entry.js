@@ -38,6 +38,8 @@
     if (result.ok) {
       out.appendChild(para("after", (result.correction ? say("tCorrection") + " " + result.before + " → " : say("tSaves") + " ") + result.after));
       if (result.also) { out.appendChild(para("after", say("tAnd") + " " + result.also)); }
+      // Each time penalty on a line of its own, the counted score last: "Alice 380 − 20 = 360".
+      (result.penalties || []).forEach(function (t) { out.appendChild(para("after penalty", say("tPenalty") + " " + t)); });
     }
     (result.warnings || []).forEach(function (w) { out.appendChild(para("warning", w)); });
     if (extraError) { out.appendChild(para("error", extraError)); }

@@ -22,16 +22,41 @@ def _fresh_cache() -> None:
 def test_pairings_give_table_first_second_and_scores(division: Division, director) -> None:
     data = Client().get(BASE + "round/1/pairings").json()
     assert data == [
-        {"table": 1, "first": 1, "second": 2, "scores": None, "kind": "played"},
-        {"table": 2, "first": 3, "second": 4, "scores": None, "kind": "played"},
-        {"table": 3, "first": 6, "second": 5, "scores": None, "kind": "played"},
-        {"table": None, "first": 7, "second": None, "scores": None, "kind": "bye"},
+        {"table": 1, "first": 1, "second": 2, "scores": None, "penalties": None, "kind": "played"},
+        {"table": 2, "first": 3, "second": 4, "scores": None, "penalties": None, "kind": "played"},
+        {"table": 3, "first": 6, "second": 5, "scores": None, "penalties": None, "kind": "played"},
+        {
+            "table": None,
+            "first": 7,
+            "second": None,
+            "scores": None,
+            "penalties": None,
+            "kind": "bye",
+        },
     ]
     results.enter_line(division, 1, "6 400 5 350", director)
     results.enter_line(division, 1, "7 bye", director)
     data = Client().get(BASE + "round/1/pairings").json()
     assert data[2]["scores"] == [400, 350]
     assert data[3]["scores"] == [50, None]
+    assert data[2]["penalties"] == [0, 0]
+    assert data[3]["penalties"] == [0, None]
+
+
+def test_pairings_give_the_time_penalties_in_the_scores_order(division: Division, director) -> None:
+    # Gus (6) goes first at table 3: his 400 less 20 for two minutes over, Fay's 350 less 10.
+    results.enter_line(division, 1, "6 400 5 350 ot 6 2 ot 5 0:40", director)
+
+    data = Client().get(BASE + "round/1/pairings").json()
+
+    assert data[2] == {
+        "table": 3,
+        "first": 6,
+        "second": 5,
+        "scores": [380, 340],
+        "penalties": [20, 10],
+        "kind": "played",
+    }
 
 
 def test_an_unpublished_round_is_not_in_the_api(division: Division) -> None:

@@ -38,6 +38,7 @@ def test_the_check_says_what_a_line_will_save(desk: Client, division: Division) 
         "before": "1 Quill, Ada v 2 Crane, Ben: not entered",
         "after": "1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first",
         "also": "",
+        "penalties": [],
     }
 
 

@@ -58,6 +58,13 @@ def isolate(text: object) -> str:
 _NO_MARKS = str.maketrans("", "", MARKS)
 
 
+def penalty_note(points: int) -> str:
+    """A time penalty as it follows a score on a page: `(−20 time)`; nothing for none."""
+    if not points:
+        return ""
+    return gettext("(−%(points)s time)") % {"points": points}
+
+
 def unmarked(text: str) -> str:
     """`text` without isolation marks: for what a program reads (a spreadsheet's cell, a file),
     where they would be stray characters in a name."""

@@ -60,6 +60,15 @@ def _max_length(model: type[models.Model], name: str) -> int:
     return field.max_length
 
 
+# Spread's time penalties in a `.t` file: a field of their own, one value a round (the points
+# taken off the score, which is written as it counts). Not tsh's `penalty`, which tsh adds to
+# the spread on top of the scores (`Player::Penalty`, "the spread penalty", stored negative):
+# a time penalty written there would be taken off twice. tsh keeps a field it does not know
+# and writes it back; a file without a time penalty has no such field.
+TIME_PENALTY = "timepenalty"
+MAX_TIME_PENALTY = 1000
+
+
 def _check_tfile(tfile: tsh.TFile, source: str) -> None:
     """Every value of the file fits its column and its range, or TshFormatError names the line
     (checked before saving: a database refuses some of these only at the end, and some it
@@ -109,6 +118,13 @@ def _check_tfile(tfile: tsh.TFile, source: str) -> None:
                     p.line,
                     gettext("board %(board)s is not 0 to %(most)s")
                     % {"board": board, "most": MAX_COUNT},
+                )
+        for points in p.extra_numbers(TIME_PENALTY) or []:
+            if points is not None and not 0 <= points <= MAX_TIME_PENALTY:
+                refuse(
+                    p.line,
+                    gettext("the time penalty %(points)s is not 0 to %(most)s")
+                    % {"points": points, "most": MAX_TIME_PENALTY},
                 )
 
 
@@ -209,7 +225,7 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
             lifetime_games=_lifetime_games(p),
             team=" ".join(p.extra("team") or []),
             withdrawn_from_round=p.withdrawn_from_round,
-            tsh_extras=[[e.key, e.values] for e in p.extras],
+            tsh_extras=[[e.key, e.values] for e in p.extras if e.key != TIME_PENALTY],
         )
     games = []
     for p in tfile.players:
@@ -251,8 +267,23 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
                     first=first,
                 )
             )
+    _time_penalties(games, tfile)
     Game.objects.bulk_create(games)
     return division
+
+
+def _time_penalties(games: list[Game], tfile: tsh.TFile) -> None:
+    """Each played game's time penalties from its players' `timepenalty` fields."""
+    given = {p.number: p.extra_numbers(TIME_PENALTY) or [] for p in tfile.players}
+
+    def points(number: int, round_number: int) -> int:
+        values = given.get(number) or []
+        return (values[round_number - 1] or 0) if round_number <= len(values) else 0
+
+    for game in games:
+        if game.player2 is not None and game.kind == Game.PLAYED:
+            game.penalty1 = points(game.player1.number, game.round)
+            game.penalty2 = points(game.player2.number, game.round)
 
 
 def _schedule(config: tsh.ConfigFile, division: str) -> list[dict]:
@@ -416,8 +447,12 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
     rounds = max((g.round for g in division.games.all()), default=0)
     opponents: dict[int, list[int | None]] = {p.pk: [None] * rounds for p in players}
     scores: dict[int, list[int | None]] = {p.pk: [None] * rounds for p in players}
+    penalties: dict[int, list[int]] = {p.pk: [0] * rounds for p in players}
     for g in division.games.all():
         i = g.round - 1
+        if g.player2_id is not None:
+            penalties[g.player1_id][i] = g.penalty1
+            penalties[g.player2_id][i] = g.penalty2
         if g.player2_id is None:
             opponents[g.player1_id][i] = tsh.BYE
             scores[g.player1_id][i] = g.score1
@@ -440,7 +475,7 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
             rating=p.rating_text or str(p.rating),
             opponents=opp,
             scores=sc,
-            extras=[tsh.ExtraField(key, list(values)) for key, values in p.tsh_extras],
+            extras=_with_time_penalties(p.tsh_extras, penalties[p.pk][: len(opp)]),
         )
         name = tsh_name(line, p.name_in_latin)
         if name != p.name:
@@ -452,6 +487,16 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
             line.name = name
         lines.append(line)
     return tsh.TFile(lines)
+
+
+def _with_time_penalties(kept: list, points: list[int]) -> list[tsh.ExtraField]:
+    """A player's kept fields, and their time penalties (`TIME_PENALTY`, a value a round) when
+    they have any, in the keys' order as tsh writes them."""
+    extras = [tsh.ExtraField(key, list(values)) for key, values in kept if key != TIME_PENALTY]
+    if any(points):
+        at = next((i for i, e in enumerate(extras) if e.key > TIME_PENALTY), len(extras))
+        extras.insert(at, tsh.ExtraField(TIME_PENALTY, [str(n) for n in points]))
+    return extras
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

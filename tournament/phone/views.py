@@ -269,7 +269,8 @@ def _sheet_message(sheet: Scoresheet) -> str:
         }
     if sheet.flagged:
         text += " " + _("Its final scores differ from the recorded result: it is flagged.")
-    return text
+    said = scoresheets.penalty_differences(sheet.game, sheet.engine_report)
+    return " ".join([text, *said])
 
 
 @require_POST

@@ -46,14 +46,18 @@ def _pairing(g: Game) -> dict[str, Any]:
     one, two = g.player1, g.player2
     if swapped and two is not None:
         one, two = two, one
-    scores = None
+    scores = penalties = None
     if g.has_result:
         scores = [g.score2, g.score1] if swapped else [g.score1, g.score2]
+        # The time penalties already taken off the scores, in the scores' order.
+        penalty2 = g.penalty2 if g.player2 is not None else None
+        penalties = [penalty2, g.penalty1] if swapped else [g.penalty1, penalty2]
     return {
         "table": g.table,
         "first": one.number,
         "second": two.number if two else None,
         "scores": scores,
+        "penalties": penalties,
         "kind": g.kind,
     }
 

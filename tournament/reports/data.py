@@ -386,6 +386,11 @@ def _sides_by_player(games: list[Game], players: dict[int, Player]) -> dict[int,
     return found
 
 
+def _with_penalty(score: int | None, penalty: int) -> Cell:
+    """A score on a scorecard, with the time penalty taken off it after it: `360 (−20)`."""
+    return f"{score} (−{penalty})" if penalty else score
+
+
 def _planned(division: Division, games: list[Game]) -> int:
     return max([division.planned_rounds or 0] + [g.round for g in games])
 
@@ -457,6 +462,7 @@ def scorecards(
         mine = {s.round: s for s in sides.get(player.pk, [])}
         wins = losses = 0.0
         cumulative = 0
+        timed = False  # some score of the card had a time penalty taken off
         rows: list[list[Cell]] = []
         for r in range(1, rounds + 1):
             side = mine.get(r)
@@ -477,10 +483,11 @@ def scorecards(
                 wins += 1 if result == "win" else 0.5 if result == "tie" else 0
                 losses += 1 if result == "loss" else 0.5 if result == "tie" else 0
                 cumulative += side.spread
+                timed = timed or bool(opponent and (side.penalty or side.opponent_penalty))
                 line += [
                     {"win": "W", "loss": "L", "tie": "T"}.get(result, ""),
-                    side.score if opponent else None,
-                    side.opponent_score if opponent else None,
+                    _with_penalty(side.score, side.penalty) if opponent else None,
+                    _with_penalty(side.opponent_score, side.opponent_penalty) if opponent else None,
                     side.spread,
                     f"{display(_half(wins))}-{display(_half(losses))}",
                     cumulative,
@@ -498,7 +505,12 @@ def scorecards(
                 player,
                 f"{player.number}. {isolate(player.name)}",
                 details,
-                Table(_("Scorecard %(number)s") % {"number": player.number}, columns, rows),
+                Table(
+                    _("Scorecard %(number)s") % {"number": player.number},
+                    columns,
+                    rows,
+                    _("(−20): a time penalty, already taken off the score.") if timed else "",
+                ),
                 links.get(player.pk, ""),
             )
         )

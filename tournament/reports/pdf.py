@@ -682,7 +682,9 @@ def scorecards_pdf(report: Report, paper: str = "a4") -> bytes:
             ]
             if card.link:  # the personal link's QR code beside the heading
                 head = [CardHead(head, card.link, room)]
-            story.append(KeepTogether([*head, table, Spacer(1, 16)]))
+            # The card's note (what a time penalty's `(−20)` is), under its table.
+            note = [FitLine(card.table.note, 8, bold=False)] if card.table.note else []
+            story.append(KeepTogether([*head, table, *note, Spacer(1, 16)]))
     return make_document(report, story, paper)
 
 

@@ -27,6 +27,7 @@ from tournament.results.services import (
     _games_of,
     _Plan,
     _stale_message,
+    penalties_of,
     result_text,
     snapshot,
 )
@@ -64,6 +65,8 @@ def correct_game(
                 "score2": score2,
                 "first": game.first if first is None else first,
             }
+            if score1 is None:  # a result removed takes its time penalties with it
+                values.update(penalty1=0, penalty2=0)
         plan = _Plan(game, values, None)
         if plan.unchanged:
             raise EntryError(gettext("Nothing to change."))
@@ -130,6 +133,7 @@ def undo_last(division: Division, user: Any) -> Change:
             game.player2 = players[s["player2"]] if s["player2"] is not None else None
             for key in ("score1", "score2", "kind", "first", "table"):
                 setattr(game, key, s[key])
+            game.penalty1, game.penalty2 = penalties_of(s)
             game.version += 1
             game.save()
             reflag(game)

@@ -9,6 +9,14 @@ An entry line is one of
     P bye       P's bye: +bye_spread
     P forfeit   P forfeits: -forfeit_spread; P's opponent, if paired, gets +forfeit_spread
 
+A played line may end with a time penalty for either player or both, `ot P M` (`t` and `time`
+say the same), the scores typed as the scoresheet has them before the penalty: `12 380 7 350
+ot 12 2` is 12's 380 less 20 for two minutes over, counted 360. M is the minutes over as the
+clock shows them, `2` or `1:05` (part of a minute counts whole: 1:05 is 2 minutes), or the
+points themselves, `20p`. The points a minute are the division's ruleset's (10 under NASPA and
+WESPA rules); a ruleset without a clock (home rules) takes no time penalty. The game keeps the
+scores as they count (`score1`, `score2`) and the points taken off (`penalty1`, `penalty2`).
+
 (`b` and `f` are short for `bye` and `forfeit`). In a division whose entry mode is "spread
 only" (tsh's `config entry = 'spread'`), `P S Q` also says that P beat Q by S (`6 +55 3`; a
 negative S a loss, 0 a tie), written as tsh writes it: the winner's score is the spread, the
@@ -20,9 +28,12 @@ What is refused, and what is only warned about (the director may still save with
 
 - refused: a line that is not one of the three forms, a player paired with themselves, and a
   score outside MIN_SCORE..MAX_SCORE, which can only be a typing slip (no tournament game has
-  reached 900; a negative score comes only from penalties);
-- warned: a score under LOW_SCORE or over HIGH_SCORE, and a spread over BIG_SPREAD. These are
-  rare but real, so they ask for a second look rather than block;
+  reached 900; a negative score comes only from penalties); a time penalty on a bye, a forfeit
+  or a spread, under rules without a clock, negative, nothing, not a whole number of minutes'
+  points, over MAX_OVERTIME minutes, twice for one player or for a player not in the game;
+- warned: a score (as it counts, after a penalty) under LOW_SCORE or over HIGH_SCORE, a spread
+  over BIG_SPREAD and a time penalty over LONG_OVERTIME minutes. These are rare but real, so
+  they ask for a second look rather than block;
 - refused at the desk: a player not in the division, players not paired with each other in the
   round, a bye for a player who has an opponent, a result identical to the one entered, and a
   correction (the game already has a result) without a reason.
@@ -40,6 +51,8 @@ them back.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -48,8 +61,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from scoring.rules import RulesError, Ruleset, load_rules
 from tournament.core import audit, bounds
+from tournament.core.choices import ruleset_title
 from tournament.core.errors import EntryError
+from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.event import snapshots
 from tournament.models import Change, Division, Game, Player
@@ -63,11 +79,14 @@ MAX_SCORE = 1000
 LOW_SCORE = 100
 HIGH_SCORE = 800
 BIG_SPREAD = 400
+MAX_OVERTIME = 30  # minutes over the clock: more is a slip (a clock shows 25 a player)
+LONG_OVERTIME = 5  # minutes over the clock that ask for a second look
 
 BYE_WORDS = ("bye", "b")
 FORFEIT_WORDS = ("forfeit", "f")
-FORMS = "P S Q T, P bye or P forfeit"
-SPREAD_FORMS = "P +S Q (spread), P S Q T, P bye or P forfeit"
+TIME_WORDS = ("ot", "t", "time")
+FORMS = "P S Q T (ot P M), P bye or P forfeit"
+SPREAD_FORMS = "P +S Q (spread), P S Q T (ot P M), P bye or P forfeit"
 
 # Change.action values written at the desk's results and scoresheets.
 CREATE = Change.Action.CREATE
@@ -93,6 +112,15 @@ class Entry:
     opponent: int | None = None
     opponent_score: int | None = None
     spread_only: bool = False  # typed as a spread: the scores are the spread and 0
+    # Time penalties, points: `score` and `opponent_score` are the scores before them.
+    penalty: int = 0
+    opponent_penalty: int = 0
+
+    @property
+    def counted(self) -> tuple[int, int]:
+        """The player's and the opponent's scores as they count, the penalties taken off."""
+        assert self.score is not None and self.opponent_score is not None
+        return self.score - self.penalty, self.opponent_score - self.opponent_penalty
 
 
 def _shown(token: str) -> str:
@@ -125,10 +153,164 @@ def _possible(score: int) -> int:
     return score
 
 
-def parse_line(text: str, spread: bool = False) -> Entry:
+def division_rules(division: Division) -> Ruleset:
+    """The division's ruleset; one that cannot be loaded has the built-in clock (10 a minute)."""
+    try:
+        return load_rules(division.ruleset)
+    except (RulesError, OSError):
+        return Ruleset(name=division.ruleset)
+
+
+def check_penalty(points: int, rules: Ruleset, player: int | str) -> int:
+    """A time penalty's points for `player` (a number or a name), if the rules allow them:
+    not negative, a whole number of minutes' points, at most MAX_OVERTIME minutes;
+    else `EntryError`. 0 is no penalty."""
+    per_minute = rules.time_penalty_per_minute
+    if points and not per_minute:
+        _refuse_no_clock(rules)
+    if points < 0:
+        raise EntryError(
+            gettext("A time penalty of %(points)s for %(player)s: a penalty is not negative.")
+            % {"points": points, "player": player}
+        )
+    if points and points % per_minute:
+        raise EntryError(
+            gettext(
+                "A time penalty of %(points)s for %(player)s: it is %(per_minute)s points a "
+                "minute over, so %(below)s or %(above)s."
+            )
+            % {
+                "points": points,
+                "player": player,
+                "per_minute": per_minute,
+                "below": points // per_minute * per_minute,
+                "above": (points // per_minute + 1) * per_minute,
+            }
+        )
+    if points > MAX_OVERTIME * per_minute:
+        raise EntryError(
+            gettext(
+                "A time penalty of %(points)s for %(player)s is %(minutes)s minutes over: over "
+                "%(most)s is not a game's time, check the clock."
+            )
+            % {
+                "points": points,
+                "player": player,
+                "minutes": points // per_minute,
+                "most": MAX_OVERTIME,
+            }
+        )
+    return points
+
+
+def _refuse_no_clock(rules: Ruleset) -> None:
+    raise EntryError(
+        gettext("%(rules)s have no clock: no time penalty.") % {"rules": ruleset_title(rules)}
+    )
+
+
+_CLOCK = re.compile(r"([0-9]{1,3}):([0-5][0-9])")
+
+
+def _overtime_points(token: str, rules: Ruleset, player: int) -> int:
+    """`2` (minutes), `1:05` (minutes and seconds, a part of a minute counted whole) or `20p`
+    (points) as a time penalty's points for `player`."""
+    per_minute = rules.time_penalty_per_minute
+    if not per_minute:
+        _refuse_no_clock(rules)
+    text = token.lower()
+    if text.startswith("-"):
+        raise EntryError(
+            gettext(
+                "'%(text)s': a time penalty is not negative; type the minutes over without a "
+                "sign (ot P 2, ot P 1:05) or the points (ot P 20p)."
+            )
+            % {"text": _shown(token)}
+        )
+    clock = _CLOCK.fullmatch(text)
+    if clock:
+        minutes = int(clock[1]) + (int(clock[2]) > 0)
+        points = minutes * per_minute
+    elif text.endswith("p") and bounds.plain_number(text[:-1]) is not None:
+        points = bounds.plain_number(text[:-1]) or 0
+    elif bounds.plain_number(text) is not None:
+        points = (bounds.plain_number(text) or 0) * per_minute
+    else:
+        raise EntryError(
+            gettext(
+                "'%(text)s' is not a time over: minutes (2), minutes and seconds (1:05) or "
+                "points (20p)."
+            )
+            % {"text": _shown(token)}
+        )
+    if not points and per_minute:
+        raise EntryError(
+            gettext("'%(text)s' is no time over: leave out 'ot' for a player within the clock.")
+            % {"text": _shown(token)}
+        )
+    return check_penalty(points, rules, player)
+
+
+def _split_penalties(tokens: list[str], rules: Ruleset) -> tuple[list[str], dict[int, int]]:
+    """The line's tokens before its time penalties, and the penalties, player to points."""
+    at = next((i for i, t in enumerate(tokens) if t.lower() in TIME_WORDS), len(tokens))
+    rest = tokens[at:]
+    penalties: dict[int, int] = {}
+    while rest:
+        if len(rest) < 3 or rest[1].lower() in TIME_WORDS or rest[2].lower() in TIME_WORDS:
+            raise EntryError(
+                gettext("A time penalty is 'ot P M': the player and the minutes over (ot 12 2).")
+            )
+        player = _player_number(rest[1])
+        if player in penalties:
+            raise EntryError(
+                gettext(
+                    "Player %(player)s has two time penalties: type one, for all the time over."
+                )
+                % {"player": player}
+            )
+        penalties[player] = _overtime_points(rest[2], rules, player)
+        rest = rest[3:]
+        if rest and rest[0].lower() not in TIME_WORDS:
+            raise EntryError(gettext("Too many fields: %(forms)s.") % {"forms": FORMS})
+    return tokens[:at], penalties
+
+
+def parse_line(text: str, spread: bool = False, rules: Ruleset | None = None) -> Entry:
     """The entry a line stands for; `EntryError` says why a line is refused. With `spread`
-    (the division's entry mode), `P S Q` is a spread."""
-    tokens = text.split()
+    (the division's entry mode), `P S Q` is a spread. `rules`: the division's ruleset, for
+    the time penalties' points a minute (by default the built-in clock, 10 a minute)."""
+    tokens, penalties = _split_penalties(text.split(), rules or Ruleset(name="naspa"))
+    entry = _parse_result(tokens, spread)
+    if not penalties:
+        return entry
+    if entry.kind != Game.PLAYED:
+        raise EntryError(
+            gettext("A %(kind)s has no time penalty.") % {"kind": kind_label(entry.kind)}
+        )
+    if entry.spread_only:
+        raise EntryError(gettext("A spread has no time penalty: type the scores, P S Q T ot P M."))
+    for number in penalties:
+        if number not in (entry.player, entry.opponent):
+            raise EntryError(
+                gettext(
+                    "Player %(number)s is not in this game (%(player)s v %(opponent)s): a time "
+                    "penalty is for one of its players."
+                )
+                % {"number": number, "player": entry.player, "opponent": entry.opponent}
+            )
+    entry = dataclasses.replace(
+        entry,
+        penalty=penalties.get(entry.player, 0),
+        opponent_penalty=penalties.get(entry.opponent or 0, 0),
+    )
+    for score in entry.counted:
+        _possible(score)
+    return entry
+
+
+def _parse_result(tokens: list[str], spread: bool) -> Entry:
+    """The entry of a line's tokens before any time penalty."""
     if spread and len(tokens) == 3 and bounds.plain_number(tokens[1], signed=True) is not None:
         player, opponent = _player_number(tokens[0]), _player_number(tokens[2])
         margin = bounds.plain_number(tokens[1], signed=True)
@@ -181,18 +363,20 @@ def parse_line(text: str, spread: bool = False) -> Entry:
     return Entry(Game.PLAYED, player, score, opponent, opponent_score)
 
 
-def plausibility(entry: Entry) -> list[str]:
-    """Warnings for scores that are possible but unusual enough to look at twice."""
+def plausibility(entry: Entry, per_minute: int = 10) -> list[str]:
+    """Warnings for scores (as they count) and time penalties that are possible but unusual
+    enough to look at twice; `per_minute`: the ruleset's points a minute over."""
     if entry.kind != Game.PLAYED:
         return []
     assert entry.score is not None and entry.opponent_score is not None
     warnings = []
+    counted = entry.counted
     scores = (
         ()
         if entry.spread_only
         else (
-            (entry.player, entry.score),
-            (entry.opponent, entry.opponent_score),
+            (entry.player, counted[0]),
+            (entry.opponent, counted[1]),
         )
     )
     for number, score in scores:
@@ -206,12 +390,26 @@ def plausibility(entry: Entry) -> list[str]:
                 gettext("%(score)s for player %(number)s is high (over %(high)s): check it.")
                 % {"score": score, "number": number, "high": HIGH_SCORE}
             )
-    spread = abs(entry.score - entry.opponent_score)
+    spread = abs(counted[0] - counted[1])
     if spread > BIG_SPREAD:
         warnings.append(
             gettext("A spread of %(spread)s is large (over %(limit)s): check the scores.")
             % {"spread": spread, "limit": BIG_SPREAD}
         )
+    for number, points in ((entry.player, entry.penalty), (entry.opponent, entry.opponent_penalty)):
+        if per_minute and points > LONG_OVERTIME * per_minute:
+            warnings.append(
+                gettext(
+                    "A time penalty of %(points)s for player %(number)s is %(minutes)s minutes "
+                    "over (over %(long)s): check the clock."
+                )
+                % {
+                    "points": points,
+                    "number": number,
+                    "minutes": points // per_minute,
+                    "long": LONG_OVERTIME,
+                }
+            )
     return warnings
 
 
@@ -233,7 +431,41 @@ def snapshot(game: Game) -> dict[str, Any]:
         "kind": game.kind,
         "first": game.first,
         "version": game.version,
+        # Only when there is one: a snapshot without penalties is as it was before them.
+        **(
+            {"penalty1": game.penalty1, "penalty2": game.penalty2}
+            if game.penalty1 or game.penalty2
+            else {}
+        ),
     }
+
+
+def penalties_of(s: dict[str, Any]) -> tuple[int, int]:
+    """A snapshot's time penalties (a snapshot written before them has none)."""
+    return s.get("penalty1") or 0, s.get("penalty2") or 0
+
+
+def _score_text(score: int, penalty: int) -> str:
+    """A score as it counts, with its time penalty: `360 (380 − 20 time)`."""
+    if not penalty:
+        return str(score)
+    return gettext("%(score)s (%(sum)s time)") % {
+        "score": score,
+        "sum": ltr_text(f"{score + penalty} − {penalty}"),  # left to right on a Persian page
+    }
+
+
+def penalty_lines(s: dict[str, Any]) -> list[str]:
+    """A snapshot's time penalties as the desk's confirmation shows them, a line a player:
+    `Alice 380 − 20 = 360`."""
+    lines = []
+    for key, name, penalty in zip(
+        ("score1", "score2"), ("name1", "name2"), penalties_of(s), strict=True
+    ):
+        if penalty and s[key] is not None:
+            sum_text = ltr_text(f"{s[key] + penalty} − {penalty} = {s[key]}")
+            lines.append(gettext("%(name)s %(sum)s") % {"name": isolate(s[name]), "sum": sum_text})
+    return lines
 
 
 def result_text(s: dict[str, Any]) -> str:
@@ -252,7 +484,9 @@ def result_text(s: dict[str, Any]) -> str:
     two = f"{s['player2']} {isolate(s['name2'])}"
     if s["score1"] is None:
         return gettext("%(player1)s v %(player2)s: not entered") % {"player1": one, "player2": two}
-    text = f"{one} {s['score1']} – {two} {s['score2']}"
+    penalty1, penalty2 = penalties_of(s)
+    score1, score2 = _score_text(s["score1"], penalty1), _score_text(s["score2"], penalty2)
+    text = f"{one} {score1} – {two} {score2}"
     if s["kind"] != Game.PLAYED:
         text += f" ({kind})"
     if s["first"] in (1, 2):
@@ -312,6 +546,14 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
                 gettext("%(name)s's score %(was)s → %(now)s")
                 % {"name": isolate(after[name]), "was": was, "now": now}
             )
+    for name, was, now in zip(
+        ("name1", "name2"), penalties_of(before), penalties_of(after), strict=True
+    ):
+        if was != now:
+            found.append(
+                gettext("%(name)s's time penalty %(was)s → %(now)s")
+                % {"name": isolate(after[name]), "was": was, "now": now}
+            )
     if before["first"] != after["first"]:
 
         def who(s: dict[str, Any]) -> str:
@@ -332,7 +574,9 @@ def _snapshot_of(data: dict[str, Any] | None, game_id: int) -> dict[str, Any] | 
 
 
 def _content(s: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in s.items() if k != "version"}
+    penalty1, penalty2 = penalties_of(s)
+    kept = {k: v for k, v in s.items() if k not in ("version", "penalty1", "penalty2")}
+    return {**kept, "penalty1": penalty1, "penalty2": penalty2}
 
 
 def _who(player: Player) -> str:
@@ -429,7 +673,8 @@ def _plan(
         assert entry.opponent is not None
         opponent = by_number[entry.opponent]
         game = _game_between(player, opponent, round_number, mine, games, by_id)
-        return _plan_played(entry, game, player, first_as_typed)
+        per_minute = division_rules(division).time_penalty_per_minute
+        return _plan_played(entry, game, player, first_as_typed, per_minute)
     return _plan_alone(division, round_number, entry, player, mine[0], by_id)
 
 
@@ -465,14 +710,20 @@ def _game_between(
     return game
 
 
-def _plan_played(entry: Entry, game: Game, player: Player, first_as_typed: bool) -> _Plan:
-    """A played game's scores, `player` typed first: who went first is the pairing's, unless
-    it says nothing or `first_as_typed`; a warning says when the typed order differs."""
+def _plan_played(
+    entry: Entry, game: Game, player: Player, first_as_typed: bool, per_minute: int
+) -> _Plan:
+    """A played game's scores (as they count) and time penalties, `player` typed first: who
+    went first is the pairing's, unless it says nothing or `first_as_typed`; a warning says
+    when the typed order differs."""
+    mine, theirs = entry.counted
     if game.player1_id == player.pk:
-        score1, score2, first = entry.score, entry.opponent_score, 1
+        score1, score2, first = mine, theirs, 1
+        penalty1, penalty2 = entry.penalty, entry.opponent_penalty
     else:
-        score1, score2, first = entry.opponent_score, entry.score, 2
-    warnings = plausibility(entry)
+        score1, score2, first = theirs, mine, 2
+        penalty1, penalty2 = entry.opponent_penalty, entry.penalty
+    warnings = plausibility(entry, per_minute)
     if game.first in (1, 2) and game.first != first:
         due = game.player1 if game.first == 1 else game.player2
         assert due is not None  # a played game has two players
@@ -493,7 +744,14 @@ def _plan_played(entry: Entry, game: Game, player: Player, first_as_typed: bool)
                 % {"name": isolate(due.name), "name2": isolate(player.name)}
             )
             first = game.first
-    values = {"score1": score1, "score2": score2, "first": first, "kind": Game.PLAYED}
+    values = {
+        "score1": score1,
+        "score2": score2,
+        "first": first,
+        "kind": Game.PLAYED,
+        "penalty1": penalty1,
+        "penalty2": penalty2,
+    }
     return _Plan(game, values, None, warnings)
 
 
@@ -528,6 +786,8 @@ def _plan_alone(
             "score2": None,
             "first": 0,
             "kind": Game.BYE,
+            "penalty1": 0,
+            "penalty2": 0,
         }
         return _Plan(game, values, None)
     values = {
@@ -537,6 +797,8 @@ def _plan_alone(
         "score2": None,
         "first": 0,
         "kind": Game.FORFEIT,
+        "penalty1": 0,
+        "penalty2": 0,
     }
     return _Plan(game, values, by_id[other_id] if other_id else None)
 
@@ -554,6 +816,7 @@ class Check:
     before: str = ""
     after: str = ""
     also: str = ""  # the opponent's forfeit win
+    penalties: list[str] = field(default_factory=list)  # `Alice 380 − 20 = 360`
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -566,6 +829,7 @@ class Check:
             "before": self.before,
             "after": self.after,
             "also": self.also,
+            "penalties": self.penalties,
         }
 
 
@@ -580,7 +844,9 @@ def check_line(
 ) -> Check:
     """Check a line against the round without writing anything."""
     try:
-        entry = parse_line(text, spread=division.entry_mode == "spread")
+        entry = parse_line(
+            text, spread=division.entry_mode == "spread", rules=division_rules(division)
+        )
         games = list(division.games.filter(round=round_number))
         players = list(division.players.all())
         plan = _plan(division, round_number, entry, games, players, first_as_typed)
@@ -594,6 +860,7 @@ def check_line(
         version=plan.game.version,
         before=result_text(snapshot(plan.game)),
         after=result_text(plan.after()),
+        penalties=penalty_lines(plan.after()),
     )
     if plan.split_to is not None:
         check.also = gettext("%(player)s: forfeit win %(spread)+d") % {
@@ -756,8 +1023,11 @@ def record_result(
     reason: str = "",
     first: int | None = None,
     version: int | None = None,
+    penalty1: int = 0,
+    penalty2: int = 0,
 ) -> Change:
-    """Save a played game's scores, `score1` for its player1 and `score2` for its player2: a
+    """Save a played game's scores, `score1` for its player1 and `score2` for its player2 (as
+    they count: `penalty1` and `penalty2`, the time penalties, are already taken off): a
     new result, or a correction (which needs a reason). The one write of a played result, at
     the desk (`enter_line`) and from the players' reports (`selfservice.record`).
 
@@ -791,11 +1061,17 @@ def record_result(
             raise ValueError(f"{game} has no opponent: not a game with scores.")
         if isinstance(actor, Player):
             _refuse_locked(game)
+        rules = division_rules(game.division)
+        assert game.player2 is not None
+        check_penalty(penalty1, rules, isolate(game.player1.name))
+        check_penalty(penalty2, rules, isolate(game.player2.name))
         values = {
             "score1": score1,
             "score2": score2,
             "first": game.first if first is None else first,
             "kind": Game.PLAYED,
+            "penalty1": penalty1,
+            "penalty2": penalty2,
         }
         plan = _Plan(game, values, None)
         _refuse_stale_or_same(plan, version, reason)
@@ -820,7 +1096,7 @@ def enter_line(
     change as {"player": number, "round": round} so that undo takes the mark back too.
     A played game's scores are saved by `record_result`, once the line names the game.
     """
-    entry = parse_line(text, spread=division.entry_mode == "spread")
+    entry = parse_line(text, spread=division.entry_mode == "spread", rules=division_rules(division))
     reason = reason.strip()
     with transaction.atomic():
         games = locked_round(division, round_number)
@@ -835,6 +1111,8 @@ def enter_line(
                 reason=reason,
                 first=plan.values["first"],
                 version=version,
+                penalty1=plan.values["penalty1"],
+                penalty2=plan.values["penalty2"],
             )
         _refuse_stale_or_same(plan, version, reason)
         return _apply(plan, user, reason, CORRECT if plan.correction else CREATE, absent)

@@ -30,7 +30,7 @@ from tournament.core.access import (
     locked_sentence,
 )
 from tournament.core.forms import form_error
-from tournament.core.sentences import isolate
+from tournament.core.sentences import isolate, penalty_note
 from tournament.event import unresolved
 from tournament.models import Change, Division, Game, Tournament
 from tournament.pairing import services as rounds
@@ -64,6 +64,7 @@ def change_rows(changes: Any) -> list[dict[str, Any]]:
 _ROUND_COLUMNS = (
     "pk", "table", "score1", "score2", "first", "kind",
     "player1__number", "player1__name", "player2_id", "player2__number", "player2__name",
+    "penalty1", "penalty2",
 )  # fmt: skip
 
 
@@ -76,17 +77,18 @@ def round_rows_html(division: Division, round_number: int) -> str:
     url = reverse("desk-game", args=[division.tournament.slug, marker])
     head, tail = (escape(part) for part in url.split(str(marker)))
     rows = []
-    for pk, table, score1, score2, first, kind, n1, name1, p2, n2, name2 in games:
+    for pk, table, score1, score2, first, kind, n1, name1, p2, n2, name2, t1, t2 in games:
         done = score1 is not None and (p2 is None or score2 is not None)
         cells = [
             _number(table),
             f"{n1} <bdi>{escape(name1)}</bdi>",
-            _number(score1),
+            _number(score1) + _penalty(t1),
         ]
         if p2 is not None:
             who = n1 if first == 1 else n2 if first == 2 else ""
             tail_cells = (
-                f'<td>{n2} <bdi>{escape(name2)}</bdi></td><td class="num">{_number(score2)}</td>'
+                f"<td>{n2} <bdi>{escape(name2)}</bdi></td>"
+                f'<td class="num">{_number(score2)}{_penalty(t2)}</td>'
                 f"<td>{who}</td>"
             )
         else:
@@ -109,6 +111,13 @@ def round_rows_html(division: Division, round_number: int) -> str:
 
 def _number(value: int | None) -> str:
     return "" if value is None else str(value)
+
+
+def _penalty(points: int) -> str:
+    """A score's time penalty after it in the round's table: ` (−20 time)`, or nothing."""
+    if not points:
+        return ""
+    return f' <span class="penalty">{escape(penalty_note(points))}</span>'
 
 
 def _round_context(request: HttpRequest, division: Division, round_number: int) -> dict[str, Any]:
@@ -152,6 +161,7 @@ def _entry_page(
             "min": results.MIN_SCORE,
             "max": results.MAX_SCORE,
         },
+        per_minute=results.division_rules(division).time_penalty_per_minute,
     )
     return render(request, "tournament/results/entry.html", context, status=status)
 

@@ -269,13 +269,26 @@ def _summary(
                 "players": [
                     {"nick": p.nick, "name": p.name, "final": p.final, "computed": p.computed}
                     for p in report.players
-                ]
+                ],
+                # The time penalties, compared with the entered ones.
+                "turns": [
+                    {
+                        "line": t.line,
+                        "nick": t.nick,
+                        "kind": t.kind,
+                        "text": t.text,
+                        "recorded_score": t.recorded_score,
+                    }
+                    for t in report.turns
+                    if t.kind == gcg.TIME
+                ],
             }
         )
         if scoresheets.differs(game, sheet):
             said += " " + gettext(
                 "The final scores differ from the entered result: the scoresheet will be flagged."
             )
+        said = " ".join([said, *scoresheets.penalty_differences(game, sheet)])
     return said
 
 

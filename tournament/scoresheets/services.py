@@ -23,6 +23,7 @@ from scoring.lexicon import LexiconError
 from tournament.core import audit, bounds
 from tournament.core.bounds import MAX_SCORESHEET_BYTES as MAX_SCORESHEET_BYTES
 from tournament.core.errors import EntryError
+from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player, Scoresheet
 from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport
 
@@ -187,14 +188,52 @@ def sheet_scores(game: Game, report: SheetReport) -> tuple[int | None, int | Non
     return None if found is None else (found[0].final, found[1].final)
 
 
+def sheet_time_penalties(game: Game, report: SheetReport) -> tuple[int | None, int | None] | None:
+    """The time penalties the scoresheet's `(time)` lines take off, in the game's order (None
+    for a player without such a line), where its players are known (`sheet_players`)."""
+    found = sheet_players(game, report)
+    if found is None:
+        return None
+    taken = {
+        t.nick: -t.recorded_score
+        for t in report.turns
+        if t.kind == gcg.TIME and t.recorded_score is not None
+    }
+    return taken.get(found[0].nick), taken.get(found[1].nick)
+
+
+def penalty_differences(game: Game, report: SheetReport) -> list[str]:
+    """Where a scoresheet's `(time)` line and the game's entered time penalty differ, a
+    sentence a player naming both; a player without a `(time)` line is not compared."""
+    if game.player2 is None or game.kind != Game.PLAYED or not game.has_result:
+        return []
+    penalties = sheet_time_penalties(game, report)
+    if penalties is None:
+        return []
+    found = []
+    for player, sheet, entered in zip(
+        (game.player1, game.player2), penalties, (game.penalty1, game.penalty2), strict=True
+    ):
+        if sheet is not None and sheet != entered:
+            found.append(
+                gettext(
+                    "%(name)s's time penalty is %(sheet)s on the scoresheet and %(entered)s "
+                    "in the entered result."
+                )
+                % {"name": isolate(player.name), "sheet": sheet, "entered": entered}
+            )
+    return found
+
+
 def differs(game: Game, report: SheetReport) -> bool:
-    """Whether a scoresheet's final scores differ from the game's entered result."""
+    """Whether a scoresheet's final scores, or its time penalties, differ from the game's
+    entered result."""
     players = report.players
     if game.player2_id is None or not game.has_result or len(players) != 2:
         return False
     scores = sheet_scores(game, report)
     if scores is not None:
-        return scores != (game.score1, game.score2)
+        return scores != (game.score1, game.score2) or bool(penalty_differences(game, report))
     # The same two scores in either order (a sheet's players not matched to the game's).
     finals = (players[0].final, players[1].final)
     return finals not in ((game.score1, game.score2), (game.score2, game.score1))

@@ -180,7 +180,8 @@ def _sheet_message(sheet: Scoresheet) -> str:
     text = "Scoresheet saved: " + ("verified" if sheet.verified else f"{findings} finding(s)")
     if sheet.flagged:
         text += "; its final scores differ from the entered result, so it is flagged"
-    return text + "."
+    said = scoresheets.penalty_differences(sheet.game, sheet.engine_report)
+    return " ".join([text + ".", *said])
 
 
 def read_upload(upload: Any) -> bytes | None:
@@ -229,6 +230,7 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
         "report": report,
         "result": results.result_text(results.snapshot(game)),
         "scores": scoresheets.sheet_scores(game, report),
+        "penalty_differences": scoresheets.penalty_differences(game, report),
         "record_findings": report.record_findings,
         "lines": _sheet_lines(sheet.gcg, report),
         "resolve_form": ResolveForm(),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext, pgettext
 
+from tournament.core.sentences import penalty_note
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
@@ -129,6 +130,8 @@ class Side:
     score: int | None  # a bye's or forfeit's: its spread
     opponent_score: int | None
     first: int  # 1 the player went first, 2 second, 0 not known
+    penalty: int = 0  # time penalties, already taken off the scores
+    opponent_penalty: int = 0
 
     @property
     def round(self) -> int:
@@ -180,6 +183,18 @@ class Side:
         return f"{self.score}–{self.opponent_score}"
 
     @property
+    def score_penalty_text(self) -> str:
+        """`score_text` with each time penalty after the score it was taken off, as the
+        pairings and a player's games show them: `360 (−20 time)–350`."""
+        if not (self.penalty or self.opponent_penalty) or not self.has_result:
+            return self.score_text
+        mine = " ".join(filter(None, (str(self.score), penalty_note(self.penalty))))
+        theirs = " ".join(
+            filter(None, (str(self.opponent_score), penalty_note(self.opponent_penalty)))
+        )
+        return f"{mine}–{theirs}"
+
+    @property
     def opponent_text(self) -> str:
         """The opponent's name, or what the game was instead."""
         if self.opponent is not None:
@@ -203,9 +218,10 @@ def sides_of(game: Game | read_model.GameRow, players: dict[int, Player]) -> lis
         return [Side(game, player1, None, game.score1, None, 0)]
     player2 = players[game.player2_id]
     swapped = {1: 2, 2: 1}.get(game.first, 0)
+    penalty1, penalty2 = game.penalty1, game.penalty2
     return [
-        Side(game, player1, player2, game.score1, game.score2, game.first),
-        Side(game, player2, player1, game.score2, game.score1, swapped),
+        Side(game, player1, player2, game.score1, game.score2, game.first, penalty1, penalty2),
+        Side(game, player2, player1, game.score2, game.score1, swapped, penalty2, penalty1),
     ]
 
 
@@ -294,6 +310,7 @@ def player_games(player: Player) -> list[PlayerGame]:
 # A game's columns in a player's games-table key, in this order (`read_model.key_values`).
 KEY_COLUMNS = (
     "pk", "round", "table", "player1_id", "player2_id", "score1", "score2", "kind", "first", "tou",
+    "penalty1", "penalty2",
 )  # fmt: skip
 
 

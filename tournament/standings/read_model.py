@@ -64,6 +64,8 @@ class GameRow:
     tou: dict | None
     table: int | None
     pk: int
+    penalty1: int = 0  # time penalties, already taken off the scores (shown, not counted)
+    penalty2: int = 0
 
     @property
     def has_result(self) -> bool:
@@ -285,7 +287,7 @@ class RoundRead:
 def key_values(g: GameRow) -> tuple:
     """A game's columns as a player's games-table key takes them (`queries.KEY_COLUMNS`)."""
     return (g.pk, g.round, g.table, g.player1_id, g.player2_id, g.score1, g.score2, g.kind,
-            g.first, g.tou)  # fmt: skip
+            g.first, g.tou, g.penalty1, g.penalty2)  # fmt: skip
 
 
 def games_text(number: int, games: Iterable[tuple]) -> str:

@@ -113,7 +113,7 @@ class PairingsByTableTable(DivisionTable):
 
     table = tables.Column(verbose_name=_("Table"), default="", attrs={"td": {"class": "num"}})
     player = tables.Column(verbose_name=_("Player"), empty_values=())
-    score_text = tables.Column(verbose_name=_("Score"), default="")
+    score_text = tables.Column(accessor="score_penalty_text", verbose_name=_("Score"), default="")
     opponent = tables.Column(verbose_name=_("Opponent"), empty_values=())
 
     def render_table(self, record: Side) -> Any:
@@ -168,7 +168,7 @@ class PairingsByNameTable(DivisionTable):
     table = tables.Column(verbose_name=_("Table"), default="", attrs={"td": {"class": "num"}})
     opponent = tables.Column(verbose_name=_("Opponent"), empty_values=())
     first_text = tables.Column(verbose_name=_("1st/2nd"), default="")
-    score_text = tables.Column(verbose_name=_("Score"), default="")
+    score_text = tables.Column(accessor="score_penalty_text", verbose_name=_("Score"), default="")
 
     def render_player(self, value: Player) -> str:
         return _name(value.name)
@@ -196,7 +196,7 @@ class PlayerGamesTable(DivisionTable):
     )
     opponent = tables.Column(accessor="side__opponent", verbose_name=_("Opponent"), empty_values=())
     first = tables.Column(accessor="side__first_text", verbose_name=_("1st/2nd"), default="")
-    score = tables.Column(accessor="side__score_text", verbose_name=_("Score"), default="")
+    score = tables.Column(accessor="side__score_penalty_text", verbose_name=_("Score"), default="")
     result = tables.Column(accessor="side__result", verbose_name=_("Result"), default="")
     record = tables.Column(verbose_name=_("Record"), empty_values=())
     scoresheet = tables.Column(verbose_name=_("Scoresheet"), empty_values=())
@@ -467,7 +467,7 @@ def pairings_by_table_html(table: PairingsByTableTable, request: Any) -> str:
         return [
             _td(table_cell(side), "num"),
             _td(table.render_player(side)),
-            _td(side.score_text),
+            _td(side.score_penalty_text),
             _td(table.render_opponent(side)),
         ]
 
@@ -483,7 +483,7 @@ def pairings_by_name_html(table: PairingsByNameTable, request: Any) -> str:
             _td(table_cell(side), "num"),
             _td(table.render_opponent(side)),
             _td(side.first_text),
-            _td(side.score_text),
+            _td(side.score_penalty_text),
         ]
 
     return _written_rows(table, request, cells)
@@ -528,7 +528,7 @@ def player_games_html(table: PlayerGamesTable, request: Any) -> str:
             _td(side.round, "num"),
             _td(table.render_opponent(row)),
             _td(side.first_text),
-            _td(side.score_text),
+            _td(side.score_penalty_text),
             _td(table.render_result(side.result)),
             _td(table.render_record(row)),
             _td(table.render_scoresheet(row)),
