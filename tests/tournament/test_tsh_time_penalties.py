@@ -1,6 +1,7 @@
-"""Time penalties in a `.t` file: Spread's `timepenalty` field, one value a round, written for
-a player who has one and read back on import; a file without one is written byte for byte as
-it was read."""
+"""Time penalties in a `.t` file: tsh's `penalty` field, one negative value a round, beside the
+score as tsh keeps it (before the penalty); written for a player who has one and read back on
+import, the counted score the file's plus the penalty. A file without one is written byte for
+byte as it was read, and a `penalty` field that is not a time penalty is kept as it came."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def test_a_time_penalty_entered_is_written_in_its_round_and_read_back(
     assert written == (
         "Al, B                   1500 2 3; 400 380; board 1 1; p12 1 2\n"
         "Bo, C                   1400 1 0; 350 50; board 1 0; p12 2 0\n"
-        "Cy, D                   1300 0 1; 50 410; board 0 1; p12 0 1; timepenalty 0 20\n"
+        "Cy, D                   1300 0 1; 50 430; board 0 1; p12 0 1; penalty 0 -20\n"
     )
     Tournament.objects.all().delete()
     again = _import(tmp_path / "again", written).divisions.get()
@@ -79,23 +80,43 @@ def test_a_time_penalty_entered_is_written_in_its_round_and_read_back(
 
 @pytest.mark.django_db
 def test_a_time_penalty_of_the_first_listed_player_is_read_for_player1(tmp_path: Path) -> None:
-    text = WITHOUT.replace("p12 1 2\n", "p12 1 2; timepenalty 10\n")
+    text = WITHOUT.replace("p12 1 2\n", "p12 1 2; penalty -10\n")
 
     division = _import(tmp_path / "in", text).divisions.get()
 
     game = division.games.get(round=1, player2__isnull=False)
-    assert (game.player1.number, game.penalty1, game.penalty2) == (1, 10, 0)
+    # Al's 400 in the file is before the penalty: 390 as it counts.
+    assert (game.player1.number, game.score1, game.score2) == (1, 390, 350)
+    assert (game.penalty1, game.penalty2) == (10, 0)
     assert set(division.games.filter(kind=Game.BYE).values_list("penalty1", flat=True)) == {0}
     # Written back with a value for each of Al's rounds.
-    assert _export(tmp_path / "out") == text.replace("timepenalty 10", "timepenalty 10 0")
+    assert _export(tmp_path / "out") == text.replace("penalty -10", "penalty -10 0")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "field",
+    ["p12 2 0; penalty 0 -20", "p12 2 0; penalty 5 0"],
+    ids=["on a bye", "a bonus"],
+)
+def test_a_penalty_field_that_is_not_a_time_penalty_is_kept_as_it_came(
+    tmp_path: Path, field: str
+) -> None:
+    text = WITHOUT.replace("p12 2 0", field)
+
+    division = _import(tmp_path / "in", text).divisions.get()
+
+    assert set(division.games.values_list("penalty1", "penalty2")) == {(0, 0)}
+    assert division.games.get(round=1, player2__isnull=False).score2 == 350
+    assert _export(tmp_path / "out") == text
 
 
 @pytest.mark.django_db
 def test_a_time_penalty_out_of_range_is_refused_naming_the_line(tmp_path: Path) -> None:
-    (tmp_path / "a.t").write_text(WITHOUT.replace("p12 2 0\n", "p12 2 0; timepenalty -20\n"))
+    (tmp_path / "a.t").write_text(WITHOUT.replace("p12 2 0\n", "p12 2 0; penalty -2000\n"))
 
     with pytest.raises(CommandError) as refused:
         call_command("importtsh", str(tmp_path / "a.t"), slug=SLUG, stdout=StringIO())
 
-    assert str(refused.value) == "a.t: line 2: the time penalty -20 is not 0 to 1000"
+    assert str(refused.value) == "a.t: line 2: the penalty -2000 is beyond ±1000"
     assert not Tournament.objects.exists()

@@ -60,12 +60,12 @@ def _max_length(model: type[models.Model], name: str) -> int:
     return field.max_length
 
 
-# Spread's time penalties in a `.t` file: a field of their own, one value a round (the points
-# taken off the score, which is written as it counts). Not tsh's `penalty`, which tsh adds to
-# the spread on top of the scores (`Player::Penalty`, "the spread penalty", stored negative):
-# a time penalty written there would be taken off twice. tsh keeps a field it does not know
-# and writes it back; a file without a time penalty has no such field.
-TIME_PENALTY = "timepenalty"
+# Time penalties in a `.t` file: tsh's own `penalty` field (`Player::Penalty`, "the spread
+# penalty applied to the player" in a round), one value a round, stored negative. tsh adds it
+# to the spread on top of the scores, which it keeps as played: so the file's score is the
+# scoresheet's before the penalty, and Spread's counted score is that plus the (negative)
+# value. Written only for a player who has a penalty; a file without keeps its bytes.
+TIME_PENALTY = "penalty"
 MAX_TIME_PENALTY = 1000
 
 
@@ -120,10 +120,10 @@ def _check_tfile(tfile: tsh.TFile, source: str) -> None:
                     % {"board": board, "most": MAX_COUNT},
                 )
         for points in p.extra_numbers(TIME_PENALTY) or []:
-            if points is not None and not 0 <= points <= MAX_TIME_PENALTY:
+            if points is not None and not -MAX_TIME_PENALTY <= points <= MAX_TIME_PENALTY:
                 refuse(
                     p.line,
-                    gettext("the time penalty %(points)s is not 0 to %(most)s")
+                    gettext("the penalty %(points)s is beyond ±%(most)s")
                     % {"points": points, "most": MAX_TIME_PENALTY},
                 )
 
@@ -225,7 +225,11 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
             lifetime_games=_lifetime_games(p),
             team=" ".join(p.extra("team") or []),
             withdrawn_from_round=p.withdrawn_from_round,
-            tsh_extras=[[e.key, e.values] for e in p.extras if e.key != TIME_PENALTY],
+            tsh_extras=[
+                [e.key, e.values]
+                for e in p.extras
+                if e.key != TIME_PENALTY or not _time_penalties_of(p)
+            ],
         )
     games = []
     for p in tfile.players:
@@ -272,18 +276,39 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
     return division
 
 
+def _time_penalties_of(p: tsh.TshPlayer) -> list[int] | None:
+    """A player's `penalty` field as time penalties, a value a round (points, ≥ 0), when every
+    value is one: 0 or below, and in a round the player played. Else None, and the field is
+    kept as it was read and written back, counted by nothing (as a spread penalty on a bye)."""
+    values = p.extra_numbers(TIME_PENALTY)
+    if values is None:
+        return None
+    points = []
+    for index, value in enumerate(values):
+        played = index < len(p.opponents) and (p.opponents[index] or 0) > 0
+        scored = index < len(p.scores) and p.scores[index] is not None
+        if value is None or value > 0 or (value < 0 and not (played and scored)):
+            return None
+        points.append(-value)
+    return points
+
+
 def _time_penalties(games: list[Game], tfile: tsh.TFile) -> None:
-    """Each played game's time penalties from its players' `timepenalty` fields."""
-    given = {p.number: p.extra_numbers(TIME_PENALTY) or [] for p in tfile.players}
+    """Each played game's time penalties from its players' `penalty` fields, taken off the
+    scores as the file writes them (before the penalty), so that the scores are as they count."""
+    given = {p.number: _time_penalties_of(p) or [] for p in tfile.players}
 
     def points(number: int, round_number: int) -> int:
         values = given.get(number) or []
-        return (values[round_number - 1] or 0) if round_number <= len(values) else 0
+        return values[round_number - 1] if round_number <= len(values) else 0
 
     for game in games:
-        if game.player2 is not None and game.kind == Game.PLAYED:
-            game.penalty1 = points(game.player1.number, game.round)
-            game.penalty2 = points(game.player2.number, game.round)
+        if game.player2 is None or game.kind != Game.PLAYED or not game.has_result:
+            continue
+        game.penalty1 = points(game.player1.number, game.round)
+        game.penalty2 = points(game.player2.number, game.round)
+        game.score1 = (game.score1 or 0) - game.penalty1
+        game.score2 = (game.score2 or 0) - game.penalty2
 
 
 def _schedule(config: tsh.ConfigFile, division: str) -> list[dict]:
@@ -459,8 +484,9 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
         else:
             opponents[g.player1_id][i] = number_of[g.player2_id]
             opponents[g.player2_id][i] = number_of[g.player1_id]
-            scores[g.player1_id][i] = g.score1
-            scores[g.player2_id][i] = g.score2
+            # tsh keeps the scores before a time penalty (`TIME_PENALTY`).
+            scores[g.player1_id][i] = _before_penalty(g.score1, g.penalty1)
+            scores[g.player2_id][i] = _before_penalty(g.score2, g.penalty2)
     lines: list[tsh.TshLine] = []
     for p in players:
         opp = opponents[p.pk]
@@ -489,13 +515,19 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
     return tsh.TFile(lines)
 
 
+def _before_penalty(score: int | None, penalty: int) -> int | None:
+    return None if score is None else score + penalty
+
+
 def _with_time_penalties(kept: list, points: list[int]) -> list[tsh.ExtraField]:
-    """A player's kept fields, and their time penalties (`TIME_PENALTY`, a value a round) when
-    they have any, in the keys' order as tsh writes them."""
-    extras = [tsh.ExtraField(key, list(values)) for key, values in kept if key != TIME_PENALTY]
+    """A player's kept fields, and their time penalties as tsh's `penalty` field (negative, a
+    value a round) when they have any, in the keys' order as tsh writes them. A `penalty` field
+    kept as it was read gives way to the penalties entered since."""
+    extras = [tsh.ExtraField(key, list(values)) for key, values in kept]
     if any(points):
+        extras = [e for e in extras if e.key != TIME_PENALTY]
         at = next((i for i, e in enumerate(extras) if e.key > TIME_PENALTY), len(extras))
-        extras.insert(at, tsh.ExtraField(TIME_PENALTY, [str(n) for n in points]))
+        extras.insert(at, tsh.ExtraField(TIME_PENALTY, [str(-n) for n in points]))
     return extras
 
 
