@@ -200,10 +200,13 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
     division = Division.objects.create(tournament=tournament, name=name, **settings)
     players = {}
     for p in tfile.players:
+        # A name's `:XT<digits>` is the player's cross-tables id, not their name (written back).
+        name, xtid, _ = tsh.player_xtid(p)
         players[p.number] = Player.objects.create(
             division=division,
             number=p.number,
-            name=p.name,
+            name=name,
+            xtid=xtid,
             rating=int(p.rating_value),
             rating_text=p.rating,
             lifetime_games=_lifetime_games(p),
@@ -408,6 +411,20 @@ def tsh_name(player: tsh.TshPlayer, latin: str = "") -> str:
     return player.name
 
 
+def _extras_with_xtid(p: Player) -> list[tsh.ExtraField]:
+    """The player's `.t` fields, an `xtid` field among them holding the id as it is now (taken
+    out when the id is); an id the file gave as a name's `:XT` suffix is written there."""
+    extras = []
+    for key, values in p.tsh_extras:
+        if key == "xtid":
+            if p.xtid is None:
+                continue
+            if tsh.whole_number(values[0] if values else "") != p.xtid:
+                values = [str(p.xtid)]
+        extras.append(tsh.ExtraField(key, list(values)))
+    return extras
+
+
 def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.TFile:
     """The division as a `.t` file: every player's line with its opponents, scores and fields.
     A name a `.t` line cannot hold is written as `tsh_name` gives it, and said in `renamed`."""
@@ -440,7 +457,7 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
             rating=p.rating_text or str(p.rating),
             opponents=opp,
             scores=sc,
-            extras=[tsh.ExtraField(key, list(values)) for key, values in p.tsh_extras],
+            extras=_extras_with_xtid(p),
         )
         name = tsh_name(line, p.name_in_latin)
         if name != p.name:
@@ -449,7 +466,9 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
                     gettext("division %(name)s, player %(number)s: %(name2)r written as %(name3)r")
                     % {"name": division.name, "number": p.number, "name2": p.name, "name3": name}
                 )
-            line.name = name
+        if not any(e.key == "xtid" for e in line.extras):
+            name = tsh.with_xtid(name, p.xtid)  # as the roster downloads write it
+        line.name = name
         lines.append(line)
     return tsh.TFile(lines)
 

@@ -224,7 +224,8 @@ def _entries_of_t(data: bytes, filename: str, lengths: dict[str, int]) -> list[E
     entries: list[Entry] = []
     problems: list[str] = []
     for p in tfile.players:
-        name, _, member = p.name.partition(":")
+        bare, _ = tsh.split_xtid(p.name)  # a roster download's ":XT017175" is no member id
+        name, _, member = bare.partition(":")
         name = " ".join(name.split())
         rating = int(p.rating_value)
         if not 0 <= rating <= MAX_RATING:
