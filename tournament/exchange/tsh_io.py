@@ -460,12 +460,11 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
             extras=_extras_with_xtid(p),
         )
         name = tsh_name(line, p.name_in_latin)
-        if name != p.name:
-            if renamed is not None:
-                renamed.append(
-                    gettext("division %(name)s, player %(number)s: %(name2)r written as %(name3)r")
-                    % {"name": division.name, "number": p.number, "name2": p.name, "name3": name}
-                )
+        if name != p.name and renamed is not None:
+            renamed.append(
+                gettext("division %(name)s, player %(number)s: %(name2)r written as %(name3)r")
+                % {"name": division.name, "number": p.number, "name2": p.name, "name3": name}
+            )
         if not any(e.key == "xtid" for e in line.extras):
             name = tsh.with_xtid(name, p.xtid)  # as the roster downloads write it
         line.name = name
