@@ -12,6 +12,7 @@
   const embedded = document.getElementById("cards-data");
   let data = embedded ? JSON.parse(embedded.textContent) : null;
   let screen = 0;
+  if (mode === "scoreboard") body.style.setProperty("--rows", String(Math.ceil(per / 2)));
 
   function t(name, value) {
     const text = root.dataset[name] || "";
@@ -26,6 +27,9 @@
   // A name keeps its own direction inside a line of another script.
   function isolate(text) { return "\u2068" + text + "\u2069"; }
   function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "0"; }
+  // Numbers kept left to right in a right-to-left line: "427–391" never reads "391–427".
+  function ltr(text) { return "\u2066" + text + "\u2069"; }
+  function score(a, b) { return ltr(a + "\u2013" + b); }
   function outcome(r) { return r === "W" ? t("tWin") : r === "L" ? t("tLoss") : t("tTie"); }
 
   function photo(card) {
@@ -47,19 +51,20 @@
     if (!g) return t("tNone");
     if (g.opponent === null) {
       const what = g.kind === "forfeit" ? t("tForfeit") : t("tBye");
-      return g.score === null ? what : what + " " + signed(g.score);
+      return g.score === null ? what : what + " " + ltr(signed(g.score));
     }
     const versus = t("tVersus", isolate(g.opponent));
     if (g.score === null) return versus;
-    return outcome(g.result) + " " + g.score + "\u2013" + g.opponent_score + " " + versus;
+    return outcome(g.result) + " " + score(g.score, g.opponent_score) + " " + versus;
   }
   function current(g) {
     if (!g) return "";
     const parts = [t("tNow", g.round)];
     if (g.table) parts.push(t("tTable", g.table));
-    if (g.opponent !== null) parts.push(t("tVersus", isolate(g.opponent)) + (g.first ? " (" + t("tFirst") + ")" : ""));
+    if (g.opponent !== null) parts.push(t("tVersus", isolate(g.opponent)));
     else parts.push(g.kind === "forfeit" ? t("tForfeit") : t("tBye"));
-    if (g.score !== null && g.opponent !== null) parts.push(g.score + "\u2013" + g.opponent_score);
+    if (g.score !== null && g.opponent !== null) parts.push(score(g.score, g.opponent_score));
+    else if (g.first) parts.push(t("tFirst"));
     return parts.join(" · ");
   }
   function stat(label, value, cls) {
@@ -89,7 +94,10 @@
     rating.querySelector(".value").appendChild(el("small", "change " + change, signed(c.rating_change)));
     stats.appendChild(rating);
     main.appendChild(stats);
-    main.appendChild(el("p", "last", t("tLast") + ": " + game(c.last)));
+    // The last game, unless it is the current round's, whose score the next line gives.
+    if (!c.last || !c.current || c.last.round !== c.current.round) {
+      main.appendChild(el("p", "last", t("tLast") + ": " + game(c.last)));
+    }
     const now = current(c.current);
     if (now) main.appendChild(el("p", "now", now));
     node.appendChild(main);

@@ -88,3 +88,25 @@ def test_an_id_set_at_the_desk_is_exported(db: None, tmp_path: Path, django_user
     assert tfile.player(3).name.endswith(":XT000002")  # a refused id leaves it as it was
     edit = c.get(url + "4/edit/").content.decode()
     assert 'value="9876"' in edit
+
+
+def test_tourney_js_gives_a_photo_address(db: None, tmp_path: Path) -> None:
+    import io
+
+    from PIL import Image
+
+    from tournament.hall import photos
+    from tournament.models import PlayerPhoto
+
+    path, _ = _fixture(tmp_path)
+    division = tsh_io.import_tsh(path, slug="xt-open").divisions.get()
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 64), (1, 2, 3)).save(buffer, "PNG")
+    photos.save_photo(division.players.get(number=2), buffer.getvalue(), None)
+    stamp = PlayerPhoto.objects.get().stamp
+    body = Client().get("/t/xt-open/tourney.js").content.decode()
+    newt = json.loads(body.removeprefix("newt=").rstrip().removesuffix(";"))
+    players = newt["divisions"][0]["players"]
+    address = f"http://testserver/t/xt-open/{division.name}/photo/2/{stamp}.jpg"
+    assert [(p["id"], p.get("photo")) for p in players[1:] if "photo" in p] == [(2, address)]
+    assert Client().get(address.removeprefix("http://testserver")).status_code == 200
