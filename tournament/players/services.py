@@ -186,6 +186,7 @@ def import_roster(division: Division, data: bytes, filename: str, user: Any) -> 
                     club=e.club,
                     team=e.team,
                     membership_id=e.membership_id,
+                    xtid=e.xtid,
                 )
             )
         added = Player.objects.bulk_create(added)
