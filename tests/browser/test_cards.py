@@ -122,3 +122,29 @@ def test_scoreboard_right_to_left_in_persian(event: Division, live_url: str, pag
     page.wait_for_selector(".card")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path="/tmp/cards-card-390-fa.png", full_page=True)
+
+
+def test_desk_photos_page_at_a_phone_and_a_laptop(event: Division, live_url: str, page) -> None:
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(event.tournament.directors.get())
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_url}]
+    )
+    url = f"{live_url}/desk/hall-open/division/{event.pk}/"
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(url + "photos/")
+        assert page.locator("table.photos img").count() == 2
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.screenshot(path=f"/tmp/cards-desk-photos-{width}.png", full_page=True)
+    page.goto(url + "players/1/edit/")
+    assert page.locator("#player-photo").count() == 1
+    page.fill("#id_xtid", "17175")
+    page.click("#xtid-form button")
+    page.wait_for_selector(".messages")
+    assert Player.objects.get(division=event, number=1).xtid == 17175
+    page.screenshot(path="/tmp/cards-desk-edit-390.png", full_page=True)

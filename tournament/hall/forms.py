@@ -17,6 +17,7 @@ class PhotoForm(forms.Form):
 
 class PlayerPhotoForm(PhotoForm):
     player = forms.IntegerField(label=_("Player number"), min_value=1, max_value=100_000)
+    field_order = ["player", "photo"]
 
 
 class ZipForm(forms.Form):
