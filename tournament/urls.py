@@ -67,6 +67,7 @@ urlpatterns = [
     path(DIVISION, include(hall.clock_desk)),
     path(API_DIVISION, include(hall.clock_api)),
     path(PUBLIC_DIVISION, include(hall.cards_public)),
+    path(API_DIVISION, include(hall.cards_api)),
     path(DIVISION, include(hall.cards_desk)),
     # People across events.
     path("people/", include(people.public)),

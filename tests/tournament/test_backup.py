@@ -380,3 +380,28 @@ def test_a_snapshot_is_written_by_a_thread_of_its_own_after_the_commit(tmp_path,
     assert backup.read((tmp_path / snapshots.listed(other)[0].name).read_bytes())[0]["slug"] == (
         "other"
     )
+
+
+def test_photos_and_cross_tables_ids_travel_in_a_backup(demo) -> None:
+    from tournament.hall import images
+    from tournament.models import PlayerPhoto
+
+    buffer = io.BytesIO()
+    from PIL import Image
+
+    Image.new("RGB", (300, 300), (10, 200, 10)).save(buffer, "PNG")
+    made = images.make_photo(buffer.getvalue())
+    player = Player.objects.filter(division__tournament__slug="demo").order_by("pk").first()
+    assert player is not None
+    PlayerPhoto.objects.create(player=player, data=made.data, width=256, height=256, stamp="s1")
+    Player.objects.filter(pk=player.pk).update(xtid=17175)
+    data = backup.write(Tournament.objects.get(slug="demo"))
+    done = backup.restore(data, slug="demo-photos")
+    copy = Player.objects.get(
+        division__tournament=done.tournament,
+        division__name=player.division.name,
+        number=player.number,
+    )
+    assert copy.xtid == 17175
+    photo = PlayerPhoto.objects.get(player=copy)
+    assert bytes(photo.data) == made.data and photo.stamp == "s1" and photo.width == 256

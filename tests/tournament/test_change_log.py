@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.test import Client
+from PIL import Image
 
 from tournament.core import audit
 from tournament.event import services as events
+from tournament.hall import photos
 from tournament.models import Change, Division, Game, Player
 from tournament.pairing import services as rounds
 from tournament.players import services as players
@@ -19,6 +22,12 @@ from tournament.playoffs import services as playoffs
 from tournament.results import corrections
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (32, 32), (1, 2, 3)).save(out, "PNG")
+    return out.getvalue()
 
 
 def test_every_write_at_the_desk_logs_its_action_and_its_director(
@@ -64,6 +73,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     wrong = record("Fay", "Fay North", "Gus", "Gus Stone").replace("+33 33", "+35 35")
     held = scoresheets.attach_scoresheet(game_of(5), wrong, director)
     scoresheets.release_scoresheet(held, director)
+    photos.save_photo(hal, _png(), director)
 
     logged = list(Change.objects.order_by("pk").values_list("action", "user", "player"))
 
@@ -101,6 +111,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
         "move player",
         "upload",
         "release",
+        "photo",
     ]
     assert {(user, player) for _, user, player in logged} == {(director.pk, None)}
     assert {a for a, _, _ in logged} | {"swap", "unpair"} == set(Change.Action.values)

@@ -54,6 +54,7 @@ T_FILE = (
     b"Quill, Ada            1650 ;\n"
     b"Crane, Ben:AA001234   1480 ; ; team Owls\n"
     b"Vale, Cora            0 ;\n"
+    b"Moss, Eli:XT017175    1500 ;\n"
 )
 
 
@@ -64,12 +65,15 @@ def test_a_tsh_t_file_adds_its_players_at_the_desk(desk: Client, director: User)
     upload = SimpleUploadedFile("roster.t", T_FILE)
     page = desk.post(desk_url("desk-roster", division), {"file": upload}, follow=True)
 
-    assert "3 players added to division A." in plain(page.content.decode())
-    rows = list(division.players.values_list("number", "name", "rating", "team", "membership_id"))
+    assert "4 players added to division A." in plain(page.content.decode())
+    rows = list(
+        division.players.values_list("number", "name", "rating", "team", "membership_id", "xtid")
+    )
     assert rows == [
-        (1, "Quill, Ada", 1650, "", ""),
-        (2, "Crane, Ben", 1480, "Owls", "AA001234"),
-        (3, "Vale, Cora", 0, "", ""),
+        (1, "Quill, Ada", 1650, "", "", None),
+        (2, "Crane, Ben", 1480, "Owls", "AA001234", None),
+        (3, "Vale, Cora", 0, "", "", None),
+        (4, "Moss, Eli", 1500, "", "", 17175),
     ]
 
 

@@ -14,6 +14,7 @@ SECRET_KEY): they keep working where SECRET_KEY is the same; elsewhere the resto
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import io
 import json
@@ -35,6 +36,7 @@ from tournament.models import (
     Game,
     Player,
     PlayerLink,
+    PlayerPhoto,
     Playoff,
     PlayoffGame,
     Round,
@@ -60,6 +62,7 @@ TABLES: list[tuple[str, type[models.Model]]] = [
     ("tournament", Tournament),
     ("divisions", Division),
     ("players", Player),
+    ("player_photos", PlayerPhoto),
     ("rounds", Round),
     ("games", Game),
     ("scoresheets", Scoresheet),
@@ -70,6 +73,8 @@ TABLES: list[tuple[str, type[models.Model]]] = [
     ("claims", Claim),
 ]
 MEMBERS = {"manifest.json", *(f"{name}.json" for name, _ in TABLES)}
+# Tables added since version 1 was first written: a file without them restores with none.
+OPTIONAL = {"player_photos.json"}
 _LINK_PROBE = "spread backup: is this the same secret key?"
 
 
@@ -99,6 +104,8 @@ def _value(obj: models.Model, f: models.Field[Any, Any], usernames: dict[int, st
         return usernames.get(value) if value is not None else None
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
+    if isinstance(value, (bytes, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")  # a photo's JPEG
     return value
 
 
@@ -108,6 +115,7 @@ def _querysets(tournament: Tournament) -> dict[str, models.QuerySet[Any]]:
         "tournament": Tournament.objects.filter(pk=t.pk),
         "divisions": Division.objects.filter(tournament=t).order_by("pk"),
         "players": Player.objects.filter(division__tournament=t).order_by("pk"),
+        "player_photos": PlayerPhoto.objects.filter(player__division__tournament=t).order_by("pk"),
         "rounds": Round.objects.filter(division__tournament=t).order_by("pk"),
         "games": Game.objects.filter(division__tournament=t).order_by("pk"),
         "scoresheets": Scoresheet.objects.filter(game__division__tournament=t).order_by("pk"),
@@ -188,8 +196,8 @@ def read(data: bytes) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
     names = {i.filename for i in infos}
     if len(names) != len(infos):
         raise _refuse(gettext("it holds a file twice."))
-    if names != MEMBERS:
-        missing = sorted(MEMBERS - names)
+    if not MEMBERS - OPTIONAL <= names <= MEMBERS:
+        missing = sorted(MEMBERS - OPTIONAL - names)
         raise _refuse(gettext("it lacks %(names)s.") % {"names": ", ".join(missing)})
 
     def load(name: str) -> Any:
@@ -217,7 +225,7 @@ def read(data: bytes) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
         )
     tables: dict[str, list[dict[str, Any]]] = {}
     for name, _ in TABLES:
-        rows = load(f"{name}.json")
+        rows = load(f"{name}.json") if f"{name}.json" in names else []
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             raise _refuse(gettext("%(name)s is not a list of rows.") % {"name": f"{name}.json"})
         if len(rows) > MAX_ROWS:

@@ -216,10 +216,13 @@ def import_division(tournament: Tournament, name: str, tfile: tsh.TFile, **setti
     division = Division.objects.create(tournament=tournament, name=name, **settings)
     players = {}
     for p in tfile.players:
+        # A name's `:XT<digits>` is the player's cross-tables id, not their name (written back).
+        name, xtid, _ = tsh.player_xtid(p)
         players[p.number] = Player.objects.create(
             division=division,
             number=p.number,
-            name=p.name,
+            name=name,
+            xtid=xtid,
             rating=int(p.rating_value),
             rating_text=p.rating,
             lifetime_games=_lifetime_games(p),
@@ -464,6 +467,20 @@ def tsh_name(player: tsh.TshPlayer, latin: str = "") -> str:
     return player.name
 
 
+def _extras_with_xtid(p: Player) -> list[tsh.ExtraField]:
+    """The player's `.t` fields, an `xtid` field among them holding the id as it is now (taken
+    out when the id is); an id the file gave as a name's `:XT` suffix is written there."""
+    extras = []
+    for key, values in p.tsh_extras:
+        if key == "xtid":
+            if p.xtid is None:
+                continue
+            if tsh.whole_number(values[0] if values else "") != p.xtid:
+                values = [str(p.xtid)]
+        extras.append(tsh.ExtraField(key, list(values)))
+    return extras
+
+
 def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.TFile:
     """The division as a `.t` file: every player's line with its opponents, scores and fields.
     A name a `.t` line cannot hold is written as `tsh_name` gives it, and said in `renamed`."""
@@ -501,16 +518,17 @@ def division_tfile(division: Division, renamed: list[str] | None = None) -> tsh.
             rating=p.rating_text or str(p.rating),
             opponents=opp,
             scores=sc,
-            extras=_with_time_penalties(p.tsh_extras, penalties[p.pk][: len(opp)]),
+            extras=_with_time_penalties(_extras_with_xtid(p), penalties[p.pk][: len(opp)]),
         )
         name = tsh_name(line, p.name_in_latin)
-        if name != p.name:
-            if renamed is not None:
-                renamed.append(
-                    gettext("division %(name)s, player %(number)s: %(name2)r written as %(name3)r")
-                    % {"name": division.name, "number": p.number, "name2": p.name, "name3": name}
-                )
-            line.name = name
+        if name != p.name and renamed is not None:
+            renamed.append(
+                gettext("division %(name)s, player %(number)s: %(name2)r written as %(name3)r")
+                % {"name": division.name, "number": p.number, "name2": p.name, "name3": name}
+            )
+        if not any(e.key == "xtid" for e in line.extras):
+            name = tsh.with_xtid(name, p.xtid)  # as the roster downloads write it
+        line.name = name
         lines.append(line)
     return tsh.TFile(lines)
 
@@ -519,11 +537,10 @@ def _before_penalty(score: int | None, penalty: int) -> int | None:
     return None if score is None else score + penalty
 
 
-def _with_time_penalties(kept: list, points: list[int]) -> list[tsh.ExtraField]:
+def _with_time_penalties(extras: list[tsh.ExtraField], points: list[int]) -> list[tsh.ExtraField]:
     """A player's kept fields, and their time penalties as tsh's `penalty` field (negative, a
     value a round) when they have any, in the keys' order as tsh writes them. A `penalty` field
     kept as it was read gives way to the penalties entered since."""
-    extras = [tsh.ExtraField(key, list(values)) for key, values in kept]
     if any(points):
         extras = [e for e in extras if e.key != TIME_PENALTY]
         at = next((i for i, e in enumerate(extras) if e.key > TIME_PENALTY), len(extras))

@@ -2,7 +2,10 @@
 (`cards.py`, `photos.py`) and the streaming overlays (`overlays.py`). Each list is mounted
 under its prefix in `tournament/urls.py`."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+
+from tournament.hall import desk, overlays, views
+from tournament.public.cache import cached_public_page as cached
 
 # The round's clock. Under /desk/<slug>/division/<id>/:
 clock_desk: list[URLPattern | URLResolver] = []
@@ -10,6 +13,23 @@ clock_desk: list[URLPattern | URLResolver] = []
 clock_api: list[URLPattern | URLResolver] = []
 
 # The player cards, their photos and the overlays. Under /t/<slug>/<division>/:
-cards_public: list[URLPattern | URLResolver] = []
+cards_public: list[URLPattern | URLResolver] = [
+    path("scoreboard/", cached(views.scoreboard), name="scoreboard"),
+    path("scoreboard/<int:number>/", cached(views.card), name="scoreboard-card"),
+    path("overlay/", cached(overlays.overlay), name="overlay"),
+    path(
+        "photo/<int:number>/<str:stamp>.jpg",
+        views.photo,
+        name="player-photo",
+    ),
+]
+# The cards' feed. Under /api/v1/t/<slug>/<division>/:
+cards_api: list[URLPattern | URLResolver] = [
+    path("scoreboard", cached(views.feed), name="api-scoreboard"),
+]
 # Under /desk/<slug>/division/<id>/:
-cards_desk: list[URLPattern | URLResolver] = []
+cards_desk: list[URLPattern | URLResolver] = [
+    path("photos/", desk.photos_page, name="desk-photos"),
+    path("players/<int:number>/photo", desk.player_photo, name="desk-player-photo"),
+    path("players/<int:number>/xtid", desk.player_xtid, name="desk-player-xtid"),
+]

@@ -66,6 +66,7 @@ class Entry:
     club: str
     team: str
     membership_id: str
+    xtid: int | None = None  # a tsh roster download's `:XT017175`
 
 
 class RosterError(ValueError):
@@ -224,7 +225,8 @@ def _entries_of_t(data: bytes, filename: str, lengths: dict[str, int]) -> list[E
     entries: list[Entry] = []
     problems: list[str] = []
     for p in tfile.players:
-        name, _, member = p.name.partition(":")
+        bare, xtid = tsh.split_xtid(p.name)  # a roster download's ":XT017175" is no member id
+        name, _, member = bare.partition(":")
         name = " ".join(name.split())
         rating = int(p.rating_value)
         if not 0 <= rating <= MAX_RATING:
@@ -237,7 +239,7 @@ def _entries_of_t(data: bytes, filename: str, lengths: dict[str, int]) -> list[E
                 problems.append(
                     f"line {p.line}: the {what} is {len(value)} characters; at most {limit}"
                 )
-        entries.append(Entry(p.line, name, None, rating, "", team, member.strip()))
+        entries.append(Entry(p.line, name, None, rating, "", team, member.strip(), xtid))
     if problems:
         raise RosterError(problems)
     if not entries:

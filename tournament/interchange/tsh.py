@@ -1091,3 +1091,35 @@ def _parse_value(tokens: list[tuple[str, str]], index: int) -> tuple[Any, int]:
             raise ValueError("a hash with an odd number of items")
         return dict(zip(items[::2], items[1::2], strict=True)), index
     raise ValueError(f"unexpected {text!r}")
+
+
+# --------------------------------------------------------------------------- cross-tables ids
+
+# TSH's roster downloads end a name with its cross-tables id: "Tunnicliffe, Matthew:XT017175".
+_XT_SUFFIX = re.compile(r":XT([0-9]{1,9})$")
+XT_DIGITS = 6  # how the downloads write the id: zero-padded to six digits
+
+
+def split_xtid(name: str) -> tuple[str, int | None]:
+    """The name without a trailing `:XT<digits>`, and the id it gave (None if none)."""
+    match = _XT_SUFFIX.search(name)
+    if match is None:
+        return name, None
+    return name[: match.start()], int(match.group(1))
+
+
+def with_xtid(name: str, xtid: int | None) -> str:
+    """The name as the roster downloads write it, with its cross-tables id (none: as it is)."""
+    return name if xtid is None else f"{name}:XT{xtid:0{XT_DIGITS}d}"
+
+
+def player_xtid(player: TshPlayer) -> tuple[str, int | None, bool]:
+    """A `.t` line's name without its `:XT` suffix, its cross-tables id (the `xtid` field's
+    first, else the suffix's) and whether the name carried it."""
+    name, suffixed = split_xtid(player.name)
+    field_value = player.extra("xtid")
+    if field_value:
+        number = whole_number(field_value[0])
+        if number is not None:
+            return name, number, suffixed is not None
+    return name, suffixed, suffixed is not None

@@ -20,9 +20,11 @@ from tournament.core import bounds
 from tournament.core.access import get_desk_division
 from tournament.core.forms import form_error
 from tournament.event import services as events
+from tournament.hall import forms as hall_forms
+from tournament.hall import photos
 from tournament.interchange import names
 from tournament.interchange.roster import MAX_BYTES, RosterError
-from tournament.models import Division, Game
+from tournament.models import Division, Game, Player
 from tournament.pairing import services as rounds
 from tournament.pairing.views import tell
 from tournament.players import services as player_changes
@@ -369,8 +371,19 @@ def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) 
         "division": division,
         "player": player,
         "form": form,
+        **_hall_forms(division, player),
     }
     return render(request, "tournament/players/player_edit.html", context, status=status)
+
+
+def _hall_forms(division: Division, player: Player) -> dict[str, object]:
+    """The edit page's other forms, saved at any time: the cross-tables id and the photo."""
+    stamp = photos.photo_stamps(division).get(player.pk)
+    return {
+        "xtid_form": hall_forms.XtidForm(initial={"xtid": player.xtid}),
+        "photo_form": hall_forms.PhotoForm(),
+        "photo_url": photos.photo_url(division, player.number, stamp) if stamp else None,
+    }
 
 
 @login_required

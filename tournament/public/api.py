@@ -8,6 +8,7 @@ stamps, with the stamp as its ETag, so a display polling with If-None-Match gets
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -16,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
 from tournament.core.access import get_public_division, get_public_tournament
+from tournament.hall import photos
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
 from tournament.public.cache import Page
@@ -117,9 +119,11 @@ def rounds(request: HttpRequest, page: Page[None], slug: str, division: str) -> 
     )
 
 
-def _tsh_division(div: Division) -> dict[str, Any]:
+def _tsh_division(div: Division, address: Callable[[str], str] = str) -> dict[str, Any]:
     """A division as TSH's tourney.js writes it: players by id (index 0 empty), each with
-    pairings and scores per round and `etc` holding p12, rrank and newr."""
+    pairings and scores per round and `etc` holding p12, rrank and newr, and `xtid` (as TSH
+    writes a field: a list) for a player with a cross-tables id; `photo`, the photo's address
+    made absolute by `address`, for a player with a photo."""
     games = _games(div)
     last = max((g.round for g in games), default=0)
     people = list(div.players.order_by("number"))
@@ -146,15 +150,22 @@ def _tsh_division(div: Division) -> dict[str, Any]:
             ranks[row.player.pk].append(row.rank or 0)
     newr = {r.player.pk: list(r.by_round) for r in read_model.division_ratings(div, public=True)}
     players: list[dict[str, Any] | None] = [None] * (size + 1)
+    photo_stamps = photos.photo_stamps(div)
     for p in people:
-        players[p.number] = {
+        etc: dict[str, Any] = {"p12": p12[p.pk], "rrank": ranks[p.pk], "newr": newr.get(p.pk, [])}
+        if p.xtid is not None:
+            etc["xtid"] = [p.xtid]
+        player: dict[str, Any] = {
             "id": p.number,
             "name": p.name,
             "rating": p.rating,
             "pairings": opp[p.pk],
             "scores": score[p.pk],
-            "etc": {"p12": p12[p.pk], "rrank": ranks[p.pk], "newr": newr.get(p.pk, [])},
+            "etc": etc,
         }
+        if p.pk in photo_stamps:
+            player["photo"] = address(photos.photo_url(div, p.number, photo_stamps[p.pk]))
+        players[p.number] = player
     return {"name": div.name, "players": players}
 
 
@@ -162,7 +173,9 @@ def tourney_js(request: HttpRequest, page: Page[None], slug: str) -> HttpRespons
     tournament = get_public_tournament(request, slug)
     data = {
         "config": {"event_name": tournament.name, "max_rounds": None},
-        "divisions": [_tsh_division(d) for d in tournament.divisions.all()],
+        "divisions": [
+            _tsh_division(d, request.build_absolute_uri) for d in tournament.divisions.all()
+        ],
     }
     body = "newt=" + json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False) + ";\n"
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")

@@ -1,0 +1,211 @@
+"""The player cards: a card a player in standing order (photo or initials, name, rank, record,
+spread, rating now and its change, the last game, the current opponent and table, a Gibsonized
+or class mark), from published rounds only. `scoreboard` is what the feed answers
+(`/api/v1/t/<slug>/<division>/scoreboard`), and what the projector's page, one player's card
+and the streaming overlays (`overlays.py`) are drawn from by `static/cards.js`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from tournament.engine.text import count_text
+from tournament.hall import photos
+from tournament.models import Division, Game, Player
+from tournament.reports import prizes
+from tournament.standings import read_model
+from tournament.standings.stamps import DivisionStamps
+
+# The Arabic script's blocks, whose letters join their neighbours.
+_JOINING = (
+    (0x0600, 0x06FF),
+    (0x0750, 0x077F),
+    (0x08A0, 0x08FF),
+    (0xFB50, 0xFDFF),
+    (0xFE70, 0xFEFF),
+)
+
+
+def _joins(ch: str) -> bool:
+    return any(lo <= ord(ch) <= hi for lo, hi in _JOINING)
+
+
+def initials(name: str) -> str:
+    """The first letters of the name's first two words, as the name is given ("Smylie, Jackson":
+    "SJ"; "رضا محمدی": "ر‌م"; "김민준": "김"); letters of a joining script (Arabic, Persian) kept
+    apart by a zero-width non-joiner so that each shows as itself. "" for a name without one."""
+    letters = []
+    for word in name.replace(",", " ").split():
+        first = next((ch for ch in word if unicodedata.category(ch)[0] in "LN"), "")
+        if first:
+            letters.append(first.upper())
+        if len(letters) == 2:
+            break
+    if len(letters) == 2 and _joins(letters[0]) and _joins(letters[1]):
+        return "\u200c".join(letters)
+    return "".join(letters)
+
+
+@dataclass(frozen=True)
+class _Side:
+    """A published game as one player sees it."""
+
+    round: int
+    table: int | None
+    opponent: Player | None
+    mine: int | None
+    theirs: int | None
+    kind: str
+    first: bool
+    has_result: bool
+
+
+def _sides(division: Division) -> tuple[dict[int, list[_Side]], int]:
+    """Each player's published games, by round, and the latest published round."""
+    games = (
+        Game.objects.published()
+        .filter(division=division)
+        .exclude(kind=Game.VOID)
+        .select_related("player1", "player2")
+        .order_by("round", "pk")
+    )
+    by_player: dict[int, list[_Side]] = {}
+    last = 0
+    for g in games:
+        last = max(last, g.round)
+        pairs = [(g.player1, g.player2, g.score1, g.score2, 1)]
+        if g.player2 is not None:
+            pairs.append((g.player2, g.player1, g.score2, g.score1, 2))
+        for me, other, mine, theirs, position in pairs:
+            side = _Side(
+                g.round, g.table, other, mine, theirs, g.kind, g.first == position, g.has_result
+            )
+            by_player.setdefault(me.pk, []).append(side)
+    return by_player, last
+
+
+def _outcome(side: _Side) -> str:
+    """W, L or T from the player's side (a bye or forfeit by its score's sign)."""
+    theirs = side.theirs or 0
+    mine = side.mine or 0
+    return "W" if mine > theirs else "L" if mine < theirs else "T"
+
+
+def _game(side: _Side | None) -> dict[str, Any] | None:
+    if side is None:
+        return None
+    other = side.opponent
+    return {
+        "round": side.round,
+        "table": side.table,
+        "opponent": other.name if other else None,
+        "opponent_number": other.number if other else None,
+        "kind": side.kind,
+        "first": side.first,
+        "score": side.mine if side.has_result else None,
+        "opponent_score": side.theirs if side.has_result and other else None,
+        "result": _outcome(side) if side.has_result else None,
+    }
+
+
+def _marks(division: Division, players: list[Player], stamps: DivisionStamps) -> tuple[set, dict]:
+    """The Gibsonized players' keys, and each player's class where the division has classes."""
+    gibsons = {g.player.pk for g in prizes.gibsonized(division, public=True, stamps=stamps)}
+    classes: dict[int, str] = {}
+    if prizes.has_classes(division, players):
+        ordered = prizes.by_rating_order(division) if division.rating_classes else None
+        classes = {p.pk: prizes.player_class(division, p, ordered) for p in players}
+    return gibsons, classes
+
+
+def _card(
+    row: read_model.Row,
+    rating: read_model.RatingRow | None,
+    sides: list[_Side],
+    current_round: int,
+    extras: dict[str, Any],
+) -> dict[str, Any]:
+    p = row.player
+    played = [s for s in sides if s.has_result]
+    current = next((s for s in sides if s.round == current_round), None)
+    before = rating.before if rating else p.rating
+    now = rating.after if rating else p.rating
+    stamp = extras["photos"].get(p.pk)
+    return {
+        "number": p.number,
+        "name": p.name,
+        "initials": initials(p.name),
+        "photo": photos.photo_url(extras["division"], p.number, stamp) if stamp else None,
+        "rank": row.rank,
+        "wins": row.wins,
+        "losses": row.losses,
+        "record": f"{count_text(row.wins)}–{count_text(row.losses)}",
+        "spread": row.spread,
+        "games": row.games,
+        "rating": before,
+        "rating_now": now,
+        "rating_change": now - before,
+        "gibsonized": p.pk in extras["gibsons"],
+        "class": extras["classes"].get(p.pk, ""),
+        "xtid": p.xtid,
+        "last": _game(played[-1] if played else None),
+        "current": _game(current),
+    }
+
+
+def _tables(cards: list[dict[str, Any]], current_round: int) -> list[dict[str, Any]]:
+    """The latest round's tables: the two players by number (the one going first first when
+    the pairing says so), with their scores once in."""
+    seen: dict[int, dict[str, Any]] = {}
+    for card in cards:
+        now = card["current"]
+        if now is None or now["table"] is None or now["opponent_number"] is None:
+            continue
+        entry = seen.setdefault(now["table"], {"table": now["table"], "players": []})
+        entry["players"].append(card["number"])
+    tables = []
+    by_number = {c["number"]: c for c in cards}
+    for table in sorted(seen):
+        entry = seen[table]
+        numbers = sorted(entry["players"], key=lambda n: not by_number[n]["current"]["first"])
+        scores = [by_number[n]["current"]["score"] for n in numbers]
+        tables.append(
+            {
+                "table": table,
+                "round": current_round,
+                "players": numbers,
+                "scores": scores if None not in scores else None,
+            }
+        )
+    return tables
+
+
+def scoreboard(division: Division, stamps: DivisionStamps) -> dict[str, Any]:
+    """The division's cards in standing order, and the latest published round's tables."""
+    key = read_model.standings_key(division, public=True, stamps=stamps)
+    rows = read_model.division_standings(division, key=key, public=True, stamps=stamps)
+    rated = read_model.division_ratings(division, key=key, public=True, stamps=stamps)
+    ratings = {r.player.pk: r for r in rated}
+    by_player, current_round = _sides(division)
+    players = [r.player for r in rows]
+    gibsons, classes = _marks(division, players, stamps)
+    extras = {
+        "division": division,
+        "photos": photos.photo_stamps(division),
+        "gibsons": gibsons,
+        "classes": classes,
+    }
+    cards = [
+        _card(r, ratings.get(r.player.pk), by_player.get(r.player.pk, []), current_round, extras)
+        for r in rows
+    ]
+    return {
+        "tournament": division.tournament.name,
+        "division": division.name,
+        "round": current_round,
+        "planned_rounds": division.planned_rounds,
+        "players": cards,
+        "tables": _tables(cards, current_round),
+    }
