@@ -252,9 +252,7 @@ def _new_person(player: Player, identity: Identity) -> Person:
     )
 
 
-def link_players(
-    players: Sequence[Player], hints: dict[int, Identity] | None = None
-) -> LinkReport:
+def link_players(players: Sequence[Player], hints: dict[int, Identity] | None = None) -> LinkReport:
     """Link each of these players that has no person yet (or was unsure); the others are
     kept. Players are written with `update` and their divisions stamped."""
     report = LinkReport()
