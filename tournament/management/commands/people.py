@@ -72,7 +72,7 @@ class Command(BaseCommand):
             seen = events.setdefault(person, [])
             if slug not in seen:
                 seen.append(slug)
-        people = [
+        people: list[dict[str, Any]] = [
             {"id": pk, "name": name, "events": events.get(pk, [])}
             for pk, name in Person.objects.order_by("key", "pk").values_list("pk", "name")
         ]
