@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from tournament.models import Game, Person, Player, Scoresheet
@@ -38,12 +38,11 @@ def people_list(query: str = "") -> QuerySet[Person]:
     (folded as people are matched: case, accents and order do not count)."""
     from tournament.people.services import fold
 
-    people = Person.objects.filter(hidden=False).filter(
-        Q(players__division__tournament__public=True)
-    )
+    public = Player.objects.filter(person=OuterRef("pk"), division__tournament__public=True)
+    people = Person.objects.filter(Exists(public), hidden=False)
     for word in fold(query).split()[:6]:
         people = people.filter(key__contains=word)
-    return people.distinct().order_by("key", "pk")
+    return people.order_by("key", "pk")
 
 
 def event_counts(people: list[Person]) -> dict[int, int]:
