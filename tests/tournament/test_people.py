@@ -168,7 +168,7 @@ def test_three_real_events_a_shared_player_s_events_and_head_to_head(three_event
     # The rating before and after, as TSH wrote it (`newr`) in the 2023 file.
     page = Client().get(f"/people/{linn.pk}/").content.decode()
     newr = top["row"]["extras"]["newr"]
-    assert f"1787 → {newr[-1]} ({int(newr[-1]) - 1787:+d})" in page
+    assert f"1787 → {newr[-1]}</bdi> <bdi dir=\"ltr\">({int(newr[-1]) - 1787:+d})" in page
     assert "<svg" in page and "polyline" in page
 
 

@@ -121,7 +121,7 @@ def _compute(person: Person, players: list[Player], found: dict) -> PersonPage:
     page.head_to_head = head_to_head(games, mine)
     page.high_games = _high_games(games, mine)
     page.sheets = _sheets(games, mine)
-    page.chart = chart([(e["slug"], e["before"], e["after"]) for e in page.events])
+    page.chart = chart([(e["tournament"], e["before"], e["after"]) for e in page.events])
     return page
 
 
@@ -286,7 +286,11 @@ def chart(points: list[tuple[str, int, int]]) -> dict[str, Any] | None:
     def y(v: int) -> float:
         return round(HEIGHT - PAD - (v - low) * (HEIGHT - 2 * PAD) / span, 1)
 
-    dots = [{"x": round(PAD + i * step, 1), "y": y(v), "value": v} for i, v in enumerate(values)]
+    events = ["", *(name for name, _, _ in points)]  # the first dot: before the first event
+    dots = [
+        {"x": round(PAD + i * step, 1), "y": y(v), "value": v, "event": events[i]}
+        for i, v in enumerate(values)
+    ]
     return {
         "width": WIDTH,
         "height": HEIGHT,
