@@ -276,6 +276,9 @@ def test_two_people_of_one_name_leave_the_player_unsure_for_the_desk(
     call_command("importtsh", str(path), slug="c", stdout=out)
     player = Player.objects.get(division__tournament__slug="c")
     assert (player.person, player.person_link) == (None, "unsure")
+    assert services.unsure_note([player]) == (
+        "1 player's name fits more than one person: confirm who at /desk/people/."
+    )
     assert f"Min Lee: could not be told apart between 2 people (#{a.pk} Lee, Min, #{b.pk}" in (
         out.getvalue().replace("\u2068", "").replace("\u2069", "")
     )

@@ -114,8 +114,9 @@ def person_page(person: Person) -> PersonPage:
 
 def _compute(person: Person, players: list[Player], found: dict) -> PersonPage:
     page = PersonPage(person.pk, person.name)
+    lines = _division_lines(players, found)
     for player in players:
-        page.events.append(_event(player, found.get(player.division_id)))
+        page.events.append(_event(player, lines.get(player.division_id, {}).get(player.pk)))
     games = _games([p.pk for p in players])
     mine = {p.pk for p in players}
     page.head_to_head = head_to_head(games, mine)
@@ -125,13 +126,64 @@ def _compute(person: Person, players: list[Player], found: dict) -> PersonPage:
     return page
 
 
-def _event(player: Player, division_stamps: Any) -> dict[str, Any]:
-    div = player.division
+def _division_lines(players: list[Player], found: dict) -> dict[int, dict[int, tuple]]:
+    """Every player's line of each division, (wins, losses, spread, games, rank, rating before,
+    after), from the event's own standings and ratings (public): kept under the division's
+    stamp, so that every person of a division reads it, and a page of 50 events asks the cache
+    once for all of them."""
+    keys = {
+        p.division_id: f"people:division:{p.division_id}:{found[p.division_id].stamp}"
+        for p in players
+        if p.division_id in found
+    }
+    kept = cache.get_many(list(keys.values()))
+    lines: dict[int, dict[int, tuple]] = {}
+    missing = {}
+    for player in players:
+        key = keys.get(player.division_id)
+        if key is None:
+            continue
+        if key in kept:
+            lines[player.division_id] = kept[key]
+        elif player.division_id not in lines:
+            lines[player.division_id] = _lines_of(player.division, found[player.division_id])
+            missing[key] = lines[player.division_id]
+    if missing:
+        cache.set_many(missing, TIMEOUT)
+    return lines
+
+
+def _lines_of(div: Any, division_stamps: Any) -> dict[int, tuple]:
     standings = read_model.division_standings(div, public=True, stamps=division_stamps)
-    row = next((r for r in standings if r.player.pk == player.pk), None)
-    ratings = read_model.division_ratings(div, public=True, stamps=division_stamps)
-    rated = next((r for r in ratings if r.player.pk == player.pk), None)
+    ratings = {
+        r.player.pk: (r.before, r.after)
+        for r in read_model.division_ratings(div, public=True, stamps=division_stamps)
+    }
+    return {
+        r.player.pk: (
+            r.wins,
+            r.losses,
+            r.spread,
+            r.games,
+            r.rank,
+            *ratings.get(r.player.pk, (0, 0)),
+        )
+        for r in standings
+    }
+
+
+def _event(player: Player, line: tuple | None) -> dict[str, Any]:
+    div = player.division
     t = div.tournament
+    wins, losses, spread, games, rank, before, after = line or (
+        0,
+        0,
+        0,
+        0,
+        None,
+        player.rating,
+        player.rating,
+    )
     return {
         "slug": t.slug,
         "tournament": t.name,
@@ -139,14 +191,14 @@ def _event(player: Player, division_stamps: Any) -> dict[str, Any]:
         "division": div.name,
         "number": player.number,
         "player_name": player.name,
-        "wins": row.wins if row else 0,
-        "losses": row.losses if row else 0,
-        "spread": row.spread if row else 0,
-        "games": row.games if row else 0,
-        "rank": row.rank if row else None,
-        "before": rated.before if rated else player.rating,
-        "after": rated.after if rated else player.rating,
-        "change": rated.change if rated else 0,
+        "wins": wins,
+        "losses": losses,
+        "spread": spread,
+        "games": games,
+        "rank": rank,
+        "before": before,
+        "after": after,
+        "change": after - before,
     }
 
 

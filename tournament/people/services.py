@@ -356,6 +356,18 @@ def report_of(tournament: Tournament) -> LinkReport:
     return report
 
 
+def unsure_note(players: Iterable[Player]) -> str | None:
+    """The desk's note after players were added: how many are to be confirmed, if any."""
+    count = Player.objects.filter(pk__in=[p.pk for p in players], person_link="unsure").count()
+    if not count:
+        return None
+    return ngettext(
+        "%(count)d player's name fits more than one person: confirm who at /desk/people/.",
+        "%(count)d players' names fit more than one person: confirm who at /desk/people/.",
+        count,
+    ) % {"count": count}
+
+
 # --- Candidates, for the desk ---------------------------------------------------------------
 
 
