@@ -74,3 +74,47 @@ def test_a_person_and_a_head_to_head_in_chromium(live_url, page, tmp_path, width
     page.goto(f"{live_url}/people/?q=%EA%B9%80%EB%AF%BC%EC%A4%80")  # 김민준
     assert page.locator("#people tbody tr").count() == 1
     assert _fits(page)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_director_confirms_merges_and_undoes_at_the_desk(live_url, page, tmp_path, width):
+    from django.contrib.auth.models import User
+
+    from tournament.models import Person
+
+    reza, _ = _events(tmp_path)
+    latin = Player.objects.get(division__tournament__slug="two", number=1).person_id
+    from tournament.people.services import fold
+
+    twin = Person.objects.create(name="김민준", key=fold("김민준"), club="Busan")
+    extra = tmp_path / "four" / "A.t"
+    extra.parent.mkdir()
+    extra.write_text("김민준 1480 0; 50\n", encoding="utf-8")
+    tsh_io.import_tsh(extra, slug="four", name="Four")
+    User.objects.create_user("dora", password="dora-pass-2027", is_staff=True)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{live_url}/accounts/login/")
+    page.fill("input[name=username]", "dora")
+    page.fill("input[name=password]", "dora-pass-2027")
+    page.click("button[type=submit]")
+    page.goto(f"{live_url}/desk/people/")
+    assert page.locator("#unsure li").count() == 1
+    assert _fits(page)
+    page.screenshot(path=f"/tmp/people-desk-{width}.png", full_page=True)
+    page.select_option("#unsure select", str(twin.pk))
+    page.click("#unsure button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#unsure li").count() == 0
+    assert Player.objects.get(division__tournament__slug="four").person_id == twin.pk
+    page.goto(f"{live_url}/desk/people/{reza}/")
+    page.fill("#id_other", str(latin))
+    page.click("form[action$='/merge/'] button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#person-players li").count() == 3
+    assert _fits(page)
+    page.screenshot(path=f"/tmp/people-desk-person-{width}.png", full_page=True)
+    page.goto(f"{live_url}/desk/people/")
+    page.locator("#people-changes li").first.locator("button").click()
+    page.wait_for_load_state("networkidle")
+    assert Person.objects.filter(pk=latin).exists()

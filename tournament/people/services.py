@@ -52,7 +52,7 @@ class Identity:
 
     @property
     def key(self) -> str:
-        return fold(self.name)
+        return fold(self.name)[:200]  # as `Person.key` holds it
 
     def ids(self) -> dict[str, Any]:
         return {f: getattr(self, f) for f in ID_FIELDS if getattr(self, f) not in (None, "")}

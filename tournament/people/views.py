@@ -86,7 +86,10 @@ def desk_people(request: HttpRequest) -> HttpResponse:
     for word in services.fold(query).split()[:6]:
         people = people.filter(key__contains=word)
     page = Paginator(people.order_by("key", "pk"), PER_PAGE).get_page(request.GET.get("page"))
-    unsure = [(p, services.candidates(p)) for p in services.unsure_players(request.user)[:200]]
+    unsure = [
+        (p, [(c, _events_of(c)) for c in services.candidates(p)])
+        for p in services.unsure_players(request.user)[:200]
+    ]
     changes = PeopleChange.objects.select_related("user").order_by("-at", "-pk")
     if not services.may_change(request.user):
         changes = changes.filter(user=request.user.pk)
@@ -97,6 +100,16 @@ def desk_people(request: HttpRequest) -> HttpResponse:
         "changes": changes[:30],
     }
     return render(request, "tournament/people/desk_list.html", ctx)
+
+
+def _events_of(person: Person) -> str:
+    """A candidate's events, so that two people of one name are told apart at a glance."""
+    names = list(
+        person.players.order_by("-division__tournament__start_date")
+        .values_list("division__tournament__name", flat=True)
+        .distinct()[:4]
+    )
+    return ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
 
 
 @login_required
