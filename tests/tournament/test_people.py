@@ -168,7 +168,7 @@ def test_three_real_events_a_shared_player_s_events_and_head_to_head(three_event
     # The rating before and after, as TSH wrote it (`newr`) in the 2023 file.
     page = Client().get(f"/people/{linn.pk}/").content.decode()
     newr = top["row"]["extras"]["newr"]
-    assert f"1787 → {newr[-1]}</bdi> <bdi dir=\"ltr\">({int(newr[-1]) - 1787:+d})" in page
+    assert f'1787 → {newr[-1]}</bdi> <bdi dir="ltr">({int(newr[-1]) - 1787:+d})' in page
     assert "<svg" in page and "polyline" in page
 
 
@@ -284,6 +284,10 @@ def test_two_people_of_one_name_leave_the_player_unsure_for_the_desk(
     )
     Tournament.objects.get(slug="c").directors.add(director)
     desk = client_for(director)
+    # Not a candidate, and of no event of theirs: refused, nothing changed.
+    elsewhere = Person.objects.create(name="Park, Jisoo", key=services.fold("Park, Jisoo"))
+    refused = desk.post("/desk/people/confirm/", {"player": player.pk, "person": elsewhere.pk})
+    assert refused.status_code == 403 and PeopleChange.objects.count() == 0
     listing = desk.get("/desk/people/").content.decode()
     assert f'name="player" value="{player.pk}"' in listing
     response = desk.post("/desk/people/confirm/", {"player": player.pk, "person": b.pk})
@@ -500,3 +504,13 @@ def test_games_of_unpublished_rounds_and_private_events_stay_off(tmp_path) -> No
     data = Client().get(f"/api/v1/people/{reza.pk}").json()
     assert [e["slug"] for e in data["events"]] == ["a"]
     assert Game.objects.count() == 2
+
+
+def test_the_same_name_with_another_membership_id_is_another_person(db: None) -> None:
+    known = Person.objects.create(name="Smith, John", key="john smith", naspa_id="AA000123")
+    t = Tournament.objects.create(name="X", slug="x")
+    d = Division.objects.create(tournament=t, name="A")
+    Player.objects.create(division=d, number=1, name="John Smith", membership_id="BB000456")
+    report = services.link_tournament(t)
+    assert len(report.new) == 1 and report.new[0].person != known.pk
+    assert Person.objects.get(pk=report.new[0].person).naspa_id == "BB000456"

@@ -517,10 +517,15 @@ def _state_with(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]
 
 
 def confirm(player: Player, person: Person | None, user: Any) -> PeopleChange:
-    """A director's link: the player is this person (or, with None, a new person)."""
+    """A director's link: the player is this person (or, with None, a new person). The
+    director of the player's event may choose any of the candidates; another person only a
+    user who may change them (`may_change`)."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         _check(user, [], [player])
+        # A person the linking did not offer is someone else's too: their director, or staff.
+        if person is not None and person.pk not in {c.pk for c in candidates(player)}:
+            _check(user, [person], [player])
         if (
             person is not None
             and Player.objects.filter(division=player.division_id, person=person)
