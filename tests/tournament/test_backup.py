@@ -76,7 +76,15 @@ def _keys(slug: str) -> list[tuple[str, list[int]]]:
     games = Game.objects.filter(division__tournament=t).order_by("pk")
     sheet_keys = list(sheets.values_list("pk", flat=True))
     game_keys = list(games.values_list("pk", flat=True))
-    return [("scoresheet", sheet_keys), ("scoresheets", sheet_keys), ("games", game_keys)]
+    # Each player's person, in the players' order: a restore links them again by name.
+    people = Player.objects.filter(division__tournament=t).order_by("division__position", "number")
+    person_keys = list(dict.fromkeys(people.values_list("person_id", flat=True)))
+    return [
+        ("scoresheet", sheet_keys),
+        ("scoresheets", sheet_keys),
+        ("games", game_keys),
+        ("people", person_keys),
+    ]
 
 
 def _plain(text: str, keys: list[tuple[str, list[int]]]) -> str:

@@ -51,6 +51,8 @@ def test_a_negative_score_is_imported_with_a_note_saying_what_it_holds(penalties
         "note: pen.tou: line 4: Zoë Müller has a negative score, -10, in round 3 (a penalty): "
         "read as a loss to Cara Cole, -10 to 100",
         "Imported Club Night as pen: A (3 players)",
+        "People: 0 linked by an identifier, 0 by the name, 3 new, 0 to be confirmed, "
+        "0 linked before.",
     ]
     club = Tournament.objects.get(slug="pen")
     division = club.divisions.get()

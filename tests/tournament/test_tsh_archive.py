@@ -46,6 +46,14 @@ def archive(config: str, files: dict[str, str]) -> str:
     return config + carried
 
 
+def people_line(new: int) -> str:
+    """The import's line of people linked (`people/services.py`), for an event of new names."""
+    return (
+        f"People: 0 linked by an identifier, 0 by the name, {new} new, 0 to be confirmed, "
+        "0 linked before."
+    )
+
+
 def import_file(path: Path, slug: str = "event") -> str:
     out = StringIO()
     call_command("importtsh", str(path), slug=slug, stdout=out)
@@ -80,7 +88,9 @@ def woogles(tmp_path: Path) -> Path:
 @pytest.mark.django_db
 def test_an_event_in_one_file_imports_with_every_division_and_player(woogles: Path) -> None:
     out = import_file(woogles)
-    assert out == "Imported Woogles Open as event: A (4 players), B (2 players)\n"
+    assert out == (
+        f"Imported Woogles Open as event: A (4 players), B (2 players)\n{people_line(6)}\n"
+    )
     names = {d.name: [p.name for p in d.players.all()] for d in Division.objects.all()}
     assert names == {"A": ["Alice", "Bob", "Carol", "Dave"], "B": ["Eve", "Fay"]}
 
@@ -117,6 +127,7 @@ def test_an_event_in_woogles_layout_imports_and_every_page_answers(tmp_path: Pat
     assert (
         import_file(path)
         == f"Imported {tmp_path.name} as event: CSW (3 players), NWL (2 players)\n"
+        f"{people_line(5)}\n"
     )
     assert [(r["name"], r["rank"], r["wins"], r["spread"]) for r in standings("csw")] == [
         ("magpie", 1, 2, 90),
@@ -213,7 +224,7 @@ def test_an_archive_that_does_not_carry_a_divisions_file_reads_it_from_beside_it
     with pytest.raises(CommandError, match=r"^event\.tsh: line 2: division B B\.t: no such file$"):
         import_file(path)
     (tmp_path / "B.t").write_text(B_T)
-    assert import_file(path).endswith("A (4 players), B (2 players)\n")
+    assert import_file(path).endswith(f"A (4 players), B (2 players)\n{people_line(6)}\n")
 
 
 def test_a_carried_file_is_found_in_any_case_as_tsh_finds_it() -> None:
@@ -358,6 +369,7 @@ def test_a_rating_system_spread_does_not_compute_is_said_everywhere_ratings_show
     assert import_file(path).splitlines() == [
         "Imported tmp_path as event: A (4 players)".replace("tmp_path", tmp_path.name),
         note,
+        people_line(4),
     ]
     division = Division.objects.get()
     assert division.rating_system == "nsa2008"
@@ -387,7 +399,7 @@ def test_a_rating_system_spread_does_not_compute_is_said_everywhere_ratings_show
 def test_a_rating_system_spread_computes_is_used_without_a_note(tmp_path: Path) -> None:
     path = tmp_path / "event.tsh"
     path.write_text(archive("config rating_system = 'naspa-csw'\ndivision A A.t\n", {"A.t": A_T}))
-    assert len(import_file(path).splitlines()) == 1
+    assert import_file(path).splitlines()[1:] == [people_line(4)]  # and no note
     division = Division.objects.get()
     assert division.rating_system == "naspa-csw"
     assert tsh_settings.ratings_note(division) is None

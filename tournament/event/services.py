@@ -21,6 +21,7 @@ from tournament.event import snapshots
 from tournament.interchange import names, ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.pairing import services as rounds
+from tournament.people import services as people
 from tournament.players.services import NewPlayer, late_entry, names_last_first
 from tournament.results import services as results
 from tournament.standings import stamps
@@ -379,6 +380,8 @@ def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
             if before["name"] != name
             else f"Player {player.number} ({isolate(name)}) edited",
         )
+        if before["name"] != name:
+            people.link_player(player, renamed=True)
     return player
 
 

@@ -34,6 +34,7 @@ from tournament.models import (
     Claim,
     Division,
     Game,
+    Person,
     Player,
     PlayerLink,
     PlayerPhoto,
@@ -43,6 +44,7 @@ from tournament.models import (
     Scoresheet,
     Tournament,
 )
+from tournament.people import services as linking
 from tournament.phone import tokens
 
 FORMAT = "spread-backup"
@@ -140,6 +142,8 @@ def write(tournament: Tournament) -> bytes:
                 {f.attname: _value(o, f, usernames) for f in fs}
                 for o in _querysets(tournament)[name]
             ]
+            if name == "players":
+                _person_identities(rows)
             if name == "tournament":
                 rows[0]["directors"] = sorted(u.get_username() for u in tournament.directors.all())
                 rows[0]["scorekeepers"] = sorted(
@@ -158,6 +162,19 @@ def write(tournament: Tournament) -> bytes:
         }
         zf.writestr("manifest.json", json.dumps(manifest, ensure_ascii=False, indent=1))
     return buffer.getvalue()
+
+
+def _person_identities(rows: list[dict[str, Any]]) -> None:
+    """Each player's person as who they are (name and identifiers), not as a key of this
+    database: a restore links again by them (`linking.link_tournament`)."""
+    ids = {r["person_id"] for r in rows if r.get("person_id") is not None}
+    found = {p.pk: p for p in Person.objects.filter(pk__in=ids)}
+    for row in rows:
+        person = found.get(row.pop("person_id", None))
+        row.pop("person_link", None)
+        row["person"] = (
+            {f: getattr(person, f) for f in ("name", *linking.ID_FIELDS)} if person else None
+        )
 
 
 def _refuse(message: str) -> BackupRefused:
@@ -367,6 +384,7 @@ def restore(data: bytes, slug: str | None = None) -> Restored:
     source_row["slug"] = new_slug
     keys: dict[type[models.Model], dict[int, int]] = {m: {} for _, m in TABLES}
     links_copied = links_to_issue = 0
+    hints: dict[int, linking.Identity] = {}
     same_key = manifest.get("link_key") == tokens.digest(_LINK_PROBE)
     try:
         with transaction.atomic(), _kept_dates():
@@ -375,7 +393,15 @@ def restore(data: bytes, slug: str | None = None) -> Restored:
                 objs: list[models.Model] = []
                 olds: list[int] = []
                 for row in tables[name]:
+                    if model is Player:
+                        row = dict(row)
+                        hint = linking.Identity.from_dict(row.pop("person", None))
+                        # Never a key of another database: linked again below.
+                        row.pop("person_id", None)
+                        row.pop("person_link", None)
                     old, values = _row_values(name, fs, row, keys, model, by_name)
+                    if model is Player and hint is not None:
+                        hints[old] = hint
                     if model is PlayerLink:
                         taken = PlayerLink.objects.filter(token_hash=values.get("token_hash"))
                         if not same_key or taken.exists():
@@ -388,6 +414,9 @@ def restore(data: bytes, slug: str | None = None) -> Restored:
                 for old, obj in zip(olds, made, strict=True):
                     keys[model][old] = obj.pk
             tournament = Tournament.objects.get(pk=keys[Tournament][source_row["id"]])
+            linking.link_tournament(
+                tournament, {keys[Player][old]: hint for old, hint in hints.items()}
+            )
             tournament.directors.set([by_name[n] for n in people["directors"] if n in by_name])
             tournament.scorekeepers.set(
                 [by_name[n] for n in people["scorekeepers"] if n in by_name]

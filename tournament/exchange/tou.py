@@ -27,6 +27,7 @@ from tournament.exchange.tsh_io import ImportError_
 from tournament.interchange import files, tou
 from tournament.interchange import wespa as printout_reader
 from tournament.models import Division, Game, Player, Tournament
+from tournament.people import services as people
 
 WESPA_BYE_SPREAD = 100  # tsh's WESPA realm preset
 
@@ -107,6 +108,7 @@ def import_tou(
         )
         for position, (section, found) in enumerate(zip(event.sections, games, strict=True)):
             _save_division(tournament, position, section, found, event.results_only, ratings)
+        people.link_tournament(tournament)
     return Imported(tournament, notes)
 
 

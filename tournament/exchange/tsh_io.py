@@ -19,6 +19,7 @@ from tournament.engine import pairing
 from tournament.engine import ratings as ratings_engine
 from tournament.interchange import files, tsh
 from tournament.models import Division, Game, Player, Tournament
+from tournament.people import services as people
 
 
 class ImportError_(ValueError):
@@ -367,6 +368,7 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 name=name or path.stem, slug=slug or _unique_slug(base)
             )
             import_division(tournament, path.stem, tfile, tsh_file=path.name)
+            people.link_tournament(tournament)
             return tournament
         config = tsh.read_config_file(path)
         _check_config(config, path.name)
@@ -415,6 +417,7 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 pairing_schedule=_schedule(config, line.name),
                 **({"rating_system": system} if system else {}),
             )
+        people.link_tournament(tournament)
         return tournament
     except tsh.TshFormatError as error:
         # A config value is read when asked for, by which time the line knows no file name.

@@ -207,6 +207,15 @@ def _naspa_line(number: int, line: str, columns: Sequence[str]) -> Entry | Probl
     return Entry(number, name, rating, games, member_id if _NASPA_ID.fullmatch(member_id) else "")
 
 
+def member_suffix(name: str) -> tuple[str, str]:
+    """A tsh name's ":AA000000" membership suffix taken off: ("Smith, John", "AA000000");
+    ("Smith, John", "") for a name without one."""
+    found = _SUFFIX_ID.search(name)
+    if found is None:
+        return name, ""
+    return name[: found.start()].rstrip(), found.group().strip()[1:].upper()
+
+
 def name_key(name: str) -> tuple[str, ...]:
     """What two ways of writing one name share: its words without case, accents or
     punctuation, in any order. "Smith, John", "JOHN SMITH" and "Jöhn Smith" give

@@ -17,6 +17,7 @@ from tournament.core.sentences import isolate
 from tournament.interchange import names, roster
 from tournament.models import Change, Division, Game, Player
 from tournament.pairing import services as rounds
+from tournament.people import services as people
 from tournament.results import services as results
 from tournament.results.services import snapshot
 from tournament.standings import stamps
@@ -143,6 +144,7 @@ def late_entry(
             membership_id=new.membership_id,
         )
         _enter_late(division, player, user, missed)
+        people.link_player(player)
         return player
 
 
@@ -192,6 +194,7 @@ def import_roster(division: Division, data: bytes, filename: str, user: Any) -> 
         added = Player.objects.bulk_create(added)
         for player in added:
             _enter_late(division, player, user)
+        people.link_players(added)
         return added
 
 

@@ -27,6 +27,7 @@ from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Player
 from tournament.pairing import services as rounds
 from tournament.pairing.views import tell
+from tournament.people import services as people
 from tournament.players import services as player_changes
 from tournament.players.forms import (
     AbsentForm,
@@ -170,6 +171,8 @@ def roster(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
                 late,
             ) % {"count": late}
         messages.success(request, text)
+        if note := people.unsure_note(added):
+            messages.warning(request, note)
     return redirect("desk-players", slug, division.pk)
 
 
@@ -227,6 +230,8 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         messages.error(request, str(refused))
         return _players_page(request, division, form, status=409)
     tell(request, after.said)
+    if note := people.unsure_note([player]):
+        messages.warning(request, note)
     given = player.games_as_1.filter(kind__in=(Game.FORFEIT, Game.BYE)).count()
     values = {"name": player.name, "number": player.number, "count": given}
     if given and missed == "forfeits":

@@ -73,6 +73,12 @@ def read(division: Division | int) -> DivisionStamps:
     return _made(Division.objects.filter(pk=pk).values_list(*_FIELDS).get())
 
 
+def read_many(division_ids: Iterable[int]) -> dict[int, DivisionStamps]:
+    """The stamps of these divisions, read afresh in one query, by primary key."""
+    rows = Division.objects.filter(pk__in=set(division_ids)).values_list(*_FIELDS)
+    return {values[0]: _made(values) for values in rows}
+
+
 def of_public_tournament(slug: str) -> list[DivisionStamps]:
     """The stamps of a public tournament's divisions (one query); none if it is not public or
     has none."""

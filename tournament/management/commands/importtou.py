@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.exchange import tsh_io
 from tournament.exchange.tou import import_tou
+from tournament.people import services as people
 
 
 class Command(BaseCommand):
@@ -31,3 +32,5 @@ class Command(BaseCommand):
             f"{d.name} ({d.players.count()} players)" for d in tournament.divisions.all()
         )
         self.stdout.write(f"Imported {tournament.name} as {tournament.slug}: {divisions}")
+        for line in people.report_of(tournament).lines():
+            self.stdout.write(line)

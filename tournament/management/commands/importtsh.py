@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.core import tsh_settings
 from tournament.exchange import tsh_io
+from tournament.people import services as people
 
 
 class Command(BaseCommand):
@@ -26,3 +27,5 @@ class Command(BaseCommand):
         notes = {tsh_settings.ratings_note(d) for d in tournament.divisions.all()} - {None}
         for note in sorted(n for n in notes if n):
             self.stdout.write(note)
+        for line in people.report_of(tournament).lines():
+            self.stdout.write(line)

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournament.models import Division, Game, Player, Tournament
+from tournament.people import services as linking
 from tournament.scoresheets import services as scoresheets
 
 SLUG = "demo"
@@ -158,6 +159,7 @@ class Command(BaseCommand):
                         data = (SCORESHEETS / sheet).read_bytes()
                         scoresheets.attach_scoresheet(game, data, director, file=sheet)
                 went_second = seconds
+        linking.link_tournament(tournament)
 
 
 def _first(a: int, b: int, firsts: dict[int, int], went_second: set[int]) -> int:
