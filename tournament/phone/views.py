@@ -8,6 +8,7 @@ server's cache, exact, under what it shows (see `page`). Every write is rate lim
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
@@ -61,11 +62,33 @@ CSRF_MARK = "csrf-mark-3b9f0c"  # where the request's own CSRF token goes in a k
 STANDING_MARK = "standing-mark-7d41e2"  # where the player's record and rank go in a kept body
 
 
-def _kept(request: HttpRequest, token: str) -> tuple[int, dict, dict[str, str], str, str]:
-    """The player's kept body (per player, under what it shows and their claims), from the
-    division's snapshot (computed once per stamp for all its players): the player, the
-    snapshot, the kept title and body, the key they are kept under, and what the division's
-    round clock is kept by."""
+@dataclass
+class _Poll:
+    """What a poll of the player's page read: the player, the division's snapshot, their
+    claims, the key their body is kept under, and what the division's round clock is kept by."""
+
+    player_id: int
+    snap: dict
+    claims: tuple
+    key: str
+    clock_version: str
+    token: str
+
+    def kept(self) -> dict[str, str]:
+        """The player's kept title and body (rendered from the snapshot if not kept)."""
+        kept = cache.get(self.key)
+        if kept is None:
+            kept = _body(self.player_id, self.snap, self.claims, self.token)
+            cache.set(self.key, kept, PAGE_TIMEOUT)
+        return kept
+
+    def standing(self) -> str:
+        return _standing(self.snap["standing"].get(self.player_id))
+
+
+def _poll(request: HttpRequest, token: str) -> _Poll:
+    """The poll of the player's page: their body is kept per player under what it shows and
+    their claims, from the division's snapshot (computed once per stamp for all its players)."""
     state = selfservice.poll_state(token)
     if state is None:
         raise Http404(_("This link does not work: ask the desk for a new one."))
@@ -81,11 +104,7 @@ def _kept(request: HttpRequest, token: str) -> tuple[int, dict, dict[str, str], 
     own = _own(snap, player_id)
     raw = f"{player_id}:{token}:{claims}:{own!r}:{get_language()}"
     key = "phone-page:" + hashlib.sha256(raw.encode()).hexdigest()
-    kept = cache.get(key)
-    if kept is None:
-        kept = _body(player_id, snap, claims, token)
-        cache.set(key, kept, PAGE_TIMEOUT)
-    return player_id, snap, kept, key, clock_version
+    return _Poll(player_id, snap, claims, key, clock_version, token)
 
 
 def _live_etag(key: str, standing: str, clock_version: str) -> str:
@@ -101,14 +120,14 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     rank, which every result may move, and the request's CSRF token and messages are put in
     afresh every time. A poll costs two small queries and cache reads. The page then keeps
     itself up to date from its live feed (`live`, `static/phone.js`)."""
-    player_id, snap, kept, key, clock_version = _kept(request, token)
-    standing = _standing(snap["standing"].get(player_id))
+    poll = _poll(request, token)
+    kept, standing = poll.kept(), poll.standing()
     csrf = get_token(request)
     body = kept["body"].replace(CSRF_MARK, csrf).replace(STANDING_MARK, standing)
     # The clock comes with the live feed's first answer, asked for at once (`static/phone.js`).
     live = {
         "url": reverse("phone-live", args=[token]),
-        "etag": _live_etag(key, standing, clock_version),
+        "etag": _live_etag(poll.key, standing, poll.clock_version),
         "csrf": csrf,
     }
     ctx = {"title": kept["title"], "body": mark_safe(body), "live": live}  # noqa: S308
@@ -125,15 +144,17 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
     clock), else the body (its CSRF fields left marked, for the page to fill with its own
     token), the title and the clock with the server's time (one query more). Two small
     queries and the page's own cache reads; nothing is rendered that the page has not kept."""
-    player_id, snap, kept, key, clock_version = _kept(request, token)
-    standing = _standing(snap["standing"].get(player_id))
-    etag = _live_etag(key, standing, clock_version)
+    poll = _poll(request, token)
+    standing = poll.standing()
+    etag = _live_etag(poll.key, standing, poll.clock_version)
     wanted = request.headers.get("If-None-Match", "")
     if any(tag.strip() == etag for tag in wanted.split(",")):
         response: HttpResponse = HttpResponseNotModified()
     else:
+        kept = poll.kept()  # only now: an unchanged page costs no cache read of its body
         body = kept["body"].replace(STANDING_MARK, standing)
-        data = {"title": kept["title"], "body": body, "clock": clock.state(snap["division"]["id"])}
+        division_id = poll.snap["division"]["id"]
+        data = {"title": kept["title"], "body": body, "clock": clock.state(division_id)}
         response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache, private"
