@@ -293,3 +293,10 @@ def test_the_api_is_for_public_events_only(division: Division) -> None:
     division.tournament.save()
     assert Client().get(reverse("api-clock", args=["spring-open", "A"])).status_code == 404
     assert Client().get(reverse("api-clock", args=["spring-open", "Q"])).status_code == 404
+
+
+def test_the_display_page_names_each_divisions_clock_feed(division: Division) -> None:
+    page = Client().get("/t/spring-open/A/display/").content.decode()
+    assert '<script id="display-clocks" type="application/json">' in page
+    assert '["/api/v1/t/spring-open/A/clock"]' in page
+    assert 'id="round-clock" hidden' in page and 'id="display-ticker" hidden' in page
