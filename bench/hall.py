@@ -1,22 +1,28 @@
-"""The hall on loopback: 200 players polling their own pages (`/p/<token>/`) while the 100 games
-of a round are reported from their phones (both players of each game) on schedule over a
-minute, and the hall's screens poll the display feed (every 3 s, with If-None-Match).
+"""The hall on loopback: N players' phones polling their page's live feed (`/p/<token>/live`,
+every `--poll` s with If-None-Match, as static/phone.js) while the games of a round are reported
+from their phones (both players of each game) on schedule over a minute, and the hall's screens
+poll as static/display.js does: every 2 s the display feed and the round's clock (each with
+If-None-Match) and, when the feed answers 200, the scoreboard feed if the server has one.
 
-    .venv/bin/python bench/hall.py [--players 200] [--seconds 60] [--poll 2.0] [--workers 2]
-                                   [--screens 2]
+    .venv/bin/python bench/hall.py [--players 500] [--seconds 60] [--poll 3.0] [--workers 2]
+                                   [--screens 4]
 
 The server is `python -m config.serve` (as `make serve`) on PostgreSQL's `spread_hall_bench`
 (dropped and made afresh), started and stopped as bench/load.py does, with its cache in Redis by
 default (the same `--redis`, `--local-cache` and `--threads` options). Prints req/s, p50 and p99
 of the page polls and of the reports, errors (any answer but 200 or a report's 302) and lost
-reports (games both players reported that have no result). Targets: p99 < 250 ms, 0 errors,
-0 lost; `--check` exits 1 if one is missed.
+reports (games both players reported that have no result), and how long a result takes to be
+seen: from its save (the second report's answer) to its first appearance in a screen's display
+feed (result-to-screen), and in the live feed of both its players (result-to-phone), p50 and
+max. Targets: p99 < 250 ms, 0 errors, 0 lost, result-to-screen under 5 s; `--check` exits 1 if
+one is missed.
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
+import json
 import random
 import re
 import subprocess
@@ -55,10 +61,15 @@ games = [Game.objects.create(division=d, round=1, table=i // 2 + 1, player1=peop
                              player2=people[i + 1], first=1) for i in range(0, n - 1, 2)]
 Round.objects.create(division=d, number=1, published=True)
 tokens = [selfservice.issue_link(p) for p in people]
+from tournament.hall import clock
+clock.start(d, 25, 1)  # the round's clock running, as in the hall
 print("JSON" + json.dumps({"tokens": tokens, "games": len(games)}))
 """
 
 DISPLAY = "/api/v1/t/hall-bench/A/display"
+CLOCK = "/api/v1/t/hall-bench/A/clock"
+SCOREBOARD = "/api/v1/t/hall-bench/A/scoreboard"
+SCREEN_POLL = 2.0  # static/display.js
 
 COUNT = r"""
 import json
@@ -100,11 +111,11 @@ def report(port: int, token: str, mine: int, theirs: int, tally: Tally) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--poll", type=float, default=2.0, help="seconds between a phone's polls")
+    parser.add_argument("--poll", type=float, default=3.0, help="seconds between a phone's polls")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--screens", type=int, default=2, help="hall displays polling the feed")
+    parser.add_argument("--screens", type=int, default=4, help="hall displays polling the feed")
     parser.add_argument("--check", action="store_true")
     server_args(parser)
     parser.add_argument(
@@ -124,44 +135,82 @@ def main() -> int:
     tally = Tally()
     stop = threading.Event()
 
-    def phone(token: str) -> None:
-        time.sleep(random.random() * args.poll)
-        while not stop.is_set():
-            start = time.perf_counter()
-            try:
-                status, _, _ = request(port, "GET", f"/p/{token}/")
-            except OSError:
-                status = 0
-            tally.add("poll", time.perf_counter() - start, status == 200)
-            stop.wait(args.poll)
+    saved: dict[int, float] = {}  # table: when its second report was answered
+    on_screen: dict[int, float] = {}  # table: when a screen's feed first showed it
+    on_phone: dict[int, float] = {}  # player index: when their live feed first had the result
+    seen = threading.Lock()
 
-    def screen() -> None:
-        """A hall display: polls the display feed every 3 s with If-None-Match, as display.js."""
+    def get(path: str, etag: str) -> tuple[int, str, str]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            conn.request("GET", path, headers={"If-None-Match": etag} if etag else {})
+            response = conn.getresponse()
+            body = response.read().decode()
+            return response.status, body, response.getheader("ETag") or etag
+        finally:
+            conn.close()
+
+    def phone(index: int, token: str) -> None:
+        """A phone with its page open: the live feed every `--poll` s, as static/phone.js."""
+        time.sleep(random.random() * args.poll)
         etag = ""
         while not stop.is_set():
             start = time.perf_counter()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             try:
-                conn.request("GET", DISPLAY, headers={"If-None-Match": etag} if etag else {})
-                response = conn.getresponse()
-                response.read()
-                status = response.status
-                etag = response.getheader("ETag") or etag
+                status, body, etag = get(f"/p/{token}/live", etag)
             except OSError:
-                status = 0
-            finally:
-                conn.close()
-            tally.add("display", time.perf_counter() - start, status in (200, 304))
-            stop.wait(3.0)
+                status, body = 0, ""
+            now = time.perf_counter()
+            tally.add("live", now - start, status in (200, 304))
+            if status == 200 and "Recorded:" in body and index not in on_phone:
+                with seen:
+                    on_phone.setdefault(index, now)
+            stop.wait(args.poll)
+
+    def screen() -> None:
+        """A hall display: the display feed and the clock every 2 s with If-None-Match, and
+        the scoreboard feed after each new display feed (until it answers 404: none here)."""
+        etags = {"display": "", "clock": "", "scoreboard": ""}
+        scoreboard = True
+        time.sleep(random.random() * SCREEN_POLL)
+        while not stop.is_set():
+            for kind, path in (("display", DISPLAY), ("clock", CLOCK)):
+                start = time.perf_counter()
+                try:
+                    status, body, etags[kind] = get(path, etags[kind])
+                except OSError:
+                    status, body = 0, ""
+                now = time.perf_counter()
+                tally.add(kind, now - start, status in (200, 304))
+                if kind != "display" or status != 200:
+                    continue
+                with seen:
+                    for row in json.loads(body)["results"]:
+                        on_screen.setdefault(row["table"], now)
+                if scoreboard:
+                    start = time.perf_counter()
+                    try:
+                        status, _, etags["scoreboard"] = get(SCOREBOARD, etags["scoreboard"])
+                    except OSError:
+                        status = 0
+                    if status == 404:
+                        scoreboard = False
+                    else:
+                        tally.add("scoreboard", time.perf_counter() - start, status in (200, 304))
+            stop.wait(SCREEN_POLL)
 
     def game_reported(i: int) -> None:
         one, two = tokens[2 * i], tokens[2 * i + 1]
         a, b = random.randint(300, 500), random.randint(300, 500)
+        done = False
         for token, mine, theirs in ((one, a, b), (two, b, a)):
             try:
-                report(port, token, mine, theirs, tally)
+                done = report(port, token, mine, theirs, tally)
             except OSError:
                 tally.add("report", 0.0, False)
+                done = False
+        if done:
+            saved[i + 1] = time.perf_counter()
 
     def reporter() -> None:
         """Each game's two reports start on schedule, 100 games spread over the minute, however
@@ -180,7 +229,9 @@ def main() -> int:
             thread.join(timeout=120)
 
     try:
-        threads = [threading.Thread(target=phone, args=(t,), daemon=True) for t in tokens]
+        threads = [
+            threading.Thread(target=phone, args=(i, t), daemon=True) for i, t in enumerate(tokens)
+        ]
         threads += [threading.Thread(target=screen, daemon=True) for _ in range(args.screens)]
         began = time.perf_counter()
         cpu = server_cpu(server.pid)
@@ -189,6 +240,7 @@ def main() -> int:
         reporting = threading.Thread(target=reporter)
         reporting.start()
         reporting.join()
+        stop.wait(args.poll + SCREEN_POLL + 1.0)  # the last results' way to the screens
         stop.set()
         for t in threads:
             t.join(timeout=30)
@@ -203,15 +255,30 @@ def main() -> int:
     recorded = django_shell(env, COUNT)["recorded"]
     lost = info["games"] - recorded
     missed = False
-    for kind in ("poll", "report", "display"):
+    for kind in ("live", "report", "display", "clock", "scoreboard"):
         times = tally.times[kind]
-        p99 = percentile(times, 0.99) * 1000
+        if not times:
+            print(f"{kind:<10} none (the server has no such feed)")
+            continue
+        p50, p99 = percentile(times, 0.5) * 1000, percentile(times, 0.99) * 1000
         print(
-            f"{kind:<7} {len(times) / elapsed:7.1f} req/s  p50 {percentile(times, 0.5) * 1000:6.0f}"
+            f"{kind:<10} {len(times) / elapsed:7.1f} req/s  p50 {p50:6.0f}"
             f" ms  p99 {p99:6.0f} ms  errors {tally.errors[kind]}"
         )
         missed |= p99 >= 250 or tally.errors[kind] > 0
     print(f"reports: {info['games']} games, {recorded} recorded, {lost} lost")
+    screen_lag = [max(0.0, on_screen[t] - saved[t]) for t in saved if t in on_screen]
+    phone_lag = []
+    for t, at in saved.items():
+        both = [on_phone.get(2 * (t - 1)), on_phone.get(2 * (t - 1) + 1)]
+        if None not in both:
+            phone_lag.append(max(0.0, max(b for b in both if b is not None) - at))
+    for name, lags in (("result-to-screen", screen_lag), ("result-to-phone", phone_lag)):
+        print(
+            f"{name}: p50 {percentile(lags, 0.5):.2f} s  max {max(lags, default=float('nan')):.2f}"
+            f" s  ({len(lags)} of {len(saved)} results seen)"
+        )
+    missed |= len(screen_lag) < len(saved) or max(screen_lag, default=0.0) >= 5.0
     print(cpu_line(cpu, sum(len(t) for t in tally.times.values())))
     if stderr_lines:
         print("server errors:\n" + "".join(stderr_lines[-10:]))

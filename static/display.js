@@ -1,5 +1,8 @@
-// The hall display: polls the API (If-None-Match, so an unchanged answer is a bare 304) and
-// rotates pairings, standings and the latest results, and the divisions when several are given.
+// The hall display: polls the API every 2 s (If-None-Match, so an unchanged answer is a bare
+// 304) and rotates pairings, standings and the latest results, and the divisions when several
+// are given. A changed feed redraws the view showing in place, and its new results (or a round
+// just paired) come at once in the ticker above it, whatever the view; the round's clock is
+// read from its own feed (static/clock.js works out the seconds from the server's time).
 (function () {
   "use strict";
   const feeds = JSON.parse(document.getElementById("display-feeds").textContent);
@@ -14,7 +17,15 @@
     return value === undefined ? text : text.replace("%s", String(value));
   }
   const VIEWS = ["pairings", "standings", "results"];
-  const state = feeds.map(function () { return { etag: null, data: null }; });
+  const POLL = 2000;
+  const TICKER = 30000; // how long the newest results stay in the ticker
+  const RESYNC = 300000; // the server's time asked for afresh every five minutes
+  const state = feeds.map(function () { return { etag: null, data: null, seen: null }; });
+  const clocks = JSON.parse(document.getElementById("display-clocks").textContent);
+  const clockState = clocks.map(function () { return { etag: null, synced: 0, data: null }; });
+  const clock = window.SpreadClock.create(document.getElementById("round-clock"));
+  const ticker = document.getElementById("display-ticker");
+  let tickerTimer = null;
   let step = 0;
 
   function cell(row, text, cls) {
@@ -77,19 +88,83 @@
     body.appendChild(content);
   }
 
+  // A result as the ticker knows it: a correction is a new one.
+  function key(data, r) {
+    return [data.round, r.table, r.one, r.two, r.scores[0], r.scores[1]].join("\u0001");
+  }
+
+  function span(text, cls) {
+    const s = document.createElement("span");
+    s.textContent = text;
+    if (cls) s.className = cls;
+    return s;
+  }
+
+  function announce(data, fresh, paired) {
+    const items = [span(t("tJustIn") + " · " + t("tDivision", isolate(data.division)), "label")];
+    if (paired) items.push(span(t("tPairingsUp", data.round)));
+    fresh.slice(0, 4).forEach(function (r) {
+      const where = r.table ? t("tTable", r.table) + " · " : "";
+      items.push(span(where + isolate(r.one) + " " + r.scores[0] + " – " + r.scores[1] + " "
+        + isolate(r.two), "result"));
+    });
+    ticker.replaceChildren.apply(ticker, items);
+    ticker.hidden = false;
+    if (tickerTimer) clearTimeout(tickerTimer);
+    tickerTimer = setTimeout(function () { ticker.hidden = true; }, TICKER);
+  }
+
+  // What the feed brings that the screen has not shown: new results, a new round.
+  function news(i, data) {
+    const before = state[i].seen;
+    const seen = new Set(data.results.map(function (r) { return key(data, r); }));
+    state[i].seen = seen;
+    if (before === null) return; // the first answer: nothing is news
+    const fresh = data.results.filter(function (r) { return !before.has(key(data, r)); });
+    const paired = state[i].data && data.round !== state[i].data.round;
+    if (fresh.length || paired) announce(data, fresh, paired);
+  }
+
   function poll(i) {
     const headers = state[i].etag ? { "If-None-Match": state[i].etag } : {};
     return fetch(feeds[i], { headers: headers, cache: "no-cache" }).then(function (response) {
       if (response.status === 200) {
         state[i].etag = response.headers.get("ETag");
-        return response.json().then(function (data) { state[i].data = data; return true; });
+        return response.json().then(function (data) {
+          news(i, data);
+          state[i].data = data;
+          return true;
+        });
       }
       return false;
     }).catch(function () { return false; });
   }
 
+  function shown() { return Math.floor(step / VIEWS.length) % feeds.length; }
+
+  // The clock of the division showing, with the server's time on every full answer.
+  function pollClock() {
+    const i = shown();
+    const c = clockState[i];
+    const sentAt = Date.now();
+    const headers = c.etag && sentAt - c.synced < RESYNC ? { "If-None-Match": c.etag } : {};
+    return fetch(clocks[i], { headers: headers, cache: "no-store" }).then(function (response) {
+      const receivedAt = Date.now();
+      if (response.status === 200) {
+        c.etag = response.headers.get("ETag");
+        return response.json().then(function (data) {
+          c.data = data;
+          c.synced = sentAt;
+          clock.update(data, sentAt, receivedAt);
+        });
+      }
+      if (response.status === 304 && c.data) clock.update(Object.assign({}, c.data, { now: null }));
+      return null;
+    }).catch(function () { return null; });
+  }
+
   function current() {
-    const i = Math.floor(step / VIEWS.length) % feeds.length;
+    const i = shown();
     const data = state[i].data;
     if (!data) return;
     const view = data.pin || VIEWS[step % VIEWS.length];
@@ -103,6 +178,8 @@
   }
 
   refresh();
-  setInterval(refresh, 3000);
+  pollClock();
+  setInterval(refresh, POLL);
+  setInterval(pollClock, POLL);
   setInterval(function () { step += 1; current(); }, seconds * 1000);
 }());

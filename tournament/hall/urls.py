@@ -4,13 +4,17 @@ under its prefix in `tournament/urls.py`."""
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournament.hall import desk, overlays, views
+from tournament.hall import clock_views, desk, overlays, views
 from tournament.public.cache import cached_public_page as cached
 
 # The round's clock. Under /desk/<slug>/division/<id>/:
-clock_desk: list[URLPattern | URLResolver] = []
+clock_desk: list[URLPattern | URLResolver] = [
+    path("clock", clock_views.desk_clock, name="desk-clock"),
+]
 # Under /api/v1/t/<slug>/<division>/:
-clock_api: list[URLPattern | URLResolver] = []
+clock_api: list[URLPattern | URLResolver] = [
+    path("clock", clock_views.api_clock, name="api-clock"),
+]
 
 # The player cards, their photos and the overlays. Under /t/<slug>/<division>/:
 cards_public: list[URLPattern | URLResolver] = [

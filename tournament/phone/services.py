@@ -27,7 +27,16 @@ from django.utils.translation import gettext as _
 from tournament.core import bounds
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
-from tournament.models import Claim, Division, Game, Player, PlayerLink, Round, Scoresheet
+from tournament.models import (
+    Claim,
+    Division,
+    Game,
+    Player,
+    PlayerLink,
+    Round,
+    RoundClock,
+    Scoresheet,
+)
 from tournament.pairing import services as rounds
 from tournament.phone import tokens
 from tournament.results import services as results
@@ -92,22 +101,28 @@ def player_for(token: str) -> Player | None:
     return link.player
 
 
-def poll_state(token: str) -> tuple[int, int, str, tuple[tuple[int, int, int], ...]] | None:
+PollState = tuple[int, int, str, tuple[tuple[int, int, int], ...], str]
+
+
+def poll_state(token: str) -> PollState | None:
     """What a poll of the player's page needs to know whether its kept body still holds: the
-    player (by a live token's digest), their division and its stamp, and their claims (game,
-    scores), read fresh with two small fixed queries written out (a poll is the hall's
-    commonest request, and the ORM's compiling would be most of its cost). None for a link
-    that does not work."""
+    player (by a live token's digest), their division and its stamp, their claims (game,
+    scores), and what the division's round clock is kept by (its row as read, "" for none:
+    `hall/clock.py`), read fresh with two small fixed queries written out (a poll is the
+    hall's commonest request, and the ORM's compiling would be most of its cost). None for a
+    link that does not work."""
     if not token or len(token) > 100:
         return None
     link, player, division = (m._meta.db_table for m in (PlayerLink, Player, Division))
-    claim = Claim._meta.db_table
+    claim, clock = Claim._meta.db_table, RoundClock._meta.db_table
     digests = tokens.digests(token)
     marks = ", ".join(["%s"] * len(digests))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT l.player_id, d.id, d.stamp FROM {link} l "  # noqa: S608 - table names, not input
-            f"JOIN {player} p ON p.id = l.player_id JOIN {division} d ON d.id = p.division_id "
+            "SELECT l.player_id, d.id, d.stamp, c.id, c.round, c.length, c.ends_at, c.remaining "
+            f"FROM {link} l JOIN {player} p ON p.id = l.player_id "  # noqa: S608 - table names
+            f"JOIN {division} d ON d.id = p.division_id "
+            f"LEFT JOIN {clock} c ON c.division_id = d.id "
             f"WHERE l.token_hash IN ({marks}) AND l.revoked IS NULL",
             digests,
         )
@@ -120,7 +135,8 @@ def poll_state(token: str) -> tuple[int, int, str, tuple[tuple[int, int, int], .
             [row[0]],
         )
         claims = tuple(tuple(c) for c in cursor.fetchall())
-    return row[0], row[1], row[2], claims
+    clock_version = "" if row[3] is None else ":".join(str(v) for v in row[3:])
+    return row[0], row[1], row[2], claims, clock_version
 
 
 def allow(token: str, limit: int = REPORTS_PER_MINUTE) -> bool:

@@ -7,6 +7,7 @@ from tournament.phone import views
 # Under /p/<token>/.
 player = [
     path("", views.page, name="phone"),
+    path("live", views.live, name="phone-live"),
     path("check-in", views.check_in, name="phone-check-in"),
     path("report", views.report, name="phone-report"),
     path("games/<int:game_id>/sheet", views.sheet, name="phone-sheet"),

@@ -8,12 +8,13 @@ server's cache, exact, under what it shows (see `page`). Every write is rate lim
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -28,6 +29,7 @@ from tournament.core import bounds, sentences
 from tournament.core.access import get_desk_division
 from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
+from tournament.hall import clock
 from tournament.models import Claim, Game, Player, PlayerLink, Scoresheet
 from tournament.pairing import services as rounds
 from tournament.phone import services as selfservice
@@ -60,17 +62,37 @@ CSRF_MARK = "csrf-mark-3b9f0c"  # where the request's own CSRF token goes in a k
 STANDING_MARK = "standing-mark-7d41e2"  # where the player's record and rank go in a kept body
 
 
-def page(request: HttpRequest, token: str) -> HttpResponse:
-    """The player's page, built from the division's snapshot (computed once per stamp for all
-    its players, `selfservice.snapshot`). Its body is kept per player under what it shows of
-    the player's own (their games, opponents, check-in, scoresheets, the division's switches)
-    and their claims, so a result elsewhere in the division re-renders no one's page: their
-    record and rank, which every result may move, and the request's CSRF token and messages
-    are put in afresh every time. A poll costs two small queries and cache reads."""
+@dataclass
+class _Poll:
+    """What a poll of the player's page read: the player, the division's snapshot, their
+    claims, the key their body is kept under, and what the division's round clock is kept by."""
+
+    player_id: int
+    snap: dict
+    claims: tuple
+    key: str
+    clock_version: str
+    token: str
+
+    def kept(self) -> dict[str, str]:
+        """The player's kept title and body (rendered from the snapshot if not kept)."""
+        kept = cache.get(self.key)
+        if kept is None:
+            kept = _body(self.player_id, self.snap, self.claims, self.token)
+            cache.set(self.key, kept, PAGE_TIMEOUT)
+        return kept
+
+    def standing(self) -> str:
+        return _standing(self.snap["standing"].get(self.player_id))
+
+
+def _poll(request: HttpRequest, token: str) -> _Poll:
+    """The poll of the player's page: their body is kept per player under what it shows and
+    their claims, from the division's snapshot (computed once per stamp for all its players)."""
     state = selfservice.poll_state(token)
     if state is None:
         raise Http404(_("This link does not work: ask the desk for a new one."))
-    player_id, division_id, stamp, claims = state
+    player_id, division_id, stamp, claims, clock_version = state
     snap = selfservice.kept_snapshot(division_id, stamp)
     if snap is None:
         player = _player(request, token)
@@ -82,17 +104,60 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     own = _own(snap, player_id)
     raw = f"{player_id}:{token}:{claims}:{own!r}:{get_language()}"
     key = "phone-page:" + hashlib.sha256(raw.encode()).hexdigest()
-    kept = cache.get(key)
-    if kept is None:
-        kept = _body(player_id, snap, claims, token)
-        cache.set(key, kept, PAGE_TIMEOUT)
-    body = kept["body"].replace(CSRF_MARK, get_token(request))
-    body = body.replace(STANDING_MARK, _standing(snap["standing"].get(player_id)))
-    ctx = {"title": kept["title"], "body": mark_safe(body)}  # noqa: S308 - rendered, escaped
+    return _Poll(player_id, snap, claims, key, clock_version, token)
+
+
+def _live_etag(key: str, standing: str, clock_version: str) -> str:
+    """What the live feed is kept by: the body's key, the record and rank, the clock."""
+    raw = f"{key}:{standing}:{clock_version}"
+    return '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
+
+
+def page(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's page. Its body is kept per player under what it shows of the player's
+    own (their games, opponents, check-in, scoresheets, the division's switches) and their
+    claims, so a result elsewhere in the division re-renders no one's page: their record and
+    rank, which every result may move, and the request's CSRF token and messages are put in
+    afresh every time. A poll costs two small queries and cache reads. The page then keeps
+    itself up to date from its live feed (`live`, `static/phone.js`)."""
+    poll = _poll(request, token)
+    kept, standing = poll.kept(), poll.standing()
+    csrf = get_token(request)
+    body = kept["body"].replace(CSRF_MARK, csrf).replace(STANDING_MARK, standing)
+    # The clock comes with the live feed's first answer, asked for at once (`static/phone.js`).
+    live = {
+        "url": reverse("phone-live", args=[token]),
+        "etag": _live_etag(poll.key, standing, poll.clock_version),
+        "csrf": csrf,
+    }
+    ctx = {"title": kept["title"], "body": mark_safe(body), "live": live}  # noqa: S308
     response = render(request, "tournament/phone/page.html", ctx)
     response["Cache-Control"] = "no-store"
     # The site's own Referrer-Policy (same-origin) keeps the token, in the address, from other
     # sites; "no-referrer" would make Chromium send `Origin: null`, which CSRF refuses.
+    return response
+
+
+def live(request: HttpRequest, token: str) -> HttpResponse:
+    """The page's live feed, polled by `static/phone.js` with If-None-Match: a bare 304 while
+    nothing the page shows has changed (its kept body's key, the record and rank, the round's
+    clock), else the body (its CSRF fields left marked, for the page to fill with its own
+    token), the title and the clock with the server's time (one query more). Two small
+    queries and the page's own cache reads; nothing is rendered that the page has not kept."""
+    poll = _poll(request, token)
+    standing = poll.standing()
+    etag = _live_etag(poll.key, standing, poll.clock_version)
+    wanted = request.headers.get("If-None-Match", "")
+    if any(tag.strip() == etag for tag in wanted.split(",")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        kept = poll.kept()  # only now: an unchanged page costs no cache read of its body
+        body = kept["body"].replace(STANDING_MARK, standing)
+        division_id = poll.snap["division"]["id"]
+        data = {"title": kept["title"], "body": body, "clock": clock.state(division_id)}
+        response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache, private"
     return response
 
 

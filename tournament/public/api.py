@@ -233,24 +233,33 @@ def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) ->
 DISPLAY_VIEWS = ("pairings", "standings", "results")
 
 
+def _latest_round(div: Division, stamps: Any) -> tuple[int, list[Any], dict[int, Any]]:
+    """The division's latest published round with games: its number, its games (plain rows,
+    by table, byes last) and the players by key, from the read model (read once per stamp in
+    each process, no model instance built for a game)."""
+    read = read_model.division_read(div, public=True, stamps=stamps)
+    rounds = [n for n, rows in read.rows.items() if any(g.kind != Game.VOID for g in rows)]
+    last = max(rounds, default=0)
+    games = [g for g in read.rows.get(last, ()) if g.kind != Game.VOID]
+    games.sort(key=lambda g: (g.table is None, g.table or 0, g.pk))
+    return last, games, {p.pk: p for p in read.players}
+
+
 def display(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     """All the hall display shows of a division, in one answer: the latest round's pairings by
-    name, the standings, the latest results with rating changes, and the view pinned."""
+    name, the standings, the latest results with rating changes, and the view pinned. Read
+    through the read model (a feed rendered again after every result of the division: at 500
+    players building the games' model instances was most of its cost)."""
     div = _division(request, slug, division)
-    games = _games(div)
-    last = max((g.round for g in games), default=0)
     stamps = page.stamps(div)
+    last, games, people = _latest_round(div, stamps)
     key = read_model.standings_key(div, public=True, stamps=stamps)
     rated = read_model.division_ratings(div, key=key, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
     by_name: list[dict[str, Any]] = []
-    recent = []
     for g in games:
-        if g.round != last:
-            continue
-        sides = [(g.player1, g.player2)]
-        if g.player2 is not None:
-            sides.append((g.player2, g.player1))
+        one, two = people[g.player1_id], people.get(g.player2_id) if g.player2_id else None
+        sides = [(one, two)] if two is None else [(one, two), (two, one)]
         for me, other in sides:
             by_name.append(
                 {
@@ -261,10 +270,11 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
                     "first": g.first == (1 if me.pk == g.player1_id else 2),
                 }
             )
-        if g.has_result and g.player2 is not None:
-            recent.append((g.updated, g))
     by_name.sort(key=lambda row: row["name"].casefold())
-    recent.sort(key=lambda pair: pair[0], reverse=True)
+    done = {g.pk: g for g in games if g.has_result and g.player2_id is not None}
+    # The latest results by when they were saved: one small query of the round's keys.
+    order = Game.objects.filter(pk__in=list(done)).order_by("-updated", "-pk")
+    recent = [done[pk] for pk in order.values_list("pk", flat=True)[:12]]
 
     def change(p: Any) -> int:
         r = ratings.get(p.pk)
@@ -276,12 +286,12 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     latest = [
         {
             "table": g.table,
-            "one": g.player1.name,
-            "two": g.player2.name if g.player2 else "",
+            "one": people[g.player1_id].name,
+            "two": people[g.player2_id].name,
             "scores": [g.score1, g.score2],
-            "changes": [change(g.player1), change(g.player2)],
+            "changes": [change(people[g.player1_id]), change(people[g.player2_id])],
         }
-        for _, g in recent[:12]
+        for g in recent
     ]
     rows = read_model.division_standings(div, key=key, public=True, stamps=stamps)
     standing = [

@@ -32,6 +32,7 @@ from tournament.core.access import (
 from tournament.core.forms import form_error
 from tournament.core.sentences import isolate, penalty_note
 from tournament.event import unresolved
+from tournament.hall import clock as hall_clock
 from tournament.models import Change, Division, Game, Tournament
 from tournament.pairing import services as rounds
 from tournament.phone import services as selfservice
@@ -149,6 +150,8 @@ def _entry_page(
 ) -> HttpResponse:
     context = _round_context(request, division, round_number)
     context.update(
+        # The round's clock, for its directors (scorekeepers enter results, not the clock).
+        clock=hall_clock.desk_panel(division, request.user),
         form=form,
         error=error,
         rounds=results.round_summaries(division),

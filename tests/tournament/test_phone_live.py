@@ -1,0 +1,122 @@
+"""The phone page's live feed, /p/<token>/live (phone/views.live): a bare 304 while nothing the
+page shows has changed, the page's body as soon as a round is published, a result recorded or
+the round's clock changed; the public's view only (an unpublished round stays hidden)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from tournament.hall import clock
+from tournament.models import Division, Game, Round
+from tournament.phone import services as selfservice
+from tournament.results import services as results
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    cache.clear()
+
+
+@pytest.fixture
+def on(division: Division) -> Division:
+    division.self_report = True
+    division.save()
+    Round.objects.create(division=division, number=1, published=True)
+    return division
+
+
+def _live(token: str, etag: str = ""):
+    headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
+    return Client().get(reverse("phone-live", args=[token]), **headers)
+
+
+def _page_etag(token: str) -> str:
+    page = Client().get(reverse("phone", args=[token])).content.decode()
+    found = re.search(r'<script id="phone-live" type="application/json">(.*?)</script>', page)
+    assert found is not None
+    return json.loads(found.group(1))["etag"]
+
+
+def test_an_unchanged_page_is_a_304_for_two_queries(
+    on: Division, django_assert_num_queries: Callable
+) -> None:
+    token = selfservice.issue_link(on.players.get(number=2))
+    first = _live(token)
+    assert first.status_code == 200 and first["Cache-Control"] == "no-cache, private"
+    data = first.json()
+    assert "Table 1" in data["body"] and "Quill, Ada" in data["body"]
+    assert data["clock"]["shown"] is False
+    assert _page_etag(token) == first["ETag"]  # the page starts from the feed's own tag
+
+    with django_assert_num_queries(2):  # the link with its division and clock; the claims
+        again = _live(token, first["ETag"])
+    assert again.status_code == 304 and again["ETag"] == first["ETag"]
+
+
+def test_a_result_recorded_elsewhere_or_for_the_player_comes_in_the_feed(
+    on: Division, director: User
+) -> None:
+    token = selfservice.issue_link(on.players.get(number=6))  # Gus, against Fay
+    etag = _live(token)["ETag"]
+
+    results.enter_line(on, 1, "3 400 4 300", director)  # not Gus's game: his rank moves
+    moved = _live(token, etag)
+    assert moved.status_code == 200 and "rank 2" in moved.json()["body"]
+    results.enter_line(on, 1, "6 500 5 300", director)
+    won = _live(token, moved["ETag"])
+    # The scores stay left to right in any language (`|ltr`).
+    body = re.sub(r'<bdi dir="ltr" class="ltr">([^<]*)</bdi>', r"\1", won.json()["body"])
+    assert "Recorded: <bdi>North, Fay</bdi> 300 – <bdi>Stone, Gus</bdi> 500" in body
+    assert 'name="my_score"' not in body
+    assert _live(token, won["ETag"]).status_code == 304
+
+
+def test_the_next_round_appears_once_published_and_not_before(
+    on: Division, director: User, game_of: Callable[..., Game]
+) -> None:
+    ada, ben = (on.players.get(number=n) for n in (1, 2))
+    token = selfservice.issue_link(ada)
+    results.enter_line(on, 1, "1 400 2 300", director)
+    etag = _live(token)["ETag"]
+    Game.objects.create(division=on, round=2, table=4, player1=ada, player2=ben, first=2)
+    hidden = Round.objects.create(division=on, number=2, published=False)
+
+    assert _live(token, etag).status_code == 304  # the division changed, not the public's view
+    hidden.published = True
+    hidden.save()
+    shown = _live(token, etag)
+    assert shown.status_code == 200
+    body = shown.json()["body"]
+    assert "Round 2" in body and "Table 4" in body and "Crane, Ben" in body
+
+
+def test_a_clock_change_comes_in_the_feed_with_the_servers_time(on: Division) -> None:
+    token = selfservice.issue_link(on.players.get(number=3))
+    etag = _live(token)["ETag"]
+    clock.start(on, 25, 1)
+    started = _live(token, etag)
+    assert started.status_code == 200
+    data = started.json()["clock"]
+    assert (data["shown"], data["running"], data["length"]) == (True, True, 1500)
+    assert data["now"] and data["ends_at"]
+    assert _live(token, started["ETag"]).status_code == 304
+    clock.pause(on)
+    paused = _live(token, started["ETag"])
+    assert paused.status_code == 200 and paused.json()["clock"]["ends_at"] is None
+
+
+def test_a_revoked_link_has_no_feed(on: Division) -> None:
+    player = on.players.get(number=1)
+    token = selfservice.issue_link(player)
+    assert _live(token).status_code == 200
+    selfservice.revoke_links(player)
+    assert _live(token).status_code == 404
+    assert _live("not-a-token").status_code == 404
