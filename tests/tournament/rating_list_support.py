@@ -1,18 +1,17 @@
 """What the rating lists' tests share: small events with known results, and the people their
 players are linked to.
 
-`link_people` stands in for the people linker (`tournament.people.services.link_tournament`)
-until it is on main: each player without a person is linked to the person of the same name
-(folded as the rating lists' reader folds names), made when there is none. Swap its body for
-the linker and every test keeps working."""
+`link_people` links the event's players to people through the people linker
+(`tournament.people.services.link_tournament`): by an identifier, else by the folded name,
+else a new person."""
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
 
-from tournament.interchange.ratinglist import name_key
-from tournament.models import Division, Game, Person, Player, Tournament
+from tournament.models import Division, Game, Player, Tournament
+from tournament.people import services as people
 
 # A round: (first player, second player, first's score, second's score); a bye: (player, None,
 # spread, 0).
@@ -20,14 +19,7 @@ Result = tuple[str, str | None, int, int]
 
 
 def link_people(tournament: Tournament) -> None:
-    for player in Player.objects.filter(division__tournament=tournament, person=None):
-        key = " ".join(name_key(player.name))
-        person = Person.objects.filter(key=key).first()
-        if person is None:
-            person = Person.objects.create(name=player.name, key=key)
-        player.person = person
-        player.person_link = "name"
-        player.save(update_fields=["person", "person_link"])
+    people.link_tournament(tournament)
 
 
 def small_event(

@@ -16,6 +16,7 @@ from tournament.engine.standings import Game as EngineGame
 from tournament.exchange import tsh_io
 from tournament.interchange import tsh
 from tournament.models import Person, RatingList, RatingListEntry, Tournament
+from tournament.people import services as people_services
 from tournament.rating_lists import services
 
 from .rating_list_support import Result, link_people, small_event
@@ -334,3 +335,26 @@ def test_a_person_without_a_rated_game_has_no_entry(db: None) -> None:
     report = services.rebuild(rating_list)
     assert report.events[0].no_games == ("Cora Vale",)
     assert [e[1] for e in entries(rating_list)] == ["Ada Quill", "Ben Crane"]
+
+
+def test_a_merge_of_people_marks_the_list_to_be_rebuilt_and_the_rebuild_rates_them_as_one(
+    rated: RatingList,
+) -> None:
+    services.rebuild(rated)
+    # Eli's spring player linked to a person of their own (a name written another way), then
+    # merged into Eli: the list is to be rebuilt, and is rebuilt as before.
+    before = entries(rated)
+    eli = Person.objects.get(name="Eli Moss")
+    spring = eli.players.get(division__tournament__slug="spring-cup")
+    stray = Person.objects.create(name="Moss, E.")
+    spring.person = stray
+    spring.save(update_fields=["person"])
+    services.rebuild(rated)
+    assert [e for e in entries(rated) if e[1] == "Moss, E."][0][:3] == ("spring-cup", "Moss, E.", 0)
+
+    people_services.merge(eli, stray, None)
+
+    rated.refresh_from_db()
+    assert rated.rebuilt is None
+    services.rebuild(rated)
+    assert entries(rated) == before

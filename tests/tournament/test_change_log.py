@@ -14,7 +14,7 @@ from PIL import Image
 
 from tournament.core import audit
 from tournament.event import services as events
-from tournament.hall import photos
+from tournament.hall import clock, photos
 from tournament.models import Change, Division, Game, Player
 from tournament.pairing import services as rounds
 from tournament.players import services as players
@@ -74,6 +74,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     held = scoresheets.attach_scoresheet(game_of(5), wrong, director)
     scoresheets.release_scoresheet(held, director)
     photos.save_photo(hal, _png(), director)
+    clock.start(division, 25, actor=director)
 
     logged = list(Change.objects.order_by("pk").values_list("action", "user", "player"))
 
@@ -112,6 +113,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
         "upload",
         "release",
         "photo",
+        "clock",
     ]
     assert {(user, player) for _, user, player in logged} == {(director.pk, None)}
     assert {a for a, _, _ in logged} | {"swap", "unpair"} == set(Change.Action.values)

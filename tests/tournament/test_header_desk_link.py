@@ -42,9 +42,21 @@ FILES = {
     "tourney-js",
     "display",
     "rating-list-file",
+    "scoreboard",
+    "scoreboard-card",
+    "overlay",
+    "player-photo",
 }
 # The public pages that belong to no tournament: their header links to the desk's index.
-NOT_AN_EVENTS = {"home", "rating-lists", "rating-list", "rating-list-person"}
+NOT_AN_EVENTS = {
+    "home",
+    "rating-lists",
+    "rating-list",
+    "rating-list-person",
+    "people",
+    "person",
+    "person-versus",
+}
 
 
 def _pages(division: Division, sheet: int) -> dict[str, str]:
@@ -97,6 +109,15 @@ def test_every_public_page_links_to_the_tournament_s_desk(
     pages["rating-lists"] = reverse("rating-lists")
     pages["rating-list"] = reverse("rating-list", args=["club"])
     pages["rating-list-person"] = reverse("rating-list-person", args=["club", player.person.pk])
+    # People across events: the player's person and their opponent's.
+    other_player = division.players.get(number=2)
+    other_player.person = Person.objects.create(name=other_player.name)
+    other_player.save()
+    pages["people"] = reverse("people")
+    pages["person"] = reverse("person", args=[player.person.pk])
+    pages["person-versus"] = reverse(
+        "person-versus", args=[player.person.pk, other_player.person.pk]
+    )
     assert set(pages) == _public_names(urls.urlpatterns) - FILES  # every public page is here
 
     own = LINK.format(reverse("desk-dashboard", args=[division.tournament.slug]))

@@ -23,7 +23,7 @@ from django.utils.translation import gettext, ngettext
 from tournament.core import audit
 from tournament.core.sentences import isolate
 from tournament.interchange import ratinglist
-from tournament.models import Change, PeopleChange, Person, Player, Tournament
+from tournament.models import Change, PeopleChange, Person, Player, RatingList, Tournament
 from tournament.standings import stamps
 
 ID_FIELDS = ("xtid", "naspa_id", "wespa_id", "association_id")
@@ -494,6 +494,9 @@ def _log(action: str, user: Any, before: dict, after: dict, reason: str) -> Peop
             after={"action": action},
             reason=reason,
         )
+    # The rating lists that rate these events are to be rebuilt: their entries are of the
+    # people as they were (a merged person's went with them).
+    RatingList.objects.filter(events__tournament__in=tournaments).update(rebuilt=None)
     return change
 
 

@@ -17,7 +17,7 @@ api: list[URLPattern | URLResolver] = [
 ]
 # Under /desk/people/:
 desk: list[URLPattern | URLResolver] = [
-    path("", views.desk_people, name="desk-people"),
+    path("", views.desk_people, name="desk-people-index"),
     path("<int:pk>/", views.desk_person, name="desk-person"),
     path("<int:pk>/merge/", views.desk_merge, name="desk-person-merge"),
     path("<int:pk>/split/", views.desk_split, name="desk-person-split"),

@@ -191,7 +191,7 @@ def desk_confirm(request: HttpRequest) -> HttpResponse:
     form = forms.ConfirmForm(request.POST)
     if not form.is_valid():
         messages.error(request, gettext("Choose a person, or a new person."))
-        return redirect("desk-people")
+        return redirect("desk-people-index")
     player = get_object_or_404(Player, pk=form.cleaned_data["player"])
     chosen = form.cleaned_data["person"]
     target = None
@@ -199,9 +199,9 @@ def desk_confirm(request: HttpRequest) -> HttpResponse:
         target = Person.objects.filter(pk=chosen).first()
         if target is None:
             messages.error(request, gettext("There is no person with that number."))
-            return redirect("desk-people")
+            return redirect("desk-people-index")
     _run(request, lambda: services.confirm(player, target, request.user), gettext("Linked"))
-    return redirect("desk-people")
+    return redirect("desk-people-index")
 
 
 @login_required
@@ -209,4 +209,4 @@ def desk_confirm(request: HttpRequest) -> HttpResponse:
 def desk_undo(request: HttpRequest, pk: int) -> HttpResponse:
     change = get_object_or_404(PeopleChange, pk=pk)
     _run(request, lambda: services.undo(change, request.user), gettext("Undone"))
-    return redirect("desk-people")
+    return redirect("desk-people-index")
