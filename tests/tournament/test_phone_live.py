@@ -120,3 +120,52 @@ def test_a_revoked_link_has_no_feed(on: Division) -> None:
     selfservice.revoke_links(player)
     assert _live(token).status_code == 404
     assert _live("not-a-token").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_result_both_phones_agree_on_leaves_the_divisions_snapshot_made_for_the_polls(
+    on: Division,
+) -> None:
+    from tournament.standings import memos
+
+    ada, ben = on.players.get(number=1), on.players.get(number=2)
+    selfservice.issue_link(ada)
+    game = Game.objects.get(division=on, round=1, player1=ada, player2=ben)
+    selfservice.report(ada, game, 400, 350)
+    memos.clear_all()
+    cache.clear()
+
+    selfservice.report(ben, game, 350, 400)  # agreed: recorded, and after the commit ...
+
+    on.refresh_from_db()
+    kept = selfservice.kept_snapshot(on.pk, on.stamp)  # ... made under the new stamp
+    assert kept is not None
+    assert kept["standing"][ada.pk] == {"record": "1–0", "rank": 1}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("linked", [True, False], ids=["a phone linked", "no phone"])
+def test_a_result_typed_at_the_desk_makes_the_snapshot_only_where_a_phone_polls(
+    on: Division, django_user_model: type[User], linked: bool
+) -> None:
+    from tournament.standings import memos
+
+    director = django_user_model.objects.create(username="td")
+    on.tournament.directors.add(director)
+    if linked:
+        selfservice.issue_link(on.players.get(number=3))
+    memos.clear_all()
+    cache.clear()
+    desk = Client()
+    desk.force_login(director)
+
+    saved = desk.post(
+        reverse("desk-enter", args=[on.tournament.slug, on.pk, 1]),
+        {"line": "1 400 2 350", "version": "", "reason": ""},
+    )
+
+    assert saved.status_code == 302
+    on.refresh_from_db()
+    assert Game.objects.get(division=on, round=1, player1__number=1).score1 == 400
+    kept = selfservice.kept_snapshot(on.pk, on.stamp)
+    assert (kept is not None) is linked

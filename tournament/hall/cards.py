@@ -62,27 +62,32 @@ class _Side:
     has_result: bool
 
 
-def _sides(division: Division) -> tuple[dict[int, list[_Side]], int]:
-    """Each player's published games, by round, and the latest published round."""
-    games = (
+def _sides(division: Division, players: dict[int, Player]) -> tuple[dict[int, list[_Side]], int]:
+    """Each player's published games, by round, and the latest published round: plain rows,
+    the opponents taken from `players` (the standings' own), no game built as a model."""
+    rows = (
         Game.objects.published()
         .filter(division=division)
         .exclude(kind=Game.VOID)
-        .select_related("player1", "player2")
         .order_by("round", "pk")
-    )
+        .values_list("round", "table", "player1_id", "player2_id", "score1", "score2", "kind",
+                     "first")
+    )  # fmt: skip
+    missing = {pk for row in rows for pk in row[2:4] if pk is not None and pk not in players}
+    if missing:  # a player the standings do not list (none today): read once
+        players = {**players, **Player.objects.in_bulk(missing)}
     by_player: dict[int, list[_Side]] = {}
     last = 0
-    for g in games:
-        last = max(last, g.round)
-        pairs = [(g.player1, g.player2, g.score1, g.score2, 1)]
-        if g.player2 is not None:
-            pairs.append((g.player2, g.player1, g.score2, g.score1, 2))
+    for rnd, table, one, two, score1, score2, kind, first in rows:
+        last = max(last, rnd)
+        has_result = score1 is not None and (two is None or score2 is not None)
+        pairs = [(one, two, score1, score2, 1)]
+        if two is not None:
+            pairs.append((two, one, score2, score1, 2))
         for me, other, mine, theirs, position in pairs:
-            side = _Side(
-                g.round, g.table, other, mine, theirs, g.kind, g.first == position, g.has_result
-            )
-            by_player.setdefault(me.pk, []).append(side)
+            opponent = players[other] if other is not None else None
+            side = _Side(rnd, table, opponent, mine, theirs, kind, first == position, has_result)
+            by_player.setdefault(me, []).append(side)
     return by_player, last
 
 
@@ -188,8 +193,8 @@ def scoreboard(division: Division, stamps: DivisionStamps) -> dict[str, Any]:
     rows = read_model.division_standings(division, key=key, public=True, stamps=stamps)
     rated = read_model.division_ratings(division, key=key, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
-    by_player, current_round = _sides(division)
     players = [r.player for r in rows]
+    by_player, current_round = _sides(division, {p.pk: p for p in players})
     gibsons, classes = _marks(division, players, stamps)
     extras = {
         "division": division,

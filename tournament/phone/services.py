@@ -15,6 +15,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.core.cache import cache
@@ -336,6 +337,7 @@ def record(game: Game, claimant: Player, score: int, other_score: int, actor: ob
     first = 2 if game.first == 2 else 1
     change = results.record_result(game, score1, score2, actor, first=first)
     Claim.objects.filter(game=game).delete()
+    warm_after_commit(game.division_id)
     user = None if isinstance(actor, Player) else actor
     return rounds.revisit(game.division, user, [change])
 
@@ -363,6 +365,7 @@ def claims_text(claims: list[Claim]) -> str:
 def settle(game: Game) -> str:
     """The players' reports of a game whose result the desk has just typed: cleared, and
     named in a sentence, so that a result typed over a disagreement says what it overrides."""
+    warm_after_commit(game.division_id)
     claims = list(Claim.objects.filter(game=game).select_related("player"))
     if not claims:
         return ""
@@ -489,6 +492,22 @@ def snapshot(division: Division) -> dict[str, Any]:
         # page build would cost more than the build of the page. Exact: the key holds the stamp.
         memos.PHONE_SNAPSHOTS.put(key, found)
     return found
+
+
+def warm_after_commit(division_id: int) -> None:
+    """After a result: the division's phones all poll for what changed, so its snapshot is made
+    once, after the commit, by the write (`warm_snapshot`), rather than by the first poll of
+    each worker while that worker's other polls wait on it."""
+    transaction.on_commit(partial(warm_snapshot, division_id))
+
+
+def warm_snapshot(division_id: int) -> None:
+    """The division's snapshot under its new stamp, made and kept now (`snapshot`), where
+    some player of it has a live link (no phone, no snapshot to make)."""
+    links = PlayerLink.objects.filter(player__division_id=division_id, revoked__isnull=True)
+    division = Division.objects.select_related("tournament").filter(pk=division_id).first()
+    if division is not None and links.exists():
+        snapshot(division)
 
 
 def _build_snapshot(division: Division) -> dict[str, Any]:
