@@ -505,8 +505,10 @@ def warm_snapshot(division_id: int) -> None:
     """The division's snapshot under its new stamp, made and kept now (`snapshot`), where
     some player of it has a live link (no phone, no snapshot to make)."""
     links = PlayerLink.objects.filter(player__division_id=division_id, revoked__isnull=True)
+    if not links.exists():
+        return
     division = Division.objects.select_related("tournament").filter(pk=division_id).first()
-    if division is not None and links.exists():
+    if division is not None:
         snapshot(division)
 
 
