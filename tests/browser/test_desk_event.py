@@ -85,9 +85,14 @@ def test_a_new_director_runs_an_event_from_the_desk(live_url: str, page, tmp_pat
     page.fill("#id_round", "1")
     page.click("#pair-form button[type=submit]")
     page.wait_for_url(f"**/division/{division.pk}/round/1/pairings/")
-    assert "Not checked in, so left out of round 1: Hal Reed." in page.inner_text("body")
+    assert (
+        "Not checked in, so left out of round 1 with a forfeit loss (−50): Hal Reed."
+        in page.inner_text("body")
+    )
     games = list(
-        Game.objects.filter(division=division, round=1).select_related("player1", "player2")
+        Game.objects.filter(division=division, round=1)
+        .exclude(kind=Game.FORFEIT)
+        .select_related("player1", "player2")
     )
     byes = [g for g in games if g.kind == Game.BYE]
     assert len(games) == 4 and len(byes) == 1

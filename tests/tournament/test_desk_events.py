@@ -323,11 +323,16 @@ def test_round_1_pairs_only_the_players_checked_in(
     )
 
     page = response.content.decode()
-    assert "Not checked in, so left out of round 1: Fay North." in plain(page)
-    games = empty_division.games.filter(round=1)
+    assert "Not checked in, so left out of round 1 with a forfeit loss (−50): Fay North." in plain(
+        page
+    )
+    games = empty_division.games.filter(round=1).exclude(kind=Game.FORFEIT)
     paired = {p for g in games for p in (g.player1.number, g.player2 and g.player2.number) if p}
     assert paired == {1, 2, 3, 4, 5}
     assert games.filter(kind=Game.BYE).count() == 1
+    # Left out, Fay gets what the division gives an absent player, in the pairing's change.
+    fay = games.get(kind=Game.FORFEIT)
+    assert (fay.player1.number, fay.score1, fay.table, fay.player2) == (6, -50, None, None)
     assert not rounds.not_checked_in([]) and Player.objects.count() == 6
 
 

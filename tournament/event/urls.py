@@ -20,4 +20,5 @@ desk = [
     path("<slug:slug>/backup", views.download_backup, name="desk-backup"),
     path("<slug:slug>/snapshots/<str:name>", views.download_snapshot, name="desk-snapshot"),
     path("<slug:slug>/changes/", views.changes, name="desk-changes"),
+    path("<slug:slug>/check/", views.check, name="desk-check"),
 ]

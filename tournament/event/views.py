@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.access import get_desk_tournament
 from tournament.core.forms import form_error
+from tournament.event import checks, snapshots, unresolved
 from tournament.event import services as events
-from tournament.event import snapshots, unresolved
 from tournament.event.forms import (
     AddDivisionForm,
     NewDivisionFormSet,
@@ -303,6 +303,15 @@ def download_snapshot(request: HttpRequest, slug: str, name: str) -> FileRespons
     if path is None:
         raise Http404(gettext("No such snapshot."))
     return FileResponse(path.open("rb"), as_attachment=True, filename=name)
+
+
+@login_required
+def check(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's consistency check (`checks.check_event`), read-only, for its directors and
+    scorekeepers: every finding, one line each."""
+    tournament = get_desk_tournament(request, slug, scorekeeper=True)
+    context = {"tournament": tournament, "findings": checks.check_event(tournament)}
+    return render(request, "tournament/event/check.html", context)
 
 
 @login_required

@@ -29,6 +29,7 @@ from tournament.engine import standings as engine
 from tournament.engine.pairing.messages import Message
 from tournament.engine.pairing.registry import automatic
 from tournament.models import Change, Division, Game, Player, Round
+from tournament.pairing import missed
 from tournament.results.services import change_text, snapshot
 from tournament.standings import read_model
 
@@ -299,18 +300,10 @@ def _round_games(division: Division, round_number: int) -> list[Game]:
     )
 
 
-def _absence_forfeit(game: Game) -> bool:
-    """A forfeit loss given to a player marked absent when the round was paired: made again
-    with the round's pairings, not a result the director entered."""
-    return (
-        game.kind == Game.FORFEIT
-        and game.player2_id is None
-        and game.round in (game.player1.absent_rounds or [])
-    )
-
-
 def _refuse_if_played(games: Sequence[Game], round_number: int, doing: str) -> None:
-    played = [g for g in games if g.kind != Game.BYE and g.has_result and not _absence_forfeit(g)]
+    played = [
+        g for g in games if g.kind != Game.BYE and g.has_result and not missed.made_with_pairing(g)
+    ]
     if played:
         raise PairingRefused(
             ngettext(
@@ -404,20 +397,22 @@ def save_pairings(
                     version=1,
                 )
             )
-        if division.absent_result == "forfeit":
-            seated = {p.pk for pair in pairs for p in pair if p is not None}
-            for p in marked_absent(list(division.players.all()), round_number):
-                if p.pk not in seated:
-                    created.append(
-                        Game.objects.create(
-                            division=division,
-                            round=round_number,
-                            player1=p,
-                            kind=Game.FORFEIT,
-                            score1=-division.forfeit_spread,
-                            version=1,
-                        )
-                    )
+        # Everyone in the round's field and not in `pairs` gets what the division gives a
+        # player who misses a round (`missed.decide`), in this same change.
+        everyone = list(division.players.all())
+        seated = {p.pk for pair in pairs for p in pair if p is not None}
+        checked_out = [p.pk for p in not_checked_in(everyone)] if round_number == 1 else []
+        reasons = missed.why_left_out(everyone, round_number, checked_out)
+        given = []
+        for p in everyone:
+            if p.pk in seated or p.pk not in reasons:
+                continue
+            result = missed.decide(division, p, round_number, reasons[p.pk])
+            given.append((p, result))
+            game = missed.make(division, p, round_number, result)
+            if game is not None:
+                created.append(game)
+        notes = [*notes, *missed.notes(division, round_number, given)]
         warnings = _check(division, round_number, created)
         from_round = _checked_from(division, round_number) if based_on is None else based_on
         state, _ = Round.objects.update_or_create(

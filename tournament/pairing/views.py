@@ -155,15 +155,16 @@ def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         gettext("Round %(number)s paired by %(system)s: check it, then publish.")
         % {"number": state.number, "system": state.system},
     )
-    if state.number == 1:
-        left_out = rounds.not_checked_in(list(division.players.all()))
-        if left_out:
-            messages.warning(
-                request,
-                gettext("Not checked in, so left out of round 1: %(join)s.")
-                % {"join": ", ".join(p.name for p in left_out)},
-            )
+    _tell_left_out(request, state)
     return redirect("desk-round-pairings", slug, division.pk, state.number)
+
+
+def _tell_left_out(request: HttpRequest, state: Round) -> None:
+    """Who the pairing left out and what each got (`pairing.missed`), as the round's notes
+    say it: "Not checked in, so left out of round 1 with a forfeit loss (−50): Ed Fox"."""
+    for note in state.notes:
+        if str(note.get("code", "")).startswith("left_out_"):
+            messages.warning(request, sentences.message(note))
 
 
 @login_required
@@ -181,7 +182,7 @@ def pair_manual(
         messages.error(request, question)
         return redirect("desk-round-pairings", slug, division.pk, round_number)
     try:
-        rounds.save_manual(division, round_number, form.cleaned_data["pairs"], request.user)
+        state = rounds.save_manual(division, round_number, form.cleaned_data["pairs"], request.user)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
@@ -190,6 +191,7 @@ def pair_manual(
             gettext("Round %(round_number)s paired by hand: check it, then publish.")
             % {"round_number": round_number},
         )
+        _tell_left_out(request, state)
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
 

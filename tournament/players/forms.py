@@ -62,16 +62,25 @@ class LateEntryForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
-    def __init__(self, *args: Any, last_first: bool | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        last_first: bool | None = None,
+        absent_result: str = "forfeit",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        # The division's own rule for a missed round is the choice offered first.
+        self.fields["missed"].initial = "forfeits" if absent_result == "forfeit" else "nothing"
         # The name is saved as the division writes its names (`players.late_entry`).
         self.fields["name"].help_text = name_style_help(last_first)
 
     def clean_name(self) -> str:
         return " ".join(self.cleaned_data["name"].split())
 
-    def clean_missed(self) -> str:
-        return self.cleaned_data.get("missed") or "forfeits"
+    def clean_missed(self) -> str | None:
+        # Nothing chosen: what the division gives a player who misses a round.
+        return self.cleaned_data.get("missed") or None
 
 
 class PasteForm(forms.Form):

@@ -3,6 +3,7 @@ from a roster file. Each change is logged as a `Change`, like every result and p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,10 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
-from tournament.core import audit
+from tournament.core import audit, sentences
 from tournament.core.sentences import isolate
 from tournament.interchange import names, roster
 from tournament.models import Change, Division, Game, Player
+from tournament.pairing import missed as missing
 from tournament.pairing import services as rounds
 from tournament.people import services as people
 from tournament.results import services as results
@@ -53,24 +55,63 @@ def withdraw(player: Player, from_round: int, user: Any) -> Player:
 
 
 def reinstate(player: Player, user: Any) -> Player:
-    """The player takes part again from the next round paired."""
+    """The player takes part again from the next round paired. The rounds paired while they
+    were withdrawn, where they have no game, give them what the division gives a player who
+    misses a round (`pairing.missed`), in the same change."""
     with transaction.atomic():
+        division = rounds.locked_division(player.division)
         player = Player.objects.select_for_update().get(pk=player.pk)
-        return _set_withdrawn(player, None, user, REINSTATE, f"{isolate(player.name)} reinstated")
+        withdrawn = player.withdrawn_from_round
+        reason = f"{isolate(player.name)} reinstated"
+        made: list[Game] = []
+        if withdrawn is not None:
+            paired = set(
+                division.games.filter(round__gte=withdrawn)
+                .exclude(kind=Game.VOID)
+                .values_list("round", flat=True)
+            )
+            paired -= set(
+                division.games.filter(
+                    models.Q(player1=player) | models.Q(player2=player)
+                ).values_list("round", flat=True)
+            )
+            player.withdrawn_from_round = None
+            said = []
+            for r in sorted(paired):
+                result = missing.decide(division, player, r, missing.REINSTATED)
+                said.extend(
+                    sentences.message(note)
+                    for note in missing.notes(division, r, [(player, result)])
+                )
+                game = missing.make(division, player, r, result)
+                if game is not None:
+                    made.append(game)
+            if said:
+                reason += ": " + " ".join(said)
+            player.withdrawn_from_round = withdrawn
+        return _set_withdrawn(player, None, user, REINSTATE, reason, made)
 
 
 def _set_withdrawn(
-    player: Player, from_round: int | None, user: Any, action: str, reason: str
+    player: Player,
+    from_round: int | None,
+    user: Any,
+    action: str,
+    reason: str,
+    made: Sequence[Game] = (),
 ) -> Player:
     before = player.withdrawn_from_round
     player.withdrawn_from_round = from_round
     player.save(update_fields=["withdrawn_from_round", "updated"])
+    after: dict[str, Any] = {"player": player.number, "withdrawn_from_round": from_round}
+    if made:
+        after["games"] = [snapshot(g) for g in made]
     rounds.log_change(
         player.division,
         user,
         action,
         {"player": player.number, "withdrawn_from_round": before},
-        {"player": player.number, "withdrawn_from_round": from_round},
+        after,
         reason,
     )
     return player
@@ -103,19 +144,22 @@ def late_entry(
     division: Division,
     new: NewPlayer,
     user: Any,
-    missed: str = "forfeits",
+    missed: str | None = None,
     last_first: bool | None = None,
 ) -> Player:
-    """Add a player after the start: for every round already under way, a forfeit loss, a
-    bye, or nothing, as `missed` says.
+    """Add a player after the start: for every round already paired or played, what the
+    division gives a player who misses a round (`pairing.missed`: a forfeit loss, or nothing),
+    or what the director chose (`missed`: forfeits, byes, nothing).
 
     The name is written in the division's style (`names.in_style`: “Ada Quill” is saved as
     “Quill, Ada” where the names are written “Last, First”), or in `last_first` when given
     (a pasted list's style).
-    A round is under way when it has a result or its pairings are published; a round paired
-    but neither published nor played can be paired again to include the newcomer.
+    A round paired but neither published nor played is marked stale by the change to its
+    field (or paired again, if the division paired it by itself), so that the newcomer can be
+    paired in it; until then they have their missed round's result there too, so that no
+    round leaves them with nothing by accident.
     """
-    if missed not in MISSED:
+    if missed is not None and missed not in MISSED:
         raise rounds.PairingRefused(
             gettext("%(missed)r is not a choice: %(join)s.")
             % {"missed": missed, "join": ", ".join(MISSED)}
@@ -199,34 +243,39 @@ def import_roster(division: Division, data: bytes, filename: str, user: Any) -> 
 
 
 def _enter_late(
-    division: Division, player: Player, user: Any, missed: str = "forfeits"
+    division: Division, player: Player, user: Any, missed: str | None = None
 ) -> list[Game]:
-    """A new player's forfeit losses (or byes, or nothing) for the rounds under way, logged as
-    their entry."""
-    under_way = set(division.games.exclude(score1=None).values_list("round", flat=True))
-    under_way |= set(division.rounds.filter(published=True).values_list("number", flat=True))
-    under_way -= set(player.games_as_1.values_list("round", flat=True))
-    kind, score = {
-        "forfeits": (Game.FORFEIT, -division.forfeit_spread),
-        "byes": (Game.BYE, division.bye_spread),
-    }.get(missed, (None, 0))
-    made = (
-        [
-            Game.objects.create(
-                division=division, round=r, player1=player, score1=score, kind=kind, version=1
-            )
-            for r in sorted(under_way)
-        ]
-        if kind is not None
-        else []
-    )
+    """A new player's results for the rounds already paired or played: what the division gives
+    a player who misses a round (`pairing.missed`), or the director's choice (`missed`:
+    forfeits, byes, nothing), logged as their entry with the round's sentence."""
+    paired = set(division.games.exclude(kind=Game.VOID).values_list("round", flat=True))
+    paired |= set(division.rounds.filter(published=True).values_list("number", flat=True))
+    paired -= set(player.games_as_1.values_list("round", flat=True))
+    made = []
+    given = []
+    for r in sorted(paired):
+        result = missing.decide(division, player, r, missing.LATE, missed)
+        given.append((r, result))
+        game = missing.make(division, player, r, result)
+        if game is not None:
+            made.append(game)
     reason = f"{isolate(player.name)} added as player {player.number}"
-    if made:
-        what = "forfeit losses" if kind == Game.FORFEIT else "byes"
-        reason += f", {what} in rounds {', '.join(str(g.round) for g in made)}"
-    elif under_way:
-        reason += f", nothing for rounds {', '.join(map(str, sorted(under_way)))}"
-    after = {"player": player.number, "name": player.name, "games": [snapshot(g) for g in made]}
+    for kind, what in (
+        (Game.FORFEIT, "forfeit losses in"),
+        (Game.BYE, "byes in"),
+        (None, "nothing for"),
+    ):
+        numbers = [str(r) for r, result in given if result.kind == kind]
+        if numbers:
+            reason += f", {what} rounds {', '.join(numbers)}"
+    after: dict[str, Any] = {
+        "player": player.number,
+        "name": player.name,
+        "games": [snapshot(g) for g in made],
+    }
+    nothing = [r for r, result in given if result.nothing]
+    if nothing:  # the rounds given nothing, for the consistency check (`event/checks.py`)
+        after.update(division=division.name, nothing=nothing)
     rounds.log_change(division, user, LATE_ENTRY, None, after, reason)
     return made
 

@@ -58,7 +58,7 @@ def _players_page(
         "players": players,
         "started": division.games.exists(),  # players are edited and removed before round 1
         "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
-        "late": late or LateEntryForm(last_first=style),
+        "late": late or LateEntryForm(last_first=style, absent_result=division.absent_result),
         "roster": RosterForm(),
         "next_round": rounds.next_round(division),
         "other_divisions": division.tournament.divisions.exclude(pk=division.pk),
@@ -232,9 +232,12 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
     tell(request, after.said)
     if note := people.unsure_note([player]):
         messages.warning(request, note)
-    given = player.games_as_1.filter(kind__in=(Game.FORFEIT, Game.BYE)).count()
+    kinds = list(
+        player.games_as_1.filter(kind__in=(Game.FORFEIT, Game.BYE)).values_list("kind", flat=True)
+    )
+    given = len(kinds)
     values = {"name": player.name, "number": player.number, "count": given}
-    if given and missed == "forfeits":
+    if given and Game.FORFEIT in kinds:
         text = ngettext(
             "%(name)s added as player %(number)s, with forfeit losses in %(count)s round.",
             "%(name)s added as player %(number)s, with forfeit losses in %(count)s rounds.",

@@ -31,6 +31,8 @@ LOCK_TIMEOUT = 30  # a lock left by a worker that died lapses after this
 def get_many(kept: Kept[str, V], keys: list[str]) -> dict[str, V]:
     """The values under `keys` that this process keeps in `kept`, else those the shared cache
     holds (kept in `kept` from then on); the keys found in neither are left out."""
+    if memos.computing_afresh():
+        return {}
     found = {k: v for k in keys if (v := kept.get(k)) is not None}
     missing = [k for k in keys if k not in found]
     if missing:
@@ -43,6 +45,8 @@ def get_many(kept: Kept[str, V], keys: list[str]) -> dict[str, V]:
 
 def set_many(kept: Kept[str, V], data: dict[str, V], timeout: int) -> None:
     """`data` kept in this process's `kept` and in the shared cache for `timeout` seconds."""
+    if memos.computing_afresh():
+        return
     for key, value in data.items():
         kept.put(key, value)
     cache.set_many(data, timeout)
@@ -63,7 +67,10 @@ def get_or_compute(
     caller must not change it). With `local`, `pack` and `unpack`: kept in the shared cache as
     `pack(value)` (plain values, quick to pickle, where the value holds model instances), and
     made again with `unpack` in the processes that did not compute it; where `unpack` gives
-    None (what it needs is gone), computed again."""
+    None (what it needs is gone), computed again. Within `memos.afresh()`, computed, and
+    neither read nor kept."""
+    if memos.computing_afresh():
+        return compute()
     if not local:
         return _get_or_compute(key, compute, timeout)
     value: T | None = memos.LOCAL.get(key)

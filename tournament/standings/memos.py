@@ -13,8 +13,10 @@ test does between two tests whose databases reuse primary keys.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import threading
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
@@ -38,12 +40,16 @@ class Kept(Generic[K, V]):
         return len(self._values)
 
     def get(self, key: K) -> V | None:
+        if _AFRESH.get():
+            return None
         return self._values.get(key)
 
     def __contains__(self, key: object) -> bool:
         return key in self._values
 
     def put(self, key: K, value: V) -> None:
+        if _AFRESH.get():
+            return
         with self._lock:
             self._values.pop(key, None)
             while len(self._values) >= self.size:
@@ -56,6 +62,26 @@ class Kept(Generic[K, V]):
 
 
 _ALL: list[Kept[Any, Any]] = []
+
+# While set (`afresh`), no memo gives or keeps anything, and `cache_once` neither reads nor
+# writes the shared cache: every value is computed from the rows.
+_AFRESH: contextvars.ContextVar[bool] = contextvars.ContextVar("afresh", default=False)
+
+
+@contextlib.contextmanager
+def afresh() -> Iterator[None]:
+    """Within the block, this thread computes every standings, rating and page value from the
+    database's rows, reading and keeping nothing of any memo or cache: what the consistency
+    check (`event/checks.py`) compares the cached values with."""
+    token = _AFRESH.set(True)
+    try:
+        yield
+    finally:
+        _AFRESH.reset(token)
+
+
+def computing_afresh() -> bool:
+    return _AFRESH.get()
 
 
 def every() -> tuple[Kept[Any, Any], ...]:

@@ -78,6 +78,18 @@ TEMPLATES: Mapping[str, str] = {
     "bye_gibson": "bye: Gibsonized ({player}'s {place:ordinal} place is settled)",
     # --- notes on the round
     "manual": "Round {round} is paired by hand; check the director's pairings with check_pairings.",
+    "left_out_check_in": "Not checked in, so left out of round {round} with {result:msg}: "
+    "{players:list}.",
+    "left_out_absent": "Marked absent, so left out of round {round} with {result:msg}: "
+    "{players:list}.",
+    "left_out_by_hand": "Not in the pairings, so left out of round {round} with {result:msg}: "
+    "{players:list}.",
+    "left_out_late": "Entered late, so given {result:msg} in round {round}: {players:list}.",
+    "left_out_reinstated": "Withdrawn when round {round} was paired, so given {result:msg} in "
+    "it: {players:list}.",
+    "missed_forfeit": "a forfeit loss (−{spread})",
+    "missed_bye": "a bye (+{spread})",
+    "missed_nothing": "no result",
     "has_bye": "{player} has the bye.",
     "has_bye_more": "{player} has the bye: a bye more than some others, who could not be given "
     "it with the rest paired.",
