@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run serve hall test lint coverage bench clean fuzz messages engine-messages
+.PHONY: venv run serve hall test lint coverage bench clean fuzz messages engine-messages simulate
 
 venv: $(VENV)/.installed
 
@@ -52,6 +52,15 @@ bench: venv
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache htmlcov .coverage staticfiles hall-qr.html
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
+
+# A long run of the event simulator (SIM_EVENTS events from SIM_SEED) on a database of its own:
+# every violation with its seed and step, then "N events, M steps, K violations".
+SIM_EVENTS ?= 20
+SIM_SEED ?= 1
+simulate: venv
+	rm -f simulate.sqlite3
+	DATABASE_URL=sqlite:///simulate.sqlite3 $(BIN)/python manage.py migrate --noinput -v0
+	DATABASE_URL=sqlite:///simulate.sqlite3 $(BIN)/python manage.py simulate --events $(SIM_EVENTS) --seed $(SIM_SEED)
 
 # A long fuzzing run of every reader (FUZZ_SECONDS each); prints crashes with minimal reproducers.
 FUZZ_SECONDS ?= 60

@@ -44,6 +44,7 @@ from tournament.models import (
     Scoresheet,
     Tournament,
 )
+from tournament.pairing import services as rounds
 from tournament.people import services as linking
 from tournament.phone import tokens
 
@@ -368,6 +369,17 @@ def _row_values(
     return old, values
 
 
+def _rebase_rounds(tournament: Tournament) -> None:
+    """What each round was paired from (`Round.basis`) is digests of the players' and games'
+    keys, which a restore makes anew: a round in line with its results is made so again under
+    the new keys; a stale round keeps its mark and what it was paired from."""
+    for state in Round.objects.filter(division__tournament=tournament).select_related("division"):
+        if not state.basis or state.stale:
+            continue
+        state.basis = rounds.basis(state.division, state.number, state.basis["based_on"])
+        state.save(update_fields=["basis"])
+
+
 def restore(data: bytes, slug: str | None = None) -> Restored:
     """The backup's tournament written into this database as new rows, in one transaction."""
     manifest, tables = read(data)
@@ -421,6 +433,7 @@ def restore(data: bytes, slug: str | None = None) -> Restored:
             tournament.scorekeepers.set(
                 [by_name[n] for n in people["scorekeepers"] if n in by_name]
             )
+            _rebase_rounds(tournament)
     except IntegrityError as e:
         raise _refuse(
             gettext("its rows break a rule of the database (%(why)s).")

@@ -725,9 +725,10 @@ def basis(division: Division, round_number: int, based_on: int) -> dict[str, Any
         row = (one, two, score1, score2, kind, first) if number <= based_on else (one, two)
         per_round[number - 1].append(row)
     players = list(division.players.all())
-    out = {p.pk for p in marked_absent(players, round_number)}
-    if round_number == 1:
-        out |= {p.pk for p in not_checked_in(players)}
+    # Not the players marked absent for the round: an absence marked before the round is
+    # paired leaves them out of it, and one marked after changes their pairing into their
+    # forfeit at once (`players.set_absent`); either way the pairing stands as made.
+    out = {p.pk for p in not_checked_in(players)} if round_number == 1 else set()
     in_field = [
         p.pk
         for p in players
