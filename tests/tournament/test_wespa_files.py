@@ -151,9 +151,15 @@ def test_an_event_of_wins_and_losses_only_has_no_spread(db: None, tmp_path: Path
             "line 6: Cara Cole: the games are not score and opponent pairs",
         ),
         (
-            {4: b"Bob Bell\t 380   1 2001   2 2350   2"},
-            "line 6: Cara Cole played Bob Bell in round 3, but Bob Bell's line (line 5) "
-            "names player 2 in that round",
+            # Round 3 a ring: Zoe names Bob, Bob Cara, Cara Dan, Dan Zoe.
+            {
+                3: b"Zo\xeb M\xfcller           2420  +2  300   3  390  +2",
+                5: b"Cara Cole            1400   4 2450  +1  340   4",
+            },
+            "line 4: in round 3, Zoë Müller (line 4) names player 2, Bob Bell (line 5) names "
+            "player 3, Cara Cole (line 6) names player 4, Dan Dunn (line 7) names player 1: "
+            "these players pair off in two ways, each game named by one of its lines; which "
+            "games were played cannot be told",
         ),
         ({4: b"Bob Bell\t 380   1 2001   2 2350  +9"}, "line 5: Bob Bell: opponent 9 is not"),
         (

@@ -38,6 +38,10 @@ def _faults(section: tou.TouSection, number: int) -> set[str]:
     """The known faults that touch a player's figures."""
     row = section.rows[number - 1]
     found = set()
+    if any(n.startswith(f"line {row.line}: ") for n in tou.section_games(section).notes):
+        # WESPA reads each line by the opponent it names; Spread read this one past a
+        # misnumbered opponent (the import's note says how).
+        found.add("an opponent the import read past")
     for i, e in enumerate(row.entries):
         if e.opponent == number:
             continue

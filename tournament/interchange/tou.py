@@ -386,7 +386,8 @@ def _entry_rounds(
     return rnd
 
 
-Links = dict[tuple[int, int], tuple[int, int]]  # (row, entry) -> the opponent's (row, entry)
+Entry = tuple[int, int]  # (row, entry), 0-based
+Links = dict[Entry, Entry]  # an entry -> the opponent's entry
 
 
 def section_games(section: TouSection) -> TouGames:
@@ -394,16 +395,17 @@ def section_games(section: TouSection) -> TouGames:
 
     An entry is matched with the opponent's entry naming this player in the same column;
     failing that (a line that left out a missed round), with the next such entry in order.
-    What is left over: two entries of the same round where one names the other's player are
-    one game whose other line misnumbered the opponent; a lone entry scored 0 (nothing played)
-    is a round without an opponent. Any other entry is a disagreement: TouFormatError.
+    What is left over is read round by round (`_read_past`): entries that name one another
+    in one way only are games whose other line misnumbered the opponent; an entry whose
+    opponent's line names someone else (or no one) is a game against the one other player of
+    the round that no line names, when there is exactly one, else no game, the player's own
+    score kept. What can be paired in more than one way, or in none, is TouFormatError.
     """
     rows = section.rows
     links = _links(rows)
     rnd = _entry_rounds(rows, links)
     notes: list[str] = []
-    lone = _link_misnumbered(rows, links, rnd, notes)
-    _check_lone(rows, links, rnd, lone, notes)
+    _read_past(rows, links, rnd, notes)
     pairings = _pairings(rows, links, rnd, notes)
     rounds = max(rnd.values(), default=0)
     lengths = {len(r.entries) for r in rows}
@@ -442,67 +444,203 @@ def _links(rows: tuple[TouRow, ...]) -> Links:
     return links
 
 
-def _link_misnumbered(
-    rows: tuple[TouRow, ...], links: Links, rnd: dict[tuple[int, int], int], notes: list[str]
-) -> set[tuple[int, int]]:
-    """Link two entries left over in the same round where one names the other's player (the
-    other line misnumbered the opponent): the entries still alone."""
-    orphans = {
-        (p, i)
-        for p, row in enumerate(rows)
-        for i, e in enumerate(row.entries)
-        if e.opponent - 1 != p and (p, i) not in links
-    }
-    lone: set[tuple[int, int]] = set()
-    for p, i in sorted(orphans):
-        if (p, i) in links:
-            continue
+def _read_past(
+    rows: tuple[TouRow, ...], links: Links, rnd: dict[Entry, int], notes: list[str]
+) -> None:
+    """Read, round by round, the entries whose opponent's line does not name them back.
+
+    Within a round, such entries are joined where one names the other's player: each group
+    so joined must pair off in exactly one way, each game named by one of its two lines (the
+    other line misnumbered the opponent), else TouFormatError. An entry whose opponent's line
+    names someone else, names no one (the opponent's own number) or has no game that round,
+    and that no other such entry names, is alone: scored 0, a round without a game (nothing
+    was played); the two of a round alone whose results agree, a game between them (both
+    lines misnumbered); any other, no game, the player's own score kept.
+    """
+    orphans: dict[int, dict[int, int]] = {}  # round -> player -> entry
+    for p, row in enumerate(rows):
+        for i, e in enumerate(row.entries):
+            if e.opponent - 1 != p and (p, i) not in links:
+                orphans.setdefault(rnd[p, i], {})[p] = i
+    for round_, entries in sorted(orphans.items()):
+        alone = []
+        for group in _groups(rows, entries):
+            if len(group) == 1:
+                alone.append(group[0])
+                continue
+            for p, q in _pair_off(rows, entries, group, round_):
+                a, b = (p, entries[p]), (q, entries[q])
+                links[a], links[b] = b, a
+                notes.append(_misnumbered_note(rows, rnd, a, b, round_))
+        _read_alone(rows, links, rnd, entries, alone, round_, notes)
+
+
+def _groups(rows: tuple[TouRow, ...], entries: dict[int, int]) -> list[list[int]]:
+    """The players of a round's left-over entries, joined where one names the other."""
+    near: dict[int, set[int]] = {p: set() for p in entries}
+    for p, i in entries.items():
         q = rows[p].entries[i].opponent - 1
-        theirs = [(q, j) for j in range(len(rows[q].entries)) if (q, j) in orphans]
-        theirs = [t for t in theirs if t not in links and rnd[t] == rnd[p, i]]
-        if theirs:
-            links[p, i] = theirs[0]
-            links[theirs[0]] = (p, i)
-            said = rows[q].entries[theirs[0][1]].opponent
-            notes.append(
-                f"line {rows[q].line}: {rows[q].name} in round {rnd[p, i]} names player {said}; "
-                f"read as the game {rows[p].name} (line {rows[p].line}) says they played"
+        if q in entries:
+            near[p].add(q)
+            near[q].add(p)
+    groups, seen = [], set()
+    for p in sorted(entries):
+        if p in seen:
+            continue
+        group, todo = [], [p]
+        seen.add(p)
+        while todo:
+            v = todo.pop()
+            group.append(v)
+            for w in sorted(near[v] - seen):
+                seen.add(w)
+                todo.append(w)
+        groups.append(sorted(group))
+    return groups
+
+
+def _pair_off(
+    rows: tuple[TouRow, ...], entries: dict[int, int], group: list[int], round_: int
+) -> list[tuple[int, int]]:
+    """The one way to pair off a group, each pair named by one of its lines.
+
+    Each entry names one player, so a group holds at most as many namings as players: a
+    tree, paired off (if at all) in one way from its leaves, or a tree with one ring, which
+    leaves an even ring two ways and an odd one none.
+    """
+    near: dict[int, set[int]] = {p: set() for p in group}
+    for p in group:
+        q = rows[p].entries[entries[p]].opponent - 1
+        if q in near:
+            near[p].add(q)
+            near[q].add(p)
+    pairs = []
+    left = set(group)
+    leaves = sorted(p for p in group if len(near[p]) == 1)
+    while leaves:
+        v = leaves.pop()
+        if v not in left:
+            continue
+        if not near[v]:
+            raise _unpairable(rows, entries, group, round_)
+        (u,) = near[v]
+        pairs.append((v, u))
+        left -= {v, u}
+        for w in near[u] | near[v]:
+            near[w] -= {u, v}
+            if w in left and len(near[w]) <= 1:
+                leaves.append(w)
+    if len(left) % 2:
+        raise _unpairable(rows, entries, group, round_)
+    if left:  # an even ring: two ways
+        lines = ", ".join(_names(rows, entries, sorted(left)))
+        raise TouFormatError(
+            rows[min(left)].line,
+            f"in round {round_}, {lines}: these players pair off in two ways, each game "
+            "named by one of its lines; which games were played cannot be told",
+        )
+    return pairs
+
+
+def _names(rows: tuple[TouRow, ...], entries: dict[int, int], players: list[int]) -> list[str]:
+    return [
+        f"{rows[p].name} (line {rows[p].line}) names player {rows[p].entries[entries[p]].opponent}"
+        for p in players
+    ]
+
+
+def _unpairable(
+    rows: tuple[TouRow, ...], entries: dict[int, int], group: list[int], round_: int
+) -> TouFormatError:
+    """A group that cannot be paired off: as a rule two lines name one player."""
+    named: dict[int, list[int]] = {}
+    for p in group:
+        named.setdefault(rows[p].entries[entries[p]].opponent - 1, []).append(p)
+    for q, by in sorted(named.items()):
+        if len(by) > 1:
+            a, b = by[:2]
+            return TouFormatError(
+                rows[a].line,
+                f"{rows[a].name} and {rows[b].name} (line {rows[b].line}) both name "
+                f"{rows[q].name} in round {round_}, whose line (line {rows[q].line}) "
+                f"{_said(rows, entries, q)}: which of them played {rows[q].name} cannot be told",
             )
-        else:
-            lone.add((p, i))
-    return lone
+    lines = ", ".join(_names(rows, entries, group))
+    return TouFormatError(
+        rows[group[0]].line,
+        f"in round {round_}, {lines}: these players cannot be paired off so that each game "
+        "is named by one of its lines",
+    )
 
 
-def _check_lone(
+def _said(rows: tuple[TouRow, ...], entries: dict[int, int], q: int) -> str:
+    return f"names player {rows[q].entries[entries[q]].opponent}"
+
+
+def _in_round(rows: tuple[TouRow, ...], rnd: dict[Entry, int], q: int, round_: int) -> str:
+    """What a player's line says of a round: whom it names, if anyone."""
+    for j, f in enumerate(rows[q].entries):
+        if rnd[q, j] == round_:
+            if f.opponent - 1 == q:
+                return "names no opponent in that round"
+            return f"names player {f.opponent} in that round"
+    return "has no game in that round"
+
+
+def _misnumbered_note(
+    rows: tuple[TouRow, ...], rnd: dict[Entry, int], a: Entry, b: Entry, round_: int
+) -> str:
+    """The note of two entries read as one game: the line that named someone else."""
+    if rows[a[0]].entries[a[1]].opponent - 1 != b[0]:
+        a, b = b, a  # a names b; b's line misnumbered the opponent
+    q = rows[b[0]]
+    return (
+        f"line {q.line}: {q.name} in round {round_} names player {q.entries[b[1]].opponent}; "
+        f"read as the game {rows[a[0]].name} (line {rows[a[0]].line}) says they played"
+    )
+
+
+def _read_alone(
     rows: tuple[TouRow, ...],
     links: Links,
-    rnd: dict[tuple[int, int], int],
-    lone: set[tuple[int, int]],
+    rnd: dict[Entry, int],
+    entries: dict[int, int],
+    alone: list[int],
+    round_: int,
     notes: list[str],
 ) -> None:
-    """An entry still alone is a round without a game if it scored 0; else TouFormatError."""
-    for p, i in sorted(lone):
-        if (p, i) in links:
-            continue
-        e = rows[p].entries[i]
+    """The entries of a round that no other left-over entry names (`_read_past`)."""
+    scored = [p for p in alone if rows[p].entries[entries[p]].code != 0]
+    pair = None
+    if len(scored) == 2:
+        a, b = ((p, entries[p]) for p in scored)
+        if rows[a[0]].entries[a[1]].result + rows[b[0]].entries[b[1]].result == 2:
+            pair = (a, b)
+            links[a], links[b] = b, a
+    for p in alone:
+        row, i = rows[p], entries[p]
+        e = row.entries[i]
         q = e.opponent - 1
-        if e.code != 0:
-            where = rnd[p, i]
-            named = [f.opponent for j, f in enumerate(rows[q].entries) if rnd[q, j] == where]
-            what = f"names player {named[0]}" if named else "has no game"
-            raise TouFormatError(
-                rows[p].line,
-                f"{rows[p].name} played {rows[q].name} in round {where}, but "
-                f"{rows[q].name}'s line (line {rows[q].line}) {what} in that round",
+        if e.code == 0:
+            notes.append(
+                f"line {row.line}: {row.name} scored 0 against player {e.opponent} in round "
+                f"{round_}, whose line does not name them: read as a round without a game"
             )
-        notes.append(
-            f"line {rows[p].line}: {rows[p].name} scored 0 against player {e.opponent} in "
-            f"round {rnd[p, i]}, whose line does not name them: read as a round without a game"
-        )
+            continue
+        said = f"line {row.line}: {row.name}'s round {round_} names player {e.opponent}"
+        said += f", whose line (line {rows[q].line}) {_in_round(rows, rnd, q, round_)}"
+        if pair is not None:
+            other = rows[pair[1][0] if pair[0][0] == p else pair[0][0]]
+            notes.append(
+                f"{said}: read as a game against {other.name} (line {other.line}), the one "
+                f"other player of round {round_} whom no line names"
+            )
+        else:
+            notes.append(f"{said}: read as no game, keeping their own score ({e.code})")
 
 
 def _pairings(
-    rows: tuple[TouRow, ...], links: Links, rnd: dict[tuple[int, int], int], notes: list[str]
+    rows: tuple[TouRow, ...], links: Links, rnd: dict[Entry, int], notes: list[str]
 ) -> list[TouPairing]:
     """Each game once, with a note where the two lines' result digits and scores disagree."""
     pairings = []

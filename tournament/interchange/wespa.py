@@ -10,7 +10,9 @@ WESPA's rating program is not public. Its standings can be worked out from what 
   list of games, whatever opponent it names: the program looks at the score, not at the
   opponent (in the 2008 Kings Cup, Thailand, forfeits are written 2100 for the winner and 0
   against the winner for the loser, and a 0 names a player who played someone else; the
-  printout counts none of those 0 games);
+  printout counts none of those 0 games); so is a negative score (a penalty: -100 in the 2012
+  Princess Cup, Thailand, -50 in the 2013 Pakistan championship, each against a player who
+  played someone else: the printouts count neither);
 - the opponent's score is read by position: the score at the same place in the opponent's
   list. After a missed round (or in a line that left it out) it so reads the score of another
   round, and past the end of the list a score left over from an earlier event (unknown here:
@@ -140,15 +142,14 @@ def _as_read(row: TouRow, index: int) -> int:
 
 
 def _score(code: int) -> int:
-    """A code's score: a negative one (a penalty) as it is, taken to count as written (not
-    seen in a file WESPA rated with its printout)."""
+    """A code's score (a negative one, dropped as missed, is never read as an opponent's)."""
     return code if code < 0 else code % 1000
 
 
 def missed(row: TouRow, index: int) -> bool:
-    """A round WESPA's program takes as missed: a score of 0, against the player's own number
-    (an absence) or against anyone else (read the same way, by its score alone)."""
-    return row.entries[index].code == 0
+    """A round WESPA's program takes as missed: a score of 0 or below (a penalty), against the
+    player's own number or against anyone else (read the same way, by its score alone)."""
+    return row.entries[index].code <= 0
 
 
 def flawed_figures(section: TouSection) -> list[Figures]:
