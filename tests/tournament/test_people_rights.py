@@ -211,3 +211,19 @@ def test_the_director_of_any_event_a_merge_touched_may_undo_it(yves, xena, clien
     assert _player(away, 1).person_id == hers.pk and Person.objects.filter(pk=hers.pk).exists()
     change.refresh_from_db()
     assert change.undone is not None
+
+
+def test_an_anonymous_user_is_listed_no_one_even_of_events_nobody_directs(tmp_path) -> None:
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournament.exchange import tsh_io
+
+    path = tmp_path / "A.t"
+    path.write_text("Doe, Jane 1420 0; 50\n", encoding="utf-8")
+    tsh_io.import_tsh(path, slug="nobody-s")
+    services.set_hidden(Person.objects.get(), True, None)
+    nobody = AnonymousUser()
+    assert list(services.visible_people(nobody)) == []
+    assert list(services.visible_changes(nobody)) == []
+    assert services.unsure_players(nobody) == [] and services.suggestions(nobody) == []
+    assert Client().get("/desk/people/").status_code == 302  # to the login page

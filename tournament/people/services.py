@@ -512,9 +512,10 @@ def _staff(user: Any) -> bool:
     return bool(user is None or user.is_superuser or user.is_staff)
 
 
-def _user_pk(user: Any) -> int | None:
-    """The user's key, None for an anonymous user (who directs nothing)."""
-    return user.pk if user is not None and user.is_authenticated else None
+def _user_pk(user: Any) -> int:
+    """The user's key; 0, nobody's, for an anonymous user (who directs nothing: a filter by
+    None would find the events nobody directs)."""
+    return user.pk if user is not None and user.is_authenticated else 0
 
 
 def _directed(user: Any) -> set[int]:
