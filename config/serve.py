@@ -20,6 +20,9 @@ from html import escape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Connection threads a worker (WEB_THREADS): as many slow clients as a worker holds with its
+# pages still answering; Django renders in one thread a worker whatever this is (config/wsgi.py).
+WEB_THREADS = 256
 
 
 def hall_addresses() -> list[str]:
@@ -132,8 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         # that slow clients hold threads, never a worker; Django renders one request at a time a
         # worker in a thread of its own (config/wsgi.py): measured on bench/load.py and
         # bench/hall.py, threads rendering at once made every page's tail longer (bench/RESULTS.md).
+        # 256 connection threads a worker: 200 slow sockets on a worker leave its pages
+        # answering (bench/slow_clients.py; 32 stalled every page past 60). A thread is made
+        # when a connection needs one, and waits on its socket without the interpreter lock.
         "--worker-class", "gthread",
-        "--threads", env.get("WEB_THREADS", "32"),
+        "--threads", env.get("WEB_THREADS", str(WEB_THREADS)),
         "--error-logfile", "-",
         "--graceful-timeout", "10",
         "--no-control-socket",  # several servers may share a machine (and its home folder)

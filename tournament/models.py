@@ -677,12 +677,36 @@ class PeopleChange(models.Model):
     after = models.JSONField(default=dict)
     reason = models.TextField(blank=True)
     undone = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True)
+    # The events whose players or people the change touched: their directors see it in the
+    # desk's change log and may undo it.
+    events = models.ManyToManyField(Tournament, related_name="people_changes", blank=True)
 
     class Meta:
         ordering = ["-at", "-pk"]
 
     def __str__(self) -> str:
         return f"{self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class PersonSuggestion(models.Model):
+    """A player who may be a person of events that share no director with the player's: the
+    name alone fits, so linking suggests rather than joins (`people/services.py`). The
+    directors of the player's event and of the person's events see it at the desk; either
+    confirms it (a `PeopleChange`) or dismisses it."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="suggestions")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="suggestions")
+    reason = models.CharField(max_length=20, default="name")  # what fits: the name
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "person"], name="one_suggestion_a_pair")
+        ]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} may be person {self.person_id}"
 
 
 class RatingList(models.Model):

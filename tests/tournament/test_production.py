@@ -427,4 +427,4 @@ def test_make_serve_gives_gunicorn_the_workers_settings(monkeypatch: pytest.Monk
     argv = started[0]
     assert argv[argv.index("--config") + 1] == "python:config.gunicorn_conf"
     assert argv[argv.index("--worker-class") + 1] == "gthread"
-    assert argv[argv.index("--threads") + 1] == "32"
+    assert argv[argv.index("--threads") + 1] == "256"

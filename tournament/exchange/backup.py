@@ -426,10 +426,12 @@ def restore(data: bytes, slug: str | None = None) -> Restored:
                 for old, obj in zip(olds, made, strict=True):
                     keys[model][old] = obj.pk
             tournament = Tournament.objects.get(pk=keys[Tournament][source_row["id"]])
+            tournament.directors.set([by_name[n] for n in people["directors"] if n in by_name])
+            # Linked once its directors are known: the name alone joins only people of events
+            # that share a director with it.
             linking.link_tournament(
                 tournament, {keys[Player][old]: hint for old, hint in hints.items()}
             )
-            tournament.directors.set([by_name[n] for n in people["directors"] if n in by_name])
             tournament.scorekeepers.set(
                 [by_name[n] for n in people["scorekeepers"] if n in by_name]
             )

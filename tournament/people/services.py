@@ -7,6 +7,13 @@ membership id, WESPA id, association id), else by the name as `ratinglist.name_k
 (case, accents, spacing, "Last, First" order), else to a new person. When two or more people
 fit, or an identifier points at one person and the name at another, nobody is linked: the
 player is marked "unsure" and the desk asks a director (`unsure_players`, `confirm`).
+
+People belong to the events that hold them. The name alone never joins a player to a person
+of an event that shares no director with the player's (an event nobody directs is staff's):
+the player gets a new person and a `PersonSuggestion` that the directors of both events see
+and either confirms (`accept`) or dismisses. Hiding, merging and splitting a person need the
+right to change every event they hold (`may_change`); the director of any event a change
+touched may undo it (`may_undo`).
 """
 
 from __future__ import annotations
@@ -23,7 +30,16 @@ from django.utils.translation import gettext, ngettext
 from tournament.core import audit
 from tournament.core.sentences import isolate
 from tournament.interchange import ratinglist
-from tournament.models import Change, PeopleChange, Person, Player, RatingList, Tournament
+from tournament.models import (
+    Change,
+    Division,
+    PeopleChange,
+    Person,
+    PersonSuggestion,
+    Player,
+    RatingList,
+    Tournament,
+)
 from tournament.standings import stamps
 
 ID_FIELDS = ("xtid", "naspa_id", "wespa_id", "association_id")
@@ -118,16 +134,26 @@ class Unsure:
     candidates: list[tuple[int, str]]  # (person id, name)
 
 
+@dataclass(frozen=True)
+class Suggested:
+    player: int
+    name: str
+    person: int  # a person of events that share no director with the player's
+    person_name: str
+
+
 @dataclass
 class LinkReport:
     """What linking did: the players linked by an identifier, by the name, to a new person,
-    the ones left for a director (`unsure`), and how many were linked already."""
+    the ones left for a director (`unsure`), how many were linked already, and the people of
+    other directors' events whose name a player has (`suggested`, not linked)."""
 
     by_id: list[Linked] = field(default_factory=list)
     by_name: list[Linked] = field(default_factory=list)
     new: list[Linked] = field(default_factory=list)
     unsure: list[Unsure] = field(default_factory=list)
     kept: int = 0
+    suggested: list[Suggested] = field(default_factory=list)
 
     def add(self, other: LinkReport) -> None:
         self.by_id += other.by_id
@@ -135,6 +161,7 @@ class LinkReport:
         self.new += other.new
         self.unsure += other.unsure
         self.kept += other.kept
+        self.suggested += other.suggested
 
     def lines(self) -> list[str]:
         """The report as an import's messages: a summary, then each name not told apart."""
@@ -166,17 +193,50 @@ class LinkReport:
                     "who": ", ".join(f"#{pk} {isolate(n)}" for pk, n in u.candidates),
                 }
             )
+        for g in self.suggested:
+            out.append(
+                gettext(
+                    "%(name)s: the name of #%(pk)d %(who)s, of events with other directors; "
+                    "not linked: a director of either confirms at /desk/people/."
+                )
+                % {"name": isolate(g.name), "pk": g.person, "who": isolate(g.person_name)}
+            )
         return out
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
+# The owner of an event nobody directs (made on the command line): staff, who alone may change it.
+STAFF = 0
+
+
+def owners(tournaments: Iterable[int]) -> dict[int, set[int]]:
+    """Each event's directors (user ids), or {STAFF} for an event nobody directs (one query)."""
+    found: dict[int, set[int]] = {t: set() for t in tournaments}
+    rows = Tournament.directors.through.objects.filter(tournament_id__in=list(found))
+    for tournament, user in rows.values_list("tournament_id", "user_id"):
+        found[tournament].add(user)
+    return {t: users or {STAFF} for t, users in found.items()}
+
+
+def _events_held(people: Iterable[int]) -> dict[int, set[int]]:
+    """The events each of these people has a player in (one query)."""
+    held: dict[int, set[int]] = {}
+    rows = Player.objects.filter(person__in=list(people)).values_list(
+        "person_id", "division__tournament_id"
+    )
+    for person, tournament in rows.distinct():
+        held.setdefault(person, set()).add(tournament)
+    return held
+
+
 class _Index:
     """The people an event's identities may be: read in one query, kept up to date as new
-    people are made while linking."""
+    people are made while linking; with the events each holds and those events' directors,
+    so that the name alone joins only people of events that share a director (`foreign`)."""
 
-    def __init__(self, identities: Sequence[Identity]) -> None:
+    def __init__(self, identities: Sequence[Identity], events: Iterable[int] = ()) -> None:
         query = Q(key__in={i.key for i in identities if i.key})
         for f in ID_FIELDS:
             values = {getattr(i, f) for i in identities} - {None, ""}
@@ -184,8 +244,24 @@ class _Index:
                 query |= Q(**{f"{f}__in": values})
         self.by_key: dict[str, list[Person]] = {}
         self.by_id: dict[tuple[str, Any], list[Person]] = {}
-        for person in Person.objects.filter(query).order_by("pk"):
+        found = list(Person.objects.filter(query).order_by("pk"))
+        for person in found:
             self.add(person)
+        named = [p.pk for p in found if p.key in {i.key for i in identities}]
+        self.held = _events_held(named)
+        self.owners = owners({*events, *(t for ts in self.held.values() for t in ts)})
+
+    def foreign(self, person: Person, event: int | None) -> bool:
+        """Whether the person holds an event that shares no director with `event` (their
+        events and `event` read when the index was made; a person made since holds none)."""
+        if event is None:
+            return False
+        mine = self.owners.get(event, {STAFF})
+        return any(
+            not (self.owners.get(t, {STAFF}) & mine)
+            for t in self.held.get(person.pk, ())
+            if t != event
+        )
 
     def add(self, person: Person) -> None:
         if person.key:
@@ -196,34 +272,37 @@ class _Index:
                 self.by_id.setdefault((f, value), []).append(person)
 
     def decide(
-        self, identity: Identity, exclude: set[int]
-    ) -> tuple[str, Person | None, list[Person]]:
-        """("id" | "name", person, []), ("new", None, []) or ("unsure", None, candidates)."""
+        self, identity: Identity, exclude: set[int], event: int | None = None
+    ) -> tuple[str, Person | None, list[Person], list[Person]]:
+        """("id" | "name", person, [], []), ("new", None, [], suggested) or ("unsure", None,
+        candidates, []). The name alone never picks a person `foreign` to the player's event:
+        when only such people have the name, the player is new and they are `suggested`."""
         ids = identity.ids()
         by_id: dict[int, Person] = {}
         for f, value in ids.items():
             for p in self.by_id.get((f, value), []):
                 if p.pk not in exclude:
                     by_id[p.pk] = p
-        named = [
+        fitting = [
             p
             for p in self.by_key.get(identity.key, [])
             if p.pk not in exclude
             and not any(getattr(p, f) not in (None, "", v) for f, v in ids.items())
         ]
+        named = [p for p in fitting if not self.foreign(p, event)]
         if len(by_id) == 1:
             (person,) = by_id.values()
             others = [p for p in named if p.pk != person.pk]
             if others and person.key != identity.key:
-                return "unsure", None, [person, *others]
-            return "id", person, []
+                return "unsure", None, [person, *others], []
+            return "id", person, [], []
         if len(by_id) > 1:
-            return "unsure", None, _unique([*by_id.values(), *named])
+            return "unsure", None, _unique([*by_id.values(), *named]), []
         if len(named) == 1:
-            return "name", named[0], []
+            return "name", named[0], [], []
         if named:
-            return "unsure", None, named
-        return "new", None, []
+            return "unsure", None, named, []
+        return "new", None, [], fitting
 
 
 def _unique(people: Iterable[Person]) -> list[Person]:
@@ -262,7 +341,12 @@ def link_players(players: Sequence[Player], hints: dict[int, Identity] | None = 
         return report
     hints = hints or {}
     identities = {p.pk: identity_of(p, hints.get(p.pk)) for p in todo}
-    index = _Index(list(identities.values()))
+    event_of = dict(
+        Division.objects.filter(pk__in={p.division_id for p in todo}).values_list(
+            "pk", "tournament_id"
+        )
+    )
+    index = _Index(list(identities.values()), event_of.values())
     used: dict[int, set[int]] = {}
     for division_id, person_id in Player.objects.filter(
         division__in={p.division_id for p in todo}, person__isnull=False
@@ -273,7 +357,9 @@ def link_players(players: Sequence[Player], hints: dict[int, Identity] | None = 
         # One person plays once in a division: the division's other players' people are not
         # candidates.
         exclude = used.setdefault(player.division_id, set())
-        how, person, candidates = index.decide(identity, exclude)
+        how, person, candidates, suggested = index.decide(
+            identity, exclude, event_of.get(player.division_id)
+        )
         if how == "unsure":
             Player.objects.filter(pk=player.pk).update(person=None, person_link="unsure")
             player.person, player.person_link = None, "unsure"
@@ -291,6 +377,9 @@ def link_players(players: Sequence[Player], hints: dict[int, Identity] | None = 
         exclude.add(person.pk)
         linked = Linked(player.pk, identity.name, person.pk, how)
         {"id": report.by_id, "name": report.by_name, "new": report.new}[how].append(linked)
+        for other in suggested:
+            PersonSuggestion.objects.get_or_create(player=player, person=other)
+            report.suggested.append(Suggested(player.pk, identity.name, other.pk, other.name))
     stamps.touch({p.division_id for p in todo})
     return report
 
@@ -321,6 +410,7 @@ def link_player(player: Player, renamed: bool = False) -> LinkReport:
             return link_players([player])
         Player.objects.filter(pk=player.pk).update(person=None, person_link="")
         player.person, player.person_link = None, ""
+        PersonSuggestion.objects.filter(player=player).delete()  # of the old name
         orphan = old if old is not None and not old.players.exists() else None
         report = link_players([player])
         if orphan is not None and report.new:
@@ -353,6 +443,12 @@ def report_of(tournament: Tournament) -> LinkReport:
             {"id": report.by_id, "name": report.by_name, "new": report.new}.get(
                 player.person_link, []
             ).append(linked)
+    suggestions = PersonSuggestion.objects.filter(player__in=players).select_related(
+        "person", "player"
+    )
+    for s in suggestions.order_by("player__division__position", "player__number", "pk"):
+        name = identity_of(s.player).name
+        report.suggested.append(Suggested(s.player_id, name, s.person_id, s.person.name))
     return report
 
 
@@ -372,26 +468,41 @@ def unsure_note(players: Iterable[Player]) -> str | None:
 
 
 def candidates(player: Player) -> list[Person]:
-    """The people an unsure player may be, worked out again as linking did."""
+    """The people an unsure player may be, worked out again as linking did (never a person
+    the name alone cannot join: `_Index.foreign`)."""
     identity = identity_of(player)
-    index = _Index([identity])
+    event = Division.objects.filter(pk=player.division_id).values_list("tournament_id", flat=True)
+    index = _Index([identity], event)
     exclude = set(
         Player.objects.filter(division=player.division_id, person__isnull=False)
         .exclude(pk=player.pk)
         .values_list("person_id", flat=True)
     )
-    how, person, found = index.decide(identity, exclude)
+    how, person, found, _ = index.decide(identity, exclude, event.first())
     if how == "unsure":
         return found
     return [person] if person is not None else []
 
 
 def unsure_players(user: Any) -> list[Player]:
-    """The unsure players of the events the user may change (all, for staff)."""
+    """The unsure players of the events the user directs (all, for staff)."""
     players = Player.objects.filter(person_link="unsure").select_related("division__tournament")
     if not _staff(user):
-        players = players.filter(division__tournament__directors=user)
+        players = players.filter(division__tournament__directors=_user_pk(user))
     return list(players.order_by("division__tournament__name", "division__name", "number"))
+
+
+def suggestions(user: Any) -> list[PersonSuggestion]:
+    """The suggestions the user's desk lists: those of a player or a person of an event they
+    direct (all, for staff)."""
+    found = PersonSuggestion.objects.select_related("player__division__tournament", "person")
+    if not _staff(user):
+        pk = _user_pk(user)
+        found = found.filter(
+            Q(player__division__tournament__directors=pk)
+            | Q(person__players__division__tournament__directors=pk)
+        ).distinct()
+    return list(found.order_by("pk"))
 
 
 # --- Who may change people ------------------------------------------------------------------
@@ -401,27 +512,99 @@ def _staff(user: Any) -> bool:
     return bool(user is None or user.is_superuser or user.is_staff)
 
 
-def may_change(user: Any, people: Iterable[Person] = (), players: Iterable[Player] = ()) -> bool:
-    """Staff, the command line (None), or a user who directs an event of every person
-    involved (and the event of every player moved)."""
+def _user_pk(user: Any) -> int:
+    """The user's key; 0, nobody's, for an anonymous user (who directs nothing: a filter by
+    None would find the events nobody directs)."""
+    return user.pk if user is not None and user.is_authenticated else 0
+
+
+def _directed(user: Any) -> set[int]:
+    if not user.is_authenticated:
+        return set()
+    return set(user.directed.values_list("pk", flat=True))
+
+
+def sees_everyone(user: Any) -> bool:
+    """Staff (and the command line): the desk lists every person and every change."""
+    return _staff(user)
+
+
+def visible_people(user: Any) -> Any:
+    """The people the user's desk lists: everyone for staff, else the people of the events
+    they direct (none for a user who directs nothing)."""
+    people = Person.objects.all()
+    if not _staff(user):
+        people = people.filter(players__division__tournament__directors=_user_pk(user))
+    return people.distinct()
+
+
+def visible_changes(user: Any) -> Any:
+    """The changes the user's desk lists: all for staff, else those that touched an event
+    they direct."""
+    changes = PeopleChange.objects.select_related("user")
+    if not _staff(user):
+        changes = changes.filter(events__directors=_user_pk(user)).distinct()
+    return changes.order_by("-at", "-pk")
+
+
+def may_see(user: Any, person: Person) -> bool:
+    """Staff, or a director of an event the person holds: the desk's page of the person."""
     if _staff(user):
         return True
-    if not user.is_authenticated:
+    directed = _directed(user)
+    return bool(directed) and person.players.filter(division__tournament__in=directed).exists()
+
+
+def may_change(user: Any, people: Iterable[Person] = (), players: Iterable[Player] = ()) -> bool:
+    """Staff, the command line (None), or a user who directs every event every person
+    involved holds (a person who holds none is staff's), and the event of every player moved.
+    Nothing named: staff only."""
+    if _staff(user):
+        return True
+    people, players = list(people), list(players)
+    directed = _directed(user)
+    if not directed or not (people or players):
         return False
-    directed = set(user.directed.values_list("pk", flat=True))
-    for person in people:
-        if not Player.objects.filter(person=person, division__tournament__in=directed).exists():
-            return False
+    held = _events_held(p.pk for p in people)
+    if any(not held.get(p.pk) or not held[p.pk] <= directed for p in people):
+        return False
     return all(
         Player.objects.filter(pk=p.pk, division__tournament__in=directed).exists() for p in players
     )
 
 
+def may_undo(user: Any, change: PeopleChange) -> bool:
+    """Staff, or a director of any event the change touched."""
+    if _staff(user):
+        return True
+    directed = _directed(user)
+    return bool(directed) and change.events.filter(pk__in=directed).exists()
+
+
+def may_settle(user: Any, suggestion: PersonSuggestion) -> bool:
+    """Staff, a director of the player's event, or of an event the person holds."""
+    if _staff(user):
+        return True
+    directed = _directed(user)
+    if not directed:
+        return False
+    player_event = Player.objects.filter(
+        pk=suggestion.player_id, division__tournament__in=directed
+    ).exists()
+    return (
+        player_event or suggestion.person.players.filter(division__tournament__in=directed).exists()
+    )
+
+
+def _refuse() -> PermissionError:
+    return PermissionError(
+        gettext("Only staff, or a director of every event of every person involved, may do this.")
+    )
+
+
 def _check(user: Any, people: Iterable[Person] = (), players: Iterable[Player] = ()) -> None:
     if not may_change(user, people, players):
-        raise PermissionError(
-            gettext("Only staff, or a director of an event of every person involved, may do this.")
-        )
+        raise _refuse()
 
 
 # --- States, changes and undo ---------------------------------------------------------------
@@ -482,9 +665,12 @@ def _log(action: str, user: Any, before: dict, after: dict, reason: str) -> Peop
     )
     players = {int(k) for k in (*before["players"], *after["players"])}
     people = [int(k) for k in (*before["people"], *after["people"])]
-    tournaments = Tournament.objects.filter(
-        Q(divisions__players__in=players) | Q(divisions__players__person__in=people)
-    ).distinct()
+    tournaments = list(
+        Tournament.objects.filter(
+            Q(divisions__players__in=players) | Q(divisions__players__person__in=people)
+        ).distinct()
+    )
+    change.events.set(tournaments)
     for tournament in tournaments:
         audit.record(
             tournament,
@@ -496,7 +682,9 @@ def _log(action: str, user: Any, before: dict, after: dict, reason: str) -> Peop
         )
     # The rating lists that rate these events are to be rebuilt: their entries are of the
     # people as they were (a merged person's went with them).
-    RatingList.objects.filter(events__tournament__in=tournaments).update(rebuilt=None)
+    RatingList.objects.filter(events__tournament__in=[t.pk for t in tournaments]).update(
+        rebuilt=None
+    )
     return change
 
 
@@ -650,8 +838,78 @@ def set_hidden(person: Person, hidden: bool, user: Any) -> PeopleChange:
         return _change(PeopleChange.Action.HIDE, user, {person.pk}, set(), reason, do)
 
 
-def _people_now(state: dict[str, Any]) -> list[Person]:
-    return list(Person.objects.filter(pk__in=[int(k) for k in state["people"]]))
+def accept(suggestion: PersonSuggestion, user: Any) -> PeopleChange:
+    """A suggestion confirmed: the player is the suggested person, linked by a director; the
+    person the player had is removed if no player is left with them. A director of the
+    player's event or of an event the person holds may (`may_settle`); either event's
+    director may undo it."""
+    with transaction.atomic():
+        found = PersonSuggestion.objects.select_for_update().filter(pk=suggestion.pk).first()
+        if found is None:
+            raise PeopleRefused(gettext("This suggestion was settled already."))
+        if not may_settle(user, found):
+            raise _refuse_suggestion()
+        player = Player.objects.select_for_update().get(pk=found.player_id)
+        person = found.person
+        if (
+            Player.objects.filter(division=player.division_id, person=person)
+            .exclude(pk=player.pk)
+            .exists()
+        ):
+            raise PeopleRefused(
+                gettext("%(name)s already plays in this division as another player.")
+                % {"name": isolate(person.name)}
+            )
+        old = player.person_id
+
+        def do() -> None:
+            Player.objects.filter(pk=player.pk).update(person=person, person_link="director")
+            if old is not None and not Player.objects.filter(person=old).exists():
+                Person.objects.filter(pk=old).delete()
+            PersonSuggestion.objects.filter(player=player).delete()
+            stamps.touch([player.division_id])
+
+        people = {person.pk} | ({old} if old is not None else set())
+        reason = (
+            f"{isolate(player.name)} linked to {isolate(person.name)} (#{person.pk}) "
+            "by a director, as suggested"
+        )
+        return _change(PeopleChange.Action.LINK, user, people, {player.pk}, reason, do)
+
+
+def dismiss(suggestion: PersonSuggestion, user: Any) -> None:
+    """A suggestion set aside: the player stays who they are; in the player's event's change
+    log."""
+    with transaction.atomic():
+        found = (
+            PersonSuggestion.objects.select_for_update()
+            .select_related("player__division__tournament", "person")
+            .filter(pk=suggestion.pk)
+            .first()
+        )
+        if found is None:
+            raise PeopleRefused(gettext("This suggestion was settled already."))
+        if not may_settle(user, found):
+            raise _refuse_suggestion()
+        player, person = found.player, found.person
+        found.delete()
+        audit.record(
+            player.division.tournament,
+            Change.Action.PEOPLE,
+            actor=user if user is not None and user.is_authenticated else None,
+            before={"suggestion": [player.pk, person.pk]},
+            after=None,
+            reason=(
+                f"{isolate(player.name)} is not {isolate(person.name)} (#{person.pk}): "
+                "the suggestion dismissed"
+            ),
+        )
+
+
+def _refuse_suggestion() -> PermissionError:
+    return PermissionError(
+        gettext("Only staff, or a director of the player's event or of the person's, may do this.")
+    )
 
 
 def undo(change: PeopleChange, user: Any) -> PeopleChange:
@@ -664,8 +922,10 @@ def undo(change: PeopleChange, user: Any) -> PeopleChange:
         if change.undone_id is not None:
             raise PeopleRefused(gettext("This change was undone already."))
         after = change.after
-        players = list(Player.objects.filter(pk__in=[int(k) for k in after["players"]]))
-        _check(user, _people_now(after) + _people_now(change.before), players)
+        if not may_undo(user, change):
+            raise PermissionError(
+                gettext("Only staff, or a director of an event this change touched, may undo it.")
+            )
         now = _state({int(k) for k in after["people"]}, {int(k) for k in after["players"]})
         if now != _normal(after):
             raise PeopleRefused(

@@ -23,5 +23,6 @@ desk: list[URLPattern | URLResolver] = [
     path("<int:pk>/split/", views.desk_split, name="desk-person-split"),
     path("<int:pk>/hide/", views.desk_hide, name="desk-person-hide"),
     path("confirm/", views.desk_confirm, name="desk-people-confirm"),
+    path("suggestions/<int:pk>/", views.desk_suggestion, name="desk-people-suggestion"),
     path("changes/<int:pk>/undo/", views.desk_undo, name="desk-people-undo"),
 ]

@@ -1,11 +1,11 @@
 """People across events: the public pages and API (`read.py`), and the desk's links, merges,
-splits, hiding and undo (`services.py`). A desk change anyone else tries is a 403 and changes
-nothing."""
+splits, hiding, suggestions and undo (`services.py`). The desk lists a director the people and
+changes of the events they direct (staff everyone); a desk change anyone else tries is a 403
+and changes nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from tournament.models import PeopleChange, Person, Player
+from tournament.models import PeopleChange, Person, PersonSuggestion, Player
 from tournament.people import forms, read, services
 
 PER_PAGE = 50
@@ -69,20 +69,11 @@ def api_person(request: HttpRequest, pk: int) -> HttpResponse:
 # --- Desk -----------------------------------------------------------------------------------
 
 
-def _visible(request: HttpRequest) -> Any:
-    """The people this user's desk lists: everyone for staff, else the people of the events
-    they direct."""
-    people = Person.objects.all()
-    if not services.may_change(request.user):
-        people = people.filter(players__division__tournament__directors=request.user.pk)
-    return people.distinct()
-
-
 @login_required
 def desk_people(request: HttpRequest) -> HttpResponse:
     form = forms.SearchForm(request.GET)
     query = form.cleaned_data["q"] if form.is_valid() else ""
-    people = _visible(request)
+    people = services.visible_people(request.user)
     for word in services.fold(query).split()[:6]:
         people = people.filter(key__contains=word)
     page = Paginator(people.order_by("key", "pk"), PER_PAGE).get_page(request.GET.get("page"))
@@ -90,14 +81,13 @@ def desk_people(request: HttpRequest) -> HttpResponse:
         (p, [(c, _events_of(c)) for c in services.candidates(p)])
         for p in services.unsure_players(request.user)[:200]
     ]
-    changes = PeopleChange.objects.select_related("user").order_by("-at", "-pk")
-    if not services.may_change(request.user):
-        changes = changes.filter(user=request.user.pk)
+    suggested = [(s, _events_of(s.person)) for s in services.suggestions(request.user)[:200]]
     ctx = {
         "form": form,
         "page": page,
         "unsure": unsure,
-        "changes": changes[:30],
+        "suggested": suggested,
+        "changes": services.visible_changes(request.user)[:30],
     }
     return render(request, "tournament/people/desk_list.html", ctx)
 
@@ -115,7 +105,7 @@ def _events_of(person: Person) -> str:
 @login_required
 def desk_person(request: HttpRequest, pk: int) -> HttpResponse:
     who = get_object_or_404(Person, pk=pk)
-    if not services.may_change(request.user, [who]):
+    if not services.may_see(request.user, who):
         raise PermissionDenied(gettext("Only staff or a director of one of their events may."))
     players = list(
         who.players.select_related("division__tournament").order_by(
@@ -167,7 +157,7 @@ def desk_split(request: HttpRequest, pk: int) -> HttpResponse:
     form = forms.SplitForm(request.POST, choices=_choices(players))
     if not form.is_valid():
         if not services.may_change(request.user, [who]):
-            raise PermissionDenied(gettext("Only staff or a director of one of their events may."))
+            raise PermissionDenied(gettext("Only staff or a director of all their events may."))
         messages.error(request, gettext("Choose the players that are another person."))
         return redirect("desk-person", pk=pk)
     chosen = [p for p in players if p.pk in set(form.cleaned_data["players"])]
@@ -201,6 +191,25 @@ def desk_confirm(request: HttpRequest) -> HttpResponse:
             messages.error(request, gettext("There is no person with that number."))
             return redirect("desk-people-index")
     _run(request, lambda: services.confirm(player, target, request.user), gettext("Linked"))
+    return redirect("desk-people-index")
+
+
+@login_required
+@require_POST
+def desk_suggestion(request: HttpRequest, pk: int) -> HttpResponse:
+    """A suggestion confirmed ("accept") or dismissed (anything else)."""
+    suggestion = get_object_or_404(PersonSuggestion, pk=pk)
+    if request.POST.get("do") == "accept":
+        _run(request, lambda: services.accept(suggestion, request.user), gettext("Linked"))
+        return redirect("desk-people-index")
+    try:
+        services.dismiss(suggestion, request.user)
+    except PermissionError as denied:
+        raise PermissionDenied(str(denied)) from denied
+    except services.PeopleRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, gettext("Dismissed"))
     return redirect("desk-people-index")
 
 
