@@ -18,6 +18,7 @@ and closes with "N events, M steps, K violations".
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,6 +74,8 @@ class Outcome:
     events: int = 0
     steps: int = 0
     violations: list[Violation] = field(default_factory=list)
+    step_seconds: list[float] = field(default_factory=list)  # each step's services, timed
+    check_seconds: list[float] = field(default_factory=list)  # each consistency check, timed
 
     def summary(self) -> str:
         return f"{self.events} events, {self.steps} steps, {len(self.violations)} violations"
@@ -102,11 +105,14 @@ class Event:
         rounds_planned: tuple[int, int] = (3, 6),
         divisions: int | None = None,
         say: Callable[[str], None] | None = None,
+        check_each_step: bool = True,
     ) -> None:
         self.seed, self.index, self.outcome = seed, index, outcome
         self.rng = random.Random(f"{seed}:{index}")
         self.sizes, self.lengths = players, rounds_planned
         self.divisions = divisions
+        # Off (a benchmark of a large event): the check runs after each round instead.
+        self.check_each_step = check_each_step
         self.say = say or (lambda _text: None)
         self.step_number = 0
         self.typos: list[tuple[int, int, str]] = []  # (division pk, round, the right line)
@@ -121,15 +127,23 @@ class Event:
         self.step_number += 1
         self.outcome.steps += 1
         done = None
+        started = time.perf_counter()
         try:
             done = do()
         except REFUSED:
             pass
         except Exception as error:  # noqa: BLE001 - any other exception is what we look for
             self.violate(action, f"raised {type(error).__name__}: {error}")
+        self.outcome.step_seconds.append(time.perf_counter() - started)
+        if self.check_each_step:
+            self.check(action)
+        return done
+
+    def check(self, action: str) -> None:
+        started = time.perf_counter()
         for finding in checks.check_event(self.tournament):
             self.violate(action, finding.line())
-        return done
+        self.outcome.check_seconds.append(time.perf_counter() - started)
 
     def violate(self, action: str, text: str) -> None:
         found = Violation(self.seed, self.index, self.step_number, action, text)
@@ -161,6 +175,8 @@ class Event:
         for number in range(1, planned + 1):
             for division in self.divisions_now():
                 self.play_round(division, number)
+            if not self.check_each_step:
+                self.check(f"round {number}")
             if not self.restored and number >= (planned + 1) // 2:
                 self.step("backup and restore", self.backup_and_restore)
         for division in self.divisions_now():
