@@ -1,0 +1,139 @@
+"""The smaller seams of the desk a director's trial met: names isolated in the pairing reasons and
+each pair's figures in the order of its names; a locked event saying so on every desk page; a
+result line sent twice saved once; a restore that leaves someone to direct the event; the
+login's port; a command's output without isolation marks; the refused removal of a player.
+
+The desk's division (conftest): seven players, round 1 paired 1 v 2, 3 v 4, 5 v 6 and 7 a bye.
+Here Cora is "سارا احمدی" and Gus "Lopez, Maria"; round 1's results rank them سارا احمدی (+200),
+Lopez, Maria (+100), Ada (+50), Hal (bye, +50), Ben (−50), Fay (−100), Eli (−200).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from engine.pairing_support import field, win
+
+from tournament.core import sentences
+from tournament.core.sentences import FSI, LRI, PDI
+from tournament.engine.pairing import pair_round
+from tournament.engine.pairing.messages import Message
+from tournament.models import Division, Player, Round
+from tournament.pairing import services as rounds
+from tournament.results import services as results
+
+ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]
+SARA = "سارا احمدی"
+
+
+@pytest.fixture
+def played(division: Division, director) -> Division:
+    Player.objects.filter(division=division, number=3).update(name=SARA)
+    Player.objects.filter(division=division, number=6).update(name="Lopez, Maria")
+    for line in ROUND_1:
+        results.enter_line(division, 1, line, director)
+    return division
+
+
+def url(name: str, division: Division, *args) -> str:
+    return reverse(name, args=[division.tournament.slug, division.pk, *args])
+
+
+# --------------------------------------------------------------------------- pairing reasons
+
+
+def test_each_pairs_figures_follow_the_order_of_its_names() -> None:
+    players = field(*"ABCDEF")
+    round1 = [win("A", "D", a_first=True), win("B", "E", a_first=True), win("C", "F", a_first=True)]
+
+    result = pair_round(players, [round1], 2, "koth")
+
+    # D (4th, no win) goes first against C (3rd, one win): D's figures come first.
+    lines = {(p.first, p.second): [str(r) for r in p.reasons] for p in result.pairings}
+    assert lines == {
+        ("B", "A"): [
+            "king of the hill",
+            "places 2 and 1",
+            "both on 1 wins",
+            "B goes first: level on starts, the lower-placed player",
+        ],
+        ("D", "C"): [
+            "king of the hill",
+            "places 4 and 3",
+            "0 v 1 wins",
+            "D goes first: 0 start(s) against 1",
+        ],
+        ("F", "E"): [
+            "king of the hill",
+            "places 6 and 5",
+            "both on 0 wins",
+            "F goes first: level on starts, the lower-placed player",
+        ],
+    }
+
+
+def test_names_in_lists_pairs_and_nested_messages_are_isolated_and_numbers_are_not() -> None:
+    relaxed = Message(
+        "repeats_relaxed", limit=0, what=Message("by_swiss"), pairs=[[SARA, "Kim, Min"]]
+    )
+    plays = Message(
+        "gibson_plays",
+        player="Kim, Min",
+        other=SARA,
+        why=Message("gibson_opponent_out", best=4, met=0),
+    )
+    imbalance = Message("first_imbalance", a=SARA, b="Kim, Min", firsts=3, other=1)
+    unknown = Message("unknown_player", player="Nobody")
+
+    assert sentences.messages([m.as_dict() for m in (relaxed, plays, imbalance, unknown)]) == [
+        f"The repeat limit (no rematches) could not be met in the Swiss; it was relaxed for "
+        f"{FSI}{SARA}{PDI} v {FSI}Kim, Min{PDI}.",
+        f"{FSI}Kim, Min{PDI}, Gibsonized, plays {FSI}{SARA}{PDI}: the highest-placed player who "
+        "can no longer reach the prizes (best finish 4th), of those who met the Gibson least "
+        "(0 time(s)).",
+        f"{FSI}{SARA}{PDI} goes first with 3 start(s) so far, against {FSI}Kim, Min{PDI}'s 1.",
+        "'Nobody' is not a player of this division.",
+    ]
+
+
+def test_every_name_in_the_rounds_reasons_is_isolated(desk: Client, played: Division):
+    desk.post(url("desk-pair", played), {"round": 2, "system": "koth"})
+
+    state = Round.objects.get(division=played, number=2)
+    assert rounds.note_lines(state) == [
+        f"{FSI}Moss, Eli{PDI} {LRI}(7th, 0-1 -200){PDI} has the bye: the lowest-placed player "
+        "without a bye.",
+        f"{FSI}Lopez, Maria{PDI} v {FSI}{SARA}{PDI}: king of the hill; places 2 and 1; both on 1 "
+        f"wins; {FSI}Lopez, Maria{PDI} goes first: level on starts, the lower-placed player",
+        f"{FSI}Reed, Hal{PDI} v {FSI}Quill, Ada{PDI}: king of the hill; places 4 and 3; both on 1 "
+        f"wins; {FSI}Reed, Hal{PDI} goes first: 0 start(s) against 1",
+        f"{FSI}North, Fay{PDI} v {FSI}Crane, Ben{PDI}: king of the hill; places 6 and 5; both on 0 "
+        f"wins; {FSI}North, Fay{PDI} goes first: level on starts, the lower-placed player",
+    ]
+    page = desk.get(url("desk-round-pairings", played, 2)).content.decode()
+    assert (
+        f"<li><bdi>Lopez, Maria</bdi> v <bdi>{SARA}</bdi>: king of the hill; places 2 and 1; "
+        "both on 1 wins; <bdi>Lopez, Maria</bdi> goes first: level on starts, the lower-placed "
+        "player</li>"
+    ) in page
+    assert (
+        '<li><bdi>Moss, Eli</bdi> <bdi dir="ltr" class="ltr">(7th, 0-1 -200)</bdi> has the bye: '
+        "the lowest-placed player without a bye.</li>"
+    ) in page
+
+
+def test_a_warning_isolates_its_names_on_the_page(desk: Client, played: Division):
+    desk.post(url("desk-pair", played), {"round": 2, "system": "koth"})
+    # A rematch made by hand: Ada and Ben met in round 1, and Ada went first then.
+    desk.post(url("desk-pair-manual", played, 2), {"pairs": "1 2\n3 6\n4 7\n5 bye"})
+
+    page = desk.get(url("desk-round-pairings", played, 2)).content.decode()
+    assert (
+        '<li class="warning" data-code="repeat_limit"><bdi>Quill, Ada</bdi> and <bdi>Crane, Ben'
+        "</bdi> have met 1 time(s); the division allows no rematches.</li>"
+    ) in page
+    assert (
+        '<li class="warning" data-code="first_imbalance"><bdi>Quill, Ada</bdi> goes first with 1 '
+        "start(s) so far, against <bdi>Crane, Ben</bdi>&#x27;s 0.</li>"
+    ) in page
