@@ -13,13 +13,14 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from engine.pairing_support import field, win
 
 from tournament.core import sentences
 from tournament.core.sentences import FSI, LRI, PDI
 from tournament.engine.pairing import pair_round
 from tournament.engine.pairing.messages import Message
-from tournament.models import Division, Player, Round
+from tournament.models import Change, Division, Player, Round
 from tournament.pairing import services as rounds
 from tournament.results import services as results
 
@@ -137,3 +138,47 @@ def test_a_warning_isolates_its_names_on_the_page(desk: Client, played: Division
         '<li class="warning" data-code="first_imbalance"><bdi>Quill, Ada</bdi> goes first with 1 '
         "start(s) so far, against <bdi>Crane, Ben</bdi>&#x27;s 0.</li>"
     ) in page
+
+
+# --------------------------------------------------------------------------- a locked event
+
+
+def test_every_desk_page_of_a_locked_event_says_it_is_locked(
+    desk: Client, division: Division, director
+):
+    results.enter_line(division, 1, "1 400 2 350", director)
+    game = division.games.get(round=1, table=1)
+    desk.post("/desk/spring-open/lock", {"locked": "1"})
+    at = timezone.localtime(Change.objects.get(action="lock").at).strftime("%H:%M")
+    banner = (
+        '<p class="warning" id="locked" role="status"><bdi>Spring Open</bdi> is locked (by '
+        f"<bdi>alice</bdi> at {at}): nothing can be changed until one of its directors unlocks "
+        "it on its desk dashboard.</p>"
+    )
+    d = division.pk
+    pages = [
+        "",
+        "changes/",
+        "divisions/",
+        "people/",
+        "summary/",
+        f"division/{d}/players/",
+        f"division/{d}/players/1/edit/",
+        f"division/{d}/check-in/",
+        f"division/{d}/pairing/",
+        f"division/{d}/settings/",
+        f"division/{d}/round/1/pairings/",
+        f"division/{d}/round/1/",
+        f"games/{game.pk}/",
+        f"division/{d}/upload/",
+        f"division/{d}/links/",
+        f"division/{d}/prizes/",
+        f"division/{d}/photos/",
+    ]
+    for page in pages:
+        html = desk.get(f"/desk/spring-open/{page}").content.decode()
+        assert html.count(banner) == 1, page
+
+    desk.post("/desk/spring-open/lock", {"locked": "0"})
+    for page in pages:
+        assert 'id="locked"' not in desk.get(f"/desk/spring-open/{page}").content.decode(), page
