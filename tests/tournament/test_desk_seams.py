@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from engine.pairing_support import field, win
+from text_support import plain
 
 from tournament.core import sentences
 from tournament.core.sentences import FSI, LRI, PDI
@@ -182,3 +183,64 @@ def test_every_desk_page_of_a_locked_event_says_it_is_locked(
     desk.post("/desk/spring-open/lock", {"locked": "0"})
     for page in pages:
         assert 'id="locked"' not in desk.get(f"/desk/spring-open/{page}").content.decode(), page
+
+
+# --------------------------------------------------------------------------- Enter twice
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def enter_url(division: Division) -> str:
+    return f"/desk/spring-open/division/{division.pk}/round/1/enter"
+
+
+def test_the_same_line_sent_twice_is_saved_once_and_answered_as_saved(
+    desk: Client, division: Division
+):
+    line = {"line": "1 455 2 389", "version": "0"}
+
+    first = desk.post(enter_url(division), line, **JSON)
+    again = desk.post(enter_url(division), line, **JSON)
+
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert first.json()["ok"] is True and again.json()["ok"] is True
+    assert plain(again.json()["message"]) == plain(first.json()["message"]) == (
+        "Saved: 1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
+    )
+    assert "error" not in again.json()
+    assert Change.objects.filter(action="create").count() == 1
+    game = division.games.get(round=1, table=1)
+    assert (game.score1, game.score2, game.version) == (455, 389, 1)
+
+
+def test_a_correction_sent_twice_is_one_correction(desk: Client, division: Division, director):
+    results.enter_line(division, 1, "1 455 2 389", director)
+    line = {"line": "1 455 2 398", "version": "1", "reason": "a slip"}
+
+    first = desk.post(enter_url(division), line, **JSON)
+    again = desk.post(enter_url(division), line, **JSON)
+
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert plain(again.json()["message"]) == plain(first.json()["message"])
+    assert Change.objects.filter(action="correct").count() == 1
+    assert division.games.get(round=1, table=1).version == 2
+
+
+def test_another_line_or_another_director_after_a_save_is_still_refused(
+    desk: Client, second_desk: Client, division: Division
+):
+    desk.post(enter_url(division), {"line": "1 455 2 389", "version": "0"}, **JSON)
+
+    other_scores = desk.post(
+        enter_url(division), {"line": "1 445 2 389", "version": "0", "reason": "x"}, **JSON
+    )
+    other_director = second_desk.post(
+        enter_url(division), {"line": "1 455 2 389", "version": "0"}, **JSON
+    )
+
+    assert (other_scores.status_code, other_director.status_code) == (409, 409)
+    assert other_scores.json()["stale"] is True and other_director.json()["stale"] is True
+    assert plain(other_director.json()["error"]).startswith(
+        "alice changed the round 1 game Quill, Ada v Crane, Ben at "
+    )
+    assert Change.objects.filter(action__in=["create", "correct"]).count() == 1
