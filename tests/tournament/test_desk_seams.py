@@ -10,7 +10,11 @@ Lopez, Maria (+100), Ada (+50), Hal (bye, +50), Ben (−50), Fay (−100), Eli (
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -21,7 +25,8 @@ from tournament.core import sentences
 from tournament.core.sentences import FSI, LRI, PDI
 from tournament.engine.pairing import pair_round
 from tournament.engine.pairing.messages import Message
-from tournament.models import Change, Division, Player, Round
+from tournament.exchange import backup
+from tournament.models import Change, Division, Player, Round, Tournament
 from tournament.pairing import services as rounds
 from tournament.results import services as results
 
@@ -204,8 +209,10 @@ def test_the_same_line_sent_twice_is_saved_once_and_answered_as_saved(
 
     assert (first.status_code, again.status_code) == (200, 200)
     assert first.json()["ok"] is True and again.json()["ok"] is True
-    assert plain(again.json()["message"]) == plain(first.json()["message"]) == (
-        "Saved: 1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
+    assert (
+        plain(again.json()["message"])
+        == plain(first.json()["message"])
+        == ("Saved: 1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first")
     )
     assert "error" not in again.json()
     assert Change.objects.filter(action="create").count() == 1
@@ -244,3 +251,67 @@ def test_another_line_or_another_director_after_a_save_is_still_refused(
         "alice changed the round 1 game Quill, Ada v Crane, Ben at "
     )
     assert Change.objects.filter(action__in=["create", "correct"]).count() == 1
+
+
+# --------------------------------------------------------------------------- restore
+
+
+@pytest.fixture
+def backup_file(tournament: Tournament, tmp_path) -> str:
+    """The desk's tournament backed up, then gone with its two directors' accounts, as on
+    another server."""
+    path = tmp_path / "spring-open.zip"
+    path.write_bytes(backup.write(tournament))
+    tournament.delete()
+    User.objects.filter(username__in=["alice", "bob"]).delete()
+    return str(path)
+
+
+def test_a_restore_that_would_leave_nobody_to_direct_is_refused_before_writing(backup_file):
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", backup_file, stdout=io.StringIO())
+
+    assert str(refused.value) == (
+        "Nothing was restored: none of its directors (alice, bob) has an account on this server. "
+        "Create one first (manage.py createdirector alice), or name a user of this server to "
+        "direct it with --director USERNAME."
+    )
+    assert Tournament.objects.count() == 0 and Player.objects.count() == 0
+
+
+def test_a_restore_names_its_director_here(backup_file):
+    carol = User.objects.create_user("carol")
+    out = io.StringIO()
+
+    call_command("restore", backup_file, "--director", "carol", stdout=out)
+
+    restored = Tournament.objects.get(slug="spring-open")
+    assert list(restored.directors.all()) == [carol]
+    assert out.getvalue().splitlines() == [
+        "spring-open: restored (Spring Open).",
+        "Users not here (an admin may add them, then make them directors or scorekeepers at "
+        "the desk): alice, bob",
+    ]
+
+
+def test_a_director_who_is_not_here_is_refused_by_name(backup_file):
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", backup_file, "--director", "dave", stdout=io.StringIO())
+
+    assert str(refused.value) == (
+        "No user 'dave' on this server: create it first (manage.py createdirector dave), then "
+        "restore again. Nothing was restored."
+    )
+    assert Tournament.objects.count() == 0
+
+
+def test_one_of_its_directors_here_is_enough(tournament: Tournament, tmp_path):
+    path = tmp_path / "spring-open.zip"
+    path.write_bytes(backup.write(tournament))
+    tournament.delete()
+    User.objects.filter(username="bob").delete()
+
+    call_command("restore", str(path), stdout=io.StringIO())
+
+    restored = Tournament.objects.get(slug="spring-open")
+    assert [u.username for u in restored.directors.all()] == ["alice"]
