@@ -11,6 +11,7 @@ Lopez, Maria (+100), Ada (+50), Hal (bye, +50), Ben (−50), Fay (−100), Eli (
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 from django.contrib.auth.models import User
@@ -315,3 +316,76 @@ def test_one_of_its_directors_here_is_enough(tournament: Tournament, tmp_path):
 
     restored = Tournament.objects.get(slug="spring-open")
     assert [u.username for u in restored.directors.all()] == ["alice"]
+
+
+# --------------------------------------------------------------------------- the command line
+
+MARKS = {"\u2066", "\u2067", "\u2068", "\u2069"}
+
+
+def test_make_run_passes_its_port_to_the_demos_login(db) -> None:
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-n", "run", "PORT=9101"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={k: v for k, v in os.environ.items() if k not in ("PORT", "DEMO", "MAKEFLAGS")},
+    )
+    commands = [
+        line.split("manage.py ", 1)[1] for line in done.stdout.splitlines() if "manage.py" in line
+    ]
+    assert commands == ["migrate --noinput", "loaddemo --port 9101", "runserver 127.0.0.1:9101"]
+
+    out = io.StringIO()
+    call_command("loaddemo", "--port", "9101", stdout=out)
+    assert out.getvalue().splitlines()[-1] == (
+        "Director login: director / spread-demo at http://127.0.0.1:9101/accounts/login/"
+    )
+
+
+def test_commands_print_sentences_with_names_without_isolation_marks(played: Division) -> None:
+    out = io.StringIO()
+    call_command(
+        "pair",
+        "spring-open",
+        "--division",
+        "A",
+        "--round",
+        "2",
+        "--system",
+        "koth",
+        "--dry-run",
+        stdout=out,
+    )
+    printed = out.getvalue()
+
+    assert not MARKS & set(printed)
+    assert printed.splitlines() == [
+        "Round 2 of division A, koth from round 1:",
+        f"   1  Lopez, Maria                   v  {SARA}",
+        "   2  Reed, Hal                      v  Quill, Ada",
+        "   3  North, Fay                     v  Crane, Ben",
+        "      Moss, Eli                      v  bye",
+        "note: Moss, Eli (7th, 0-1 -200) has the bye: the lowest-placed player without a bye.",
+        "Dry run: nothing saved.",
+    ]
+
+    made = io.StringIO()
+    call_command("createdirector", "مریم", "--password", "x-long-password-1", stdout=made)
+    assert made.getvalue() == "Account مریم created: it may now create tournaments at /desk/.\n"
+
+
+def test_a_commands_refusal_carries_no_isolation_marks(db, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO())  # not a terminal: no password asked for
+    with pytest.raises(CommandError) as refused:
+        call_command("createdirector", "مریم", stdout=io.StringIO())
+
+    assert str(refused.value) == "There is no account مریم yet: give --password to create it."

@@ -8,13 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from tournament.exchange import backup
 from tournament.interchange.files import FileRefused, read_file
+from tournament.management.base import SpreadCommand
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = (
         "Restore a tournament from a backup file, as new rows (--slug for another slug; "
         "--director for a user of this server who directs it too)."
