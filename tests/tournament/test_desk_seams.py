@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -389,3 +390,48 @@ def test_a_commands_refusal_carries_no_isolation_marks(db, monkeypatch) -> None:
         call_command("createdirector", "مریم", stdout=io.StringIO())
 
     assert str(refused.value) == "There is no account مریم yet: give --password to create it."
+
+
+# --------------------------------------------------------------------------- a refused removal
+
+
+def test_a_refused_removal_keeps_the_entries_and_shows_only_the_refusal(
+    desk: Client, division: Division
+):
+    # Round 1 is paired: the director had typed a new rating and club, then pressed Remove.
+    refused = desk.post(
+        f"/desk/spring-open/division/{division.pk}/players/1/edit/",
+        {"name": "Quill, Ada", "rating": "1720", "club": "Leeds", "action": "remove"},
+    )
+
+    page = refused.content.decode()
+    assert refused.status_code == 409
+    assert re.findall(r'<li class="error">(.*?)</li>', page) == [
+        "Round 1 of division A is paired: players can no longer be removed (withdraw them "
+        "instead, or unpair round 1 first)."
+    ]
+    assert 'class="alert"' not in page and "This field is required" not in page
+    assert 'name="name" value="Quill, Ada"' in page
+    assert 'name="rating" value="1720"' in page
+    assert 'name="club" value="Leeds"' in page
+    ada = division.players.get(number=1)
+    assert (ada.rating, ada.club) == (0, "")
+
+    # A removal sent with no fields (an older page's own form): the stored values, no errors.
+    bare = desk.post(
+        f"/desk/spring-open/division/{division.pk}/players/1/edit/", {"action": "remove"}
+    ).content.decode()
+    assert len(re.findall(r'<li class="error">', bare)) == 1
+    assert 'class="alert"' not in bare and "This field is required" not in bare
+    assert 'name="name" value="Quill, Ada"' in bare and 'name="rating" value="0"' in bare
+
+
+def test_the_remove_button_sends_the_player_form_and_asks_first(desk: Client, division: Division):
+    page = desk.get(f"/desk/spring-open/division/{division.pk}/players/1/edit/").content.decode()
+    form = page[page.index('<form method="post" class="stacked" id="player-form">') :]
+    form = form[: form.index("</form>")]
+    assert (
+        '<button type="submit" name="action" value="remove" class="secondary" formnovalidate '
+        'id="remove-player" data-confirm="Remove \u2068Quill, Ada\u2069 from division '
+        '\u2068A\u2069?">Remove <bdi>Quill, Ada</bdi></button>'
+    ) in form
