@@ -17,7 +17,7 @@ PORT ?= 8000
 DEMO ?= yes
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(if $(filter no,$(DEMO)),,$(BIN)/python manage.py loaddemo)
+	$(if $(filter no,$(DEMO)),,$(BIN)/python manage.py loaddemo --port $(PORT))
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production on one machine: DEBUG off, SECRET_KEY required, gunicorn on PORT (8000) with

@@ -10,6 +10,7 @@
   var roundBox = document.getElementById("round");
   var latest = null;   // {text, result} of the last check that came back
   var timer = null;
+  var saving = false;  // a save is on its way: Enter again sends nothing more
   var JSON_HEADERS = {"Accept": "application/json"};
 
   // The page's words, in its language (data-t-… attributes of the entry form).
@@ -94,6 +95,8 @@
 
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
+    if (saving) { return; }
+    saving = true;
     var text = line.value;
     var ready = latest && latest.text === text ? Promise.resolve(latest.result) : check(text);
     ready.then(function (result) {
@@ -118,7 +121,8 @@
           line.focus();
         }
       });
-    }).catch(function () { show({errors: [say("tNoAnswer")]}); });
+    }).catch(function () { show({errors: [say("tNoAnswer")]}); })
+      .then(function () { saving = false; });
   });
 
   roundBox.addEventListener("submit", function (ev) {

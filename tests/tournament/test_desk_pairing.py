@@ -66,7 +66,7 @@ def test_koth_round_2_from_round_1(desk: Client, played: Division):
     state = Round.objects.get(division=played, number=2)
     assert (state.system, state.based_on, state.published) == ("koth", 1, False)
     # Why: the bye's reason, and each table's, stored as codes and written as sentences.
-    notes = rounds.note_lines(state)
+    notes = plain(rounds.note_lines(state))
     assert any(n.startswith("Moss, Eli") and "bye" in n for n in notes)
     assert any(n.startswith("Stone, Gus v Vale, Cora: ") for n in notes)
     assert {n["code"] for n in state.notes} == {"has_bye_none", "table"}

@@ -29,7 +29,7 @@ def _dry_run(*args: str) -> list[str]:
 
 def test_make_run_serves_the_demo_on_port_8000_by_default() -> None:
     lines = [line.split("manage.py ", 1)[1] for line in _dry_run()]
-    assert lines == ["migrate --noinput", "loaddemo", "runserver 127.0.0.1:8000"]
+    assert lines == ["migrate --noinput", "loaddemo --port 8000", "runserver 127.0.0.1:8000"]
 
 
 def test_make_run_takes_port_and_starts_without_the_demo() -> None:

@@ -471,7 +471,8 @@ def test_a_backup_carries_identities_and_a_restore_links_again(tmp_path) -> None
         "association_id": "",
     }
     assert "person_id" not in rows[0]
-    restored = backup.restore(data, slug="a-copy").tournament
+    director = User.objects.create_user("alice")  # an imported event has no director yet
+    restored = backup.restore(data, slug="a-copy", director=director).tournament
     copy = Player.objects.get(division__tournament=restored, number=1)
     assert (copy.person, copy.person_link) == (john, "id")
     assert Person.objects.count() == 2
@@ -495,7 +496,8 @@ def test_a_backup_s_foreign_person_key_is_never_trusted(tmp_path) -> None:
                 rows[0]["person"] = None
                 body = json.dumps(rows).encode()
             out.writestr(name, body)
-    restored = backup.restore(buffer.getvalue(), slug="b").tournament
+    director = User.objects.create_user("alice")  # an imported event has no director yet
+    restored = backup.restore(buffer.getvalue(), slug="b", director=director).tournament
     copy = Player.objects.get(division__tournament=restored)
     assert (copy.person, copy.person_link) == (jane, "name")
 

@@ -84,14 +84,24 @@ def finding(code: str, params: Mapping[str, Any]) -> str:
     return findings.render(code, params, SHEET_MESSAGES, language(), template)
 
 
+def _ltr(text: str) -> str:
+    return f"{LRI}{text}{PDI}"
+
+
+# Each name in a pairing sentence isolated in its own direction, a place and record after a
+# name ("(3rd, 5-2 +310)") left to right.
+_NAMES = (isolate, _ltr)
+
+
 def message(stored: Mapping[str, Any]) -> str:
-    """A pairing reason, note or warning (`Message.as_dict()`) in the active language."""
-    return pairing.render_all([stored], language())[0]
+    """A pairing reason, note or warning (`Message.as_dict()`) in the active language, each
+    name in it isolated (a command's output drops the marks: `management.base.plain`)."""
+    return pairing.render_all([stored], language(), names=_NAMES)[0]
 
 
 def messages(stored: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Stored pairing messages in the active language; never raises."""
-    return pairing.render_all(stored, language())
+    """Stored pairing messages in the active language, names isolated; never raises."""
+    return pairing.render_all(stored, language(), names=_NAMES)
 
 
 @dataclass(frozen=True)

@@ -381,10 +381,34 @@ def _rebase_rounds(tournament: Tournament) -> None:
         state.save(update_fields=["basis"])
 
 
-def restore(data: bytes, slug: str | None = None) -> Restored:
-    """The backup's tournament written into this database as new rows, in one transaction."""
+def _nobody_to_direct(directors: list[str]) -> BackupRefused:
+    """The refusal of a restore that would leave an event nobody here can direct."""
+    if directors:
+        return BackupRefused(
+            gettext(
+                "Nothing was restored: none of its directors (%(names)s) has an account on this "
+                "server. Create one first (manage.py createdirector %(first)s), or name a user "
+                "of this server to direct it with --director USERNAME."
+            )
+            % {"names": ", ".join(directors), "first": directors[0]}
+        )
+    return BackupRefused(
+        gettext(
+            "Nothing was restored: the backup names no director. Name a user of this server to "
+            "direct it with --director USERNAME."
+        )
+    )
+
+
+def restore(data: bytes, slug: str | None = None, director: Any = None) -> Restored:
+    """The backup's tournament written into this database as new rows, in one transaction.
+
+    Someone here directs it: its directors who have an account on this server, and `director`
+    (a user) too; a restore that would leave nobody is refused before anything is written."""
     manifest, tables = read(data)
     people, by_name, result_missing = _people(tables)
+    if director is None and not any(n in by_name for n in people["directors"]):
+        raise _nobody_to_direct(people["directors"])
     source_row = tables["tournament"][0]
     new_slug = slug or source_row.get("slug")
     if not isinstance(new_slug, str) or not new_slug:
@@ -428,6 +452,8 @@ def restore(data: bytes, slug: str | None = None) -> Restored:
                     keys[model][old] = obj.pk
             tournament = Tournament.objects.get(pk=keys[Tournament][source_row["id"]])
             tournament.directors.set([by_name[n] for n in people["directors"] if n in by_name])
+            if director is not None:
+                tournament.directors.add(director)
             # Linked once its directors are known: the name alone joins only people of events
             # that share a director with it.
             linking.link_tournament(

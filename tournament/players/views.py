@@ -346,14 +346,18 @@ def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) 
     """A player's name, rating and club, corrected (or the player removed) before round 1."""
     division = get_desk_division(request, slug, division_id)
     player = get_object_or_404(division.players, number=number)
-    form = PlayerForm(
-        request.POST or None,
-        initial={"name": player.name, "rating": player.rating, "club": player.club},
-    )
+    stored = {"name": player.name, "rating": player.rating, "club": player.club}
+    removing = request.method == "POST" and request.POST.get("action") == "remove"
+    if removing:
+        # A refused removal shows the form as the director left it (the remove button sends
+        # its fields), unchecked: the refusal is the page's one message.
+        form = PlayerForm(initial={k: request.POST.get(k, v) for k, v in stored.items()})
+    else:
+        form = PlayerForm(request.POST or None, initial=stored)
     status = 200
     if request.method == "POST":
         try:
-            if request.POST.get("action") == "remove":
+            if removing:
                 events.remove_player(player, request.user)
                 messages.success(
                     request,

@@ -990,6 +990,28 @@ def locked_round(division: Division, round_number: int) -> list[Game]:
     )
 
 
+def _saved_already(plan: _Plan, version: int | None, actor: Any) -> Change | None:
+    """The change that saved this very line a moment ago, when it comes again (Enter pressed
+    twice, a form sent twice): the game one version past the one the sender saw, brought there
+    by the same user (or player) to the values sent now. None for anything else, which
+    `_refuse_stale_or_same` then judges."""
+    if version is None or plan.game.version != version + 1 or not plan.unchanged:
+        return None
+    actor_pk = getattr(actor, "pk", None)
+    if actor_pk is None:
+        return None
+    touching = list(changes_touching(plan.game))
+    if not touching:
+        return None
+    change, before, after = touching[-1]
+    by = change.player_id if isinstance(actor, Player) else change.user_id
+    if by != actor_pk or before is None or before.get("version") != version:
+        return None
+    if after.get("version") != plan.game.version:
+        return None
+    return change
+
+
 def _refuse_stale_or_same(plan: _Plan, version: int | None, reason: str) -> None:
     """What refuses any save at the desk once the game is known, in this order: the game
     changed since `version`, the result is the one entered, a correction without a reason."""
@@ -1040,7 +1062,9 @@ def record_result(
     `actor` is a user, a player of the division or None, as `audit.record` takes it; a player
     is refused a locked round or tournament, the desk is not. `first`: who went first (1, 2,
     or 0 not known), by default the game's own (the pairing's). `version`: the game's version
-    the caller showed, a save against an older one refused (`StaleResult`). `EntryError` says
+    the caller showed, a save against an older one refused (`StaleResult`), unless the same
+    actor saved these very values from that version a moment ago: then that change is the
+    answer and nothing is written (`_saved_already`). `EntryError` says
     why a save is refused.
     """
     if first not in (None, 0, 1, 2):
@@ -1074,6 +1098,9 @@ def record_result(
             "penalty2": penalty2,
         }
         plan = _Plan(game, values, None)
+        again = _saved_already(plan, version, actor)
+        if again is not None:
+            return again
         _refuse_stale_or_same(plan, version, reason)
         return _apply(plan, actor, reason, CORRECT if plan.correction else CREATE)
 
@@ -1090,7 +1117,9 @@ def enter_line(
 ) -> Change:
     """Save a line: a new result, or a correction (which needs a reason).
 
-    `version` is the game's version the check showed: a save against an older one is refused.
+    `version` is the game's version the check showed: a save against an older one is refused,
+    unless it is this very line saved a moment ago by the same user (`_saved_already`), which
+    answers with that save's change and writes nothing.
     `first_as_typed`: the player typed first went first, even against the pairing's first.
     `absent`: the forfeit is a player's marked absent (`players.set_absent`), kept in the
     change as {"player": number, "round": round} so that undo takes the mark back too.
@@ -1114,6 +1143,9 @@ def enter_line(
                 penalty1=plan.values["penalty1"],
                 penalty2=plan.values["penalty2"],
             )
+        again = _saved_already(plan, version, user)
+        if again is not None:
+            return again
         _refuse_stale_or_same(plan, version, reason)
         return _apply(plan, user, reason, CORRECT if plan.correction else CREATE, absent)
 

@@ -27,13 +27,12 @@ from tournament.core import bounds
 from tournament.core.access import (
     get_desk_division,
     get_desk_game,
-    locked_sentence,
 )
 from tournament.core.forms import form_error
 from tournament.core.sentences import isolate, penalty_note
 from tournament.event import unresolved
 from tournament.hall import clock as hall_clock
-from tournament.models import Change, Division, Game, Tournament
+from tournament.models import Change, Division, Game
 from tournament.pairing import services as rounds
 from tournament.phone import services as selfservice
 from tournament.results import corrections
@@ -41,10 +40,6 @@ from tournament.results import services as results
 from tournament.results.forms import EntryForm, GameResultForm
 from tournament.scoresheets.forms import SingleUploadForm
 from tournament.standings import read_model
-
-
-def _locked_text(tournament: Tournament) -> str:
-    return locked_sentence(tournament) if tournament.locked else ""
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -136,7 +131,6 @@ def _round_context(request: HttpRequest, division: Division, round_number: int) 
         "undoable": undoable,
         "undoable_text": results.change_text(undoable.after) if undoable else "",
         "unresolved": unresolved.for_division(division, round_number),
-        "locked": _locked_text(division.tournament),
     }
 
 

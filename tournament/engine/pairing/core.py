@@ -54,7 +54,9 @@ def pair_round(
             why = Message("first_by_table", player=fld.name(first))
         else:
             first, second, why = order_pair(fld, t.a, t.b)
-        pairings.append(Pairing(number, first, second, (*t.reasons, why)))
+        # The reasons give the pair's figures in the order the table names its players.
+        reasons = t.reasons if first == t.a else [r.sides_swapped() for r in t.reasons]
+        pairings.append(Pairing(number, first, second, (*reasons, why)))
     for t in draft.tables:
         if t.b is None:
             pairings.append(Pairing(0, t.a, None, tuple(t.reasons)))

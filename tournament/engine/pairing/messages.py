@@ -39,7 +39,8 @@ TEMPLATES: Mapping[str, str] = {
     "by_contention": "contention pairing for places 1-{band}",
     "by_australian": "Australian draw",
     "by_gibson": "Gibson pairing",
-    # --- why two players meet
+    # --- why two players meet: figures of the two in the order the pair names them ("A v B:
+    # places 5 and 2" is A 5th, B 2nd), whatever the field's name says (`SIDES`)
     "places": "places {high} and {low}",
     "same_wins": "both on {wins:g} wins",
     "wins_apart": "{more:g} v {fewer:g} wins",
@@ -133,6 +134,18 @@ TEMPLATES: Mapping[str, str] = {
     "table": "{first} v {second}: {reasons:msgs}",
 }
 
+# The messages that give each of a pair's players a figure: the fields of the first-named player
+# and of the second. The names are the catalog's (its message ids), kept as they were when the
+# figures were written highest first.
+SIDES: Mapping[str, tuple[str, str]] = {"places": ("high", "low"), "wins_apart": ("more", "fewer")}
+# The fields that hold a player's name, or a list of names (`list`), or of pairs of names
+# (`pairs`); a name may be followed by the player's place and record (`Field.describe`). A field
+# of another kind of value under one of these names (a count, a number of starts) is left alone:
+# only text is a name.
+NAME_FIELDS = frozenset(
+    {"player", "a", "b", "other", "first", "second", "gone", "players", "pairs"}
+)
+
 LABELS = {"rr": "round robin", "fontes": "Initial Fontes group"}
 # The words the specs write, for the catalog (and the separators "; " and " or ").
 WORDS = (
@@ -213,6 +226,15 @@ class Message(str):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.code, self.params))
+
+    def sides_swapped(self) -> Message:
+        """This message with its two players' figures exchanged (`SIDES`), for the pair named the
+        other way round; a message without such figures is itself."""
+        sides = SIDES.get(self.code)
+        if sides is None:
+            return self
+        x, y = sides
+        return Message(self.code, **{**self.params, x: self.params[y], y: self.params[x]})
 
     def as_dict(self) -> dict[str, Any]:
         """The code and parameters as plain JSON values, nested messages as dicts."""
@@ -392,6 +414,63 @@ def parse_joined(text: str, separator: str = "; ") -> list[dict[str, Any]]:
     return _joined(text, separator)[0]
 
 
-def render_all(messages: Iterable[Mapping[str, Any]], lang: str | None = "en") -> list[str]:
-    """Stored messages (dicts) as their sentences, in English or `lang`."""
-    return [_text(m, lang) for m in messages]
+# --------------------------------------------------------------------------- names marked
+
+# "Smith, Al (3rd, 5-2 +310)": a name, then its place and record (`Field.describe`).
+_DESCRIBED = re.compile(r"(?P<name>.+) (?P<rest>\(\d+(?:st|nd|rd|th), -?[\d.]+-[\d.]+ [+-]\d+\))")
+# The name fields each template writes as they are (not `!r`, not through a number's spec).
+_NAMED: dict[str, frozenset[str]] = {
+    code: frozenset(
+        name
+        for _, name, spec, conversion in _FORMATTER.parse(template)
+        if name in NAME_FIELDS and conversion is None and spec in ("", None, "list", "pairs")
+    )
+    for code, template in TEMPLATES.items()
+}
+
+
+def with_names(
+    stored: Mapping[str, Any], name: Callable[[str], str], rest: Callable[[str], str]
+) -> dict[str, Any]:
+    """A stored message (`as_dict()`) with every player's name in it (nested messages' too)
+    passed through `name`, and the place and record that follow a described name through
+    `rest`: how a page isolates each name of a sentence in its own direction."""
+    code = str(stored.get("code"))
+    params = stored.get("params", {})
+    if not isinstance(params, Mapping):
+        return dict(stored)
+    named = _NAMED.get(code, frozenset())
+
+    def one(text: str) -> str:
+        match = _DESCRIBED.fullmatch(text)
+        if match is None:
+            return name(text)
+        return f"{name(match['name'])} {rest(match['rest'])}"
+
+    def value(key: str, v: Any) -> Any:
+        if isinstance(v, Mapping) and "code" in v:
+            return with_names(v, name, rest)
+        if isinstance(v, list) and v and all(isinstance(m, Mapping) and "code" in m for m in v):
+            return [with_names(m, name, rest) for m in v]
+        if key not in named:
+            return v
+        if isinstance(v, str):
+            return one(v)
+        if isinstance(v, list):  # names, or pairs of names
+            return [value(key, x) for x in v]
+        return v
+
+    return {**stored, "params": {k: value(k, v) for k, v in params.items()}}
+
+
+def render_all(
+    messages: Iterable[Mapping[str, Any]],
+    lang: str | None = "en",
+    *,
+    names: tuple[Callable[[str], str], Callable[[str], str]] | None = None,
+) -> list[str]:
+    """Stored messages (dicts) as their sentences, in English or `lang`; with `names`, each
+    name and described record marked as `with_names` does."""
+    if names is None:
+        return [_text(m, lang) for m in messages]
+    return [_text(with_names(m, *names), lang) for m in messages]

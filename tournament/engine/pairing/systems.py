@@ -27,11 +27,11 @@ RANK_GAP_PLACES = 10  # a pair this many places apart is pointed out in its reas
 def pair_reasons(fld: Field, a: PlayerId, b: PlayerId) -> list[Message]:
     ra, rb = fld.position[a] + 1, fld.position[b] + 1
     wa, wb = fld.wins(a), fld.wins(b)
-    reasons = [Message("places", high=min(ra, rb), low=max(ra, rb))]
+    # Each figure in the order of the pair (a's, then b's): `pair_round` swaps them when b goes
+    # first, so that "B v A: places 5 and 2" is B 5th and A 2nd.
+    reasons = [Message("places", high=ra, low=rb)]
     reasons.append(
-        Message("same_wins", wins=wa)
-        if wa == wb
-        else Message("wins_apart", more=max(wa, wb), fewer=min(wa, wb))
+        Message("same_wins", wins=wa) if wa == wb else Message("wins_apart", more=wa, fewer=wb)
     )
     met = fld.times_met(a, b)
     if met:

@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from tournament.exchange import backup
+from tournament.management.base import SpreadCommand
 from tournament.models import Tournament
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "Write one tournament, whole, to a backup file (a zip of JSON)."
 
     def add_arguments(self, parser: Any) -> None:

@@ -12,13 +12,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
-from tournament.core.sentences import isolate
+from tournament.management.base import SpreadCommand
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "Give USER (created if need be) the permission to create tournaments at the desk."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -31,7 +31,7 @@ class Command(BaseCommand):
         username = options["username"].strip()
         if not username:
             raise CommandError("A username is needed: createdirector USERNAME.")
-        shown = isolate(username)  # a name in any script, kept apart from the sentence
+        shown = username  # as typed: isolation marks would be stray characters in a terminal
         permission = Permission.objects.get(
             content_type__app_label="tournament", codename="add_tournament"
         )

@@ -3,17 +3,18 @@
 import datetime
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from tournament.engine.text import plural
 from tournament.event.services import has_games, unplayed_rounds
 from tournament.interchange.tou import TouError
+from tournament.management.base import SpreadCommand
 from tournament.models import Player, Tournament
 from tournament.players.services import latin_to_check
 from tournament.reports.data import tou_text
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "Write a tournament's results as a .tou file for the rating body."
 
     def add_arguments(self, parser: CommandParser) -> None:

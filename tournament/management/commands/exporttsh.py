@@ -1,12 +1,13 @@
 """python manage.py exporttsh SLUG --output DIR: config.tsh and a .t file per division."""
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from tournament.exchange import tsh_io
+from tournament.management.base import SpreadCommand
 from tournament.models import Tournament
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "Export a tournament as TSH files."
 
     def add_arguments(self, parser: CommandParser) -> None:

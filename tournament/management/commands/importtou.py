@@ -1,13 +1,14 @@
 """python manage.py importtou FILE --slug SLUG [--name NAME] [--printout FILE.txt]."""
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from tournament.exchange import tsh_io
 from tournament.exchange.tou import import_tou
+from tournament.management.base import SpreadCommand
 from tournament.people import services as people
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "Import a .tou results file (WESPA's AUPAIR format), with WESPA's printed ratings."
 
     def add_arguments(self, parser: CommandParser) -> None:

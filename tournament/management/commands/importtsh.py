@@ -1,13 +1,14 @@
 """python manage.py importtsh PATH [--slug SLUG]: a tournament from config.tsh or a .t file."""
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from tournament.core import tsh_settings
 from tournament.exchange import tsh_io
+from tournament.management.base import SpreadCommand
 from tournament.people import services as people
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "Import a TSH event: a config.tsh (all its divisions) or a single .t file."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from tournament.management.base import SpreadCommand
 from tournament.models import Division, Game, Player, Tournament
 from tournament.people import services as linking
 from tournament.scoresheets import services as scoresheets
@@ -73,8 +73,13 @@ PRIZES = [
 ]
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "Load the demo tournament and its director (once)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--port", type=int, default=8000, help="the port the login address names (8000)"
+        )
 
     def handle(self, *args, **options) -> None:
         director = self._director()
@@ -84,7 +89,8 @@ class Command(BaseCommand):
             self._load(director)
             self.stdout.write("Loaded the demo tournament.")
         self.stdout.write(
-            f"Director login: {DIRECTOR} / {PASSWORD} at http://127.0.0.1:8000/accounts/login/"
+            f"Director login: {DIRECTOR} / {PASSWORD} at "
+            f"http://127.0.0.1:{options['port']}/accounts/login/"
         )
 
     def _director(self):

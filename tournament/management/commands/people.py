@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from tournament.management.base import SpreadCommand
 from tournament.models import PeopleChange, Person, Player, Tournament
 from tournament.people import services
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "List people across events, link an event's players, merge, split or undo."
 
     def add_arguments(self, parser: CommandParser) -> None:

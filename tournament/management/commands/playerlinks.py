@@ -7,15 +7,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.urls import reverse
 
 from tournament.core import access
+from tournament.management.base import SpreadCommand
 from tournament.models import Tournament
 from tournament.phone import services as selfservice
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "List the players' personal links (issuing any missing): [{number, name, url}]."
 
     def add_arguments(self, parser: Any) -> None:

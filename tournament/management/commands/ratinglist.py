@@ -14,13 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from tournament.management.base import SpreadCommand
 from tournament.models import RatingList, Tournament
 from tournament.rating_lists import services
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "An association's own rating list: create, add/remove events, rebuild, show, export."
 
     def add_arguments(self, parser: CommandParser) -> None:
