@@ -124,6 +124,8 @@ def test_a_round_trip_reads_the_same_beside_another_event(demo, tmp_path) -> Non
     out = io.StringIO()
     call_command("restore", str(path), stdout=out)
     assert "demo: restored" in out.getvalue()
+    # The consistency check runs after every restore, and finds the demo whole.
+    assert out.getvalue().splitlines()[-1] == "demo: consistency check, consistent."
     assert {m.__name__: m.objects.count() for _, m in backup.TABLES} == counts
     assert list(Game.objects.filter(division__tournament__slug="other").values()) == other
     after = _pages("demo", demo)  # the old links open the phone pages

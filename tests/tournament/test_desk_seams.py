@@ -293,6 +293,7 @@ def test_a_restore_names_its_director_here(backup_file):
         "spring-open: restored (Spring Open).",
         "Users not here (an admin may add them, then make them directors or scorekeepers at "
         "the desk): alice, bob",
+        "spring-open: consistency check, consistent.",
     ]
 
 

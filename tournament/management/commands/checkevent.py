@@ -6,19 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from tournament.core.sentences import MARKS
 from tournament.event import checks
+from tournament.management.base import SpreadCommand
 from tournament.models import Tournament
 
 
-def plain(text: str) -> str:
-    """A line for a terminal: without the isolation marks pages and PDFs need."""
-    return text.translate({ord(mark): None for mark in MARKS})
-
-
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "Check a tournament's consistency; exit 1 if anything is wrong."
 
     def add_arguments(self, parser: Any) -> None:
@@ -30,7 +25,7 @@ class Command(BaseCommand):
             raise CommandError(f"No tournament {options['slug']!r}.")
         found = checks.check_event(tournament)
         for finding in found:
-            self.stdout.write(plain(finding.line()))
+            self.stdout.write(finding.line())
         divisions = tournament.divisions.count()
         if found:
             raise CommandError(

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 
+from tournament.event import checks
 from tournament.exchange import backup
 from tournament.interchange.files import FileRefused, read_file
 from tournament.management.base import SpreadCommand
@@ -57,3 +58,12 @@ class Command(SpreadCommand):
                 f"are taken here): issue them again with `manage.py playerlinks {t.slug} "
                 "--division NAME`."
             )
+        # The consistency check runs after every restore: what it finds is said, not refused.
+        found = checks.check_event(t)
+        for finding in found:
+            self.stdout.write(finding.line())
+        self.stdout.write(
+            f"{t.slug}: consistency check, {len(found)} finding(s)."
+            if found
+            else f"{t.slug}: consistency check, consistent."
+        )

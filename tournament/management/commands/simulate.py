@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from tournament.event import simulate
+from tournament.management.base import SpreadCommand
 
 
-class Command(BaseCommand):
+class Command(SpreadCommand):
     help = "Play seeded messy events through the services and check them after every step."
 
     def add_arguments(self, parser: Any) -> None:
