@@ -1,0 +1,223 @@
+"""An imported TSH event is an event its importer directs: `importtsh --director`, and the
+desk's upload of a config.tsh with its `.t` files or a zip of them; the event's dates from
+config.tsh's `event_date`, else from its files' modification days; a lone `.t` named from
+config.tsh's `event_name` or by the director, never after its file."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+
+from tournament.interchange import tsh
+from tournament.models import Change, Tournament
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tsh"
+MGI = CORPUS / "domino14_tsh-parser"
+needs_corpus = pytest.mark.skipif(not MGI.is_dir(), reason="the shared TSH corpus is absent")
+
+A_T = "Alice 1800 2; 400\nBob 1700 1; 300\n"
+B_T = "Eve 1400 2; 350\nFay 1300 1; 340\n"
+CONFIG = "division A a.t\ndivision B b.t\nconfig max_rounds = 1\n"
+
+
+def day(text: str) -> datetime.date:
+    return datetime.date.fromisoformat(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("February 19, 2021", "2021-02-19", "2021-02-19"),  # the corpus' own
+        ("Saturday, February 19, 2021", "2021-02-19", "2021-02-19"),
+        ("19 February 2021", "2021-02-19", "2021-02-19"),
+        ("2021-02-19", "2021-02-19", "2021-02-19"),
+        ("February 19-21, 2021", "2021-02-19", "2021-02-21"),
+        ("Feb. 19–21, 2021", "2021-02-19", "2021-02-21"),
+        ("19-21 February 2021", "2021-02-19", "2021-02-21"),
+        ("February 27-March 1, 2021", "2021-02-27", "2021-03-01"),
+        ("27 February - 1 March 2021", "2021-02-27", "2021-03-01"),
+        ("December 30, 2021-January 2, 2022", "2021-12-30", "2022-01-02"),
+        ("December 30-January 2, 2022", "2021-12-30", "2022-01-02"),
+        ("2021-12-30 to 2022-01-02", "2021-12-30", "2022-01-02"),
+    ],
+)
+def test_event_date_gives_the_first_and_last_day_in_every_form(
+    text: str, start: str, end: str
+) -> None:
+    assert tsh.event_dates(text) == (day(start), day(end))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "next weekend", "2021", "February 30, 2021", "March 5-4, 2021", "February 19", "TBA"],
+)
+def test_event_date_that_is_no_date_is_none(text: str) -> None:
+    assert tsh.event_dates(text) is None
+
+
+@needs_corpus
+def test_the_corpus_event_is_dated_from_its_event_date(db: None, tmp_path: Path) -> None:
+    shutil.copyfile(MGI / "config.tsh", tmp_path / "config.tsh")
+    shutil.copyfile(MGI / "a.t", tmp_path / "a.t")
+    shutil.copyfile(MGI / "a.t", tmp_path / "b.t")  # its division B's file is not in the corpus
+
+    call_command("importtsh", str(tmp_path / "config.tsh"), slug="mgi", stdout=StringIO())
+
+    event = Tournament.objects.get(slug="mgi")
+    assert (event.name, event.start_date, event.end_date) == (
+        "MGI SCRABBLE PREMIER LEAGUE 2022 - MATCH DAY ONE",
+        day("2021-02-19"),
+        day("2021-02-19"),
+    )
+
+
+def _stamp(path: Path, when: str) -> None:
+    moment = datetime.datetime.fromisoformat(when).replace(tzinfo=datetime.UTC).timestamp()
+    os.utime(path, (moment, moment))
+
+
+def _event(folder: Path, config: str = CONFIG) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.tsh").write_text(config)
+    (folder / "a.t").write_text(A_T)
+    (folder / "b.t").write_text(B_T)
+    _stamp(folder / "a.t", "2023-02-17T21:15:00")
+    _stamp(folder / "b.t", "2023-02-20T18:40:00")
+    _stamp(folder / "config.tsh", "2024-01-01T00:00:00")  # not a division's file
+    return folder / "config.tsh"
+
+
+def test_without_event_date_the_dates_are_the_t_files_modification_days(
+    db: None, tmp_path: Path
+) -> None:
+    out = StringIO()
+    call_command("importtsh", str(_event(tmp_path)), slug="club", name="Club", stdout=out)
+
+    event = Tournament.objects.get(slug="club")
+    assert (event.start_date, event.end_date) == (day("2023-02-17"), day("2023-02-20"))
+    assert out.getvalue().splitlines()[0] == "Imported Club as club: A (2 players), B (2 players)"
+
+
+def test_an_event_date_spread_cannot_read_is_said_and_the_files_days_taken(
+    db: None, tmp_path: Path
+) -> None:
+    config = CONFIG + "config event_date = 'the third weekend of February'\n"
+    out = StringIO()
+    call_command("importtsh", str(_event(tmp_path, config)), slug="club", stdout=out)
+
+    event = Tournament.objects.get(slug="club")
+    assert (event.start_date, event.end_date) == (day("2023-02-17"), day("2023-02-20"))
+    assert out.getvalue().splitlines()[1] == (
+        "config event_date 'the third weekend of February' is not a date Spread reads: the "
+        "dates are the files' modification days; change them at the desk if they are not right."
+    )
+
+
+def test_an_event_date_across_years_gives_both_days(db: None, tmp_path: Path) -> None:
+    config = CONFIG + "config event_date = 'December 30, 2022-January 2, 2023'\n"
+    call_command("importtsh", str(_event(tmp_path, config)), slug="club", stdout=StringIO())
+
+    event = Tournament.objects.get(slug="club")
+    assert (event.start_date, event.end_date) == (day("2022-12-30"), day("2023-01-02"))
+
+
+def test_a_lone_t_file_is_refused_without_a_name_and_never_named_after_its_file(
+    db: None, tmp_path: Path
+) -> None:
+    path = tmp_path / "a.t"
+    path.write_text(A_T)
+
+    with pytest.raises(CommandError) as refused:
+        call_command("importtsh", str(path), stdout=StringIO())
+
+    assert str(refused.value) == (
+        "a.t: a .t file alone does not say its event's name, and no config.tsh beside it does "
+        '(event_name): give the event a name with --name "NAME".'
+    )
+    assert not Tournament.objects.exists()
+
+
+def test_a_lone_t_file_takes_the_name_and_date_of_the_config_beside_it(
+    db: None, tmp_path: Path
+) -> None:
+    config = (
+        "division A a.t\nconfig event_name = 'Lagos Open'\nconfig event_date = 'May 6-7, 2022'\n"
+    )
+    (tmp_path / "config.tsh").write_text(config)
+    (tmp_path / "a.t").write_text(A_T)
+
+    call_command("importtsh", str(tmp_path / "a.t"), stdout=StringIO())
+
+    event = Tournament.objects.get()
+    assert (event.name, event.slug, event.start_date, event.end_date) == (
+        "Lagos Open",
+        "lagos-open",
+        day("2022-05-06"),
+        day("2022-05-07"),
+    )
+
+
+def test_a_lone_t_file_with_a_name_is_dated_by_its_modification_day(
+    db: None, tmp_path: Path
+) -> None:
+    path = tmp_path / "a.t"
+    path.write_text(A_T)
+    _stamp(path, "2019-11-23T10:00:00")
+
+    call_command("importtsh", str(path), name="Club Night", stdout=StringIO())
+
+    event = Tournament.objects.get()
+    assert (event.name, event.slug, event.start_date, event.end_date) == (
+        "Club Night",
+        "club-night",
+        day("2019-11-23"),
+        day("2019-11-23"),
+    )
+    assert list(event.divisions.values_list("name", flat=True)) == ["a"]
+
+
+def test_the_director_named_directs_the_imported_event_and_opens_its_desk(
+    db: None, tmp_path: Path
+) -> None:
+    alice = User.objects.create_user("alice")
+    eve = User.objects.create_user("eve")
+    out = StringIO()
+
+    call_command(
+        "importtsh", str(_event(tmp_path)), slug="club", name="Club", director="alice", stdout=out
+    )
+
+    event = Tournament.objects.get(slug="club")
+    assert list(event.directors.all()) == [alice]
+    assert "alice directs it: /desk/club/" in out.getvalue().splitlines()
+    change = Change.objects.get(tournament=event)
+    assert (change.action, change.user, change.after) == (
+        "create",
+        alice,
+        {"tournament": "Club", "imported": "config.tsh"},
+    )
+    desk = Client()
+    desk.force_login(alice)
+    assert desk.get("/desk/club/").status_code == 200
+    division = event.divisions.get(name="A")
+    assert desk.get(f"/desk/club/division/{division.pk}/pairing/").status_code == 200
+    stranger = Client()
+    stranger.force_login(eve)
+    assert stranger.get("/desk/club/").status_code in (403, 404)
+
+
+def test_an_unknown_director_is_refused_before_anything_is_imported(
+    db: None, tmp_path: Path
+) -> None:
+    with pytest.raises(CommandError, match="^no user 'zed': create them first"):
+        call_command("importtsh", str(_event(tmp_path)), director="zed", stdout=StringIO())
+    assert not Tournament.objects.exists()
