@@ -20,8 +20,9 @@ from tournament.scoresheets.report import SheetReport
 
 
 class Tournament(models.Model):
-    # /desk/new/, /desk/people/ and /desk/ratings/ are the desk's own pages, not an event's.
-    RESERVED_SLUGS = ("new", "people", "ratings")
+    # /desk/new/, /desk/import/, /desk/people/ and /desk/ratings/ are the desk's own pages,
+    # not an event's.
+    RESERVED_SLUGS = ("new", "import", "people", "ratings")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)

@@ -6,13 +6,16 @@ config.tsh's `event_name` or by the director, never after its file."""
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import shutil
+import zipfile
 from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
@@ -220,4 +223,148 @@ def test_an_unknown_director_is_refused_before_anything_is_imported(
 ) -> None:
     with pytest.raises(CommandError, match="^no user 'zed': create them first"):
         call_command("importtsh", str(_event(tmp_path)), director="zed", stdout=StringIO())
+    assert not Tournament.objects.exists()
+
+
+# -- the desk's upload -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def importer(db: None) -> Client:
+    """A signed-in director allowed to create events."""
+    user = User.objects.create_user("dana")
+    user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def upload(name: str, data: bytes | str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, data.encode() if isinstance(data, str) else data)
+
+
+def zipped(members: dict[str, bytes | str], when: tuple[int, ...] = (2023, 2, 18, 9, 30, 0)):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            info = zipfile.ZipInfo(name, date_time=when)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return upload("event.zip", buffer.getvalue())
+
+
+def refusal(response) -> str:
+    assert response.status_code == 400
+    return response.context["form"].non_field_errors()[0]
+
+
+def test_a_config_and_its_t_files_uploaded_make_the_uploader_its_director(
+    importer: Client,
+) -> None:
+    config = (
+        CONFIG
+        + "config event_name = 'Club Night'\nconfig event_date = 'February 27-March 1, 2021'\n"
+    )
+    files = [upload("config.tsh", config), upload("a.t", A_T), upload("b.t", B_T)]
+
+    response = importer.post("/desk/import/", {"tsh_files": files})
+
+    event = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == "/desk/club-night/"
+    assert (event.name, event.start_date, event.end_date) == (
+        "Club Night",
+        day("2021-02-27"),
+        day("2021-03-01"),
+    )
+    assert [u.username for u in event.directors.all()] == ["dana"]
+    assert sorted(event.divisions.values_list("name", "players__name")) == [
+        ("A", "Alice"),
+        ("A", "Bob"),
+        ("B", "Eve"),
+        ("B", "Fay"),
+    ]
+    assert importer.get("/desk/club-night/").status_code == 200
+
+
+def test_a_zip_of_the_event_is_imported_and_dated_by_its_files_days(importer: Client) -> None:
+    archive = zipped(
+        {"club/config.tsh": CONFIG, "club/a.t": A_T, "club/b.t": B_T, "__MACOSX/._a.t": "x"}
+    )
+
+    response = importer.post("/desk/import/", {"tsh_files": [archive], "name": "Club"})
+
+    event = Tournament.objects.get()
+    assert response.status_code == 302
+    assert (event.name, event.start_date, event.end_date) == (
+        "Club",
+        day("2023-02-18"),
+        day("2023-02-18"),
+    )
+    assert [u.username for u in event.directors.all()] == ["dana"]
+
+
+@pytest.mark.parametrize(
+    ("members", "sentence"),
+    [
+        (
+            {"config.tsh": "division A ../a.t\n", "../a.t": A_T},
+            "The zip holds '../a.t', a path outside its own folder: it is not read.",
+        ),
+        (
+            {"config.tsh": CONFIG, "/etc/a.t": A_T},
+            "The zip holds '/etc/a.t', a path outside its own folder: it is not read.",
+        ),
+        (
+            {f"f{n}.t": A_T for n in range(101)},
+            "The zip holds 101 files; at most 100 are read.",
+        ),
+        (
+            {"config.tsh": CONFIG, "a.t": b"\0" * (16 * 2**20 + 1), "b.t": B_T},
+            "a.t in the zip is over 16 MiB.",
+        ),
+        (
+            {"config.tsh": CONFIG, "a.t": A_T},
+            "config.tsh: line 2: division B b.t: no such file",
+        ),
+        (
+            {"a.t": A_T, "b.t": B_T},
+            "The upload holds 2 .t files and no config.tsh: send the config.tsh that names "
+            "them, or one .t file.",
+        ),
+    ],
+)
+def test_a_zip_that_cannot_be_imported_is_refused_with_a_sentence(
+    importer: Client, members: dict[str, bytes | str], sentence: str
+) -> None:
+    response = importer.post("/desk/import/", {"tsh_files": [zipped(members)]})
+
+    assert refusal(response) == sentence
+    assert not Tournament.objects.exists()
+
+
+def test_a_file_that_is_not_a_zip_is_refused(importer: Client) -> None:
+    response = importer.post("/desk/import/", {"tsh_files": [upload("event.zip", "PK not")]})
+
+    assert refusal(response) == "The file is not a zip that can be read."
+
+
+def test_a_lone_t_file_needs_a_name_at_the_desk(importer: Client) -> None:
+    alone = importer.post("/desk/import/", {"tsh_files": [upload("a.t", A_T)]})
+
+    assert refusal(alone) == (
+        "a.t: a .t file alone does not say its event's name, and no config.tsh beside it does "
+        "(event_name): give the event a name."
+    )
+    named = importer.post("/desk/import/", {"tsh_files": [upload("a.t", A_T)], "name": "Club"})
+    assert named.status_code == 302
+    assert Tournament.objects.get().name == "Club"
+
+
+def test_only_a_user_who_may_create_events_may_import_one(db: None) -> None:
+    client = Client()
+    client.force_login(User.objects.create_user("eve"))
+
+    response = client.post("/desk/import/", {"tsh_files": [upload("a.t", A_T)], "name": "X"})
+
+    assert response.status_code == 403
     assert not Tournament.objects.exists()

@@ -5,10 +5,11 @@ from django.urls import path
 
 from tournament.event import views
 
-# "new/" before "<slug:slug>/": a tournament may not be called "new".
+# "new/" and "import/" before "<slug:slug>/": a tournament may not be called either.
 desk = [
     path("", views.index, name="desk"),
     path("new/", views.new_tournament, name="desk-new-tournament"),
+    path("import/", views.import_tsh, name="desk-import-tsh"),
     path("<slug:slug>/people/", views.people, name="desk-people"),
     path("<slug:slug>/people/<int:user_id>/remove", views.remove_person, name="desk-remove-person"),
     path("<slug:slug>/lock", views.lock, name="desk-lock"),
