@@ -523,6 +523,7 @@ class Change(models.Model):
         PLAYOFF = "playoff", _("playoff")
         CLOCK = "clock", _("clock")
         PHOTO = "photo", _("photo")
+        EDIT_EVENT = "edit event", _("edit event")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)

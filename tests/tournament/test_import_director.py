@@ -368,3 +368,49 @@ def test_only_a_user_who_may_create_events_may_import_one(db: None) -> None:
 
     assert response.status_code == 403
     assert not Tournament.objects.exists()
+
+
+# -- the event's dates at the desk ---------------------------------------------------------------
+
+
+def test_the_director_corrects_an_imported_events_dates_at_the_desk(
+    db: None, tmp_path: Path
+) -> None:
+    alice = User.objects.create_user("alice")
+    call_command(
+        "importtsh", str(_event(tmp_path)), slug="club", director="alice", stdout=StringIO()
+    )
+    desk = Client()
+    desk.force_login(alice)
+    assert 'value="2023-02-17"' in desk.get("/desk/club/").content.decode()
+
+    wrong = desk.post("/desk/club/dates", {"start_date": "2023-02-18", "end_date": "2023-02-17"})
+    saved = desk.post("/desk/club/dates", {"start_date": "2023-02-18", "end_date": "2023-02-19"})
+
+    assert wrong.status_code == saved.status_code == 302
+    event = Tournament.objects.get(slug="club")
+    assert (event.start_date, event.end_date) == (day("2023-02-18"), day("2023-02-19"))
+    change = Change.objects.filter(tournament=event, action="edit event").get()
+    assert (change.user, change.before, change.after) == (
+        alice,
+        {"start_date": "2023-02-17", "end_date": "2023-02-20"},
+        {"start_date": "2023-02-18", "end_date": "2023-02-19"},
+    )
+
+
+def test_a_rating_list_refuses_an_event_without_a_date_until_it_is_given(
+    db: None, tmp_path: Path
+) -> None:
+    from tournament.rating_lists import services as lists
+
+    event = Tournament.objects.create(name="Undated", slug="undated")
+    rating_list = lists.create_list("Club", "club-list")
+
+    with pytest.raises(lists.RatingListRefused) as refused:
+        lists.add_event(rating_list, event)
+
+    assert str(refused.value) == (
+        "\u2068Undated\u2069 has no date: a rating list rates its events in date order, and does "
+        "not guess one. Give it its dates on its desk first."
+    )
+    assert not rating_list.events.exists()

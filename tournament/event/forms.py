@@ -49,6 +49,24 @@ class NewTournamentForm(forms.Form):
         return data
 
 
+class EventDatesForm(forms.Form):
+    """The event's first and last day (an imported event's come from its files)."""
+
+    start_date = forms.DateField(
+        label=_("Start date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.DateField(
+        label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            raise forms.ValidationError(gettext("The last day comes before the first."))
+        return data
+
+
 class MultipleFileInput(forms.ClearableFileInput):
     allow_multiple_selected = True
 

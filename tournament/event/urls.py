@@ -15,6 +15,7 @@ desk = [
     path("<slug:slug>/lock", views.lock, name="desk-lock"),
     path("<slug:slug>/divisions/", views.divisions, name="desk-divisions"),
     path("<slug:slug>/language", views.language, name="desk-language"),
+    path("<slug:slug>/dates", views.dates, name="desk-dates"),
     path("<slug:slug>/copy", views.copy_tournament, name="desk-copy"),
     path("<slug:slug>/delete-demo", views.delete_demo, name="desk-delete-demo"),
     path("<slug:slug>/", views.dashboard, name="desk-dashboard"),

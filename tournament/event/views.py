@@ -22,6 +22,7 @@ from tournament.event import services as events
 from tournament.event import snapshots, unresolved
 from tournament.event.forms import (
     AddDivisionForm,
+    EventDatesForm,
     ImportTshForm,
     NewDivisionFormSet,
     NewTournamentForm,
@@ -137,6 +138,21 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
         % {"username": user.get_username(), "role": role, "name": tournament.name},
     )
     return redirect("desk-people", slug)
+
+
+@login_required
+@require_POST
+def dates(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's first and last day (directors only, as every settings change)."""
+    tournament = get_desk_tournament(request, slug)
+    form = EventDatesForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error(form))
+    else:
+        data = form.cleaned_data
+        events.set_dates(tournament, data["start_date"], data["end_date"], request.user)
+        messages.success(request, gettext("The event's dates are saved."))
+    return redirect("desk-dashboard", slug)
 
 
 @login_required

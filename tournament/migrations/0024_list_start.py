@@ -33,4 +33,9 @@ class Migration(migrations.Migration):
                 'indexes': [models.Index(fields=['rating_list', 'key'], name='tournament__rating__883b64_idx'), models.Index(fields=['rating_list', 'member_id'], name='tournament__rating__f760b4_idx')],
             },
         ),
+        migrations.AlterField(
+            model_name='change',
+            name='action',
+            field=models.CharField(choices=[('create', 'create'), ('correct', 'correct'), ('delete', 'delete'), ('upload', 'upload'), ('resolve', 'resolve'), ('undo', 'undo'), ('pair', 'pair'), ('swap', 'swap'), ('publish', 'publish'), ('unpair', 'unpair'), ('withdraw', 'withdraw'), ('reinstate', 'reinstate'), ('late entry', 'late entry'), ('check in', 'check in'), ('edit player', 'edit player'), ('remove player', 'remove player'), ('people', 'people'), ('lock', 'lock'), ('unlock', 'unlock'), ('absent', 'absent'), ('division', 'division'), ('move player', 'move player'), ('release', 'release'), ('playoff', 'playoff'), ('clock', 'clock'), ('photo', 'photo'), ('edit event', 'edit event')], max_length=20),
+        ),
     ]

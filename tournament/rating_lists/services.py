@@ -217,8 +217,8 @@ def add_event(
     if tournament.start_date is None:
         raise RatingListRefused(
             gettext(
-                "%(event)s has no date: a rating list rates its events in date order. "
-                "Give it a start date first."
+                "%(event)s has no date: a rating list rates its events in date order, and "
+                "does not guess one. Give it its dates on its desk first."
             )
             % {"event": isolate(tournament.name)}
         )
