@@ -12,8 +12,11 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
 
 from tournament.engine import ratings as engine_ratings
 from tournament.engine.standings import Game as EngineGame
@@ -199,3 +202,35 @@ def test_a_person_starts_by_membership_id_else_by_name_and_two_ratings_of_a_name
     )
     after = dict(rating_list.entries.values_list("person__name", "after"))
     assert after == {name: int(rated[name].final) for name in names}
+
+
+def test_the_desk_creates_a_list_from_a_file_of_starting_ratings(db: None) -> None:
+    staff = User.objects.create_user("sam", is_staff=True)
+    desk = Client()
+    desk.force_login(staff)
+    text = (
+        "name\trating\trank\tgames\tid\n"
+        "Quill, Ada\t1650\t1\t120\t\n"
+        "Crane, Ben\t1500\t2\t300\t\n"
+        "Vale, Cora\tabc\t3\t80\t\n"
+    )
+    sent = SimpleUploadedFile("club.txt", text.encode())
+
+    response = desk.post(
+        "/desk/ratings/new/",
+        {"name": "Club", "slug": "club", "system": "nsa2008", "public": "on", "start_from": sent},
+        follow=True,
+    )
+
+    rating_list = RatingList.objects.get(slug="club")
+    assert rating_list.start_from == "club.txt"
+    assert list(rating_list.starts.values_list("name", "key", "rating", "games")) == [
+        ("Quill, Ada", "ada quill", 1650, 120),
+        ("Crane, Ben", "ben crane", 1500, 300),
+    ]
+    said = [str(m) for m in response.context["messages"]]
+    assert said == [
+        "2 starting ratings from \u2068club.txt\u2069.",
+        "1 line was not read: line 4: the rating 'abc' is not a whole number from 0 to 9999",
+    ]
+    assert "starting ratings from" in response.content.decode()
