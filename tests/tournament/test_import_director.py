@@ -291,12 +291,12 @@ def test_a_zip_of_the_event_is_imported_and_dated_by_its_files_days(importer: Cl
         {"club/config.tsh": CONFIG, "club/a.t": A_T, "club/b.t": B_T, "__MACOSX/._a.t": "x"}
     )
 
-    response = importer.post("/desk/import/", {"tsh_files": [archive], "name": "Club"})
+    response = importer.post("/desk/import/", {"tsh_files": [archive]})
 
     event = Tournament.objects.get()
     assert response.status_code == 302
     assert (event.name, event.start_date, event.end_date) == (
-        "Club",
+        "club",  # the zip's folder, as importtsh names an event without event_name
         day("2023-02-18"),
         day("2023-02-18"),
     )
@@ -340,6 +340,20 @@ def test_a_zip_that_cannot_be_imported_is_refused_with_a_sentence(
 
     assert refusal(response) == sentence
     assert not Tournament.objects.exists()
+
+
+def test_loose_files_whose_config_names_no_event_need_a_name(importer: Client) -> None:
+    files = [upload("config.tsh", CONFIG), upload("a.t", A_T), upload("b.t", B_T)]
+
+    response = importer.post("/desk/import/", {"tsh_files": files})
+
+    assert refusal(response) == (
+        "config.tsh does not name its event (event_name): give the event a name."
+    )
+    files = [upload("config.tsh", CONFIG), upload("a.t", A_T), upload("b.t", B_T)]
+    named = importer.post("/desk/import/", {"tsh_files": files, "name": "Club Night"})
+    assert named.status_code == 302
+    assert Tournament.objects.get().name == "Club Night"
 
 
 def test_a_file_that_is_not_a_zip_is_refused(importer: Client) -> None:

@@ -424,6 +424,7 @@ def import_tsh(
     *,
     director: Any = None,
     notes: list[str] | None = None,
+    folder_name: str | None = None,
 ) -> Tournament:
     """A tournament from a `config.tsh` (its divisions and settings) or a single `.t` file.
 
@@ -433,7 +434,8 @@ def import_tsh(
     saved; any error leaves nothing saved and says where in one line.
 
     The event is called `name`, else config.tsh's `event_name` (for a lone `.t`, the
-    config.tsh beside it); a lone `.t` without either is refused, never named after its file.
+    config.tsh beside it), else a config's folder's name (`folder_name` instead when given;
+    "" refuses); a lone `.t` without either is refused, never named after its file.
     Its dates are config.tsh's `event_date`, else the days its files were last modified.
     `director`, a user, becomes its director (logged); `notes` receives what the import chose.
     """
@@ -485,7 +487,13 @@ def import_tsh(
                 stamped.append(folder / line.file)
             _check_tfile(tfile, source)
             tfiles.append(tfile)
-        title = name or config.value("event_name") or folder.name
+        title = name or config.value("event_name")
+        if not title and folder_name == "":
+            raise ImportError_(
+                gettext("%(file)s does not name its event (event_name): give the event a name.")
+                % {"file": path.name}
+            )
+        title = title or folder_name or folder.name
         start, end = _event_dates(config, stamped or [path], notes)
         tournament = Tournament.objects.create(
             name=str(title),

@@ -193,9 +193,13 @@ def import_upload(
     sent: list[Any], director: Any, name: str | None = None
 ) -> tuple[Tournament, list[str]]:
     """The event the files sent hold, directed by `director`; the notes the import made.
-    Refused with a sentence (UploadRefused), nothing saved, when it cannot be imported."""
+    Without a name given or config.tsh's `event_name`, the event is named after the zip's
+    folder holding config.tsh, else the zip's own name; loose files need a name. Refused with
+    a sentence (UploadRefused), nothing saved, when it cannot be imported."""
     found = uploads(sent)
     chosen = _to_import(found)
+    zipped = len(sent) == 1 and (sent[0].name or "").lower().endswith(".zip")
+    folder_name = chosen.parent.name or (PurePosixPath(sent[0].name).stem if zipped else "")
     notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="spread-tsh-") as folder:
         root = Path(folder)
@@ -208,7 +212,11 @@ def import_upload(
                 os.utime(target, (seconds, seconds))
         try:
             tournament = tsh_io.import_tsh(
-                root.joinpath(*chosen.parts), name=name or None, director=director, notes=notes
+                root.joinpath(*chosen.parts),
+                name=name or None,
+                director=director,
+                notes=notes,
+                folder_name=folder_name,
             )
         except tsh_io.ImportError_ as error:
             raise UploadRefused(str(error)) from error
