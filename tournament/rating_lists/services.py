@@ -370,7 +370,7 @@ def _starting(rating_list: RatingList, people: set[int]) -> dict[int, _Standing 
     their membership id, else the lines of their folded name when they agree on the rating;
     None for a person the file does not give (or gives two ratings)."""
     found: dict[int, _Standing | None] = dict.fromkeys(people)
-    if not people or not rating_list.start_from:
+    if not people:
         return found
     rows = list(Person.objects.filter(pk__in=people).values_list("pk", "key", "naspa_id"))
     keys = {key for _, key, _ in rows if key}
