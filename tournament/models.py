@@ -20,8 +20,9 @@ from tournament.scoresheets.report import SheetReport
 
 
 class Tournament(models.Model):
-    # /desk/new/, /desk/people/ and /desk/ratings/ are the desk's own pages, not an event's.
-    RESERVED_SLUGS = ("new", "people", "ratings")
+    # /desk/new/, /desk/import/, /desk/people/ and /desk/ratings/ are the desk's own pages,
+    # not an event's.
+    RESERVED_SLUGS = ("new", "import", "people", "ratings")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)
@@ -522,6 +523,7 @@ class Change(models.Model):
         PLAYOFF = "playoff", _("playoff")
         CLOCK = "clock", _("clock")
         PHOTO = "photo", _("photo")
+        EDIT_EVENT = "edit event", _("edit event")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
@@ -723,9 +725,34 @@ class RatingList(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     rebuilt = models.DateTimeField(null=True, blank=True)
+    # The rating-list file its starting ratings came from (`RatingListStart`), as named when
+    # the list was created; blank: everyone starts new to the list.
+    start_from = models.CharField(max_length=200, blank=True)
 
     def __str__(self) -> str:
         return self.name
+
+
+class RatingListStart(models.Model):
+    """A rating a list starts a person from, as a rating-list file gave it when the list was
+    created (`rating_lists/services.create_list`, `--start-from`): kept line by line so that
+    every rebuild starts from the same ratings; matched to people at each rebuild by the
+    membership id, else by the folded name (`Person.key`)."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="starts")
+    line = models.PositiveIntegerField()  # in the file, for what a director is told
+    name = models.CharField(max_length=200)
+    key = models.CharField(max_length=200)
+    member_id = models.CharField(max_length=40, blank=True)
+    rating = models.PositiveIntegerField()
+    games = models.PositiveIntegerField(null=True, blank=True)  # career games, if the file says
+
+    class Meta:
+        ordering = ["rating_list", "line"]
+        indexes = [
+            models.Index(fields=["rating_list", "key"]),
+            models.Index(fields=["rating_list", "member_id"]),
+        ]
 
 
 class RatingListEvent(models.Model):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime
 import io
 from collections.abc import Callable
 
@@ -75,6 +76,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     scoresheets.release_scoresheet(held, director)
     photos.save_photo(hal, _png(), director)
     clock.start(division, 25, actor=director)
+    events.set_dates(division.tournament, datetime.date(2026, 5, 1), None, director)
 
     logged = list(Change.objects.order_by("pk").values_list("action", "user", "player"))
 
@@ -114,6 +116,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
         "release",
         "photo",
         "clock",
+        "edit event",
     ]
     assert {(user, player) for _, user, player in logged} == {(director.pk, None)}
     assert {a for a, _, _ in logged} | {"swap", "unpair"} == set(Change.Action.values)

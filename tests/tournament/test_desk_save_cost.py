@@ -44,7 +44,7 @@ def test_every_players_record_is_their_row_of_the_standings(tmp_path: Path, sour
         pytest.skip(f"the shared tsh corpus is not here ({source})")
     target = tmp_path / "a.t"
     shutil.copyfile(source, target)
-    division = tsh_io.import_tsh(target, slug="event").divisions.get()
+    division = tsh_io.import_tsh(target, slug="event", name="Event").divisions.get()
     rows = read_model.division_standings(division, public=False)
     assert len(rows) > 20
 

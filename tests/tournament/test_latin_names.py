@@ -204,7 +204,7 @@ def test_every_way_in_gives_a_player_the_automatic_latin_name(
     players.import_roster(division, "name,rating\nΣωκράτης,1300\n".encode(), "r.csv", director)
     copy = events.copy_tournament(t, director, "Every Way 2")
     (tmp_path / "a.t").write_text("Дмитрий Иванов 1600 ;\n", encoding="utf-8")
-    imported = tsh_io.import_tsh(tmp_path / "a.t", slug="from-tsh")
+    imported = tsh_io.import_tsh(tmp_path / "a.t", slug="from-tsh", name="From TSH")
     tou_lines = ["*M07.03.2015 Club", "*A", " " * 38 + "0", "Zoë Müller           2420   2"]
     tou_lines += ["Bob Bell              380   1", "*** END OF FILE ***", ""]
     (tmp_path / "e.tou").write_bytes("\r\n".join(tou_lines).encode("latin-1"))

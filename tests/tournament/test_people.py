@@ -182,7 +182,7 @@ def test_linking_the_same_event_again_changes_nothing(three_events) -> None:
 
 def test_the_import_command_reports_the_links(db: None, tmp_path: Path) -> None:
     out = io.StringIO()
-    call_command("importtsh", str(_tsh(JVC / "b.t")), slug="b2006", stdout=out)
+    call_command("importtsh", str(_tsh(JVC / "b.t")), slug="b2006", name="b2006", stdout=out)
     assert (
         "People: 0 linked by an identifier, 0 by the name, 109 new, 0 to be confirmed, "
         "0 linked before." in out.getvalue()
@@ -190,7 +190,7 @@ def test_the_import_command_reports_the_links(db: None, tmp_path: Path) -> None:
     out = io.StringIO()
     top = tmp_path / "A.t"
     top.write_bytes(_tsh(JVC / "test_data_a.t.86aeb79").read_bytes())
-    call_command("importtsh", str(top), slug="t2", stdout=out)
+    call_command("importtsh", str(top), slug="t2", name="t2", stdout=out)
     assert "People: 0 linked by an identifier, 1 by the name, 23 new" in out.getvalue()
 
 
@@ -245,8 +245,8 @@ def test_names_written_differently_are_one_person_and_their_head_to_head(tmp_pat
 def test_a_membership_id_links_where_the_names_differ(tmp_path) -> None:
     _t_file(tmp_path, "a.t", ["Smith, John:AA000123 1500 0; 50"])
     _t_file(tmp_path, "b.t", ["Smith, Johnny:aa000123 1500 0; 50"])
-    tsh_io.import_tsh(tmp_path / "a.t", slug="a")
-    tsh_io.import_tsh(tmp_path / "b.t", slug="b")
+    tsh_io.import_tsh(tmp_path / "a.t", slug="a", name="a")
+    tsh_io.import_tsh(tmp_path / "b.t", slug="b", name="b")
     john = _person("Smith, John:AA000123", "a")
     assert john is not None and john.naspa_id == "AA000123" and john.name == "Smith, John"
     second = Player.objects.get(division__tournament__slug="b")
@@ -273,7 +273,7 @@ def test_two_people_of_one_name_leave_the_player_unsure_for_the_desk(
     b = Person.objects.create(name="Lee, Min", key="lee min", club="Busan")
     path = _t_file(tmp_path, "c.t", ["Min Lee 1500 0; 50"])
     out = io.StringIO()
-    call_command("importtsh", str(path), slug="c", stdout=out)
+    call_command("importtsh", str(path), slug="c", name="c", stdout=out)
     player = Player.objects.get(division__tournament__slug="c")
     assert (player.person, player.person_link) == (None, "unsure")
     assert services.unsure_note([player]) == (
@@ -337,8 +337,8 @@ def test_a_late_entry_and_a_rename_at_the_desk_are_linked(division, director) ->
 def _two_events(tmp_path: Path) -> tuple[Person, Person, Person]:
     _t_file(tmp_path, "a.t", ["رضا محمدی 1500 2; 400", "김민준 1400 1; 380"])
     _t_file(tmp_path, "b.t", ["Reza Mohammadi 1500 2; 300", "Kim Minjun 1400 1; 390"])
-    tsh_io.import_tsh(tmp_path / "a.t", slug="a")
-    tsh_io.import_tsh(tmp_path / "b.t", slug="b")
+    tsh_io.import_tsh(tmp_path / "a.t", slug="a", name="a")
+    tsh_io.import_tsh(tmp_path / "b.t", slug="b", name="b")
     reza = _person("رضا محمدی", "a")
     latin = _person("Reza Mohammadi", "b")
     kim = _person("김민준", "a")
@@ -457,7 +457,7 @@ def test_the_command_lists_people_as_json_and_merges(tmp_path) -> None:
 
 def test_a_backup_carries_identities_and_a_restore_links_again(tmp_path) -> None:
     _t_file(tmp_path, "a.t", ["Smith, John:AA000123 1500 2; 400", "Doe, Jane 1400 1; 380"])
-    tournament = tsh_io.import_tsh(tmp_path / "a.t", slug="a")
+    tournament = tsh_io.import_tsh(tmp_path / "a.t", slug="a", name="a")
     john = _person("Smith, John:AA000123", "a")
     data = backup.write(tournament)
     import zipfile
@@ -480,7 +480,7 @@ def test_a_backup_carries_identities_and_a_restore_links_again(tmp_path) -> None
 
 def test_a_backup_s_foreign_person_key_is_never_trusted(tmp_path) -> None:
     _t_file(tmp_path, "a.t", ["Doe, Jane 1400 0; 50"])
-    tournament = tsh_io.import_tsh(tmp_path / "a.t", slug="a")
+    tournament = tsh_io.import_tsh(tmp_path / "a.t", slug="a", name="a")
     jane = _person("Doe, Jane", "a")
     stranger = Person.objects.create(name="Someone Else", key="else someone")
     import zipfile

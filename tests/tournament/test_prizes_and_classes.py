@@ -40,7 +40,7 @@ def test_class_standings_of_a_real_event_follow_the_t_files_class_and_final_rank
 ) -> None:
     target = tmp_path / "a.t"
     shutil.copyfile(JVC56 / "a.t", target)
-    division = tsh_io.import_tsh(target, slug="event").divisions.get()
+    division = tsh_io.import_tsh(target, slug="event", name="Event").divisions.get()
     # The .t file, read here: each player's class and tsh's rank after the last round.
     expected: dict[str, list[str]] = {}
     finals = []

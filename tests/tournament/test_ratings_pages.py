@@ -46,7 +46,7 @@ def _ratings(slug: str, division: str, *args: str) -> list[dict]:
 def test_ratings_after_every_round_equal_tsh_newr(tmp_path: Path, name: str, source: Path):
     target = tmp_path / name
     shutil.copyfile(source, target)
-    tsh_io.import_tsh(target, slug="event")
+    tsh_io.import_tsh(target, slug="event", name="Event")
     division = Path(name).stem
     tfile = read_t_file(target)
     checked = 0

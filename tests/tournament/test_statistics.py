@@ -97,7 +97,7 @@ def test_the_statistics_of_a_real_23_round_event_are_the_t_files_own(
 ) -> None:
     target = tmp_path / name
     shutil.copyfile(source, target)
-    tournament = tsh_io.import_tsh(target, slug="event")
+    tournament = tsh_io.import_tsh(target, slug="event", name="Event")
     division = tournament.divisions.get(name=Path(name).stem)
     ratings, games = read_t(target)
     st = division_statistics(division)

@@ -28,7 +28,7 @@ WITHOUT = (
 def _import(folder: Path, text: str) -> Tournament:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "a.t").write_text(text)
-    call_command("importtsh", str(folder / "a.t"), slug=SLUG, stdout=StringIO())
+    call_command("importtsh", str(folder / "a.t"), slug=SLUG, name=SLUG, stdout=StringIO())
     return Tournament.objects.get(slug=SLUG)
 
 
@@ -116,7 +116,7 @@ def test_a_time_penalty_out_of_range_is_refused_naming_the_line(tmp_path: Path) 
     (tmp_path / "a.t").write_text(WITHOUT.replace("p12 2 0\n", "p12 2 0; penalty -2000\n"))
 
     with pytest.raises(CommandError) as refused:
-        call_command("importtsh", str(tmp_path / "a.t"), slug=SLUG, stdout=StringIO())
+        call_command("importtsh", str(tmp_path / "a.t"), slug=SLUG, name=SLUG, stdout=StringIO())
 
     assert str(refused.value) == "a.t: line 2: the penalty -2000 is beyond ±1000"
     assert not Tournament.objects.exists()

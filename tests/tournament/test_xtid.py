@@ -52,7 +52,7 @@ def test_split_and_join() -> None:
 
 def test_imported_event_gives_the_ids_and_bare_names(db: None, tmp_path: Path) -> None:
     path, data = _fixture(tmp_path)
-    tournament = tsh_io.import_tsh(path, slug="xt-open")
+    tournament = tsh_io.import_tsh(path, slug="xt-open", name="XT Open")
     division = tournament.divisions.get()
     ids = dict(Player.objects.filter(division=division).values_list("number", "xtid"))
     assert {n: x for n, x in ids.items() if x is not None} == {**SUFFIXED, **FIELD}
@@ -71,7 +71,7 @@ def test_imported_event_gives_the_ids_and_bare_names(db: None, tmp_path: Path) -
 
 def test_an_id_set_at_the_desk_is_exported(db: None, tmp_path: Path, django_user_model) -> None:
     path, _ = _fixture(tmp_path)
-    division = tsh_io.import_tsh(path, slug="xt-open").divisions.get()
+    division = tsh_io.import_tsh(path, slug="xt-open", name="XT Open").divisions.get()
     director = django_user_model.objects.create_user("dee")
     division.tournament.directors.add(director)
     c = Client()
@@ -99,7 +99,7 @@ def test_tourney_js_gives_a_photo_address(db: None, tmp_path: Path) -> None:
     from tournament.models import PlayerPhoto
 
     path, _ = _fixture(tmp_path)
-    division = tsh_io.import_tsh(path, slug="xt-open").divisions.get()
+    division = tsh_io.import_tsh(path, slug="xt-open", name="XT Open").divisions.get()
     buffer = io.BytesIO()
     Image.new("RGB", (64, 64), (1, 2, 3)).save(buffer, "PNG")
     photos.save_photo(division.players.get(number=2), buffer.getvalue(), None)

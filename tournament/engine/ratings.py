@@ -239,9 +239,14 @@ def nsa2008_expectation(rating: float, opponent_rating: float) -> float:
         return 1.0
 
 
+# A player with this many career games is established: no longer provisional (nsa2008's
+# larger multiplier below it).
+ESTABLISHED_GAMES = 50
+
+
 def nsa2008_multiplier(career_games: int, rating: float) -> int:
     """Points per excess win: smaller for established players and for the higher bands."""
-    if career_games < 50:
+    if career_games < ESTABLISHED_GAMES:
         return 30 if rating < 1800 else 24 if rating < 2000 else 15
     return 20 if rating < 1800 else 16 if rating < 2000 else 10
 

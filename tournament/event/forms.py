@@ -49,6 +49,56 @@ class NewTournamentForm(forms.Form):
         return data
 
 
+class EventDatesForm(forms.Form):
+    """The event's first and last day (an imported event's come from its files)."""
+
+    start_date = forms.DateField(
+        label=_("Start date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.DateField(
+        label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            raise forms.ValidationError(gettext("The last day comes before the first."))
+        return data
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one field; their caps are the upload's (`exchange/tsh_upload.py`)."""
+
+    widget = MultipleFileInput
+
+    def clean(self, data: Any, initial: Any = None) -> list[Any]:
+        files = [f for f in (data if isinstance(data, list | tuple) else [data]) if f]
+        if not files:
+            raise forms.ValidationError(gettext("Choose the event's files."), code="required")
+        return files
+
+
+class ImportTshForm(forms.Form):
+    """A TSH event's files: its config.tsh and `.t` files, or a zip of them, or a lone `.t`."""
+
+    tsh_files = MultipleFileField(
+        label=_("TSH files"),
+        widget=MultipleFileInput(attrs={"accept": ".tsh,.t,.zip"}),
+        help_text=_("The config.tsh and its .t files (choose them all), or a zip of them."),
+    )
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=200,
+        required=False,
+        help_text=_("Needed for a .t file sent alone; a config.tsh names its event (event_name)."),
+    )
+
+
 class TournamentLanguageForm(forms.Form):
     """A tournament's default language, set on its desk."""
 

@@ -4,6 +4,7 @@ checked in. Every change is logged through `audit.record`.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Any
 
@@ -736,6 +737,32 @@ def use_ratings(
                 f"from the {source}",
             )
     return len(after)
+
+
+def set_dates(
+    tournament: Tournament, start: datetime.date, end: datetime.date | None, by: Any
+) -> None:
+    """The event's first and last day (the last the first when not given), logged. A rating
+    list rates its events in the order of their first days."""
+    end = end or start
+    if end < start:
+        raise ValueError(gettext("The last day comes before the first."))
+    before = {"start_date": _iso(tournament.start_date), "end_date": _iso(tournament.end_date)}
+    with transaction.atomic():
+        tournament.start_date, tournament.end_date = start, end
+        tournament.save(update_fields=["start_date", "end_date"])
+        audit.record(
+            tournament,
+            Change.Action.EDIT_EVENT,
+            actor=by,
+            before=before,
+            after={"start_date": start.isoformat(), "end_date": end.isoformat()},
+            reason=f"Dates {start.isoformat()} to {end.isoformat()}",
+        )
+
+
+def _iso(day: datetime.date | None) -> str | None:
+    return day.isoformat() if day is not None else None
 
 
 def set_language(tournament: Tournament, language: str, by: Any) -> None:

@@ -5,15 +5,17 @@ from django.urls import path
 
 from tournament.event import views
 
-# "new/" before "<slug:slug>/": a tournament may not be called "new".
+# "new/" and "import/" before "<slug:slug>/": a tournament may not be called either.
 desk = [
     path("", views.index, name="desk"),
     path("new/", views.new_tournament, name="desk-new-tournament"),
+    path("import/", views.import_tsh, name="desk-import-tsh"),
     path("<slug:slug>/people/", views.people, name="desk-people"),
     path("<slug:slug>/people/<int:user_id>/remove", views.remove_person, name="desk-remove-person"),
     path("<slug:slug>/lock", views.lock, name="desk-lock"),
     path("<slug:slug>/divisions/", views.divisions, name="desk-divisions"),
     path("<slug:slug>/language", views.language, name="desk-language"),
+    path("<slug:slug>/dates", views.dates, name="desk-dates"),
     path("<slug:slug>/copy", views.copy_tournament, name="desk-copy"),
     path("<slug:slug>/delete-demo", views.delete_demo, name="desk-delete-demo"),
     path("<slug:slug>/", views.dashboard, name="desk-dashboard"),

@@ -22,12 +22,14 @@ from tournament.event import checks, snapshots, unresolved
 from tournament.event import services as events
 from tournament.event.forms import (
     AddDivisionForm,
+    EventDatesForm,
+    ImportTshForm,
     NewDivisionFormSet,
     NewTournamentForm,
     PersonForm,
     TournamentLanguageForm,
 )
-from tournament.exchange import backup
+from tournament.exchange import backup, tsh_upload
 from tournament.models import Scoresheet, Tournament
 from tournament.players.services import latin_to_check
 from tournament.results.views import change_rows
@@ -35,15 +37,7 @@ from tournament.results.views import change_rows
 
 @login_required
 def new_tournament(request: HttpRequest) -> HttpResponse:
-    if not events.may_create(request.user):
-        raise PermissionDenied(
-            gettext(
-                "Creating tournaments needs the permission to create events. An "
-                "administrator of this site gives it (in the admin, or with “manage.py "
-                "createdirector %(username)s”)."
-            )
-            % {"username": request.user.get_username()}
-        )
+    _may_create(request)
     form = NewTournamentForm(request.POST or None)
     divisions = NewDivisionFormSet(request.POST or None, prefix="div")
     status = 200
@@ -68,6 +62,48 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
         status = 400
     context = {"form": form, "divisions": divisions}
     return render(request, "tournament/event/new_tournament.html", context, status=status)
+
+
+def _may_create(request: HttpRequest) -> None:
+    if not events.may_create(request.user):
+        raise PermissionDenied(
+            gettext(
+                "Creating tournaments needs the permission to create events. An "
+                "administrator of this site gives it (in the admin, or with “manage.py "
+                "createdirector %(username)s”)."
+            )
+            % {"username": request.user.get_username()}
+        )
+
+
+@login_required
+def import_tsh(request: HttpRequest) -> HttpResponse:
+    """A TSH event uploaded: its config.tsh and `.t` files, or a zip of them; the director who
+    sends it directs it (`exchange/tsh_upload.py`)."""
+    _may_create(request)
+    form = ImportTshForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                tournament, notes = tsh_upload.import_upload(
+                    form.cleaned_data["tsh_files"], request.user, form.cleaned_data["name"]
+                )
+            except tsh_upload.UploadRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                messages.success(
+                    request,
+                    gettext("%(name)s imported: you are its director.") % {"name": tournament.name},
+                )
+                for note in notes:
+                    messages.warning(request, note)
+                if tournament.start_date is None:
+                    messages.warning(request, gettext("The event has no date: give it one."))
+                return redirect("desk-dashboard", tournament.slug)
+    context = {"form": form}
+    return render(request, "tournament/event/import_tsh.html", context, status=status)
 
 
 def _people_page(request: HttpRequest, tournament, form: PersonForm | None = None, status=200):
@@ -102,6 +138,21 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
         % {"username": user.get_username(), "role": role, "name": tournament.name},
     )
     return redirect("desk-people", slug)
+
+
+@login_required
+@require_POST
+def dates(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's first and last day (directors only, as every settings change)."""
+    tournament = get_desk_tournament(request, slug)
+    form = EventDatesForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error(form))
+    else:
+        data = form.cleaned_data
+        events.set_dates(tournament, data["start_date"], data["end_date"], request.user)
+        messages.success(request, gettext("The event's dates are saved."))
+    return redirect("desk-dashboard", slug)
 
 
 @login_required

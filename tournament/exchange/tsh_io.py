@@ -4,21 +4,25 @@ atomically. The formats themselves are read and written by the pure `interchange
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from django.db import DatabaseError, models, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from tournament.core import tsh_settings
+from tournament.core import audit, tsh_settings
+from tournament.core.sentences import isolate
 from tournament.engine import pairing
 from tournament.engine import ratings as ratings_engine
 from tournament.interchange import files, tsh
-from tournament.models import Division, Game, Player, Tournament
+from tournament.models import Change, Division, Game, Player, Tournament
 from tournament.people import services as people
 
 
@@ -345,14 +349,95 @@ def _rating_system(config: tsh.ConfigFile) -> str | None:
     return None
 
 
+def _config_beside(path: Path) -> tsh.ConfigFile | None:
+    """The config.tsh in a lone `.t` file's folder, when there is one that reads; else None."""
+    try:
+        return tsh.read_config(
+            tsh.decode(files.read_beside(path.parent, "config.tsh"))[0], source="config.tsh"
+        )
+    except (files.FileRefused, tsh.TshFormatError, ValueError, OSError):
+        return None
+
+
+def _stamp_day(path: Path) -> datetime.date | None:
+    """The day (in the site's time zone) a file was last modified; None if it cannot be told."""
+    try:
+        seconds = os.stat(path).st_mtime
+        moment = datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC)
+    except (OSError, ValueError, OverflowError):
+        return None
+    return timezone.localtime(moment).date()
+
+
+def _event_dates(
+    config: tsh.ConfigFile | None, stamped: list[Path], notes: list[str] | None
+) -> tuple[datetime.date | None, datetime.date | None]:
+    """The event's first and last day: from config.tsh's `event_date` when it reads as a date,
+    else from the days the files were last modified (the earliest and the latest); a note says
+    when an `event_date` could not be read."""
+    text = config.value("event_date") if config is not None else None
+    if isinstance(text, str) and text.strip():
+        found = tsh.event_dates(text)
+        if found is not None:
+            return found
+        if notes is not None:
+            notes.append(
+                gettext(
+                    "config event_date %(text)r is not a date Spread reads: the dates are the "
+                    "files' modification days; change them at the desk if they are not right."
+                )
+                % {"text": text}
+            )
+    days = sorted(day for day in (_stamp_day(p) for p in stamped) if day is not None)
+    if not days:
+        return None, None
+    return days[0], days[-1]
+
+
+def _directed_by(tournament: Tournament, director: Any, source: str) -> None:
+    """The user who imported the event made its director, logged as the event's creation."""
+    if director is None:
+        return
+    tournament.directors.add(director)
+    audit.record(
+        tournament,
+        Change.Action.CREATE,
+        actor=director,
+        after={"tournament": tournament.name, "imported": source},
+        reason=f"{isolate(tournament.name)} imported from {isolate(source)} by "
+        f"{isolate(director.get_username())}",
+    )
+
+
+def no_name_refusal(file_name: str) -> str:
+    return gettext(
+        "%(file)s: a .t file alone does not say its event's name, and no config.tsh beside it "
+        "does (event_name): give the event a name."
+    ) % {"file": file_name}
+
+
 @transaction.atomic
-def import_tsh(path: str | Path, slug: str | None = None, name: str | None = None) -> Tournament:
+def import_tsh(
+    path: str | Path,
+    slug: str | None = None,
+    name: str | None = None,
+    *,
+    director: Any = None,
+    notes: list[str] | None = None,
+    folder_name: str | None = None,
+) -> Tournament:
     """A tournament from a `config.tsh` (its divisions and settings) or a single `.t` file.
 
     A config.tsh may carry its `.t` files inside, each between `#begin_file name=X.t` and
     `#end_file name=X.t` (tsh's archive, and how Woogles exports an event); a division whose
     file is not carried is read from the file beside it. Everything is checked before it is
     saved; any error leaves nothing saved and says where in one line.
+
+    The event is called `name`, else config.tsh's `event_name` (for a lone `.t`, the
+    config.tsh beside it), else a config's folder's name (`folder_name` instead when given;
+    "" refuses); a lone `.t` without either is refused, never named after its file.
+    Its dates are config.tsh's `event_date`, else the days its files were last modified.
+    `director`, a user, becomes its director (logged); `notes` receives what the import chose.
     """
     path = Path(path)
     if slug is not None and Tournament.objects.filter(slug=slug).exists():
@@ -363,22 +448,33 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
             _check_tfile(tfile, path.name)
             if problem := check_division_name(path.stem):
                 raise ImportError_(f"{path.name}: {problem}")
-            base = slugify(name or path.stem)
+            beside = _config_beside(path)
+            title = name or (beside.value("event_name") if beside is not None else None)
+            if not isinstance(title, str) or not title.strip():
+                raise ImportError_(no_name_refusal(path.name))
+            title = title.strip()[: _max_length(Tournament, "name")]
+            start, end = _event_dates(beside, [path], notes)
             tournament = Tournament.objects.create(
-                name=name or path.stem, slug=slug or _unique_slug(base)
+                name=title,
+                slug=slug or _unique_slug(slugify(title)),
+                start_date=start,
+                end_date=end,
             )
             import_division(tournament, path.stem, tfile, tsh_file=path.name)
+            _directed_by(tournament, director, path.name)
             people.link_tournament(tournament)
             return tournament
         config = tsh.read_config_file(path)
         _check_config(config, path.name)
         folder = path.parent
         tfiles = []
+        stamped = []
         for line in config.divisions:
             carried = config.attachment(line.file)
             if carried is not None:
                 source = f"{path.name} ({line.file})"
                 tfile = tsh.read_t(carried.text, source=source, first_line=carried.first_line)
+                stamped.append(path)
             else:
                 source = line.file
                 try:
@@ -388,12 +484,22 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                         f"{path.name}: line {line.number}: {line.text.strip()}: {refused.reason}"
                     ) from refused
                 tfile = tsh.read_t_data(data, source=source)
+                stamped.append(folder / line.file)
             _check_tfile(tfile, source)
             tfiles.append(tfile)
-        title = name or config.value("event_name") or folder.name
+        title = name or config.value("event_name")
+        if not title and folder_name == "":
+            raise ImportError_(
+                gettext("%(file)s does not name its event (event_name): give the event a name.")
+                % {"file": path.name}
+            )
+        title = title or folder_name or folder.name
+        start, end = _event_dates(config, stamped or [path], notes)
         tournament = Tournament.objects.create(
             name=str(title),
             slug=slug or _unique_slug(slugify(str(title))),
+            start_date=start,
+            end_date=end,
             # The .t files are the divisions now: an export writes them beside the config.
             tsh_config=tsh.write_config(config.without_attachments()),
         )
@@ -417,6 +523,7 @@ def import_tsh(path: str | Path, slug: str | None = None, name: str | None = Non
                 pairing_schedule=_schedule(config, line.name),
                 **({"rating_system": system} if system else {}),
             )
+        _directed_by(tournament, director, path.name)
         people.link_tournament(tournament)
         return tournament
     except tsh.TshFormatError as error:

@@ -22,6 +22,7 @@ Bad input raises `TshFormatError` with the line number; nothing here imports Dja
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 from collections.abc import Iterator
@@ -1123,3 +1124,107 @@ def player_xtid(player: TshPlayer) -> tuple[str, int | None, bool]:
         if number is not None:
             return name, number, suffixed is not None
     return name, suffixed, suffixed is not None
+
+
+# -- config event_date -------------------------------------------------------------------------
+
+# The event's dates as config.tsh's `event_date` writes them: free text, "as it should appear in
+# the NASPA submission". Read in the forms directors write: one day ("February 19, 2021",
+# "19 February 2021", "2021-02-19"), days within a month ("February 19-20, 2021", "19-20
+# February 2021"), across months ("February 28-March 1, 2021") and across years ("December 30,
+# 2021-January 2, 2022"); a weekday name is ignored, months may be shortened ("Feb", "Sept.").
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_WEEKDAYS = re.compile(
+    r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b\.?", re.IGNORECASE
+)
+_ISO_DAY = re.compile(r"\b([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})\b")
+_DATE_TOKEN = re.compile(r"[^\W\d_]+|[0-9]+")
+_RANGE = re.compile(r"\s*(?:-|–|—|\bto\b|\buntil\b|\bthrough\b|\bthru\b)\s*", re.IGNORECASE)
+_MAX_EVENT_DAYS = 366
+
+
+def _month(word: str) -> int | None:
+    word = word.lower()
+    if len(word) < 3:
+        return None
+    for number, name in enumerate(_MONTHS, start=1):
+        if name.startswith(word) or (word == "sept" and number == 9):
+            return number
+    return None
+
+
+def _date_side(text: str) -> tuple[int | None, int, int | None] | None:
+    """(month, day, year) of one side of a range; None when it is not a day of a date."""
+    month = year = day = None
+    for token in _DATE_TOKEN.findall(text):
+        if token.isdigit():
+            value = int(token) if len(token) <= 4 else 0
+            if len(token) == 4 and year is None:
+                year = value
+            elif len(token) <= 2 and 1 <= value <= 31 and day is None:
+                day = value
+            else:
+                return None
+        else:
+            found = _month(token)
+            if found is None or month is not None:
+                return None
+            month = found
+    if day is None:
+        return None
+    return month, day, year
+
+
+def event_dates(text: str) -> tuple[datetime.date, datetime.date] | None:
+    """The first and last day (`datetime.date`s) `event_date` gives, or None when the text is
+    not a date in one of the forms above (a missing year, an impossible day, an end before the
+    start or more than a year after it)."""
+    text = _WEEKDAYS.sub(" ", text.replace(",", " ").replace(".", " "))
+    days: list[datetime.date] = []
+    try:
+        iso = _ISO_DAY.findall(text)
+        if iso:
+            if len(iso) > 2 or _RANGE.sub(" ", _ISO_DAY.sub(" ", text)).strip():
+                return None
+            days = [datetime.date(int(y), int(m), int(d)) for y, m, d in iso]
+        else:
+            parts = _RANGE.split(text.strip(), maxsplit=1)
+            if len(parts) == 2 and _RANGE.search(parts[1]):
+                return None
+            sides = [_date_side(part) for part in parts]
+            if any(side is None for side in sides):
+                return None
+            first = sides[0]
+            last = sides[-1]
+            assert first is not None and last is not None
+            end_month = last[0] if last[0] is not None else first[0]
+            start_month = first[0] if first[0] is not None else end_month
+            end_year = last[2] if last[2] is not None else first[2]
+            if start_month is None or end_month is None or end_year is None:
+                return None
+            start_year = first[2]
+            if start_year is None:
+                start_year = end_year - (start_month > end_month)
+            days = [
+                datetime.date(start_year, start_month, first[1]),
+                datetime.date(end_year, end_month, last[1]),
+            ]
+    except ValueError:
+        return None
+    start, end = days[0], days[-1]
+    if end < start or (end - start).days > _MAX_EVENT_DAYS:
+        return None
+    return start, end

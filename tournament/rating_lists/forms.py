@@ -26,6 +26,19 @@ class NewListForm(forms.Form):
         initial=True,
         help_text=_("Its ratings are listed and open to everyone."),
     )
+    start_from = forms.FileField(
+        label=_("Starting ratings"),
+        required=False,
+        help_text=_(
+            "A NASPA or WESPA rating-list file: each person in it starts the list at its "
+            "rating, as an established player. Without one, everyone starts new to the list."
+        ),
+    )
+    start_format = forms.ChoiceField(
+        label=_("Its format"),
+        required=False,
+        choices=[("", _("found from the file")), ("naspa", "NASPA"), ("wespa", "WESPA")],
+    )
 
 
 def events_to_add(rating_list: RatingList, user: Any) -> QuerySet[Tournament]:

@@ -8,10 +8,14 @@ through the read model, `standings/read_model.players_and_results`). A list is r
 its events, when their results are final; the report says how many rounds of each event were
 not yet published.
 
-Who is rated: the players linked to a person (`Player.person`). A person new to the list is
-unrated (0) before their first event, and the engine gives them the rating a newcomer's results
-earn (nsa2008: the iterated performance rating); their games in the list so far are their
-career games (the multiplier's 50-game line). A player without a person is not rated in the
+Who is rated: the players linked to a person (`Player.person`). A list may start from a
+rating-list file (`create_list(start_from=…)`, NASPA's or WESPA's format): each person the file
+gives a rating starts at it, as an established player (career games the file's count, at least
+`ESTABLISHED_GAMES`), matched at each rebuild by membership id, else by the folded name
+(`RatingListStart`). Any other person new to the list is unrated (0) before their first event,
+and the engine gives them the rating a newcomer's results earn (nsa2008: the iterated
+performance rating); their games in the list so far are their career games (the multiplier's
+50-game line). A player without a person is not rated in the
 list and has no entry (the report names them), but their games still rate their opponents,
 against the rating the event itself gave them. A person with no rated game in an event
 (byes, forfeits) has no entry for it. A person who plays in two divisions of one event is
@@ -30,6 +34,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -46,6 +51,7 @@ from tournament.models import (
     RatingList,
     RatingListEntry,
     RatingListEvent,
+    RatingListStart,
     Tournament,
 )
 from tournament.standings.read_model import players_and_results
@@ -73,6 +79,7 @@ class EventReport:
     skipped: tuple[str, ...] = ()  # players without a person: not rated in the list
     no_games: tuple[str, ...] = ()  # people without a rated game: no entry
     unpublished: int = 0  # rounds with results not published yet (rated all the same)
+    started: int = 0  # of the rated, new to the list but started at the file's rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,17 +103,40 @@ class _Event:
     skipped: list[str] = field(default_factory=list)
     no_games: list[str] = field(default_factory=list)
     newcomers: int = 0
+    started: int = 0
     games: int = 0
+
+
+# A person started from a rating-list file counts as established (`engine.ratings`).
+ESTABLISHED_GAMES = ratings_engine.ESTABLISHED_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class StartReport:
+    """What a list's starting file gave: the ratings kept, and the lines not read."""
+
+    ratings: int
+    problems: tuple[str, ...] = ()
+    more_problems: int = 0
 
 
 # -- the list and its events ----------------------------------------------------------------
 
 
 def create_list(
-    name: str, slug: str, system: str = "nsa2008", *, public: bool = True, creator=None
+    name: str,
+    slug: str,
+    system: str = "nsa2008",
+    *,
+    public: bool = True,
+    creator=None,
+    start_from: ratinglist.RatingList | None = None,
+    start_name: str = "",
 ) -> RatingList:
     """A new list (its creator, a user, becomes its director); refused with a sentence when
-    the slug is taken or reserved or the system unknown."""
+    the slug is taken or reserved or the system unknown. `start_from`, a rating-list file as
+    read (`interchange.ratinglist.read`), gives the ratings people start at (`start_name`: the
+    file's name); a file without a rating to start from is refused."""
     name, slug = name.strip(), slug.strip()
     if not name:
         raise RatingListRefused(gettext("A rating list needs a name."))
@@ -119,12 +149,52 @@ def create_list(
         raise RatingListRefused(
             gettext("The address %(slug)s is taken: choose another.") % {"slug": isolate(slug)}
         )
+    if start_from is not None and not start_from.entries:
+        raise RatingListRefused(
+            gettext("%(file)s has no rating to start from.") % {"file": isolate(start_name)}
+        )
     with transaction.atomic():
-        rating_list = RatingList.objects.create(name=name, slug=slug, system=system, public=public)
+        rating_list = RatingList.objects.create(
+            name=name,
+            slug=slug,
+            system=system,
+            public=public,
+            start_from=start_name[:200] if start_from is not None else "",
+        )
         if creator is not None:
             rating_list.directors.add(creator)
+        if start_from is not None:
+            RatingListStart.objects.bulk_create(
+                (
+                    RatingListStart(
+                        rating_list=rating_list,
+                        line=entry.line,
+                        name=entry.name[:200],
+                        key=" ".join(ratinglist.name_key(entry.name))[:200],
+                        member_id=entry.member_id.upper(),
+                        rating=entry.rating,
+                        games=entry.games,
+                    )
+                    for entry in start_from.entries
+                ),
+                batch_size=2000,
+            )
     log.info("rating list %s created by %s", slug, _who(creator))
     return rating_list
+
+
+def guess_format(data: bytes) -> str:
+    """A rating-list file's format when none is said: WESPA's when its first line names the
+    columns as linrat writes them (NICKstateNAME…) or it has no tab; else NASPA's."""
+    head = data[:4096].lstrip()
+    if head[:4].upper() == b"NICK" or b"\t" not in head:
+        return "wespa"
+    return "naspa"
+
+
+def start_report(read: ratinglist.RatingList) -> StartReport:
+    """What a list started from the file `read` keeps, and the lines it could not read."""
+    return StartReport(len(read.entries), tuple(p.text for p in read.problems), read.more_problems)
 
 
 def is_director(rating_list: RatingList, user) -> bool:
@@ -147,8 +217,8 @@ def add_event(
     if tournament.start_date is None:
         raise RatingListRefused(
             gettext(
-                "%(event)s has no date: a rating list rates its events in date order. "
-                "Give it a start date first."
+                "%(event)s has no date: a rating list rates its events in date order, and "
+                "does not guess one. Give it its dates on its desk first."
             )
             % {"event": isolate(tournament.name)}
         )
@@ -228,10 +298,11 @@ def rebuild(rating_list: RatingList, user=None) -> Report:
     with transaction.atomic():
         locked = RatingList.objects.select_for_update().get(pk=rating_list.pk)
         standings: dict[int, _Standing] = {}
+        starts: dict[int, _Standing | None] = {}
         entries: list[RatingListEntry] = []
         reports: list[EventReport] = []
         for event in ordered_events(locked):
-            rated, report = _rate_event(locked, event.tournament, standings)
+            rated, report = _rate_event(locked, event.tournament, standings, starts)
             entries.extend(rated)
             reports.append(report)
         RatingListEntry.objects.filter(rating_list=locked).delete()
@@ -250,9 +321,13 @@ def rebuild(rating_list: RatingList, user=None) -> Report:
 
 
 def _rate_event(
-    rating_list: RatingList, tournament: Tournament, standings: dict[int, _Standing]
+    rating_list: RatingList,
+    tournament: Tournament,
+    standings: dict[int, _Standing],
+    starts: dict[int, _Standing | None],
 ) -> tuple[list[RatingListEntry], EventReport]:
-    """One event rated from the list's ratings so far; `standings` moved on past it."""
+    """One event rated from the list's ratings so far (a person new to the list from their
+    starting rating, looked up into `starts`); `standings` moved on past it."""
     if tournament.start_date is None:
         raise RatingListRefused(
             gettext("%(event)s has no date: give it a start date, then rebuild.")
@@ -264,10 +339,16 @@ def _rate_event(
     # which a link to a person (a bulk update by the people's linker) need not renew.
     links = dict(Player.objects.filter(division__in=divisions).values_list("pk", "person_id"))
     _refuse_two_divisions(tournament, [(d, players) for d, players, _ in reads], links)
+    new = {p for p in links.values() if p is not None and p not in standings and p not in starts}
+    starts.update(_starting(rating_list, new))
+    fresh = {p: s for p, s in starts.items() if s is not None and p not in standings}
+    known = standings | fresh
     found = _Event()
     after: dict[int, _Standing] = {}
     for division, players, results in reads:
-        _rate_division(rating_list, division, players, results, links, standings, found, after)
+        _rate_division(
+            rating_list, division, players, results, links, known, set(fresh), found, after
+        )
     standings.update(after)
     report = EventReport(
         tournament.name,
@@ -279,8 +360,38 @@ def _rate_event(
         tuple(found.skipped),
         tuple(found.no_games),
         sum(_unpublished_rounds(d) for d in divisions),
+        found.started,
     )
     return found.entries, report
+
+
+def _starting(rating_list: RatingList, people: set[int]) -> dict[int, _Standing | None]:
+    """The rating each of `people` starts the list at, from its starting file: the line with
+    their membership id, else the lines of their folded name when they agree on the rating;
+    None for a person the file does not give (or gives two ratings)."""
+    found: dict[int, _Standing | None] = dict.fromkeys(people)
+    if not people:
+        return found
+    rows = list(Person.objects.filter(pk__in=people).values_list("pk", "key", "naspa_id"))
+    keys = {key for _, key, _ in rows if key}
+    ids = {member.upper() for _, _, member in rows if member}
+    by_key: dict[str, list[tuple[int, int | None]]] = {}
+    by_id: dict[str, list[tuple[int, int | None]]] = {}
+    for key, member, rating, games in RatingListStart.objects.filter(
+        Q(key__in=keys) | Q(member_id__in=ids), rating_list=rating_list
+    ).values_list("key", "member_id", "rating", "games"):
+        by_key.setdefault(key, []).append((rating, games))
+        if member:
+            by_id.setdefault(member, []).append((rating, games))
+    for pk, key, member in rows:
+        lines = by_id.get(member.upper(), []) if member else []
+        if len({rating for rating, _ in lines}) != 1:
+            lines = by_key.get(key, []) if key else []
+        if len({rating for rating, _ in lines}) != 1:
+            continue
+        games = max(games or 0 for _, games in lines)
+        found[pk] = _Standing(lines[0][0], max(games, ESTABLISHED_GAMES))
+    return found
 
 
 def _rate_division(
@@ -290,11 +401,13 @@ def _rate_division(
     results: Sequence[Sequence[engine.Game]],
     links: dict[int, int | None],
     standings: dict[int, _Standing],
+    fresh: set[int],
     found: _Event,
     after: dict[int, _Standing],
 ) -> None:
     """A division's players rated by the engine, from the list's ratings before the event
-    (a player without a person from the event's own), into `found` and `after`."""
+    (a person new to it from their starting rating, `fresh`; a player without a person from
+    the event's own), into `found` and `after`."""
     rated_players = []
     for p in players:
         person = links.get(p.pk)
@@ -326,6 +439,7 @@ def _rate_division(
         known = standings.get(person, _Standing())
         final = int(rated[p.pk].final)
         found.newcomers += not known.rating
+        found.started += person in fresh
         found.entries.append(
             RatingListEntry(
                 rating_list=rating_list,

@@ -14,9 +14,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournament.core.sentences import isolate
+from tournament.interchange import ratinglist
 from tournament.models import Person, RatingList, Tournament
 from tournament.rating_lists import forms, services
 
@@ -96,25 +98,67 @@ def desk_lists(request: HttpRequest) -> HttpResponse:
 def desk_new(request: HttpRequest) -> HttpResponse:
     if not request.user.is_staff:
         raise PermissionDenied(_("Only the staff of this site may create rating lists."))
-    form = forms.NewListForm(request.POST or None)
+    form = forms.NewListForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
             try:
+                read, name = _start_file(data["start_from"], data["start_format"])
                 created = services.create_list(
                     data["name"],
                     data["slug"],
                     data["system"],
                     public=data["public"],
                     creator=request.user,
+                    start_from=read,
+                    start_name=name,
                 )
             except services.RatingListRefused as refused:
                 form.add_error(None, str(refused))
             else:
+                if read is not None:
+                    _say_start(request, services.start_report(read), name)
                 return redirect("ratings-desk-list", created.slug)
         status = 400
     return render(request, "tournament/rating_lists/desk_new.html", {"form": form}, status=status)
+
+
+def _start_file(upload, fmt: str) -> tuple[ratinglist.RatingList | None, str]:
+    """The starting ratings' file as read, and its name; refused with a sentence when over
+    the rating lists' cap."""
+    if upload is None:
+        return None, ""
+    if upload.size > ratinglist.MAX_BYTES:
+        raise services.RatingListRefused(
+            _("%(file)s is over %(most)s MiB, the most a rating list may have.")
+            % {"file": isolate(upload.name), "most": ratinglist.MAX_BYTES // 2**20}
+        )
+    data = upload.read(ratinglist.MAX_BYTES + 1)
+    return ratinglist.read(data, fmt or services.guess_format(data)), upload.name
+
+
+def _say_start(request: HttpRequest, report: services.StartReport, name: str) -> None:
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s starting rating from %(file)s.",
+            "%(count)s starting ratings from %(file)s.",
+            report.ratings,
+        )
+        % {"count": report.ratings, "file": isolate(name)},
+    )
+    unread = len(report.problems) + report.more_problems
+    if unread:
+        messages.warning(
+            request,
+            ngettext(
+                "%(count)s line was not read: %(first)s",
+                "%(count)s lines were not read; the first: %(first)s",
+                unread,
+            )
+            % {"count": unread, "first": report.problems[0]},
+        )
 
 
 @login_required

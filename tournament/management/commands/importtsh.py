@@ -1,5 +1,7 @@
-"""python manage.py importtsh PATH [--slug SLUG]: a tournament from config.tsh or a .t file."""
+"""python manage.py importtsh PATH [--slug SLUG] [--name NAME] [--director USERNAME]: a
+tournament from config.tsh or a .t file; the user named directs it (and opens it at the desk)."""
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
 
 from tournament.core import tsh_settings
@@ -14,19 +16,45 @@ class Command(SpreadCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path")
         parser.add_argument("--slug", default=None)
-        parser.add_argument("--name", default=None)
+        parser.add_argument(
+            "--name", default=None, help="the event's name (a lone .t file needs one)"
+        )
+        parser.add_argument(
+            "--director", default=None, help="the username of the user who directs the event"
+        )
 
-    def handle(self, *args, path: str, slug: str | None, name: str | None, **options) -> None:
+    def handle(
+        self,
+        *args,
+        path: str,
+        slug: str | None,
+        name: str | None,
+        director: str | None,
+        **options,
+    ) -> None:
+        user = None
+        if director is not None:
+            user = get_user_model().objects.filter(username=director).first()
+            if user is None:
+                raise CommandError(f"no user {director!r}: create them first (createdirector)")
+        notes: list[str] = []
         try:
-            tournament = tsh_io.import_tsh(path, slug=slug, name=name)
+            tournament = tsh_io.import_tsh(path, slug=slug, name=name, director=user, notes=notes)
         except tsh_io.ImportError_ as error:
-            raise CommandError(str(error)) from error
+            message = str(error)
+            if path.endswith(".t") and message == tsh_io.no_name_refusal(path.rsplit("/", 1)[-1]):
+                message = message.removesuffix(".") + ' with --name "NAME".'
+            raise CommandError(message) from error
         divisions = ", ".join(
             f"{d.name} ({d.players.count()} players)" for d in tournament.divisions.all()
         )
         self.stdout.write(f"Imported {tournament.name} as {tournament.slug}: {divisions}")
-        notes = {tsh_settings.ratings_note(d) for d in tournament.divisions.all()} - {None}
-        for note in sorted(n for n in notes if n):
+        for note in notes:
+            self.stdout.write(note)
+        if user is not None:
+            self.stdout.write(f"{user.get_username()} directs it: /desk/{tournament.slug}/")
+        notes_of = {tsh_settings.ratings_note(d) for d in tournament.divisions.all()} - {None}
+        for note in sorted(n for n in notes_of if n):
             self.stdout.write(note)
         for line in people.report_of(tournament).lines():
             self.stdout.write(line)

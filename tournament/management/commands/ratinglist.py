@@ -2,6 +2,7 @@
 rating list from the command line (`rating_lists/services.py`), as the desk's /desk/ratings/.
 
     ratinglist create SLUG NAME [--system nsa2008] [--private] [--director USERNAME]
+                                [--start-from FILE [--start-format naspa|wespa]]
     ratinglist add SLUG EVENT [--position N]      (EVENT: a tournament's slug)
     ratinglist remove SLUG EVENT
     ratinglist rebuild SLUG
@@ -16,6 +17,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
 
+from tournament.interchange import files, ratinglist
 from tournament.management.base import SpreadCommand
 from tournament.models import RatingList, Tournament
 from tournament.rating_lists import services
@@ -32,6 +34,15 @@ class Command(SpreadCommand):
         create.add_argument("--system", default="nsa2008")
         create.add_argument("--private", action="store_true")
         create.add_argument("--director", action="append", default=[])
+        create.add_argument(
+            "--start-from",
+            help="a NASPA or WESPA rating-list file: each person in it starts at its rating",
+        )
+        create.add_argument(
+            "--start-format",
+            choices=services.FORMATS,
+            help="the file's format (default: WESPA's when its first line is NICKstateNAME…)",
+        )
         for name in ("add", "remove"):
             one = sub.add_parser(name)
             one.add_argument("slug")
@@ -64,16 +75,49 @@ class Command(SpreadCommand):
             raise CommandError(f"no tournament {slug!r}")
         return found
 
-    def _create(self, slug: str, name: str, system: str, private: bool, director: list[str], **_):
+    def _create(
+        self,
+        slug: str,
+        name: str,
+        system: str,
+        private: bool,
+        director: list[str],
+        start_from: str | None = None,
+        start_format: str | None = None,
+        **_,
+    ) -> None:
         users = []
         for username in director:
             user = get_user_model().objects.filter(username=username).first()
             if user is None:
                 raise CommandError(f"no user {username!r}")
             users.append(user)
-        created = services.create_list(name, slug, system, public=not private)
+        read = None
+        if start_from is not None:
+            try:
+                data = files.read_file(start_from, cap=ratinglist.MAX_BYTES)
+            except files.FileRefused as refused:
+                raise CommandError(str(refused)) from refused
+            read = ratinglist.read(data, start_format or services.guess_format(data))
+        created = services.create_list(
+            name,
+            slug,
+            system,
+            public=not private,
+            start_from=read,
+            start_name=Path(start_from).name if start_from else "",
+        )
         created.directors.add(*users)
         self.stdout.write(f"rating list {created.slug} created ({created.system})")
+        if read is not None:
+            report = services.start_report(read)
+            self.stdout.write(
+                f"{report.ratings} starting ratings from {created.start_from} ({read.format})"
+            )
+            for problem in report.problems:
+                self.stdout.write(f"  not read: {problem}")
+            if report.more_problems:
+                self.stdout.write(f"  and {report.more_problems} more lines not read")
 
     def _add(self, slug: str, event: str, position: int | None, **_) -> None:
         added = services.add_event(self._list(slug), self._event(event), position=position)
@@ -87,6 +131,8 @@ class Command(SpreadCommand):
         report = services.rebuild(self._list(slug))
         for e in report.events:
             line = f"{e.date} {e.slug}: {e.rated} rated, {e.newcomers} new, {e.games} games"
+            if e.started:
+                line += f", {e.started} from the starting ratings"
             self.stdout.write(line)
             if e.skipped:
                 self.stdout.write(f"  not rated (no person): {', '.join(e.skipped)}")
