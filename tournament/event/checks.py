@@ -203,7 +203,7 @@ def _pairings(division: Division, players: dict[int, Player], games: list[Game])
 def _stale(division: Division) -> list[Finding]:
     """A round paired from results or a field that have changed since, not played yet and not
     marked stale."""
-    found = []
+    found: list[Finding] = []
     states = [s for s in division.rounds.order_by("number") if s.basis]
     if not states:
         return found

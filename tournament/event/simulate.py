@@ -17,6 +17,7 @@ and closes with "N events, M steps, K violations".
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -170,7 +171,7 @@ class Event:
         )
         for division in self.divisions_now():
             self.configure(division)
-            self.step("add players", lambda d=division: self.add_players(d))
+            self.step("add players", functools.partial(self.add_players, division))
         self.step("check in", self.check_in)
         for number in range(1, planned + 1):
             for division in self.divisions_now():
@@ -302,7 +303,7 @@ class Event:
             )
         for pk, typo_round, line in [t for t in self.typos if t[0] == division.pk]:
             self.typos.remove((pk, typo_round, line))
-            self.step("correct a typo", lambda r=typo_round, li=line: self.correct(division, r, li))
+            self.step("correct a typo", functools.partial(self.correct, division, typo_round, line))
         self.fill(division, number)
 
     def keeping(self, division: Division, write: Callable[[], Any]) -> Any:
@@ -411,6 +412,10 @@ class Event:
             ),
         )
 
+    def enter(self, division: Division, number: int, line: str) -> None:
+        """A line typed at the desk's entry page."""
+        self.keeping(division, lambda: results.enter_line(division, number, line, self.user))
+
     def fill(self, division: Division, number: int) -> None:
         """Whatever the round still lacks, entered at the desk: the round ends complete."""
         for game in list(
@@ -420,12 +425,7 @@ class Event:
         ):
             s1, s2 = self.scores()
             line = f"{game.player1.number} {s1} {game.player2.number} {s2}"
-            self.step(
-                "desk fills",
-                lambda li=line: self.keeping(
-                    division, lambda: results.enter_line(division, number, li, self.user)
-                ),
-            )
+            self.step("desk fills", functools.partial(self.enter, division, number, line))
         state = division.rounds.filter(number=number).first()
         if state is not None and not state.published:
             self.step("publish", lambda: rounds.publish(division, number, self.user, stale_ok=True))
@@ -469,36 +469,38 @@ def recount(division: Division) -> dict[int, tuple[int | None, float, float, int
     for the higher score (half each for a tie), a bye or forfeit won or lost by its sign; then
     wins, losses, spread, rating and number, withdrawn players unranked."""
     people = list(division.players.all())
-    record = {p.pk: [0.0, 0.0, 0] for p in people}
+    wins = {p.pk: 0.0 for p in people}
+    losses = {p.pk: 0.0 for p in people}
+    spreads = {p.pk: 0 for p in people}
     for g in division.games.exclude(kind=Game.VOID).exclude(score1=None):
-        sides = [(g.player1_id, g.score1, g.score2)]
+        sides = [(g.player1_id, g.score1 or 0, g.score2 or 0)]
         if g.player2_id is not None:
-            sides.append((g.player2_id, g.score2, g.score1))
+            sides.append((g.player2_id, g.score2 or 0, g.score1 or 0))
         for pk, mine, theirs in sides:
-            spread = mine - (theirs or 0)
-            record[pk][2] += spread
+            spread = mine - theirs
+            spreads[pk] += spread
             if spread > 0:
-                record[pk][0] += 1
+                wins[pk] += 1
             elif spread < 0:
-                record[pk][1] += 1
+                losses[pk] += 1
             elif g.player2_id is not None:
-                record[pk][0] += 0.5
-                record[pk][1] += 0.5
+                wins[pk] += 0.5
+                losses[pk] += 0.5
     ranked = sorted(
         (p for p in people if p.withdrawn_from_round is None),
-        key=lambda p: (-record[p.pk][0], record[p.pk][1], -record[p.pk][2], -p.rating, p.number),
+        key=lambda p: (-wins[p.pk], losses[p.pk], -spreads[p.pk], -p.rating, p.number),
     )
     out: dict[int, tuple[int | None, float, float, int]] = {}
     previous: tuple[float, float, int] | None = None
     rank = 0
     for place, p in enumerate(ranked, 1):
-        key = (record[p.pk][0], record[p.pk][1], record[p.pk][2])
+        key = (wins[p.pk], losses[p.pk], spreads[p.pk])
         if key != previous:
             rank, previous = place, key
         out[p.pk] = (rank, *key)
     for p in people:
         if p.withdrawn_from_round is not None:
-            out[p.pk] = (None, *record[p.pk])
+            out[p.pk] = (None, wins[p.pk], losses[p.pk], spreads[p.pk])
     return out
 
 

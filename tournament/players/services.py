@@ -76,7 +76,7 @@ def reinstate(player: Player, user: Any) -> Player:
                 ).values_list("round", flat=True)
             )
             player.withdrawn_from_round = None
-            said = []
+            said: list[str] = []
             for r in sorted(paired):
                 result = missing.decide(division, player, r, missing.REINSTATED)
                 said.extend(
