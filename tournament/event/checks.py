@@ -48,6 +48,7 @@ class Finding:
     round: int | None
     players: tuple[int, ...]
     text: str
+    division_id: int | None = None  # for a page's link to the round
 
     def line(self) -> str:
         """The finding in one line: "A, round 1: …" or "A: …"."""
@@ -89,7 +90,8 @@ def _name(player: Player | None) -> str:
 def _finding(
     code: str, division: Division, round_number: int | None, who: Iterable[Player], text: str
 ) -> Finding:
-    return Finding(code, division.name, round_number, tuple(p.number for p in who), text)
+    numbers = tuple(p.number for p in who)
+    return Finding(code, division.name, round_number, numbers, text, division.pk)
 
 
 def _excused(division: Division) -> dict[int, set[int]]:
