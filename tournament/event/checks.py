@@ -209,12 +209,12 @@ def _stale(division: Division) -> list[Finding]:
     states = [s for s in division.rounds.order_by("number") if s.basis]
     if not states:
         return found
-    played = rounds._played_rounds(division, 0)
+    played = rounds.played_rounds(division, 0)
     for state in states:
         if state.number in played or state.stale:
             continue
         now = rounds.basis(division, state.number, state.basis["based_on"])
-        changed = rounds._changed_rounds(state.basis, now)
+        changed = rounds.changed_rounds(state.basis, now)
         if changed:
             what = ", ".join(
                 gettext("the field") if n == 0 else gettext("round %(n)s") % {"n": n}

@@ -744,7 +744,7 @@ def basis(division: Division, round_number: int, based_on: int) -> dict[str, Any
     }
 
 
-def _changed_rounds(stored: dict[str, Any], now: dict[str, Any]) -> list[int]:
+def changed_rounds(stored: dict[str, Any], now: dict[str, Any]) -> list[int]:
     """The rounds whose results or pairings differ from what the pairing was made from (0 for
     the field)."""
     changed = [
@@ -755,7 +755,7 @@ def _changed_rounds(stored: dict[str, Any], now: dict[str, Any]) -> list[int]:
     return ([0] if stored["field"] != now["field"] else []) + changed
 
 
-def _played_rounds(division: Division, after: int) -> set[int]:
+def played_rounds(division: Division, after: int) -> set[int]:
     """The rounds after `after` with a game played and entered: their pairings are history."""
     played = division.games.filter(round__gt=after, kind=Game.PLAYED).exclude(score1=None)
     return set(played.values_list("round", flat=True).distinct())
@@ -825,12 +825,12 @@ def revisit(division: Division, user: Any, changes: Sequence[Change]) -> list[st
     first = _first_round(changes)
     said = []
     states = list(division.rounds.filter(number__gt=first).order_by("number"))
-    played = _played_rounds(division, first) if states else set()
+    played = played_rounds(division, first) if states else set()
     for state in states:
         if not state.basis or state.number in played:
             continue
         now = basis(division, state.number, state.basis["based_on"])
-        changed = _changed_rounds(state.basis, now)
+        changed = changed_rounds(state.basis, now)
         if not changed:
             if state.stale:
                 state.stale = []
@@ -845,7 +845,7 @@ def revisit(division: Division, user: Any, changes: Sequence[Change]) -> list[st
         if state.auto and not state.published:
             said.append(_pair_again(division, state, user))
             state.refresh_from_db()
-            if not _changed_rounds(state.basis, now):
+            if not changed_rounds(state.basis, now):
                 continue
         known = {entry["change"] for entry in state.stale}
         state.stale = [
