@@ -472,6 +472,7 @@ def test_a_backup_carries_identities_and_a_restore_links_again(tmp_path) -> None
     }
     assert "person_id" not in rows[0]
     director = User.objects.create_user("alice")  # an imported event has no director yet
+    tournament.directors.add(director)  # she restores her own event's backup
     restored = backup.restore(data, slug="a-copy", director=director).tournament
     copy = Player.objects.get(division__tournament=restored, number=1)
     assert (copy.person, copy.person_link) == (john, "id")
@@ -497,6 +498,7 @@ def test_a_backup_s_foreign_person_key_is_never_trusted(tmp_path) -> None:
                 body = json.dumps(rows).encode()
             out.writestr(name, body)
     director = User.objects.create_user("alice")  # an imported event has no director yet
+    tournament.directors.add(director)  # she restores her own event's backup
     restored = backup.restore(buffer.getvalue(), slug="b", director=director).tournament
     copy = Player.objects.get(division__tournament=restored)
     assert (copy.person, copy.person_link) == (jane, "name")

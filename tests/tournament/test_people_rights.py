@@ -178,7 +178,7 @@ def test_a_shared_director_links_by_the_name_and_the_command_line_suggests(
     path = tmp_path / "A.t"
     path.write_text("Doe, Jane 1420 0; 50\n", encoding="utf-8")
     out = io.StringIO()
-    call_command("importtsh", str(path), slug="imported", stdout=out)
+    call_command("importtsh", str(path), slug="imported", name="Imported", stdout=out)
     jane = _player(home, 2).person
     assert _plain(out.getvalue()).splitlines()[-2:] == [
         "People: 0 linked by an identifier, 0 by the name, 1 new, 0 to be confirmed, "
@@ -220,7 +220,7 @@ def test_an_anonymous_user_is_listed_no_one_even_of_events_nobody_directs(tmp_pa
 
     path = tmp_path / "A.t"
     path.write_text("Doe, Jane 1420 0; 50\n", encoding="utf-8")
-    tsh_io.import_tsh(path, slug="nobody-s")
+    tsh_io.import_tsh(path, slug="nobody-s", name="Nobody")
     services.set_hidden(Person.objects.get(), True, None)
     nobody = AnonymousUser()
     assert list(services.visible_people(nobody)) == []
