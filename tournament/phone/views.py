@@ -387,6 +387,8 @@ def sheet_turn(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
     first = bounds.plain_number(request.POST.get("first", "0")) or 0
     try:
         return JsonResponse(board_entry.board_turns(game, text, turns, first))
+    except board_entry.Unreadable as unread:
+        return JsonResponse({"refused": str(unread), "turn": 0}, status=400)
     except bounds.RecordRefused as refusal:
         return JsonResponse({"error": str(refusal)}, status=413)
 
