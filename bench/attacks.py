@@ -11,9 +11,11 @@ itself; nothing leaves loopback.
 
 - `login-throttle`: a stranger behind the proxy guesses a director's password from 40 addresses
   (8 guesses each, every other one with a spoofed first X-Forwarded-For entry naming the
-  director's own address) while the director signs in 20 times from theirs. Target: each
-  address is refused (429) after 4 guesses answered with the form again (200), and the
-  director signs in every time (302), as quiet.
+  director's own address) while the director signs in 20 times from theirs. Target: every
+  guess is answered with the form again (200) or refused (429), at most 4 from each address
+  and, once the account's overall limit (30 failures from any addresses) is met, none: fewer
+  than 4 an address in all; and the director, who signed in from their address before, signs
+  in every time (302), as quiet.
 - `check-flood` and `redis-outage` (`attacks_live.py`, on PostgreSQL with a Redis server of the
   bench's own): one link's live-check flood beside the quiet standings, and Redis killed and
   started again empty and stale under viewers and players' reports.
@@ -236,6 +238,9 @@ def login_throttle(args: argparse.Namespace) -> bool:
         for thread in pool:
             thread.join(timeout=300)
         elapsed = time.perf_counter() - began
+    # Without the overall limit: 4 answered an address, the rest refused. With it, the guesses
+    # stop being answered once the account's failures from all addresses reach 30 (a few more
+    # may be in flight at that moment).
     expected = Counter({200: 4 * len(ADDRESSES), 429: (GUESSES - 4) * len(ADDRESSES)})
     print(
         f"  quiet           director {dict(quiet)}  login p50 {ms(percentile(quiet_took, 0.5))}"
@@ -249,10 +254,11 @@ def login_throttle(args: argparse.Namespace) -> bool:
         f"  the stranger    {sum(guesses.values())} guesses in {elapsed:.1f} s: "
         f"{guesses[200]} answered with the form again (200), {guesses[429]} refused (429), "
         f"{sum(v for k, v in guesses.items() if k not in (200, 429))} other"
-        f"  (expected {expected[200]} and {expected[429]})"
+        f"  (without the overall limit {expected[200]} and {expected[429]})"
     )
     print(f"  {load_average()}")
-    return quiet == attacked == Counter({302: 20}) and guesses == expected
+    answered = guesses[200] + guesses[429] == sum(expected.values())
+    return quiet == attacked == Counter({302: 20}) and answered and guesses[200] < expected[200]
 
 
 # -- slow clients ------------------------------------------------------------------------------

@@ -154,7 +154,7 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
         kept = poll.kept()  # only now: an unchanged page costs no cache read of its body
         body = kept["body"].replace(STANDING_MARK, standing)
         division_id = poll.snap["division"]["id"]
-        data = {"title": kept["title"], "body": body, "clock": clock.state(division_id)}
+        data = {"title": kept["title"], "body": body, "clock": clock.public_state(division_id)}
         response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache, private"
