@@ -203,7 +203,9 @@ def _enter_late(
 ) -> list[Game]:
     """A new player's forfeit losses (or byes, or nothing) for the rounds under way, logged as
     their entry."""
-    under_way = set(division.games.exclude(score1=None).values_list("round", flat=True))
+    # A bye is scored when its round is paired: it alone does not make the round under way.
+    scored = division.games.exclude(score1=None).exclude(kind=Game.BYE, player2=None)
+    under_way = set(scored.values_list("round", flat=True))
     under_way |= set(division.rounds.filter(published=True).values_list("number", flat=True))
     under_way -= set(player.games_as_1.values_list("round", flat=True))
     kind, score = {
