@@ -1,4 +1,6 @@
-"""Login throttling by django-axes, for logins over the web, by the client's own address."""
+"""Login throttling by django-axes, for logins over the web, by the client's own address: the
+username and the address together (AXES_FAILURE_LIMIT), and overall limits for the username
+from any addresses and for the address for any usernames (`overall_lockout`)."""
 
 from __future__ import annotations
 
@@ -6,8 +8,12 @@ from functools import cache
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
+from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
+from django.db.models import Sum, Value
+from django.db.models.functions import Least
 from django.http import HttpRequest
+from django.utils import timezone
 from python_ipware import IpWare
 
 
@@ -27,7 +33,44 @@ class LoginThrottle(AxesStandaloneBackend):
     ) -> None:
         if request is None:
             return None
-        return super().authenticate(request, username, password, **kwargs)
+        super().authenticate(request, username, password, **kwargs)  # the pair's own limit
+        why = overall_lockout(request, username)
+        if why:
+            # As django-axes refuses: the middleware answers with the lockout page (429), and
+            # the refused attempt is not counted (it would only lengthen the lock).
+            request.axes_locked_out = True  # type: ignore[attr-defined]
+            request.spread_lockout = why  # type: ignore[attr-defined]
+            raise AxesBackendPermissionDenied("refused by the overall limit of " + why)
+        return None
+
+
+def overall_lockout(request: HttpRequest, username: str | None) -> str:
+    """Why a login is refused beyond django-axes' limit for the username and the address
+    together: "username" when the account has failed AXES_USERNAME_FAILURE_LIMIT times from
+    any addresses within AXES_COOLOFF_TIME (guesses spread over many addresses), "address"
+    when the address has failed AXES_ADDRESS_FAILURE_LIMIT times for any usernames (one
+    address trying many accounts); "" when neither. An address the account has signed in from
+    before is never refused by these: a director keeps signing in from their own, as the hall's
+    people behind one venue address do from theirs."""
+    from axes.models import AccessAttempt, AccessLog
+
+    address = client_address(request)
+    if username and AccessLog.objects.filter(username=username, ip_address=address).exists():
+        return ""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    recent = AccessAttempt.objects.filter(attempt_time__gte=since)
+    # Each username and address together counts up to its own limit: what is tried past it is
+    # refused already, and one address hammering one account must not lock its owner out.
+    counted = Sum(Least("failures_since_start", Value(settings.AXES_FAILURE_LIMIT)))
+    if username:
+        failed = recent.filter(username=username).aggregate(n=counted)["n"]
+        if (failed or 0) >= settings.AXES_USERNAME_FAILURE_LIMIT:
+            return "username"
+    if address:
+        failed = recent.filter(ip_address=address).aggregate(n=counted)["n"]
+        if (failed or 0) >= settings.AXES_ADDRESS_FAILURE_LIMIT:
+            return "address"
+    return ""
 
 
 @cache

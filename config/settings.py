@@ -228,6 +228,11 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Overall limits besides (config.auth.overall_lockout), within the same cool-off: an account's
+# failures from any addresses (guesses spread over many), and an address's for any usernames
+# (one address trying many accounts). Neither refuses an address the account signed in from.
+AXES_USERNAME_FAILURE_LIMIT = envint("AXES_USERNAME_FAILURE_LIMIT", "30")
+AXES_ADDRESS_FAILURE_LIMIT = envint("AXES_ADDRESS_FAILURE_LIMIT", "20")
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 # The address a login comes from (config.auth.client_address): with PROXY_COUNT proxies in front

@@ -6,6 +6,8 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournament"
 
     def ready(self) -> None:
+        from tournament.event import snapshots
         from tournament.standings import stamps
 
         stamps.connect()
+        snapshots.connect()

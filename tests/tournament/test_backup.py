@@ -298,7 +298,8 @@ def test_a_snapshot_after_a_round_completes_and_at_the_lock(
             results.record_result(open_game, 420, 380, director)
         taken = snapshots.listed(other)
         assert [s.what for s in taken] == [f"d{division.pk}-r1"]
-        assert backup.read((tmp_path / taken[0].name).read_bytes())[0]["slug"] == "other"
+        path = snapshots.path_of(other, taken[0].name)
+        assert backup.read(path.read_bytes())[0]["slug"] == "other"
         client = Client()
         client.force_login(director)
         page = client.get(reverse("desk-dashboard", args=["other"])).content.decode()
@@ -391,9 +392,8 @@ def test_a_snapshot_is_written_by_a_thread_of_its_own_after_the_commit(tmp_path,
     snapshots.wait()
 
     assert [s.what for s in snapshots.listed(other)] == ["locked"]
-    assert backup.read((tmp_path / snapshots.listed(other)[0].name).read_bytes())[0]["slug"] == (
-        "other"
-    )
+    path = snapshots.path_of(other, snapshots.listed(other)[0].name)
+    assert backup.read(path.read_bytes())[0]["slug"] == "other"
 
 
 def test_photos_and_cross_tables_ids_travel_in_a_backup(demo) -> None:

@@ -6,7 +6,14 @@ database (none for an in-memory database, nor for PostgreSQL without the setting
 is written after the save's transaction commits (`transaction.on_commit`), by a thread of its
 own (SNAPSHOT_BACKGROUND, on by default), so it never holds the desk's save nor its answer; one
 at a time a process. A failure to write is kept (in the cache) and shown on the dashboard, never
-raised. Files are named `<slug>-<UTC time>-<what>.zip`.
+raised.
+
+Each tournament has a folder of its own inside it, `<id>-<token>`, the token derived with the
+site's secret from the tournament's id and the moment it was created: a snapshot is found by
+the tournament, never by its slug, so that an event made later under a deleted event's slug
+(or a restored copy) neither lists nor downloads the deleted one's files. Deleting a tournament
+removes its folder once the deletion commits (`connect`, `forget`). Files are named
+`<slug>-<UTC time>-<what>.zip` within it; a file is served only if it is listed there.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +31,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models.signals import post_delete
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
 
 from tournament.exchange import backup
@@ -44,6 +54,17 @@ def folder() -> Path | None:
     return Path(name).resolve().parent / "snapshots"
 
 
+def own_folder(tournament: Tournament) -> Path | None:
+    """The tournament's own folder of snapshots: `<id>-<token>`, the token signed with the
+    site's secret over its id and its creation time (unguessable, and never another's)."""
+    where = folder()
+    if where is None or tournament.pk is None:
+        return None
+    made = tournament.created.isoformat() if tournament.created else ""
+    token = salted_hmac("spread.snapshots", f"{tournament.pk}:{made}", algorithm="sha256")
+    return where / f"{tournament.pk}-{token.hexdigest()[:24]}"
+
+
 def keep() -> int:
     return max(1, int(getattr(settings, "SNAPSHOT_KEEP", 10)))
 
@@ -61,14 +82,14 @@ class Snapshot:
 
 
 def listed(tournament: Tournament) -> list[Snapshot]:
-    """The tournament's snapshots, newest first."""
-    where = folder()
+    """The tournament's snapshots, newest first: the files of its own folder."""
+    where = own_folder(tournament)
     if where is None or not where.is_dir():
         return []
     found = []
-    for path in where.glob(f"{tournament.slug}-*.zip"):
+    for path in where.glob("*.zip"):
         m = NAME.match(path.name)
-        if not m or m["slug"] != tournament.slug:
+        if not m or not path.is_file() or path.is_symlink():
             continue
         at = datetime.strptime(m["at"][:15], "%Y%m%dT%H%M%S").replace(tzinfo=UTC)
         found.append(Snapshot(path.name, at, m["what"], path.stat().st_size))
@@ -77,7 +98,7 @@ def listed(tournament: Tournament) -> list[Snapshot]:
 
 def path_of(tournament: Tournament, name: str) -> Path | None:
     """The snapshot file called `name`, if it is one of the tournament's (no other path)."""
-    where = folder()
+    where = own_folder(tournament)
     if where is None or name not in {s.name for s in listed(tournament)}:
         return None
     return where / name
@@ -92,11 +113,13 @@ def failure(tournament: Tournament) -> str | None:
 
 def take(tournament_id: int, what: str) -> Path | None:
     """Write a snapshot now; a failure is kept for the dashboard and logged, not raised."""
-    where = folder()
-    if where is None:
+    if folder() is None:
         return None
     try:
         tournament = Tournament.objects.get(pk=tournament_id)
+        where = own_folder(tournament)
+        if where is None:
+            return None
         where.mkdir(parents=True, exist_ok=True)
         at = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
         path = where / f"{tournament.slug}-{at}-{what}.zip"
@@ -176,3 +199,16 @@ def after_lock(tournament_id: int) -> None:
     if folder() is None:
         return
     transaction.on_commit(lambda: _in_background(lambda: take(tournament_id, "locked")))
+
+
+def forget(sender: type, instance: Tournament, **kwargs: object) -> None:
+    """A tournament deleted: its folder of snapshots removed once the deletion commits (kept if
+    it rolls back)."""
+    where = own_folder(instance)
+    if where is None:
+        return
+    transaction.on_commit(lambda: shutil.rmtree(where, ignore_errors=True))
+
+
+def connect() -> None:
+    post_delete.connect(forget, sender=Tournament, dispatch_uid="snapshots-forget")

@@ -29,6 +29,7 @@ from django.db import DatabaseError, IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from tournament.core import jsonin
 from tournament.models import (
     Change,
     Claim,
@@ -51,13 +52,19 @@ FORMAT = "spread-backup"
 VERSION = 1
 VERSIONS = (1,)  # the versions this code reads
 
-# The import limits: a file over any of them is refused before it is read.
+# The import limits: a file over any of them is refused before it is read, by the sizes its
+# zip declares, and again by the bytes read as each member streams (a declaration may lie).
+# A thousand players' photos take 40 MB of JSON; a 500-player event's games, sheets and
+# changes a few MB each. The memory a restore takes stays within 600 MB: the file, one member
+# as read, and what reading them all makes (`jsonin.cost`, an upper bound, within MAX_READ_COST).
 MAX_MEMBERS = 32
-MAX_MEMBER_BYTES = 256 * 1024 * 1024  # one table's JSON, uncompressed
-MAX_TOTAL_BYTES = 512 * 1024 * 1024
+MAX_MEMBER_BYTES = 64 * 1024 * 1024  # one table's JSON, uncompressed
+MAX_TOTAL_BYTES = 192 * 1024 * 1024
 MAX_RATIO = 200  # uncompressed / compressed, for a member over 1 MiB
 MAX_ROWS = 2_000_000  # rows of one table
-MAX_FILE_BYTES = 256 * 1024 * 1024  # the zip itself
+MAX_FILE_BYTES = 128 * 1024 * 1024  # the zip itself
+MAX_READ_COST = 384 * 1024 * 1024  # what the tables take in memory once read (`jsonin.cost`)
+READ_CHUNK = 1024 * 1024
 
 # The tables in the order a restore writes them (a row's keys point at earlier tables).
 TABLES: list[tuple[str, type[models.Model]]] = [
@@ -217,18 +224,47 @@ def read(data: bytes) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
         missing = sorted(MEMBERS - OPTIONAL - names)
         raise _refuse(gettext("it lacks %(names)s.") % {"names": ", ".join(missing)})
 
+    spent = [0]  # what the tables read so far take (`jsonin.cost`)
+
+    def streamed(name: str) -> bytearray:
+        """The member's bytes, read a chunk at a time into room of its declared size: refused
+        as soon as it gives more than it declared (or than a member may hold)."""
+        declared = zf.getinfo(name).file_size
+        raw = bytearray(declared)
+        view = memoryview(raw)
+        got = 0
+        with zf.open(name) as member:
+            while True:
+                chunk = member.read(READ_CHUNK)
+                if not chunk:
+                    break
+                if got + len(chunk) > declared:
+                    raise _refuse(
+                        gettext("%(name)s holds more than its zip entry says.") % {"name": name}
+                    )
+                view[got : got + len(chunk)] = chunk
+                got += len(chunk)
+        view.release()
+        if got != declared:
+            raise _refuse(gettext("%(name)s is damaged.") % {"name": name})
+        return raw
+
     def load(name: str) -> Any:
         try:
-            with zf.open(name) as member:
-                raw = member.read(MAX_MEMBER_BYTES + 1)
-            if len(raw) > MAX_MEMBER_BYTES:
+            raw = streamed(name)
+            spent[0] += jsonin.cost(raw)
+            if spent[0] > MAX_READ_COST:
                 raise _refuse(
-                    gettext("%(name)s is over %(n)s MB.")
-                    % {"name": name, "n": MAX_MEMBER_BYTES // 2**20}
+                    gettext("reading %(name)s would take over %(n)s MB of memory.")
+                    % {"name": name, "n": MAX_READ_COST // 2**20}
                 )
-            return json.loads(raw.decode("utf-8"))
+            return jsonin.read(raw)
         except BackupRefused:
             raise
+        except jsonin.Refused as why:
+            raise _refuse(
+                gettext("%(name)s is damaged: %(why)s.") % {"name": name, "why": why}
+            ) from None
         except (zipfile.BadZipFile, ValueError, OSError, EOFError, RecursionError):
             raise _refuse(gettext("%(name)s is damaged.") % {"name": name}) from None
 

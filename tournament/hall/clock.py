@@ -8,7 +8,9 @@ seconds it was started with, and reset sets it back to that, paused. Every chang
 transaction with the clock's row locked and one `Change` (`Change.Action.CLOCK`).
 
 The screens work out the countdown from `state`, which carries the server's time: each
-client corrects its own clock by the difference, so every screen shows the same second.
+client corrects its own clock by the difference, so every screen shows the same second. The
+public's screens (the API, the hall's display, the phones) read `public_state`: the round the
+clock names only once it is published, as every public page shows rounds.
 A clock change touches no stamp: no cached page shows the clock, and a pause must not make
 every page of the division be rendered again (the feeds that show it read it fresh).
 """
@@ -25,7 +27,7 @@ from django.utils.translation import gettext
 
 from tournament.core import audit
 from tournament.core.errors import EntryError
-from tournament.models import Change, Division, RoundClock
+from tournament.models import Change, Division, Round, RoundClock
 
 MAX_MINUTES = 600  # ten hours: a typing slip beyond that is refused
 
@@ -92,6 +94,28 @@ def read(division: Division | int) -> RoundClock | None:
 def state(division: Division | int, now: datetime | None = None) -> dict[str, Any]:
     """The division's clock as the screens show it (one query)."""
     return state_of(read(division), now)
+
+
+def round_shown(
+    division: Division | int, clock: RoundClock | None, director: bool = False
+) -> int | None:
+    """The round the clock names, as the public may see it: None while that round is paired
+    and not yet published (as every public page hides it: `GameQuerySet.published`); a
+    director signed in sees it. One query when the clock names a round, none otherwise."""
+    if clock is None or clock.round is None or director:
+        return None if clock is None else clock.round
+    pk = division if isinstance(division, int) else division.pk
+    hidden = Round.objects.filter(division_id=pk, number=clock.round, published=False)
+    return None if hidden.exists() else clock.round
+
+
+def public_state(
+    division: Division | int, director: bool = False, now: datetime | None = None
+) -> dict[str, Any]:
+    """The division's clock as the public's screens show it (`state`, its round as
+    `round_shown` says)."""
+    shown = read(division)
+    return {**state_of(shown, now), "round": round_shown(division, shown, director)}
 
 
 def version_of(clock: RoundClock | None) -> str:

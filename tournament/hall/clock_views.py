@@ -72,13 +72,18 @@ def api_clock(request: HttpRequest, slug: str, division: str) -> HttpResponseBas
     """`{"running", "ends_at", "remaining"}` and `shown`, `round`, `length`, the server's `now`."""
     div = get_public_division(get_public_tournament(request, slug), division)
     shown = clock.read(div)
-    digest = hashlib.sha256(f"{div.pk}:{clock.version_of(shown)}".encode()).hexdigest()
+    # The round it names only once published, but to a director (`clock.round_shown`): the
+    # ETag is of what this reader is shown, so a round published is on the next poll.
+    director = div.tournament.is_director(request.user)
+    named = clock.round_shown(div, shown, director)
+    version = f"{div.pk}:{clock.version_of(shown)}:{named}"
+    digest = hashlib.sha256(version.encode()).hexdigest()
     etag = f'"{digest[:32]}"'
     wanted = request.headers.get("If-None-Match", "")
     if any(tag.strip().removeprefix("W/") == etag for tag in wanted.split(",")):
         response: HttpResponseBase = HttpResponseNotModified()
     else:
-        response = _json(clock.state_of(shown))
+        response = _json({**clock.state_of(shown), "round": named})
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
     return response

@@ -44,6 +44,14 @@ def refusal_text(refused: PhotoRefused) -> str:
         "member-too-large": gettext("%(name)s in the zip is over %(most)s MB."),
         "zip-unpacks-too-far": gettext("The zip unpacks to over %(most)s MB."),
         "member-damaged": gettext("%(name)s in the zip is damaged."),
+        "zip-too-many-photos": gettext(
+            "The zip holds %(count)s photos, more than the %(most)s read at once: send them in "
+            "smaller zips."
+        ),
+        "zip-too-many-pixels": gettext(
+            "The zip's photos hold %(megapixels)s megapixels together, more than the %(most)s "
+            "read at once: send them in smaller zips, or smaller photos."
+        ),
     }
     text = texts.get(refused.code, texts["not-image"])
     return text % p if p else text

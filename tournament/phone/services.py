@@ -446,16 +446,23 @@ def send_sheet(player: Player, game: Game, data: str | bytes, file: str = "") ->
     text = bounds.record_text(data)  # refused over a bound (an EntryError), said in one line
     if not text.strip():
         raise ReportRefused(_("The scoresheet is empty: type your moves or choose a file."))
-    mine = own_sheet(game, player)
-    if mine is None:
-        return scoresheets.attach_scoresheet(game, text, player, file)
-    if scoresheets.same_record(mine.gcg, text):
-        return mine  # the same sheet sent twice: nothing changes
-    if mine.resolved:
-        raise ReportRefused(
-            _("The desk has already dealt with your scoresheet: see the desk to change it.")
-        )
-    return scoresheets.update_scoresheet(mine, text, player, _("sent again from the player's link"))
+    with transaction.atomic():
+        # The game's row locked before the player's sheet is looked for: two devices of one
+        # link sending at once take turns, and the second replaces the first's sheet (or finds
+        # it the same) instead of storing a second one. One sheet a game and player, whatever
+        # the race (SQLite takes its write lock at the transaction's start: the same).
+        Game.objects.select_for_update(of=("self",)).filter(pk=game.pk).values_list("pk").first()
+        mine = own_sheet(game, player)
+        if mine is None:
+            return scoresheets.attach_scoresheet(game, text, player, file)
+        if scoresheets.same_record(mine.gcg, text):
+            return mine  # the same sheet sent twice: nothing changes
+        if mine.resolved:
+            raise ReportRefused(
+                _("The desk has already dealt with your scoresheet: see the desk to change it.")
+            )
+        reason = _("sent again from the player's link")
+        return scoresheets.update_scoresheet(mine, text, player, reason)
 
 
 # -- the phone page's snapshot of the division ----------------------------------------------------

@@ -154,7 +154,7 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
         kept = poll.kept()  # only now: an unchanged page costs no cache read of its body
         body = kept["body"].replace(STANDING_MARK, standing)
         division_id = poll.snap["division"]["id"]
-        data = {"title": kept["title"], "body": body, "clock": clock.state(division_id)}
+        data = {"title": kept["title"], "body": body, "clock": clock.public_state(division_id)}
         response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache, private"
@@ -387,6 +387,8 @@ def sheet_turn(request: HttpRequest, token: str, game_id: int) -> JsonResponse:
     first = bounds.plain_number(request.POST.get("first", "0")) or 0
     try:
         return JsonResponse(board_entry.board_turns(game, text, turns, first))
+    except board_entry.Unreadable as unread:
+        return JsonResponse({"refused": str(unread), "turn": 0}, status=400)
     except bounds.RecordRefused as refusal:
         return JsonResponse({"error": str(refusal)}, status=413)
 

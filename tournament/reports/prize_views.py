@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
+from tournament.core import throttle
 from tournament.core.access import (
     get_desk_division,
 )
@@ -95,11 +96,43 @@ def desk_prize_slides(request: HttpRequest, slug: str, division_id: int) -> Http
     return render(request, "tournament/reports/prize_slides.html", context, status=200)
 
 
+# A visitor checks the code printed on a certificate, or scans its QR code: a few misses are
+# typing errors; more from one address within the window are guesses, refused before any row is
+# read (`core/throttle.py`).
+CERTIFICATE_MISSES = 20
+CERTIFICATE_WINDOW = 600  # seconds
+
+
 def certificate(request: HttpRequest, code: str) -> HttpResponse:
     """The public page a certificate's code opens: the prize it confirms, from the published
-    results as they stand; a code not made here, or whose prize has changed since, is a 404."""
-    found = prizes.confirm(code)
+    results as they stand; a code not made here, or whose prize has changed since, is a 404.
+
+    The signature is checked first, against the prize line the code names (`prizes.signed`:
+    one row read); the results only for a code made here, and then once under the division's
+    stamp. A private event's certificates are confirmed to its directors only, as its pages
+    are shown. An address past `CERTIFICATE_MISSES` misses in `CERTIFICATE_WINDOW` seconds
+    is answered 429 before anything is read."""
+    if throttle.refused("certificate", request, CERTIFICATE_MISSES, CERTIFICATE_WINDOW):
+        return render(
+            request,
+            "tournament/reports/certificate.html",
+            {
+                "refused": gettext(
+                    "Too many certificate codes that do not exist were asked from your "
+                    "address: wait %(minutes)s minutes and try again."
+                )
+                % {"minutes": CERTIFICATE_WINDOW // 60}
+            },
+            status=429,
+        )
+    found = None
+    made = prizes.signed(code)
+    if made is not None:
+        tournament = made.division.tournament
+        if tournament.public or tournament.is_director(request.user):
+            found = prizes.confirmed(made)
     if found is None:
+        throttle.missed("certificate", request, CERTIFICATE_WINDOW)
         raise Http404(gettext("No certificate has the code %(code)s.") % {"code": code[:40]})
     return render(
         request,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.crypto import constant_time_compare, salted_hmac
@@ -15,6 +15,8 @@ from tournament.engine import prizes as engine
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player
 from tournament.standings import read_model
+from tournament.standings import stamps as division_stamps
+from tournament.standings.cache_once import get_or_compute
 from tournament.standings.stamps import DivisionStamps
 
 
@@ -462,25 +464,81 @@ def participations(
     ]
 
 
-def confirm(code: str) -> Certificate | None:
-    """The certificate a code stands for, from the published results as they stand; None for
-    a code not made here (a forged signature), or whose prize or winner has changed since."""
-    match = _CODE.match(code.strip().lower())
+def listed_prizes(division: Division) -> list[engine.Prize]:
+    """The division's prizes in the order they are listed (`engine.listing` of the order of
+    award): a certificate's prize line is its place here. Known from the prize table alone,
+    so that a code's signature is checked before any result is read."""
+    prizes = [prize_of(p) for p in division.prizes or []]
+    placed = [engine.Award(p, shared=0) for p in engine.award_order(prizes)]
+    return [a.prize for a in engine.listing(placed)]
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A code whose signature is the site's: its division (with its tournament), its player's
+    number and its prize line. Whether that player still takes that prize is `confirm`'s."""
+
+    division: Division
+    number: int
+    index: int
+    code: str
+
+
+def signed(code: str) -> Signed | None:
+    """The code if it was made here, else None: the signature is checked against the prize
+    line it names, in one query (the division's row, with its tournament) whatever the code,
+    before any result is read, so that a guess costs what the cheapest page costs."""
+    given = code.strip().lower()
+    match = _CODE.match(given)
     if not match:
         return None
     division_pk, number, index = (int(g) for g in match.groups()[:3])
     division = Division.objects.filter(pk=division_pk).select_related("tournament").first()
-    if division is None or (index and not division.prizes):
+    if division is None:
         return None
-    given = code.strip().lower()
-    prefix = f"{division_pk}-{number}-{index}-"
-    made = (
-        participations(division, public=True) if index == 0 else certificates(division, public=True)
-    )
-    for c in made:
-        if c.code.startswith(prefix) and constant_time_compare(c.code, given):
-            return c
-    return None
+    if index == 0:
+        prize = PARTICIPATION
+    else:
+        listed = listed_prizes(division)
+        if index > len(listed) or listed[index - 1].kind in LAYOUT:
+            return None
+        prize = listed[index - 1]
+    if not constant_time_compare(_signature(division_pk, number, index, prize), match.group(4)):
+        return None
+    return Signed(division, number, index, given)
+
+
+# A day: a stamp replaced (every change to the division, its prizes included) leaves its
+# certificates to expire unread.
+CERTIFICATES_TIMEOUT = 24 * 3600
+
+
+def confirm(code: str) -> Certificate | None:
+    """The certificate a code stands for, from the published results as they stand; None for
+    a code not made here (a forged signature: `signed`), or whose prize or winner has changed
+    since. The division's certificates are computed once under its stamp (`standings/stamps`),
+    as every public read is: a second look at a code reads two rows, not the results."""
+    found = signed(code)
+    return None if found is None else confirmed(found)
+
+
+def confirmed(found: Signed) -> Certificate | None:
+    """The certificate of a code whose signature is good (`signed`), if its player still takes
+    its prize in the published results."""
+    division = found.division
+    stamp = division_stamps.read(division).stamp
+    participation = found.index == 0
+    key = f"certificates:{division.pk}:{stamp}:{int(participation)}"
+
+    def made() -> dict[str, Certificate]:
+        listed = participations if participation else certificates
+        return {c.code: c for c in listed(division, public=True)}
+
+    kept = get_or_compute(key, made, CERTIFICATES_TIMEOUT) or {}
+    c = kept.get(found.code)
+    if c is None or not constant_time_compare(c.code, found.code):
+        return None
+    return replace(c, division=division)
 
 
 def _minimum_team(division: Division) -> int:

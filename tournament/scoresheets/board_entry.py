@@ -11,14 +11,13 @@ keeps nothing: the page keeps the sheet (in the browser's local storage until it
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 import scoring
 from scoring import gcg
-from tournament.core import bounds, sentences
+from tournament.core import bounds, jsonin, sentences
 from tournament.models import Game
 from tournament.scoresheets import entry
 from tournament.scoresheets import services as scoresheets
@@ -97,14 +96,22 @@ def refusal_text(refusal: entry.Refusal, number: int | None = None) -> str:
     return gettext("Not added: %(reason)s.") % {"reason": reason}
 
 
+class Unreadable(ValueError):
+    """The turns a request sent are not JSON a page of ours sends (a 400): the sentence says so."""
+
+
 def read_turns(data: str) -> list[entry.Spec]:
-    """The turns a request sends (JSON: a list of specs), bounded; `Refusal` when unreadable."""
-    if len(data) > MOST_TURNS_BYTES:
-        raise entry.Refusal("bad_turns")
+    """The turns a request sends (JSON: a list of specs), bounded (`core/jsonin.py`);
+    `Unreadable` when the JSON cannot be read, `Refusal` when a turn is not one."""
     try:
-        items = json.loads(data) if data.strip() else []
-    except ValueError:
-        raise entry.Refusal("bad_turns") from None
+        items = jsonin.read(data, MOST_TURNS_BYTES) if data.strip() else []
+    except jsonin.Refused as why:
+        said = str(REFUSALS["bad_turns"])
+        if len(data) <= MOST_TURNS_BYTES and str(why) == gettext("it is not JSON"):
+            raise Unreadable(gettext("Not added: %(reason)s.") % {"reason": said}) from None
+        raise Unreadable(
+            gettext("Not added: %(reason)s: %(why)s.") % {"reason": said, "why": why}
+        ) from None
     if not isinstance(items, list) or len(items) > MOST_TURNS:
         raise entry.Refusal("bad_turns")
     specs = []
@@ -128,7 +135,8 @@ def board_turns(game: Game, record: str, turns: str, first: int = 0) -> dict[str
     lines each adds (`lines`) and what the page shows (`answer`); or, when a turn cannot be
     added, `refused`, why, and `turn`, its index among those sent. `first`: the number of
     turns before the first sent (for a refusal's sentence). A record over a bound, before or
-    after, is refused (`bounds.RecordRefused`)."""
+    after, is refused (`bounds.RecordRefused`); turns that are not readable JSON, too
+    (`Unreadable`: the views answer 400)."""
     text = bounds.record_text(record, saving=False)
     try:
         specs = read_turns(turns)

@@ -171,6 +171,8 @@ def scoresheet_turn(request: HttpRequest, slug: str, game_id: int) -> JsonRespon
                 game, request.POST.get("gcg", ""), request.POST.get("turns", ""), first
             )
         )
+    except board_entry.Unreadable as unread:
+        return JsonResponse({"refused": str(unread), "turn": 0}, status=400)
     except bounds.RecordRefused as over:
         return JsonResponse({"error": str(over)}, status=413)
 
