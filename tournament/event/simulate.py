@@ -209,8 +209,13 @@ class Event:
                 name = rng.choice(KOREAN)
             else:
                 name = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
-            if name not in names:
-                names.append(name)
+            # A large field outgrows the names: a middle initial tells two namesakes apart.
+            first, _, rest = name.partition(" ")
+            initial = 0
+            while name in names:
+                name = f"{first} {chr(ord('A') + initial % 26)}{initial // 26 or ''}. {rest}"
+                initial += 1
+            names.append(name)
         text = "".join(f"{n}, {rng.randint(800, 2100)}\n" for n in names)
         events.add_players(division, text, self.user)
 
