@@ -19,6 +19,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
+from django.utils import timezone
 
 from tournament.interchange import tsh
 from tournament.models import Change, Tournament
@@ -412,19 +413,34 @@ def test_the_director_corrects_an_imported_events_dates_at_the_desk(
     )
 
 
-def test_a_rating_list_refuses_an_event_without_a_date_until_it_is_given(
+def test_a_rating_list_takes_an_event_without_a_date_only_once_it_says_which_date(
     db: None, tmp_path: Path
 ) -> None:
+    from tournament.event import services as event_services
     from tournament.rating_lists import services as lists
 
-    event = Tournament.objects.create(name="Undated", slug="undated")
+    alice = User.objects.create_user("alice")
+    event = event_services.create_tournament(alice, "Undated", [])
+    Tournament.objects.filter(pk=event.pk).update(start_date=None, end_date=None)
+    event.refresh_from_db()
+    Change.objects.filter(tournament=event).update(
+        at=timezone.make_aware(datetime.datetime(2024, 3, 9, 12, 0))
+    )
     rating_list = lists.create_list("Club", "club-list")
 
     with pytest.raises(lists.RatingListRefused) as refused:
         lists.add_event(rating_list, event)
 
     assert str(refused.value) == (
-        "\u2068Undated\u2069 has no date: a rating list rates its events in date order, and does "
-        "not guess one. Give it its dates on its desk first."
+        "\u2068Undated\u2069 has no date: a rating list rates its events in date order. It "
+        "would be placed on 2024-03-09, the day it came into Spread: add it with that date "
+        "(--date 2024-03-09), or give it its dates on its desk first."
     )
     assert not rating_list.events.exists()
+    out = io.StringIO()
+    call_command("ratinglist", "add", "club-list", event.slug, "--date", "2024-03-09", stdout=out)
+    event.refresh_from_db()
+    assert (event.start_date, event.end_date) == (day("2024-03-09"), day("2024-03-09"))
+    assert out.getvalue().splitlines()[0] == "undated had no date: it is dated 2024-03-09"
+    assert rating_list.events.get().tournament == event
+    assert Change.objects.filter(tournament=event, action="edit event").exists()

@@ -42,6 +42,7 @@ from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
 from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
+from tournament.event import services as event_services
 from tournament.interchange import names, ratinglist
 from tournament.models import (
     Division,
@@ -201,12 +202,25 @@ def is_director(rating_list: RatingList, user) -> bool:
     return bool(user.is_authenticated and rating_list.directors.filter(pk=user.pk).exists())
 
 
+def proposed_date(tournament: Tournament) -> datetime.date:
+    """The date a list offers an event without one: the day it was first logged (created or
+    imported), else today."""
+    first = tournament.changes.order_by("at", "pk").values_list("at", flat=True).first()
+    return timezone.localdate(first) if first is not None else timezone.localdate()
+
+
 def add_event(
-    rating_list: RatingList, tournament: Tournament, user=None, position: int | None = None
+    rating_list: RatingList,
+    tournament: Tournament,
+    user=None,
+    position: int | None = None,
+    on_date: datetime.date | None = None,
 ) -> RatingListEvent:
     """`tournament` rated by the list, after the events of earlier dates (and of the same date
     already in it, unless `position` says otherwise). A user must direct both the list and the
-    event; the command line (no user) may add any. The event needs a date."""
+    event; the command line (no user) may add any. An event without a date is refused with the
+    date the list would give it (`proposed_date`), and accepted once that date, or another, is
+    given as `on_date`: it becomes the event's date, logged on the event."""
     if user is not None and not is_director(rating_list, user):
         raise RatingListRefused(_not_list_director(rating_list))
     if user is not None and not tournament.is_director(user):
@@ -214,15 +228,18 @@ def add_event(
             gettext("Only the directors of %(event)s may add it to a rating list.")
             % {"event": isolate(tournament.name)}
         )
-    if tournament.start_date is None:
+    if tournament.start_date is None and on_date is None:
         raise RatingListRefused(
             gettext(
-                "%(event)s has no date: a rating list rates its events in date order, and "
-                "does not guess one. Give it its dates on its desk first."
+                "%(event)s has no date: a rating list rates its events in date order. It would "
+                "be placed on %(date)s, the day it came into Spread: add it with that date "
+                "(--date %(date)s), or give it its dates on its desk first."
             )
-            % {"event": isolate(tournament.name)}
+            % {"event": isolate(tournament.name), "date": proposed_date(tournament).isoformat()}
         )
     with transaction.atomic():
+        if tournament.start_date is None and on_date is not None:
+            event_services.set_dates(tournament, on_date, None, user)
         RatingList.objects.select_for_update().get(pk=rating_list.pk)
         events = rating_list.events.all()
         if events.filter(tournament=tournament).exists():

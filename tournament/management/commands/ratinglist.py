@@ -12,6 +12,7 @@ rating list from the command line (`rating_lists/services.py`), as the desk's /d
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -49,6 +50,11 @@ class Command(SpreadCommand):
             one.add_argument("event")
             if name == "add":
                 one.add_argument("--position", type=int)
+                one.add_argument(
+                    "--date",
+                    type=datetime.date.fromisoformat,
+                    help="the date an event without one is given (YYYY-MM-DD)",
+                )
         sub.add_parser("rebuild").add_argument("slug")
         sub.add_parser("show").add_argument("slug")
         export = sub.add_parser("export")
@@ -119,8 +125,14 @@ class Command(SpreadCommand):
             if report.more_problems:
                 self.stdout.write(f"  and {report.more_problems} more lines not read")
 
-    def _add(self, slug: str, event: str, position: int | None, **_) -> None:
-        added = services.add_event(self._list(slug), self._event(event), position=position)
+    def _add(
+        self, slug: str, event: str, position: int | None, date: datetime.date | None, **_
+    ) -> None:
+        tournament = self._event(event)
+        undated = tournament.start_date is None
+        added = services.add_event(self._list(slug), tournament, position=position, on_date=date)
+        if undated and date is not None:
+            self.stdout.write(f"{event} had no date: it is dated {date.isoformat()}")
         self.stdout.write(f"{event} added (position {added.position}); rebuild to rate it")
 
     def _remove(self, slug: str, event: str, **_) -> None:
