@@ -31,8 +31,8 @@ from django.utils.translation import gettext, ngettext
 
 from tournament.core.sentences import isolate
 from tournament.models import Change, Claim, Division, Game, Player, Scoresheet, Tournament
+from tournament.pairing import basis as paired_from
 from tournament.pairing import missed
-from tournament.pairing import services as rounds
 from tournament.reports import prizes as prize_reports
 from tournament.scoresheets import services as sheets
 from tournament.standings import memos, read_model
@@ -209,12 +209,12 @@ def _stale(division: Division) -> list[Finding]:
     states = [s for s in division.rounds.order_by("number") if s.basis]
     if not states:
         return found
-    played = rounds.played_rounds(division, 0)
+    played = paired_from.played_rounds(division, 0)
     for state in states:
         if state.number in played or state.stale:
             continue
-        now = rounds.basis(division, state.number, state.basis["based_on"])
-        changed = rounds.changed_rounds(state.basis, now)
+        now = paired_from.basis(division, state.number, state.basis["based_on"])
+        changed = paired_from.changed_rounds(state.basis, now)
         if changed:
             what = ", ".join(
                 gettext("the field") if n == 0 else gettext("round %(n)s") % {"n": n}

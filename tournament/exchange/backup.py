@@ -45,6 +45,7 @@ from tournament.models import (
     Scoresheet,
     Tournament,
 )
+from tournament.pairing import basis
 from tournament.people import services as linking
 from tournament.phone import tokens
 
@@ -408,12 +409,10 @@ def _rebase_rounds(tournament: Tournament) -> None:
     """What each round was paired from (`Round.basis`) is digests of the players' and games'
     keys, which a restore makes anew: a round in line with its results is made so again under
     the new keys; a stale round keeps its mark and what it was paired from."""
-    from tournament.pairing import services as rounds  # it imports results, which import this
-
     for state in Round.objects.filter(division__tournament=tournament).select_related("division"):
         if not state.basis or state.stale:
             continue
-        state.basis = rounds.basis(state.division, state.number, state.basis["based_on"])
+        state.basis = basis.basis(state.division, state.number, state.basis["based_on"])
         state.save(update_fields=["basis"])
 
 
