@@ -54,6 +54,7 @@ from load import (  # the same server and shell helpers as bench/load.py
     django_shell,
     free_port,
     load_average,
+    page_setup,
     percentile,
     server_env,
     start_server,
@@ -263,19 +264,7 @@ def login_throttle(args: argparse.Namespace) -> bool:
 
 # -- slow clients ------------------------------------------------------------------------------
 
-PAGE_SETUP = r"""
-import json
-from tournament.models import Division, Game, Player, Round, Tournament
-t = Tournament.objects.create(name="Attack bench", slug="attack-bench", public=True)
-d = Division.objects.create(tournament=t, name="A")
-people = [Player.objects.create(division=d, number=i + 1, name=f"Player {i + 1}",
-                                rating=1200 + 3 * i) for i in range(40)]
-for i in range(0, 40, 2):
-    Game.objects.create(division=d, round=1, table=i // 2 + 1, player1=people[i],
-                        player2=people[i + 1], score1=400 + i, score2=380, first=1)
-Round.objects.create(division=d, number=1, published=True)
-print("JSON" + json.dumps({"page": "/t/attack-bench/A/"}))
-"""
+PAGE_SETUP = page_setup("attack-bench", "Attack bench", 40)
 SLOW = 12
 PROBE_SECONDS = 10.0
 PROBE_TIMEOUT = 5.0

@@ -115,6 +115,24 @@ print("JSON" + json.dumps({"changes": counts, "scores": scores}))
 """
 
 
+def page_setup(slug: str, name: str, players: int) -> str:
+    """A shell script (for `django_shell`) that makes a public division of `players` players with
+    round 1 played and published, and prints its standings page's address."""
+    return rf"""
+import json
+from tournament.models import Division, Game, Player, Round, Tournament
+t = Tournament.objects.create(name={name!r}, slug={slug!r}, public=True)
+d = Division.objects.create(tournament=t, name="A")
+people = [Player.objects.create(division=d, number=i + 1, name=f"Player {{i + 1}}",
+                                rating=1200 + 3 * i) for i in range({players})]
+for i in range(0, {players}, 2):
+    Game.objects.create(division=d, round=1, table=i // 2 + 1, player1=people[i],
+                        player2=people[i + 1], score1=400 + i, score2=380, first=1)
+Round.objects.create(division=d, number=1, published=True)
+print("JSON" + json.dumps({{"page": "/t/{slug}/A/"}}))
+"""
+
+
 def server_env(database_url: str, workers: int, cache_prefix: str) -> dict[str, str]:
     """The environment of a production server on loopback: DEBUG off, a fresh secret key."""
     return {

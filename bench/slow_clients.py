@@ -28,21 +28,9 @@ import tempfile
 import threading
 import time
 
-from load import ROOT, django_shell, free_port, server_env, start_server, stop_server
+from load import ROOT, django_shell, free_port, page_setup, server_env, start_server, stop_server
 
-SETUP = r"""
-import json
-from tournament.models import Division, Game, Player, Round, Tournament
-t = Tournament.objects.create(name="Slow bench", slug="slow-bench", public=True)
-d = Division.objects.create(tournament=t, name="A")
-people = [Player.objects.create(division=d, number=i + 1, name=f"Player {i + 1}",
-                                rating=1200 + 3 * i) for i in range(120)]
-for i in range(0, 120, 2):
-    Game.objects.create(division=d, round=1, table=i // 2 + 1, player1=people[i],
-                        player2=people[i + 1], score1=400 + i, score2=380, first=1)
-Round.objects.create(division=d, number=1, published=True)
-print("JSON" + json.dumps({"page": "/t/slow-bench/A/"}))
-"""
+SETUP = page_setup("slow-bench", "Slow bench", 120)
 TIMEOUT = 10.0
 HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"x" * 400 + b"\r\n\r\n"
 BODY = (

@@ -15,7 +15,18 @@ from tournament.core.forms import whole_numbers
 from tournament.exchange import tsh_io
 
 
-class NewTournamentForm(forms.Form):
+class DatesInOrder(forms.Form):
+    """A form with an event's `start_date` and `end_date`: the last day not before the first."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            raise forms.ValidationError(gettext("The last day comes before the first."))
+        return data
+
+
+class NewTournamentForm(DatesInOrder):
     """A new tournament: a name alone is enough; divisions and players can come later."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
@@ -41,15 +52,8 @@ class NewTournamentForm(forms.Form):
         ),
     )
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        start, end = data.get("start_date"), data.get("end_date")
-        if start and end and end < start:
-            raise forms.ValidationError(gettext("The last day comes before the first."))
-        return data
 
-
-class EventDatesForm(forms.Form):
+class EventDatesForm(DatesInOrder):
     """The event's first and last day (an imported event's come from its files)."""
 
     start_date = forms.DateField(
@@ -58,13 +62,6 @@ class EventDatesForm(forms.Form):
     end_date = forms.DateField(
         label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        start, end = data.get("start_date"), data.get("end_date")
-        if start and end and end < start:
-            raise forms.ValidationError(gettext("The last day comes before the first."))
-        return data
 
 
 class MultipleFileInput(forms.ClearableFileInput):
