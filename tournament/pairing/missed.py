@@ -19,6 +19,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
+
 from tournament.engine.pairing.messages import Message
 from tournament.models import Division, Game, Player
 
@@ -84,6 +86,39 @@ def make(division: Division, player: Player, round_number: int, missed: Missed) 
         score1=missed.score,
         version=1,
     )
+
+
+def rounds_missed(division: Division, player: Player, since: int = 1) -> list[int]:
+    """The rounds from `since` on that are paired (or published) and hold no game of the
+    player's: what a late entry or a reinstated player has missed."""
+    paired = set(
+        division.games.filter(round__gte=since)
+        .exclude(kind=Game.VOID)
+        .values_list("round", flat=True)
+    )
+    paired |= set(
+        division.rounds.filter(published=True, number__gte=since).values_list("number", flat=True)
+    )
+    mine = division.games.filter(Q(player1=player) | Q(player2=player)).values_list(
+        "round", flat=True
+    )
+    return sorted(paired - set(mine))
+
+
+def give(
+    division: Division,
+    player: Player,
+    numbers: Iterable[int],
+    why: str,
+    given: str | None = None,
+) -> list[tuple[int, Missed, Game | None]]:
+    """What the player gets for each of the rounds `numbers` they missed for `why` (`decide`),
+    with its row made (`make`)."""
+    out = []
+    for number in numbers:
+        result = decide(division, player, number, why, given)
+        out.append((number, result, make(division, player, number, result)))
+    return out
 
 
 def made_with_pairing(game: Game) -> bool:

@@ -63,33 +63,21 @@ def reinstate(player: Player, user: Any) -> Player:
         player = Player.objects.select_for_update().get(pk=player.pk)
         withdrawn = player.withdrawn_from_round
         reason = f"{isolate(player.name)} reinstated"
-        made: list[Game] = []
+        given: list[tuple[int, missing.Missed, Game | None]] = []
         if withdrawn is not None:
-            paired = set(
-                division.games.filter(round__gte=withdrawn)
-                .exclude(kind=Game.VOID)
-                .values_list("round", flat=True)
-            )
-            paired -= set(
-                division.games.filter(
-                    models.Q(player1=player) | models.Q(player2=player)
-                ).values_list("round", flat=True)
-            )
+            # Taking part again: the rounds they missed are given as to anyone who misses one.
             player.withdrawn_from_round = None
-            said: list[str] = []
-            for r in sorted(paired):
-                result = missing.decide(division, player, r, missing.REINSTATED)
-                said.extend(
-                    sentences.message(note)
-                    for note in missing.notes(division, r, [(player, result)])
-                )
-                game = missing.make(division, player, r, result)
-                if game is not None:
-                    made.append(game)
-            if said:
-                reason += ": " + " ".join(said)
-            player.withdrawn_from_round = withdrawn
-        return _set_withdrawn(player, None, user, REINSTATE, reason, made)
+            missed_rounds = missing.rounds_missed(division, player, since=withdrawn)
+            given = missing.give(division, player, missed_rounds, missing.REINSTATED)
+        said = [
+            sentences.message(note)
+            for r, result, _game in given
+            for note in missing.notes(division, r, [(player, result)])
+        ]
+        if said:
+            reason += ": " + " ".join(said)
+        made = [game for _r, _result, game in given if game is not None]
+        return _set_withdrawn(player, None, user, REINSTATE, reason, made, before=withdrawn)
 
 
 def _set_withdrawn(
@@ -99,8 +87,11 @@ def _set_withdrawn(
     action: str,
     reason: str,
     made: Sequence[Game] = (),
+    before: int | None = None,
 ) -> Player:
-    before = player.withdrawn_from_round
+    """The player's withdrawal set to `from_round` (None: taking part), logged with the rows
+    it `made`; `before` is the withdrawal it replaces, when the caller has already changed it."""
+    before = player.withdrawn_from_round if before is None else before
     player.withdrawn_from_round = from_round
     player.save(update_fields=["withdrawn_from_round", "updated"])
     after: dict[str, Any] = {"player": player.number, "withdrawn_from_round": from_round}
@@ -195,8 +186,8 @@ def late_entry(
 def import_roster(division: Division, data: bytes, filename: str, user: Any) -> list[Player]:
     """Players from a roster file (`tournament.interchange.roster.read_players`: xlsx, CSV or a
     tsh `.t` file), numbered after the last one where the file gives no number; any added after
-    the start are late entries, with a forfeit loss for every round already under way. A bad
-    file saves nothing."""
+    the start are late entries, given the division's missed-round result for every round already
+    paired (`_enter_late`). A bad file saves nothing."""
     lengths: dict[str, int] = {}
     for name in ("name", "club", "team", "membership_id"):
         column = Player._meta.get_field(name)
@@ -248,24 +239,17 @@ def _enter_late(
     """A new player's results for the rounds already paired or played: what the division gives
     a player who misses a round (`pairing.missed`), or the director's choice (`missed`:
     forfeits, byes, nothing), logged as their entry with the round's sentence."""
-    paired = set(division.games.exclude(kind=Game.VOID).values_list("round", flat=True))
-    paired |= set(division.rounds.filter(published=True).values_list("number", flat=True))
-    paired -= set(player.games_as_1.values_list("round", flat=True))
-    made = []
-    given = []
-    for r in sorted(paired):
-        result = missing.decide(division, player, r, missing.LATE, missed)
-        given.append((r, result))
-        game = missing.make(division, player, r, result)
-        if game is not None:
-            made.append(game)
+    given = missing.give(
+        division, player, missing.rounds_missed(division, player), missing.LATE, missed
+    )
+    made = [game for _r, _result, game in given if game is not None]
     reason = f"{isolate(player.name)} added as player {player.number}"
     for kind, what in (
         (Game.FORFEIT, "forfeit losses in"),
         (Game.BYE, "byes in"),
         (None, "nothing for"),
     ):
-        numbers = [str(r) for r, result in given if result.kind == kind]
+        numbers = [str(r) for r, result, _game in given if result.kind == kind]
         if numbers:
             reason += f", {what} rounds {', '.join(numbers)}"
     after: dict[str, Any] = {
@@ -273,7 +257,7 @@ def _enter_late(
         "name": player.name,
         "games": [snapshot(g) for g in made],
     }
-    nothing = [r for r, result in given if result.nothing]
+    nothing = [r for r, result, _game in given if result.nothing]
     if nothing:  # the rounds given nothing, for the consistency check (`event/checks.py`)
         after.update(division=division.name, nothing=nothing)
     rounds.log_change(division, user, LATE_ENTRY, None, after, reason)
