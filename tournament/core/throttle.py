@@ -30,11 +30,17 @@ def refused(what: str, request: HttpRequest, limit: int, window: int) -> bool:
     return int(cache.get(_key(what, request, window)) or 0) >= limit
 
 
+def charge(key: str, amount: int, timeout: int) -> int:
+    """Add `amount` to the cache's counter under `key` (made for `timeout` seconds if new),
+    atomically (the cache's `add` and `incr`: Redis's INCRBY); the counter's new value."""
+    cache.add(key, 0, timeout=timeout)
+    try:
+        return int(cache.incr(key, amount))
+    except ValueError:  # the counter expired between add and incr
+        cache.set(key, amount, timeout=timeout)
+        return amount
+
+
 def missed(what: str, request: HttpRequest, window: int) -> None:
     """Count one miss against the address."""
-    key = _key(what, request, window)
-    cache.add(key, 0, timeout=window + 1)
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window + 1)
+    charge(_key(what, request, window), 1, window + 1)

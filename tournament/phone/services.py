@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tournament.core import bounds
+from tournament.core import bounds, throttle
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import (
@@ -170,13 +170,8 @@ def spend(token: str, cost: int, budget: int = bounds.CHECK_BUDGET, what: str = 
     step = bounds.CHECK_WINDOW / CHECK_SLICES
     now = int(time.time() // step)
     base = f"selfservice:{what}:{_hash(token)}"
-    key, timeout = f"{base}:{now}", bounds.CHECK_WINDOW + int(step) + 1
-    cache.add(key, 0, timeout=timeout)
-    try:
-        spent = cache.incr(key, cost)
-    except ValueError:  # the counter expired between add and incr
-        cache.set(key, cost, timeout=timeout)
-        spent = cost
+    key = f"{base}:{now}"
+    spent = throttle.charge(key, cost, bounds.CHECK_WINDOW + int(step) + 1)
     earlier = cache.get_many([f"{base}:{n}" for n in range(now - CHECK_SLICES + 1, now)])
     if spent + sum(earlier.values()) <= budget:
         return True
