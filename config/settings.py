@@ -109,7 +109,7 @@ SECRET_KEY = secret_key_from_env(os.environ, DEBUG)
 # Keys SECRET_KEY replaced, still accepted (signed cookies, the personal links' digests and seals)
 # until every link has been issued again under the new one.
 SECRET_KEY_FALLBACKS = envlist("SECRET_KEY_FALLBACKS", "")
-# Snapshots (tournament/event/snapshots.py): the folder (empty: beside the SQLite database) and
+# Snapshots (tournament/exchange/snapshots.py): the folder (empty: beside the SQLite database) and
 # how many of a tournament's are kept.
 SNAPSHOT_DIR = os.environ.get("SNAPSHOT_DIR", "")
 SNAPSHOT_KEEP = int(os.environ.get("SNAPSHOT_KEEP", "10") or 10)

@@ -200,6 +200,10 @@ class PlayerQuerySet(models.QuerySet):
 
 
 class Player(models.Model):
+    # What a write of the field did besides (`core/signals.py`), a sentence each: set by the
+    # players' services that return the player, not stored.
+    said: list[str]
+
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField()  # the seed: the player's line in the .t file
     name = models.CharField(max_length=200)  # as entered, e.g. "Smylie, Jackson"
@@ -538,6 +542,9 @@ class Change(models.Model):
     action = models.CharField(max_length=20, choices=Action.choices)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    # What the write's subscribers did (`core/signals.py`: the later rounds paired again, the
+    # players' reports settled), a sentence each: set by the writer that returns it, not stored.
+    said: list[str]
     reason = models.TextField(blank=True)
 
     class Meta:

@@ -282,7 +282,7 @@ def test_a_snapshot_after_a_round_completes_and_at_the_lock(
     db, tmp_path, django_capture_on_commit_callbacks
 ) -> None:
     from tournament.event import services as events
-    from tournament.event import snapshots
+    from tournament.exchange import snapshots
     from tournament.results import services as results
 
     other = _other_event()
@@ -382,7 +382,7 @@ def test_an_event_moved_from_a_sqlite_file_to_this_database(db, tmp_path) -> Non
 @pytest.mark.django_db(transaction=True)
 def test_a_snapshot_is_written_by_a_thread_of_its_own_after_the_commit(tmp_path, settings) -> None:
     from tournament.event import services as events
-    from tournament.event import snapshots
+    from tournament.exchange import snapshots
 
     other = _other_event()
     director = User.objects.create_user("director", password="x")

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from PIL import Image
 
-from tournament.core import audit
+from tournament.core import audit, changes
 from tournament.event import services as events
 from tournament.hall import clock, photos
 from tournament.models import Change, Division, Game, Player
@@ -167,7 +167,7 @@ def test_a_players_own_change_shows_on_the_desks_change_log_by_name(
         Change.Action.CREATE,
         actor=ada,
         game=game_of(1),
-        after={"games": [results.snapshot(game_of(1))]},
+        after={"games": [changes.snapshot(game_of(1))]},
         reason="reported by the player",
     )
 

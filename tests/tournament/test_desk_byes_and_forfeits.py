@@ -7,8 +7,8 @@ from collections.abc import Callable
 from django.test import Client
 from text_support import plain
 
+from tournament.core import changes
 from tournament.models import Change, Division, Game
-from tournament.results import services as results
 from tournament.standings import read_model
 
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -98,7 +98,7 @@ def test_a_forfeit_over_an_entered_game_is_a_correction(
     )
     assert saved["ok"]
     change = Change.objects.get(action="correct")
-    assert plain(results.change_text(change.before)) == (
+    assert plain(changes.change_text(change.before)) == (
         "3 Vale, Cora 402 – 4 Moss, Eli 398, Vale, Cora first"
     )
     assert game_of(4).score1 == 50

@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from text_support import plain
 
+from tournament.core import changes
 from tournament.models import Change, Division, Game
-from tournament.results import services as results
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 
@@ -124,7 +124,7 @@ def test_a_result_is_corrected_on_the_games_page_with_a_reason(
     assert game_of(1).score2 == 398
     change = Change.objects.filter(action="correct").get()
     assert change.reason == "recount"
-    assert plain(results.change_text(change.after)) == (
+    assert plain(changes.change_text(change.after)) == (
         "1 Quill, Ada 455 – 2 Crane, Ben 398, Quill, Ada first"
     )
 
@@ -142,4 +142,4 @@ def test_removing_a_result_is_logged_as_a_deletion(
 
     assert not game_of(1).has_result
     change = Change.objects.filter(action="delete").get()
-    assert plain(results.change_text(change.after)) == "1 Quill, Ada v 2 Crane, Ben: not entered"
+    assert plain(changes.change_text(change.after)) == "1 Quill, Ada v 2 Crane, Ben: not entered"

@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from text_support import plain
 
+from tournament.core import changes
 from tournament.models import Change, Division, Game
-from tournament.results import services as results
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 
@@ -149,8 +149,8 @@ def test_entering_a_line_saves_the_result_and_who_went_first(
         game,
         "",
     )
-    assert plain(results.change_text(change.before)) == "3 Vale, Cora v 4 Moss, Eli: not entered"
-    assert plain(results.change_text(change.after)) == (
+    assert plain(changes.change_text(change.before)) == "3 Vale, Cora v 4 Moss, Eli: not entered"
+    assert plain(changes.change_text(change.after)) == (
         "3 Vale, Cora 398 – 4 Moss, Eli 402, Moss, Eli first"
     )
 

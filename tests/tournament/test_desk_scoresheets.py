@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from tournament.core import changes
 from tournament.event import services as events
 from tournament.models import Change, Division, Game, Scoresheet
 from tournament.results import services as results
@@ -167,7 +168,7 @@ def test_a_flagged_scoresheet_stays_on_the_dashboard_until_resolved(
         "the slip was signed 20-25",
     )
     assert (
-        results.change_text(change.after)
+        changes.change_text(change.after)
         == f"scoresheet {sheet.pk} (Ada 20, Ben 24): verified, resolved"
     )
 
@@ -190,7 +191,7 @@ def test_a_scorekeeper_may_not_resolve_a_held_scoresheet_into_public_view(
     results.enter_line(division, 1, "1 20 2 25", director)
     sheet = scoresheets.attach_scoresheet(game_of(1), record(), director)
     assert (sheet.flagged, sheet.verified, sheet.held) == (True, True, True)
-    changes = Change.objects.count()
+    logged = Change.objects.count()
     client = client_for(keeper)
 
     refused = client.post(sheet_url(sheet, "resolve"), {"reason": "looks fine to me"})
@@ -203,7 +204,7 @@ def test_a_scorekeeper_may_not_resolve_a_held_scoresheet_into_public_view(
     ) in refused.content.decode()
     sheet.refresh_from_db()
     assert (sheet.resolved, sheet.released, sheet.held) == (False, False, True)
-    assert Change.objects.count() == changes
+    assert Change.objects.count() == logged
     assert sheet_url(sheet, "resolve") not in page
     assert sheet_url(sheet, "release") not in page
     assert (

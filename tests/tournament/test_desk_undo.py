@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from text_support import plain
 
+from tournament.core import changes
 from tournament.models import Change, Division, Game
 from tournament.results import corrections
 from tournament.results import services as results
@@ -43,7 +44,7 @@ def test_undo_takes_back_a_new_result_and_is_logged(
     assert undone.action == "undo"
     assert undone.after["undoes"] == entry.pk
     assert undone.reason == f"Undo of change {entry.pk} (create)"
-    assert plain(results.change_text(undone.before)) == (
+    assert plain(changes.change_text(undone.before)) == (
         "1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
     )
 

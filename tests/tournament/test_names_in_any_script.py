@@ -21,7 +21,7 @@ from django.utils import translation
 from openpyxl import load_workbook
 
 from tournament import reports
-from tournament.core import audit
+from tournament.core import audit, changes
 from tournament.models import Change, Division, Player, Round
 from tournament.phone import services as selfservice
 from tournament.playoffs import services as playoffs
@@ -157,9 +157,9 @@ def test_the_change_log_isolates_who_the_reason_and_the_names_of_before_and_afte
     assert f"<td><bdi>{SARA}</bdi></td>" in page  # a player's own change: who made it
     assert "<td><bdi>alice</bdi></td>" in page
     assert f"<td><bdi>{reason}</bdi></td>" in page
-    # "Before" and "after" are results.change_text's sentences, their isolates as <bdi>.
-    before = isolates_html(results.change_text(correction.before))
-    after = isolates_html(results.change_text(correction.after))
+    # "Before" and "after" are changes.change_text's sentences, their isolates as <bdi>.
+    before = isolates_html(changes.change_text(correction.before))
+    after = isolates_html(changes.change_text(correction.after))
     assert SARA in before and "400" in before and "410" in after
     assert f"<td>{before}</td>\n        <td>{after}</td>" in page
     # A reason the desk wrote, with the seeds' names isolated in it.

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from tournament.models import Change, Claim, Division, Game, Round
 from tournament.phone import services as selfservice
+from tournament.results import claims as reports
 
 
 @pytest.fixture(autouse=True)
@@ -77,7 +78,7 @@ def test_disagreement_records_nothing_and_waits_in_the_desk_queue(
         ben, "390", "420"
     )
     assert game_of(1).score1 is None
-    [(game, claims)] = selfservice.pending(on)
+    [(game, claims)] = reports.pending(on)
     assert [(c.player.number, c.my_score, c.opponent_score) for c in claims] == [
         (1, 420, 380),
         (2, 390, 420),
@@ -90,7 +91,7 @@ def test_disagreement_records_nothing_and_waits_in_the_desk_queue(
     game = game_of(1)
     assert (game.score1, game.score2) == (420, 390)
     assert Change.objects.get(game=game).user is not None
-    assert selfservice.pending(on) == []
+    assert reports.pending(on) == []
 
 
 def test_one_side_only_records_nothing_and_the_desk_may_type_the_result(
@@ -98,12 +99,12 @@ def test_one_side_only_records_nothing_and_the_desk_may_type_the_result(
 ) -> None:
     _report(_token(on, 3), "350", "360")
     assert game_of(3).score1 is None
-    assert len(selfservice.pending(on)) == 1
+    assert len(reports.pending(on)) == 1
     url = reverse("desk-claims", args=["spring-open", on.pk])
     desk.post(url, {"round": "1", "line": "4 360 3 351"})
     game = game_of(3)
     assert (game.score1, game.score2) == (351, 360)
-    assert selfservice.pending(on) == []
+    assert reports.pending(on) == []
 
 
 def test_a_player_changes_their_report_until_it_is_recorded(

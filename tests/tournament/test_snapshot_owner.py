@@ -12,7 +12,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from tournament.event import services as events
-from tournament.event import snapshots
+from tournament.exchange import snapshots
 from tournament.models import Tournament
 
 

@@ -12,6 +12,7 @@ from django.test import Client
 from text_support import plain
 
 from scoring.rules import load_rules
+from tournament.core import changes
 from tournament.core.errors import EntryError
 from tournament.models import Change, Division, Game
 from tournament.results import corrections
@@ -220,7 +221,7 @@ def test_a_correction_of_the_penalty_alone_is_a_correction(
     change = Change.objects.filter(game=game_of(1)).latest("pk")
     assert change.action == Change.Action.CORRECT
     before, after = change.before["games"][0], change.after["games"][0]
-    assert plain(results.differences(before, after)) == [
+    assert plain(changes.differences(before, after)) == [
         "Quill, Ada's score 380 → 370",
         "Quill, Ada's time penalty 0 → 10",
     ]

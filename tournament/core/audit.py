@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
+from tournament.core import signals
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 
 Action = Change.Action
@@ -48,7 +49,7 @@ def record(
         user = actor
     elif actor is not None and getattr(actor, "is_authenticated", None) is not False:
         raise ValueError(f"A change is made by a user or a player, not by {actor!r}.")
-    return Change.objects.create(
+    change = Change.objects.create(
         tournament_id=division.pk if isinstance(division, Tournament) else division.tournament_id,
         game=game,
         scoresheet=scoresheet,
@@ -59,3 +60,5 @@ def record(
         after=after,
         reason=reason,
     )
+    signals.noted(change, None if isinstance(division, Tournament) else division.pk)
+    return change

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import audit, bounds
 from tournament.core.sentences import isolate
-from tournament.event import snapshots
+from tournament.exchange import snapshots
 from tournament.interchange import names, ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.pairing import services as rounds

@@ -312,10 +312,9 @@ class Event:
         self.fill(division, number)
 
     def keeping(self, division: Division, write: Callable[[], Any]) -> Any:
-        """A write of results or of the field, with what it does to later rounds, as the desk
-        makes it."""
-        with rounds.keeping_pairings(division, self.user):
-            return write()
+        """A write of results or of the field, as the desk makes it: what it does to later
+        rounds comes with it (`core/signals.py`)."""
+        return write()
 
     def pair_by_hand(self, division: Division, number: int) -> None:
         rng = self.rng

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.access import get_desk_tournament
 from tournament.core.forms import form_error
-from tournament.event import checks, snapshots, unresolved
+from tournament.event import checks
 from tournament.event import services as events
 from tournament.event.forms import (
     AddDivisionForm,
@@ -29,9 +29,10 @@ from tournament.event.forms import (
     PersonForm,
     TournamentLanguageForm,
 )
-from tournament.exchange import backup, tsh_upload
+from tournament.exchange import backup, snapshots, tsh_upload
 from tournament.models import Scoresheet, Tournament
 from tournament.players.services import latin_to_check
+from tournament.results import unresolved
 from tournament.results.views import change_rows
 
 

@@ -11,17 +11,17 @@ Player ids given to the engine are the players' primary keys.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max, Min, Q
+from django.db.models import F, Max, Min
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tournament.core import audit, sentences
+from tournament.core import audit, sentences, signals
+from tournament.core.changes import RESULT_ACTIONS, snapshot, stale_text
 from tournament.core.errors import EntryError
 from tournament.engine import pairing
 from tournament.engine import standings as engine
@@ -30,7 +30,6 @@ from tournament.engine.pairing.registry import automatic
 from tournament.models import Change, Division, Game, Player, Round
 from tournament.pairing import missed
 from tournament.pairing.basis import basis, changed_rounds, not_checked_in, played_rounds
-from tournament.results.services import change_text, snapshot
 from tournament.standings import read_model
 
 # Change.action values written here.
@@ -652,6 +651,7 @@ def publish(division: Division, round_number: int, user: Any, stale_ok: bool = F
         state.published_at = timezone.now()
         state.save(update_fields=["published", "published_at"])
         _log(division, user, PUBLISH, before, after, f"round {round_number} published")
+        signals.round_published.send(sender=Division, division=division, round=round_number)
         return state
 
 
@@ -714,9 +714,6 @@ def _first_round(changes: Sequence[Change]) -> int:
 
 
 # The changes of results; any other change passed to `revisit` is one to the field.
-RESULT_ACTIONS = frozenset(
-    {Change.Action.CREATE, Change.Action.CORRECT, Change.Action.DELETE, Change.Action.UNDO}
-)
 
 
 def _pairs(division: Division, round_number: int) -> set[frozenset[int | None]]:
@@ -813,24 +810,6 @@ def _touched_rounds(changes: Sequence[Change]) -> set[int]:
     }
 
 
-def stale_text(state: Round) -> str:
-    """The changes a stale round's pairing has not seen, as the desk reads them: each result
-    before and after, or the change's reason."""
-    pks = [entry["change"] for entry in state.stale]
-    found = {c.pk: c for c in Change.objects.filter(pk__in=pks)}
-    lines = []
-    for pk in pks:
-        change = found.get(pk)
-        if change is None:
-            continue
-        if change.action in RESULT_ACTIONS:
-            was, now = change_text(change.before), change_text(change.after)
-            lines.append(f"{was} → {now}" if was else now)
-        else:
-            lines.append(sentences.isolate(change.reason) or change.get_action_display())
-    return "; ".join(lines)
-
-
 def auto_pair(division: Division, round_number: int, user: Any) -> list[str]:
     """Pair the round after `round_number` by the schedule, unpublished, if the division pairs
     by itself, `round_number`'s results are complete and the next round is planned and not
@@ -860,46 +839,3 @@ def auto_pair(division: Division, round_number: int, user: Any) -> list[str]:
         )
         % {"round": round_number, "next": state.number, "system": state.system}
     ]
-
-
-# The changes to the field that can make a later round's pairing out of date.
-FIELD_ACTIONS = frozenset(
-    {
-        Change.Action.WITHDRAW,
-        Change.Action.REINSTATE,
-        Change.Action.LATE_ENTRY,
-        Change.Action.ABSENT,
-    }
-)
-
-
-@dataclass
-class Aftermath:
-    """What a write at the desk changed (`changes`), and what the pairings then did (`said`)."""
-
-    division: Division
-    user: Any
-    changes: list[Change] = field(default_factory=list)
-    said: list[str] = field(default_factory=list)
-
-
-@contextmanager
-def keeping_pairings(division: Division, user: Any) -> Iterator[Aftermath]:
-    """One transaction for a write of results or of the field and what it does to later
-    rounds' pairings (`revisit`), told in `said`:
-
-        with rounds.keeping_pairings(division, user) as after:
-            change = results.enter_line(...)
-        after.said  # ["Round 2 paired again from the corrected results: …"]
-
-    The write's changes are those the log gained in the block: of the division's games, or
-    to its field."""
-    aftermath = Aftermath(division, user)
-    with transaction.atomic():
-        marker = Change.objects.aggregate(n=Max("pk"))["n"] or 0
-        yield aftermath
-        ours = Change.objects.filter(tournament_id=division.tournament_id, pk__gt=marker).filter(
-            Q(game__division=division) | Q(game=None, action__in=FIELD_ACTIONS)
-        )
-        aftermath.changes = list(ours.order_by("pk"))
-        aftermath.said = revisit(division, user, aftermath.changes)

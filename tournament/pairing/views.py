@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from tournament.core import bounds, sentences
+from tournament.core import bounds, changes, sentences
 from tournament.core.access import get_desk_division
 from tournament.core.forms import form_error
 from tournament.engine.pairing import SYSTEMS
@@ -324,16 +324,15 @@ def forfeit(request: HttpRequest, slug: str, division_id: int, round_number: int
     try:
         if number is None:
             raise results.EntryError(gettext("Choose the player who forfeits by their number."))
-        with rounds.keeping_pairings(division, request.user) as after:
-            change = results.enter_line(division, round_number, f"{number} forfeit", request.user)
+        change = results.enter_line(division, round_number, f"{number} forfeit", request.user)
     except results.EntryError as refused:
         messages.error(request, str(refused))
     else:
         messages.success(
             request,
-            gettext("Saved: %(change_text)s") % {"change_text": results.change_text(change.after)},
+            gettext("Saved: %(change_text)s") % {"change_text": changes.change_text(change.after)},
         )
-        tell(request, after.said)
+        tell(request, change.said)
     return redirect("desk-round-pairings", slug, division.pk, round_number)
 
 

@@ -38,7 +38,6 @@ from tournament.models import (
     RoundClock,
     Scoresheet,
 )
-from tournament.pairing import services as rounds
 from tournament.phone import tokens
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
@@ -319,9 +318,9 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
 
 
 def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> list[str]:
-    """Record a claim's scores through the desk's own write (`results.record_result`) and
-    clear the game's claims; later rounds' pairings follow (`rounds.revisit`), and what they
-    did is returned.
+    """Record a claim's scores through the desk's own write (`results.record_result`), the
+    game's claims cleared first; what the write's subscribers did (later rounds' pairings),
+    a sentence each.
 
     The pairing's first player stands; a game paired without one records player1 as first,
     as the desk's line does when it is typed in the pairing's order.
@@ -330,11 +329,8 @@ def record(game: Game, claimant: Player, score: int, other_score: int, actor: ob
     claimant_is_1 = game.player1_id == claimant.pk
     score1, score2 = (score, other_score) if claimant_is_1 else (other_score, score)
     first = 2 if game.first == 2 else 1
-    change = results.record_result(game, score1, score2, actor, first=first)
     Claim.objects.filter(game=game).delete()
-    warm_after_commit(game.division_id)
-    user = None if isinstance(actor, Player) else actor
-    return rounds.revisit(game.division, user, [change])
+    return results.record_result(game, score1, score2, actor, first=first).said
 
 
 def accept(claim: Claim, user: object) -> list[str]:
@@ -346,41 +342,6 @@ def accept(claim: Claim, user: object) -> list[str]:
         if game.has_result:
             raise ReportRefused(gettext("This game's result is already recorded."))
         return record(game, claim.player, claim.my_score, claim.opponent_score, actor=user)
-
-
-def claims_text(claims: list[Claim]) -> str:
-    """Each player's report side by side: "Priya: 433–377 · Conor: 377–434"."""
-    return " · ".join(
-        gettext("%(name)s: %(mine)s–%(theirs)s")
-        % {"name": isolate(c.player.name), "mine": c.my_score, "theirs": c.opponent_score}
-        for c in claims
-    )
-
-
-def settle(game: Game) -> str:
-    """The players' reports of a game whose result the desk has just typed: cleared, and
-    named in a sentence, so that a result typed over a disagreement says what it overrides."""
-    warm_after_commit(game.division_id)
-    claims = list(Claim.objects.filter(game=game).select_related("player"))
-    if not claims:
-        return ""
-    Claim.objects.filter(game=game).delete()
-    return gettext("It settles the players' reports (%(claims)s).") % {
-        "claims": claims_text(claims)
-    }
-
-
-def pending(division: Division) -> list[tuple[Game, list[Claim]]]:
-    """The games of the division with claims and no result, with their claims."""
-    claims = Claim.objects.filter(game__division=division).select_related(
-        "game__player1", "game__player2", "player"
-    )
-    found: dict[int, tuple[Game, list[Claim]]] = {}
-    for c in claims.order_by("game__round", "game__table", "game_id", "player__number"):
-        if c.game.has_result:
-            continue
-        found.setdefault(c.game_id, (c.game, []))[1].append(c)
-    return list(found.values())
 
 
 # -- scoresheets --------------------------------------------------------------------------------

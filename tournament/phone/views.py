@@ -31,10 +31,10 @@ from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.hall import clock
 from tournament.models import Claim, Game, Player, PlayerLink, Scoresheet
-from tournament.pairing import services as rounds
 from tournament.phone import services as selfservice
 from tournament.public import api
 from tournament.public.cache import PAGE_TIMEOUT
+from tournament.results import claims as reports
 from tournament.results import services as results
 from tournament.scoresheets import board_entry
 from tournament.scoresheets import services as scoresheets
@@ -415,21 +415,17 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
                 messages.success(request, " ".join([_("Recorded."), *said]))
             elif "line" in request.POST:
                 round_number = bounds.plain_number(request.POST.get("round", "")) or 0
-                with rounds.keeping_pairings(division, request.user) as after:
-                    change = results.enter_line(
-                        division, round_number, request.POST["line"], request.user
-                    )
-                    settled = selfservice.settle(change.game) if change.game else ""
-                messages.success(
-                    request, " ".join(filter(None, [_("Recorded."), settled, *after.said]))
+                change = results.enter_line(
+                    division, round_number, request.POST["line"], request.user
                 )
+                messages.success(request, " ".join([_("Recorded."), *change.said]))
         except (selfservice.ReportRefused, results.EntryError) as error:
             messages.error(request, str(error))
         return redirect("desk-claims", slug=slug, division_id=division.pk)
     ctx = {
         "tournament": division.tournament,
         "division": division,
-        "pending": selfservice.pending(division),
+        "pending": reports.pending(division),
         "sent": Scoresheet.objects.filter(game__division=division, sent_by__isnull=False)
         .select_related("game__player1", "game__player2", "sent_by")
         .order_by("-uploaded")[:SENT_SHOWN],

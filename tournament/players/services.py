@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import audit, sentences
 from tournament.core.sentences import isolate
+from tournament.core.signals import announcing
 from tournament.interchange import names, roster
 from tournament.models import Change, Division, Game, Player
 from tournament.pairing import missed as missing
@@ -36,6 +37,13 @@ def withdraw(player: Player, from_round: int, user: Any) -> Player:
     Their results so far stand. Pairings already made for later rounds are left for the
     director to re-pair; the pairing checks warn about them.
     """
+    with announcing(player.division, user) as outcome:
+        done = _withdraw(player, from_round, user)
+    done.said = outcome.said
+    return done
+
+
+def _withdraw(player: Player, from_round: int, user: Any) -> Player:
     if from_round < 1:
         raise rounds.PairingRefused(gettext("A player withdraws from round 1 or later."))
     with transaction.atomic():
@@ -58,6 +66,13 @@ def reinstate(player: Player, user: Any) -> Player:
     """The player takes part again from the next round paired. The rounds paired while they
     were withdrawn, where they have no game, give them what the division gives a player who
     misses a round (`pairing.missed`), in the same change."""
+    with announcing(player.division, user) as outcome:
+        done = _reinstate(player, user)
+    done.said = outcome.said
+    return done
+
+
+def _reinstate(player: Player, user: Any) -> Player:
     with transaction.atomic():
         division = rounds.locked_division(player.division)
         player = Player.objects.select_for_update().get(pk=player.pk)
@@ -150,6 +165,19 @@ def late_entry(
     paired in it; until then they have their missed round's result there too, so that no
     round leaves them with nothing by accident.
     """
+    with announcing(division, user) as outcome:
+        done = _late_entry(division, new, user, missed, last_first)
+    done.said = outcome.said
+    return done
+
+
+def _late_entry(
+    division: Division,
+    new: NewPlayer,
+    user: Any,
+    missed: str | None = None,
+    last_first: bool | None = None,
+) -> Player:
     if missed is not None and missed not in MISSED:
         raise rounds.PairingRefused(
             gettext("%(missed)r is not a choice: %(join)s.")
@@ -354,6 +382,13 @@ def set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Pl
     leaves them out when it is paired and gives them the division's `absent_result` (a forfeit
     loss, or nothing); in a round paired and not yet played, their pairing is changed at once
     (`_absent_from_pairing`, after the desk's confirmation: `absence_question`)."""
+    with announcing(player.division, user) as outcome:
+        done = _set_absent(player, round_number, absent, user)
+    done.said = outcome.said
+    return done
+
+
+def _set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Player:
     if round_number < 1:
         raise rounds.PairingRefused(_("A player is absent for round 1 or later."))
     with transaction.atomic():

@@ -1,7 +1,7 @@
 """The desk's roster pages: the players, late entries, withdrawals and reinstatement, the pasted
 list, a player's edit, check-in, absence, a fixed table and a move to another division. The work
-is done in `players/services.py`, inside `pairing.services.keeping_pairings` where it changes
-later rounds."""
+is done in `players/services.py`; what a write of the field did to later rounds comes back as
+the player's `said` (`core/signals.py`)."""
 
 from __future__ import annotations
 
@@ -112,12 +112,11 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         return redirect("desk-players", slug, division.pk)
     player = get_object_or_404(division.players, number=form.cleaned_data["player"])
     try:
-        with rounds.keeping_pairings(division, request.user) as after:
-            player_changes.withdraw(player, form.cleaned_data["from_round"], request.user)
+        withdrawn = player_changes.withdraw(player, form.cleaned_data["from_round"], request.user)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
-        tell(request, after.said)
+        tell(request, withdrawn.said)
         messages.success(
             request,
             gettext("%(name)s withdrawn from round %(round)s.")
@@ -131,9 +130,7 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 def reinstate(request: HttpRequest, slug: str, division_id: int, number: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id)
     player = get_object_or_404(division.players, number=number)
-    with rounds.keeping_pairings(division, request.user) as after:
-        player_changes.reinstate(player, request.user)
-    tell(request, after.said)
+    tell(request, player_changes.reinstate(player, request.user).said)
     messages.success(request, gettext("%(name)s takes part again.") % {"name": player.name})
     return redirect("desk-players", slug, division.pk)
 
@@ -224,12 +221,11 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         data = dict(form.cleaned_data)
         missed = data.pop("missed")
         new = player_changes.NewPlayer(**data)
-        with rounds.keeping_pairings(division, request.user) as after:
-            player = player_changes.late_entry(division, new, request.user, missed)
+        player = player_changes.late_entry(division, new, request.user, missed)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
         return _players_page(request, division, form, status=409)
-    tell(request, after.said)
+    tell(request, player.said)
     if note := people.unsure_note([player]):
         messages.warning(request, note)
     kinds = list(
@@ -429,12 +425,11 @@ def absent(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         }
         return render(request, "tournament/players/absent_confirm.html", context)
     try:
-        with rounds.keeping_pairings(division, request.user) as after:
-            player_changes.set_absent(player, round_number, is_absent, request.user)
+        marked = player_changes.set_absent(player, round_number, is_absent, request.user)
     except rounds.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
-        for said in after.said:
+        for said in marked.said:
             messages.info(request, said)
         if not is_absent:
             text = _("%(name)s is present in round %(round)d.")

@@ -57,19 +57,26 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.rules import RulesError, Ruleset, load_rules
 from tournament.core import audit, bounds
+from tournament.core.changes import (
+    CORRECT,
+    CREATE,
+    differences,
+    kind_label,
+    penalty_lines,
+    result_text,
+    snapshot,
+    snapshot_of,
+)
 from tournament.core.choices import ruleset_title
 from tournament.core.errors import EntryError
-from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
-from tournament.event import snapshots
+from tournament.core.signals import announcing
 from tournament.models import Change, Division, Game, Player
-from tournament.scoresheets.services import reflag
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -87,14 +94,6 @@ FORFEIT_WORDS = ("forfeit", "f")
 TIME_WORDS = ("ot", "t", "time")
 FORMS = "P S Q T (ot P M), P bye or P forfeit"
 SPREAD_FORMS = "P +S Q (spread), P S Q T (ot P M), P bye or P forfeit"
-
-# Change.action values written at the desk's results and scoresheets.
-CREATE = Change.Action.CREATE
-CORRECT = Change.Action.CORRECT
-DELETE = Change.Action.DELETE
-UPLOAD = Change.Action.UPLOAD
-RESOLVE = Change.Action.RESOLVE
-UNDO = Change.Action.UNDO
 
 
 class StaleResult(EntryError):
@@ -413,172 +412,6 @@ def plausibility(entry: Entry, per_minute: int = 10) -> list[str]:
     return warnings
 
 
-# -- how a result is written down -------------------------------------------------------------
-
-
-def snapshot(game: Game) -> dict[str, Any]:
-    """A game's result as the change log keeps it; names are kept for reading it later."""
-    return {
-        "id": game.pk,
-        "round": game.round,
-        "table": game.table,
-        "player1": game.player1.number,
-        "name1": game.player1.name,
-        "player2": game.player2.number if game.player2 else None,
-        "name2": game.player2.name if game.player2 else None,
-        "score1": game.score1,
-        "score2": game.score2,
-        "kind": game.kind,
-        "first": game.first,
-        "version": game.version,
-        # Only when there is one: a snapshot without penalties is as it was before them.
-        **(
-            {"penalty1": game.penalty1, "penalty2": game.penalty2}
-            if game.penalty1 or game.penalty2
-            else {}
-        ),
-    }
-
-
-def penalties_of(s: dict[str, Any]) -> tuple[int, int]:
-    """A snapshot's time penalties (a snapshot written before them has none)."""
-    return s.get("penalty1") or 0, s.get("penalty2") or 0
-
-
-def _score_text(score: int, penalty: int) -> str:
-    """A score as it counts, with its time penalty: `360 (380 − 20 time)`."""
-    if not penalty:
-        return str(score)
-    return gettext("%(score)s (%(sum)s time)") % {
-        "score": score,
-        "sum": ltr_text(f"{score + penalty} − {penalty}"),  # left to right on a Persian page
-    }
-
-
-def penalty_lines(s: dict[str, Any]) -> list[str]:
-    """A snapshot's time penalties as the desk's confirmation shows them, a line a player:
-    `Alice 380 − 20 = 360`."""
-    lines = []
-    for key, name, penalty in zip(
-        ("score1", "score2"), ("name1", "name2"), penalties_of(s), strict=True
-    ):
-        if penalty and s[key] is not None:
-            sum_text = ltr_text(f"{s[key] + penalty} − {penalty} = {s[key]}")
-            lines.append(gettext("%(name)s %(sum)s") % {"name": isolate(s[name]), "sum": sum_text})
-    return lines
-
-
-def result_text(s: dict[str, Any]) -> str:
-    """A snapshot as a line a director reads: `12 Smith 455 – 7 Jones 389, Smith first`, each
-    name isolated (`sentences.isolate`) so that a name in any script keeps the line's order."""
-    one = f"{s['player1']} {isolate(s['name1'])}"
-    kind = kind_label(s["kind"])
-    if s["player2"] is None:
-        if s["score1"] is None:
-            return gettext("%(player)s: %(kind)s, not entered") % {"player": one, "kind": kind}
-        if s["kind"] == Game.FORFEIT:
-            label = gettext("forfeit win") if s["score1"] > 0 else gettext("forfeit loss")
-        else:
-            label = kind
-        return f"{one}: {label} {s['score1']:+d}"
-    two = f"{s['player2']} {isolate(s['name2'])}"
-    if s["score1"] is None:
-        return gettext("%(player1)s v %(player2)s: not entered") % {"player1": one, "player2": two}
-    penalty1, penalty2 = penalties_of(s)
-    score1, score2 = _score_text(s["score1"], penalty1), _score_text(s["score2"], penalty2)
-    text = f"{one} {score1} – {two} {score2}"
-    if s["kind"] != Game.PLAYED:
-        text += f" ({kind})"
-    if s["first"] in (1, 2):
-        first = s["name1"] if s["first"] == 1 else s["name2"]
-        text += gettext(", %(name)s first") % {"name": isolate(first)}
-    return text
-
-
-def kind_label(kind: str) -> str:
-    """A game's kind (played, bye, forfeit, void) in the reader's language."""
-    return str(dict(Game.KINDS).get(kind, kind))
-
-
-def change_text(data: dict[str, Any] | None) -> str:
-    """A change's before or after as a line: the results, or the scoresheet's state."""
-    if not data:
-        return ""
-    if "games" in data:
-        return "; ".join(result_text(s) for s in data["games"])
-    if "scoresheet" in data:
-        count = data.get("findings", 0)
-        state = (
-            gettext("verified")
-            if data.get("verified")
-            else ngettext("%(count)s finding", "%(count)s findings", count) % {"count": count}
-        )
-        if data.get("resolved"):
-            state += ", " + gettext("resolved")
-        elif data.get("flagged"):
-            state += ", " + gettext("flagged")
-        scores = ", ".join(f"{nick} {final}" for nick, final in data.get("players") or [])
-        return gettext("scoresheet %(data)s (%(scores)s): %(state)s") % {
-            "data": data["scoresheet"],
-            "scores": scores,
-            "state": state,
-        }
-    return ""
-
-
-def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """What changed between two snapshots of one game, a phrase a change."""
-    if (before["player1"], before["player2"], before["kind"]) != (
-        after["player1"],
-        after["player2"],
-        after["kind"],
-    ):
-        return [
-            gettext("%(before)s became %(after)s")
-            % {"before": result_text(before), "after": result_text(after)}
-        ]
-    found = []
-    for key, name in (("score1", "name1"), ("score2", "name2")):
-        if before[key] != after[key]:
-            was = gettext("none") if before[key] is None else before[key]
-            now = gettext("none") if after[key] is None else after[key]
-            found.append(
-                gettext("%(name)s's score %(was)s → %(now)s")
-                % {"name": isolate(after[name]), "was": was, "now": now}
-            )
-    for name, was, now in zip(
-        ("name1", "name2"), penalties_of(before), penalties_of(after), strict=True
-    ):
-        if was != now:
-            found.append(
-                gettext("%(name)s's time penalty %(was)s → %(now)s")
-                % {"name": isolate(after[name]), "was": was, "now": now}
-            )
-    if before["first"] != after["first"]:
-
-        def who(s: dict[str, Any]) -> str:
-            return isolate({1: s["name1"], 2: s["name2"]}.get(s["first"])) or gettext("not known")
-
-        found.append(
-            gettext("going first %(who)s → %(who2)s") % {"who": who(before), "who2": who(after)}
-        )
-    return found
-
-
-def _games_of(data: dict[str, Any] | None) -> list[dict[str, Any]]:
-    return list((data or {}).get("games") or [])
-
-
-def _snapshot_of(data: dict[str, Any] | None, game_id: int) -> dict[str, Any] | None:
-    return next((s for s in _games_of(data) if s.get("id") == game_id), None)
-
-
-def _content(s: dict[str, Any]) -> dict[str, Any]:
-    penalty1, penalty2 = penalties_of(s)
-    kept = {k: v for k, v in s.items() if k not in ("version", "penalty1", "penalty2")}
-    return {**kept, "penalty1": penalty1, "penalty2": penalty2}
-
-
 def _who(player: Player) -> str:
     return gettext("%(number)s %(name)s") % {"number": player.number, "name": isolate(player.name)}
 
@@ -887,9 +720,9 @@ def changes_touching(game: Game) -> Iterator[tuple[Change, dict | None, dict]]:
         game__division_id=game.division_id, game__round=game.round
     ).select_related("user", "player")
     for change in changes.order_by("at", "pk"):
-        after = _snapshot_of(change.after, game.pk)
+        after = snapshot_of(change.after, game.pk)
         if after is not None:
-            yield change, _snapshot_of(change.before, game.pk), after
+            yield change, snapshot_of(change.before, game.pk), after
 
 
 def _stale_message(game: Game, version: int, outcome: StrOrPromise) -> str:
@@ -964,8 +797,6 @@ def _apply(
             version=1,
         )
         after.append(snapshot(won))
-    reflag(game)
-    snapshots.after_result(game.division.tournament_id, game.division_id, game.round)
     # A forfeit because the player was marked absent keeps the mark with it: undo takes both back.
     marked = {"absent": absent} if absent else {}
     return audit.record(
@@ -1051,13 +882,14 @@ def record_result(
     """Save a played game's scores, `score1` for its player1 and `score2` for its player2 (as
     they count: `penalty1` and `penalty2`, the time penalties, are already taken off): a
     new result, or a correction (which needs a reason). The one write of a played result, at
-    the desk (`enter_line`) and from the players' reports (`selfservice.record`).
+    the desk (`enter_line`) and from the players' reports (`phone.services.record`).
 
     One transaction holds the round locked (`locked_round`'s order), the checks, the game
-    written, its scoresheets flagged again (`reflag`), the change logged (`audit.record`) and
-    the division's stamps replaced (`stamps`, by the save): a refusal writes nothing. It joins
-    the caller's transaction: the desk's `rounds.keeping_pairings`, which brings the later
-    rounds' pairings in line with the change, or a report's, which clears the claims.
+    written, the change logged (`audit.record`), the division's stamps replaced (`stamps`, by
+    the save) and the write announced (`core.signals.results_changed`): its subscribers flag
+    the game's scoresheets again, settle the players' reports, bring later rounds' pairings in
+    line and take the round's snapshot, and what they did is the change's `said`. A refusal
+    writes nothing.
 
     `actor` is a user, a player of the division or None, as `audit.record` takes it; a player
     is refused a locked round or tournament, the desk is not. `first`: who went first (1, 2,
@@ -1071,38 +903,53 @@ def record_result(
         raise ValueError(f"Who went first is 1, 2 or 0 (not known), not {first!r}.")
     _possible(score1)
     _possible(score2)
-    reason = reason.strip()
-    with transaction.atomic():
-        locked_round(game.division, game.round)
-        game = Game.objects.select_related("division__tournament", "player1", "player2").get(
-            pk=game.pk
+    with announcing(game.division, actor) as outcome:
+        change = _record_result(
+            game, score1, score2, actor, reason.strip(), first, version, penalty1, penalty2
         )
-        if game.kind == Game.VOID:
-            raise EntryError(
-                gettext("%(game)s is void: change it on the game's page.") % {"game": game}
-            )
-        if game.player2_id is None:
-            raise ValueError(f"{game} has no opponent: not a game with scores.")
-        if isinstance(actor, Player):
-            _refuse_locked(game)
-        rules = division_rules(game.division)
-        assert game.player2 is not None
-        check_penalty(penalty1, rules, isolate(game.player1.name))
-        check_penalty(penalty2, rules, isolate(game.player2.name))
-        values = {
-            "score1": score1,
-            "score2": score2,
-            "first": game.first if first is None else first,
-            "kind": Game.PLAYED,
-            "penalty1": penalty1,
-            "penalty2": penalty2,
-        }
-        plan = _Plan(game, values, None)
-        again = _saved_already(plan, version, actor)
-        if again is not None:
-            return again
-        _refuse_stale_or_same(plan, version, reason)
-        return _apply(plan, actor, reason, CORRECT if plan.correction else CREATE)
+    change.said = outcome.said
+    return change
+
+
+def _record_result(
+    game: Game,
+    score1: int,
+    score2: int,
+    actor: Any,
+    reason: str,
+    first: int | None,
+    version: int | None,
+    penalty1: int,
+    penalty2: int,
+) -> Change:
+    locked_round(game.division, game.round)
+    game = Game.objects.select_related("division__tournament", "player1", "player2").get(pk=game.pk)
+    if game.kind == Game.VOID:
+        raise EntryError(
+            gettext("%(game)s is void: change it on the game's page.") % {"game": game}
+        )
+    if game.player2_id is None:
+        raise ValueError(f"{game} has no opponent: not a game with scores.")
+    if isinstance(actor, Player):
+        _refuse_locked(game)
+    rules = division_rules(game.division)
+    assert game.player2 is not None
+    check_penalty(penalty1, rules, isolate(game.player1.name))
+    check_penalty(penalty2, rules, isolate(game.player2.name))
+    values = {
+        "score1": score1,
+        "score2": score2,
+        "first": game.first if first is None else first,
+        "kind": Game.PLAYED,
+        "penalty1": penalty1,
+        "penalty2": penalty2,
+    }
+    plan = _Plan(game, values, None)
+    again = _saved_already(plan, version, actor)
+    if again is not None:
+        return again
+    _refuse_stale_or_same(plan, version, reason)
+    return _apply(plan, actor, reason, CORRECT if plan.correction else CREATE)
 
 
 def enter_line(
@@ -1126,28 +973,44 @@ def enter_line(
     A played game's scores are saved by `record_result`, once the line names the game.
     """
     entry = parse_line(text, spread=division.entry_mode == "spread", rules=division_rules(division))
-    reason = reason.strip()
-    with transaction.atomic():
-        games = locked_round(division, round_number)
-        players = list(division.players.all())
-        plan = _plan(division, round_number, entry, games, players, first_as_typed)
-        if entry.kind == Game.PLAYED and not absent:
-            return record_result(
-                plan.game,
-                plan.values["score1"],
-                plan.values["score2"],
-                user,
-                reason=reason,
-                first=plan.values["first"],
-                version=version,
-                penalty1=plan.values["penalty1"],
-                penalty2=plan.values["penalty2"],
-            )
-        again = _saved_already(plan, version, user)
-        if again is not None:
-            return again
-        _refuse_stale_or_same(plan, version, reason)
-        return _apply(plan, user, reason, CORRECT if plan.correction else CREATE, absent)
+    with announcing(division, user) as outcome:
+        change = _enter(
+            division, round_number, entry, user, version, reason.strip(), first_as_typed, absent
+        )
+    change.said = outcome.said
+    return change
+
+
+def _enter(
+    division: Division,
+    round_number: int,
+    entry: Entry,
+    user: Any,
+    version: int | None,
+    reason: str,
+    first_as_typed: bool,
+    absent: dict[str, int] | None,
+) -> Change:
+    games = locked_round(division, round_number)
+    players = list(division.players.all())
+    plan = _plan(division, round_number, entry, games, players, first_as_typed)
+    if entry.kind == Game.PLAYED and not absent:
+        return record_result(
+            plan.game,
+            plan.values["score1"],
+            plan.values["score2"],
+            user,
+            reason=reason,
+            first=plan.values["first"],
+            version=version,
+            penalty1=plan.values["penalty1"],
+            penalty2=plan.values["penalty2"],
+        )
+    again = _saved_already(plan, version, user)
+    if again is not None:
+        return again
+    _refuse_stale_or_same(plan, version, reason)
+    return _apply(plan, user, reason, CORRECT if plan.correction else CREATE, absent)
 
 
 # -- the rounds at a glance ----------------------------------------------------------------------

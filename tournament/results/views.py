@@ -28,14 +28,12 @@ from tournament.core.access import (
     get_desk_division,
     get_desk_game,
 )
+from tournament.core.changes import RESOLVE, UPLOAD, change_text, kind_label, result_text, snapshot
 from tournament.core.forms import form_error
 from tournament.core.sentences import isolate, penalty_note
-from tournament.event import unresolved
 from tournament.hall import clock as hall_clock
 from tournament.models import Change, Division, Game
-from tournament.pairing import services as rounds
-from tournament.phone import services as selfservice
-from tournament.results import corrections
+from tournament.results import corrections, unresolved
 from tournament.results import services as results
 from tournament.results.forms import EntryForm, GameResultForm
 from tournament.scoresheets.forms import SingleUploadForm
@@ -50,8 +48,8 @@ def change_rows(changes: Any) -> list[dict[str, Any]]:
     return [
         {
             "change": c,
-            "before": results.change_text(c.before),
-            "after": results.change_text(c.after),
+            "before": change_text(c.before),
+            "after": change_text(c.after),
         }
         for c in changes
     ]
@@ -91,7 +89,7 @@ def round_rows_html(division: Division, round_number: int) -> str:
             if kind == Game.FORFEIT and score1 is not None:
                 what = escape(_("forfeit win") if score1 > 0 else _("forfeit loss"))
             else:
-                what = escape(results.kind_label(kind))
+                what = escape(kind_label(kind))
             tail_cells = f'<td colspan="3" class="muted">{what}</td>'
         link = escape(_("correct") if done else _("open"))
         rows.append(
@@ -129,7 +127,7 @@ def _round_context(request: HttpRequest, division: Division, round_number: int) 
         "game_rows": rows,
         "recent": change_rows(recent[:10]),
         "undoable": undoable,
-        "undoable_text": results.change_text(undoable.after) if undoable else "",
+        "undoable_text": change_text(undoable.after) if undoable else "",
         "unresolved": unresolved.for_division(division, round_number),
     }
 
@@ -210,7 +208,7 @@ def _records_now(division: Division, change: Change) -> str:
 
 def saved_text(change: Change) -> str:
     """What a save at the desk wrote, in a sentence: "Saved: 4 Ada 390 – 1 Ben 350"."""
-    return gettext("Saved: %(change_text)s") % {"change_text": results.change_text(change.after)}
+    return gettext("Saved: %(change_text)s") % {"change_text": change_text(change.after)}
 
 
 @login_required
@@ -224,24 +222,22 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
     else:
         data = form.cleaned_data
         try:
-            with rounds.keeping_pairings(division, request.user) as after:
-                change = results.enter_line(
-                    division,
-                    round_number,
-                    data["line"],
-                    request.user,
-                    data["version"],
-                    data["reason"],
-                    first_as_typed=data["first_as_typed"],
-                )
-                settled = selfservice.settle(change.game) if change.game else ""
+            change = results.enter_line(
+                division,
+                round_number,
+                data["line"],
+                request.user,
+                data["version"],
+                data["reason"],
+                first_as_typed=data["first_as_typed"],
+            )
         except results.StaleResult as stale:
             error, status = str(stale), 409
         except results.EntryError as refused:
             error = str(refused)
         else:
             message = saved_text(change)
-            records = " ".join(filter(None, [_records_now(division, change), settled, *after.said]))
+            records = " ".join(filter(None, [_records_now(division, change), *change.said]))
             if _wants_json(request):
                 html = _round_html(request, division, round_number)
                 return JsonResponse(
@@ -249,7 +245,7 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
                         "ok": True,
                         "message": message,
                         "records": records,
-                        "pairings": after.said,
+                        "pairings": change.said,
                         "html": html,
                     }
                 )
@@ -270,8 +266,7 @@ def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     round_text = request.POST.get("round", "")
     round_number = bounds.plain_number(round_text)
     try:
-        with rounds.keeping_pairings(division, request.user) as after:
-            change = corrections.undo_last(division, request.user)
+        change = corrections.undo_last(division, request.user)
     except results.EntryError as refused:
         ok, message, status = False, str(refused), 409
     else:
@@ -279,8 +274,8 @@ def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         message = " ".join(
             [
                 gettext("Undone: back to %(change_text)s")
-                % {"change_text": results.change_text(change.after)},
-                *after.said,
+                % {"change_text": change_text(change.after)},
+                *change.said,
             ]
         )
     if _wants_json(request):
@@ -295,9 +290,9 @@ def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 
 
 def _game_changes(game: Game) -> list[dict[str, Any]]:
-    changes = [c for c, _, _ in results.changes_touching(game)]
-    changes += list(game.change_set.filter(action__in=(results.UPLOAD, results.RESOLVE)))
-    unique = {c.pk: c for c in changes}
+    found = [c for c, _, _ in results.changes_touching(game)]
+    found += list(game.change_set.filter(action__in=(UPLOAD, RESOLVE)))
+    unique = {c.pk: c for c in found}
     return change_rows(sorted(unique.values(), key=lambda c: (c.at, c.pk), reverse=True))
 
 
@@ -310,18 +305,16 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                with rounds.keeping_pairings(game.division, request.user) as after:
-                    change = corrections.correct_game(
-                        game,
-                        request.user,
-                        data["version"],
-                        data["reason"],
-                        data["score1"],
-                        data.get("score2"),
-                        data.get("first"),
-                        data.get("kind"),
-                    )
-                    settled = selfservice.settle(game)
+                change = corrections.correct_game(
+                    game,
+                    request.user,
+                    data["version"],
+                    data["reason"],
+                    data["score1"],
+                    data.get("score2"),
+                    data.get("first"),
+                    data.get("kind"),
+                )
             except results.StaleResult as stale:
                 error, status = str(stale), 409
                 game.refresh_from_db()
@@ -333,7 +326,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             except results.EntryError as refused:
                 error, status = str(refused), 400
             else:
-                said = [saved_text(change), settled, *after.said]
+                said = [saved_text(change), *change.said]
                 messages.success(request, " ".join(filter(None, said)))
                 return redirect("desk-game", slug, game.pk)
         else:
@@ -344,7 +337,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         "tournament": game.division.tournament,
         "division": game.division,
         "game": game,
-        "result": results.result_text(results.snapshot(game)),
+        "result": result_text(snapshot(game)),
         "form": form,
         "error": error,
         "scoresheets": game.scoresheets.select_related("uploaded_by", "sent_by"),

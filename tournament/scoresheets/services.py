@@ -239,15 +239,6 @@ def differs(game: Game, report: SheetReport) -> bool:
     return finals not in ((game.score1, game.score2), (game.score2, game.score1))
 
 
-def reflag(game: Game) -> None:
-    """After a result changes, flag again the unresolved scoresheets that no longer agree."""
-    for sheet in game.scoresheets.filter(resolved=False):
-        flagged = differs(game, sheet.engine_report)
-        if flagged != sheet.flagged:
-            sheet.flagged = flagged
-            sheet.save(update_fields=["flagged"])
-
-
 def _sheet_summary(sheet: Scoresheet) -> dict[str, Any]:
     report = sheet.engine_report
     return {

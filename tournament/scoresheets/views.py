@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.core import bounds
+from tournament.core import bounds, changes
 from tournament.core.access import (
     get_desk_division,
     get_desk_game,
@@ -230,7 +230,7 @@ def scoresheet(request: HttpRequest, slug: str, sheet_id: int) -> HttpResponse:
         "game": game,
         "sheet": sheet,
         "report": report,
-        "result": results.result_text(results.snapshot(game)),
+        "result": changes.result_text(changes.snapshot(game)),
         "scores": scoresheets.sheet_scores(game, report),
         "penalty_differences": scoresheets.penalty_differences(game, report),
         "record_findings": report.record_findings,

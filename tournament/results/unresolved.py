@@ -6,7 +6,7 @@ that nothing unresolved is out of sight:
 - results missing in a round under way (published, or with a result already);
 - players' reports that disagree, or that only one player has sent, side by side;
 - scoresheets flagged (their final scores differ from the result) or held from the public;
-- rounds paired from results that have changed since (`Round.stale`, `rounds.revisit`).
+- rounds paired from results that have changed since (`Round.stale`, `pairing.services.revisit`).
 
 Every item says what it is in a sentence, names isolated (`sentences.isolate`).
 """
@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 from django.utils.translation import gettext, ngettext
 
+from tournament.core.changes import stale_text
 from tournament.core.sentences import isolate
 from tournament.models import Claim, Division, Game, Round, Scoresheet, Tournament
-from tournament.pairing import services as rounds
-from tournament.phone import services as selfservice
+from tournament.results import claims as reports
 
 MISSING, CLAIMS, SHEET, STALE = "missing", "claims", "sheet", "stale"
 
@@ -78,7 +78,7 @@ def _missing(division: Division, games: list[Game], states: dict[int, Round]) ->
 
 def _claims(division: Division, round_number: int | None) -> list[Item]:
     items = []
-    for game, claims in selfservice.pending(division):
+    for game, claims in reports.pending(division):
         if round_number is not None and game.round != round_number:
             continue
         if len(claims) == 1:
@@ -88,13 +88,13 @@ def _claims(division: Division, round_number: int | None) -> list[Item]:
                 "round": game.round,
                 "game": game_text(game),
                 "name": isolate(claims[0].player.name),
-                "claims": selfservice.claims_text(claims),
+                "claims": reports.claims_text(claims),
             }
         else:
             sentence = gettext("Round %(round)s, %(game)s: the reports disagree: %(claims)s.") % {
                 "round": game.round,
                 "game": game_text(game),
-                "claims": selfservice.claims_text(claims),
+                "claims": reports.claims_text(claims),
             }
         items.append(Item(CLAIMS, division, game.round, sentence, claims=claims))
     return items
@@ -137,7 +137,7 @@ def _stale(division: Division, states: dict[int, Round]) -> list[Item]:
             division,
             state.number,
             gettext("Round %(round)s was paired from results that have changed since: %(changes)s.")
-            % {"round": state.number, "changes": rounds.stale_text(state)},
+            % {"round": state.number, "changes": stale_text(state)},
         )
         for number, state in sorted(states.items())
         if state.stale
