@@ -15,8 +15,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core.sentences import isolate
+from tournament.core.sheet_report import SheetReport
 from tournament.interchange import names
-from tournament.scoresheets.report import SheetReport
 
 
 class Tournament(models.Model):
@@ -574,7 +574,7 @@ class Change(models.Model):
 
 class PlayerLink(models.Model):
     """A player's personal link, `/p/<token>/`: an unguessable token (`secrets.token_urlsafe`),
-    never stored as it is (`tournament/phone/tokens.py`): looked up by its keyed digest, and kept
+    never stored as it is (`tournament/core/tokens.py`): looked up by its keyed digest, and kept
     sealed under a key derived from SECRET_KEY so that slips and `playerlinks` can be printed
     again. Revoking sets `revoked`; a new link is a new row. `writes` counts the link's writes
     (reports, check-ins, scoresheets) since `writes_since`, the start of its current minute."""

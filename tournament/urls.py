@@ -5,7 +5,6 @@ links (/p/). Each domain's urls.py holds its own; the prefixes are here, once.""
 from django.urls import include, path
 
 from tournament.event import urls as event
-from tournament.exchange import urls as exchange
 from tournament.hall import urls as hall
 from tournament.pairing import urls as pairing
 from tournament.people import urls as people
@@ -62,7 +61,7 @@ urlpatterns = [
     path("", include(reports.public)),
     path(PUBLIC, include(reports.public_tournament)),
     # Rating lists.
-    path(DIVISION, include(exchange.desk_division)),
+    path(DIVISION, include(rating_lists.desk_division)),
     # The hall's show: the round's clock, the player cards and photos, the overlays.
     path(DIVISION, include(hall.clock_desk)),
     path(API_DIVISION, include(hall.clock_api)),

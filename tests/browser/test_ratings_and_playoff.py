@@ -28,6 +28,7 @@ CVAL AUS Cora Vale 7 1488 20240315
 def test_ratings_from_a_list_and_a_final(live_url: str, page, tmp_path) -> None:
     from tournament.event import services as events
     from tournament.models import Division, Game
+    from tournament.players import roster as players
 
     call_command("createdirector", "dora", password="dora-pass-2027")
     from django.contrib.auth.models import User
@@ -36,7 +37,7 @@ def test_ratings_from_a_list_and_a_final(live_url: str, page, tmp_path) -> None:
     t = events.create_tournament(dora, "Club Night", [events.NewDivision(name="A")])
     division: Division = t.divisions.get()
     roster = "Quill, Ada, 1800\nBen Crane, 1700\nCora Vale, 0\nDev Patel, 1580"
-    events.add_players(division, roster, dora)
+    players.add_players(division, roster, dora)
     base = live_url
 
     page.goto(f"{base}/accounts/login/")

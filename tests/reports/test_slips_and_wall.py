@@ -15,9 +15,9 @@ from django.urls import reverse
 from reports.report_support import glyphs, layout_problems, pdf_lines
 
 from tournament import reports
+from tournament.core import tokens
 from tournament.models import Division, Game, Player, PlayerLink, Round, Tournament
 from tournament.phone import services as selfservice
-from tournament.phone import tokens
 
 BASE = "https://hall.example.org"
 NAMES = ["Quill, Ada", "Crane, Ben", "Vale, Cora", "Moss, Eli", "North, Fay"]

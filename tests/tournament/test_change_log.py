@@ -18,6 +18,7 @@ from tournament.event import services as events
 from tournament.hall import clock, photos
 from tournament.models import Change, Division, Game, Player
 from tournament.pairing import services as rounds
+from tournament.players import roster
 from tournament.players import services as players
 from tournament.playoffs import services as playoffs
 from tournament.results import corrections
@@ -58,11 +59,11 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     players.reinstate(hal, director)
     players.late_entry(division, players.NewPlayer(name="Young, Zed", rating=1500), director)
     fresh = events.create_tournament(director, "Fresh", [events.NewDivision(name="F")])
-    events.add_players(fresh.divisions.get(), "Ann Ash, 1500\nBo Birch, 1400", director)
+    roster.add_players(fresh.divisions.get(), "Ann Ash, 1500\nBo Birch, 1400", director)
     ann, bo = fresh.divisions.get().players.order_by("number")
-    events.edit_player(ann, players.NewPlayer(name="Ann Ashe", rating=1510), director)
-    events.remove_player(bo, director)
-    events.set_checked_in(hal, True, director)
+    roster.edit_player(ann, players.NewPlayer(name="Ann Ashe", rating=1510), director)
+    roster.remove_player(bo, director)
+    roster.set_checked_in(hal, True, director)
     playoffs.set_up(division, 2, 5, 1, director)
     User.objects.create_user("sam")
     events.add_person(division.tournament, "sam", "scorekeeper", director)
@@ -70,7 +71,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     events.set_lock(division.tournament, False, director)
     players.set_absent(hal, 3, True, director)
     g = events.add_division(fresh, events.NewDivision(name="G"), director)
-    events.move_player(ann, g, director)
+    roster.move_player(ann, g, director)
     wrong = record("Fay", "Fay North", "Gus", "Gus Stone").replace("+33 33", "+35 35")
     held = scoresheets.attach_scoresheet(game_of(5), wrong, director)
     scoresheets.release_scoresheet(held, director)

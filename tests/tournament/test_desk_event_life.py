@@ -20,6 +20,7 @@ from tournament.event import services as events
 from tournament.exchange import tsh_io
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.pairing import services as rounds
+from tournament.players import roster
 from tournament.players import services as players
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
@@ -381,8 +382,8 @@ def test_a_player_moves_to_another_division_before_their_first_pairing(
         director, "Fresh Open", [events.NewDivision(name="A"), events.NewDivision(name="B")]
     )
     a, b = fresh.divisions.order_by("position")
-    events.add_players(a, "Ann Ash, 1500\nBo Birch, 1400", director)
-    events.add_players(b, "Cy Cole, 1300", director)
+    roster.add_players(a, "Ann Ash, 1500\nBo Birch, 1400", director)
+    roster.add_players(b, "Cy Cole, 1300", director)
 
     page = desk.post(desk_url("desk-move-player", a), {"player": 2, "division": b.pk}, follow=True)
 
@@ -392,7 +393,7 @@ def test_a_player_moves_to_another_division_before_their_first_pairing(
     # Once division A is paired, Ann has a pairing there and stays.
     rounds.save_pairings(a, 1, [(a.players.get(), None)], director)
     with pytest.raises(events.PeopleRefused, match="Ann Ash is paired or has played"):
-        events.move_player(a.players.get(), b, director)
+        roster.move_player(a.players.get(), b, director)
 
 
 # -- the summary and the rating submission -----------------------------------------------------

@@ -15,6 +15,7 @@ from text_support import plain
 from tournament.event import services as events
 from tournament.models import Change, Division, Game, Player, Tournament
 from tournament.pairing import services as rounds
+from tournament.players import roster
 
 
 @pytest.fixture
@@ -312,9 +313,9 @@ def test_check_in_marks_a_player_and_logs_it(
 def test_round_1_pairs_only_the_players_checked_in(
     desk: Client, empty_division: Division, director: User
 ) -> None:
-    events.add_players(empty_division, PASTED + "Eli Moss, 1490\nFay North, 1400\n", director)
+    roster.add_players(empty_division, PASTED + "Eli Moss, 1490\nFay North, 1400\n", director)
     for player in empty_division.players.exclude(number=6):
-        events.set_checked_in(player, True, director)
+        roster.set_checked_in(player, True, director)
 
     response = desk.post(
         f"/desk/club-night/division/{empty_division.pk}/pairing/pair",
@@ -339,7 +340,7 @@ def test_round_1_pairs_only_the_players_checked_in(
 def test_players_are_edited_and_removed_before_round_1_only(
     desk: Client, empty_division: Division, director: User, division: Division
 ) -> None:
-    events.add_players(empty_division, PASTED, director)
+    roster.add_players(empty_division, PASTED, director)
     base = f"/desk/club-night/division/{empty_division.pk}/players"
     assert f'href="{base}/2/edit/"' in desk.get(f"{base}/").content.decode()
 
@@ -413,7 +414,7 @@ def test_an_event_is_copied_as_next_years_without_results(
     division.spread_cap = [300]
     division.save()
     results.enter_line(division, 1, "1 400 2 300", director)
-    events.set_checked_in(division.players.get(number=1), True, director)
+    roster.set_checked_in(division.players.get(number=1), True, director)
     events.set_lock(division.tournament, True, director)
 
     response = client_for(director).post("/desk/spring-open/copy", {"name": "Spring Open 2028"})

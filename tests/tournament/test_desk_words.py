@@ -15,6 +15,7 @@ from django.test import Client
 
 from tournament.event import services as events
 from tournament.models import Game
+from tournament.players import roster
 
 
 def _createdirector(*args: str, **options: str) -> str:
@@ -99,7 +100,7 @@ def test_an_event_under_way_still_warns_of_its_unplayed_rounds(
     t = events.create_tournament(
         director, "Busy Open", [events.NewDivision(name="A", planned_rounds=2)]
     )
-    (ada,) = events.add_players(t.divisions.get(), "Ada Quill, 1500", director)
+    (ada,) = roster.add_players(t.divisions.get(), "Ada Quill, 1500", director)
     Game.objects.create(division=ada.division, round=1, player1=ada, score1=50, kind=Game.BYE)
     dashboard = desk.get("/desk/busy-open/").content.decode()
     assert "Division A: round 2 not played (of 2)" in dashboard

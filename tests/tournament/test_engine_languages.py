@@ -15,11 +15,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from tournament.core import sentences
+from tournament.core.sheet_report import SheetFinding
 from tournament.models import Division, Game, Round
 from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
-from tournament.scoresheets.report import SheetFinding
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]
 

@@ -22,6 +22,7 @@ from tournament.exchange import tsh_io
 from tournament.exchange.tou import import_tou
 from tournament.interchange import names, tou, tsh
 from tournament.models import Change, Division, Game, Player, Tournament
+from tournament.players import roster
 from tournament.players import services as players
 from tournament.reports.data import tou_text
 
@@ -186,10 +187,10 @@ def test_the_dashboard_and_summary_warn_until_the_director_checks_the_names(
 def test_a_renamed_player_is_spelled_afresh_and_checked_again(director: User) -> None:
     t = events.create_tournament(director, "Busan", [events.NewDivision(name="A")])
     division = t.divisions.get()
-    (player,) = events.add_players(division, f"{KOREAN}, 1500", director)
+    (player,) = roster.add_players(division, f"{KOREAN}, 1500", director)
     player.latin_name, player.latin_checked = "Kim Minsu", True
     player.save()
-    events.edit_player(player, players.NewPlayer("박지성", 1500), director)
+    roster.edit_player(player, players.NewPlayer("박지성", 1500), director)
     player.refresh_from_db()
     assert (player.latin_name, player.latin_checked) == ("BagJiSeong", False)
 
@@ -199,7 +200,7 @@ def test_every_way_in_gives_a_player_the_automatic_latin_name(
 ) -> None:
     t = events.create_tournament(director, "Every Way", [events.NewDivision(name="A")])
     division = t.divisions.get()
-    events.add_players(division, f"{KOREAN}, 1500", director)  # pasted
+    roster.add_players(division, f"{KOREAN}, 1500", director)  # pasted
     players.late_entry(division, players.NewPlayer(PERSIAN, 1400), director)  # typed
     players.import_roster(division, "name,rating\nΣωκράτης,1300\n".encode(), "r.csv", director)
     copy = events.copy_tournament(t, director, "Every Way 2")

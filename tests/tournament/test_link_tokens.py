@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 import tournament.migrations as migrations_package
+from tournament.core import tokens
 from tournament.models import Division, PlayerLink
 from tournament.phone import services as selfservice
-from tournament.phone import tokens
 
 
 def _stored(link: PlayerLink) -> str:

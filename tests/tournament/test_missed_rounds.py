@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from text_support import plain
 
-from tournament.event import services as events
 from tournament.models import Change, Division, Game, Tournament
 from tournament.pairing import services as rounds
+from tournament.players import roster
 from tournament.players import services as players
 from tournament.results import services as results
 from tournament.standings import read_model
@@ -27,7 +27,7 @@ def event(director: User) -> Division:
     division = Division.objects.create(
         tournament=tournament, name="A", bye_spread=50, forfeit_spread=50, planned_rounds=4
     )
-    events.add_players(division, NAMES, director)
+    roster.add_players(division, NAMES, director)
     return division
 
 
@@ -56,7 +56,7 @@ def test_a_player_not_checked_in_gets_the_forfeit_loss_in_the_pairings_change(
 ) -> None:
     ed = event.players.get(name="Fox, Ed")
     for player in event.players.exclude(pk=ed.pk):
-        events.set_checked_in(player, True, director)
+        roster.set_checked_in(player, True, director)
 
     page = desk.post(
         f"/desk/club-night/division/{event.pk}/pairing/pair",
@@ -86,7 +86,7 @@ def test_ed_fox_is_0_1_after_round_1_and_not_above_a_player_who_lost(
 ) -> None:
     ed = event.players.get(name="Fox, Ed")
     for player in event.players.exclude(pk=ed.pk):
-        events.set_checked_in(player, True, director)
+        roster.set_checked_in(player, True, director)
     rounds.pair(event, 1, director, system="koth")
     play(event, 1, director)
     standings = read_model.division_standings(event, public=False)
@@ -109,7 +109,7 @@ def test_a_division_that_gives_nothing_gives_nothing_and_says_so(
     event.save()
     ed = event.players.get(name="Fox, Ed")
     for player in event.players.exclude(pk=ed.pk):
-        events.set_checked_in(player, True, director)
+        roster.set_checked_in(player, True, director)
     state = rounds.pair(event, 1, director, system="koth")
     assert not event.games.filter(round=1, player1=ed).exists()
     assert plain(rounds.note_lines(state)[-1]) == (

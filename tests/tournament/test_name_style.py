@@ -11,6 +11,7 @@ from django.test import Client
 from tournament.event import services as events
 from tournament.interchange import names
 from tournament.models import Division
+from tournament.players import roster
 from tournament.players import services as players
 
 
@@ -60,9 +61,9 @@ def test_a_pasted_last_first_list_writes_the_whole_division_last_first(
 def test_a_division_written_first_last_rewrites_a_pasted_or_typed_last_first_name(
     desk: Client, club: Division, director: User
 ) -> None:
-    events.add_players(club, "Ada Quill, 1850\nBen Crane, 1720", director)
+    roster.add_players(club, "Ada Quill, 1850\nBen Crane, 1720", director)
     rewritten: list[str] = []
-    events.add_players(club, "Vale, Cora, 1640\nMoss, Eli, 1600", director, rewritten)
+    roster.add_players(club, "Vale, Cora, 1640\nMoss, Eli, 1600", director, rewritten)
     assert rewritten == ["Cora Vale", "Eli Moss"]
     late = desk.post(
         f"/desk/club-night/division/{club.pk}/players/add", {"name": "Young, Zed", "rating": "0"}
@@ -81,9 +82,9 @@ def test_a_roster_file_follows_the_division_style(club: Division, director: User
 def test_a_name_already_there_in_the_other_style_is_the_same_player(
     club: Division, director: User
 ) -> None:
-    events.add_players(club, "Quill, Ada, 1850\nCrane, Ben, 1720", director)
-    with pytest.raises(events.PasteError) as error:
-        events.add_players(club, "Ada Quill, 1800", director)
+    roster.add_players(club, "Quill, Ada, 1850\nCrane, Ben, 1720", director)
+    with pytest.raises(roster.PasteError) as error:
+        roster.add_players(club, "Ada Quill, 1800", director)
     assert error.value.problems == ["player 1: Quill, Ada is already in division A."]
 
 

@@ -16,11 +16,11 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 
-from tournament.event import services as event_services
 from tournament.exchange import backup, tsh_io
 from tournament.interchange import tou
 from tournament.models import Change, Division, Game, PeopleChange, Person, Player, Tournament
 from tournament.people import services
+from tournament.players import roster
 from tournament.players.services import NewPlayer, late_entry
 
 from .wespa_support import event_file
@@ -325,7 +325,7 @@ def test_a_late_entry_and_a_rename_at_the_desk_are_linked(division, director) ->
     mis = late_entry(d3, NewPlayer(name="Zed Unique"), director)
     mis.refresh_from_db()
     made = mis.person
-    event_services.edit_player(mis, NewPlayer(name="Ben Crane"), director)
+    roster.edit_player(mis, NewPlayer(name="Ben Crane"), director)
     mis.refresh_from_db()
     assert mis.person.name == "Crane, Ben" and mis.person_link == "name"
     assert not Person.objects.filter(pk=made.pk).exists()

@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from scoring_support import corpus_game
 
+from tournament.core.sheet_report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
 from tournament.models import Division, Game, Scoresheet
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
-from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
 
 DOUG_V_EMELY = "macondo/gcgio__testdata__doug_v_emely.gcg"
 

@@ -16,6 +16,7 @@ from tournament.exchange import backup
 from tournament.models import Division, Game
 from tournament.pairing import missed
 from tournament.pairing import services as rounds
+from tournament.players import roster
 from tournament.players import services as players
 from tournament.results import services as results
 
@@ -69,7 +70,7 @@ def paired(director: User) -> Division:
         director, "Seam Open", [events.NewDivision(name="A", planned_rounds=3)]
     )
     division = tournament.divisions.get()
-    events.add_players(
+    roster.add_players(
         division, "Ada Quill, 1800\nBen Crane, 1700\nسارا احمدی, 1600\n김민준, 1500\n", director
     )
     rounds.pair(division, 1, director)

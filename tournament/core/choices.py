@@ -134,3 +134,11 @@ def rating_system_choices() -> list[tuple[str, str]]:
         rating_system_names(), key=lambda n: (order.index(n) if n in order else len(order), n)
     )
     return [(name, rating_system_label(name)) for name in names]
+
+
+# The demo tournament's slug (`manage.py loaddemo`): the one tournament a director may delete
+# from the desk.
+DEMO_SLUG = "demo"
+
+# What a division's hall display may be pinned to show (`Division.display_pin`).
+DISPLAY_VIEWS = ("pairings", "standings", "results")

@@ -7,3 +7,8 @@ from __future__ import annotations
 
 class EntryError(ValueError):
     """The director's input cannot be saved; the message says why, in a sentence."""
+
+
+class PeopleRefused(ValueError):
+    """A co-director, scorekeeper or player who cannot be added, moved or removed as asked; the
+    message says why."""

@@ -11,21 +11,17 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Max, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
-from tournament.core import audit, bounds
+from tournament.core import audit
+from tournament.core.errors import PeopleRefused
 from tournament.core.sentences import isolate
 from tournament.exchange import snapshots
-from tournament.interchange import names, ratinglist
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 from tournament.pairing import services as rounds
-from tournament.people import services as people
-from tournament.players.services import NewPlayer, late_entry, names_last_first
 from tournament.results import services as results
-from tournament.standings import stamps
 
 # The permission that lets a signed-in user create events (given by an admin, or by
 # `manage.py createdirector USER`): Django's own "add" permission on tournaments.
@@ -98,10 +94,6 @@ def create_tournament(
             reason=f"{isolate(name)} created by {isolate(user.get_username())}",
         )
     return tournament
-
-
-class PeopleRefused(ValueError):
-    """A co-director or scorekeeper who cannot be added or removed; the message says why."""
 
 
 ROLES = {"director": "co-director", "scorekeeper": "scorekeeper"}
@@ -186,123 +178,6 @@ def set_lock(tournament: Tournament, locked: bool, by: Any, reason: str = "") ->
             snapshots.after_lock(tournament.pk)
 
 
-# -- players ------------------------------------------------------------------------------------
-
-
-class PasteError(ValueError):
-    """Lines of a pasted list that cannot be read: one message a line, with its number."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
-
-
-def _fields(line: str) -> list[str]:
-    if "\t" in line:
-        return [f.strip() for f in line.split("\t")]
-    if "," in line:
-        return [f.strip() for f in line.split(",")]
-    return line.split()
-
-
-def read_player_list(text: str) -> list[NewPlayer]:
-    """Players pasted one a line: name, rating, optional club.
-
-    Fields are split by tabs (a spreadsheet's copy), else commas, else spaces. The rating is the
-    first whole number after the name, so a name written “Last, First” keeps its comma; what
-    follows the rating is the club. A line without a rating is refused.
-    """
-    players: list[NewPlayer] = []
-    problems: list[str] = []
-    seen: set[str] = set()
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        fields = [f for f in _fields(line) if f]
-        at = next(
-            (i for i, f in enumerate(fields) if i > 0 and bounds.plain_number(f) is not None),
-            None,
-        )
-        if at is None:
-            problems.append(
-                gettext("line %(number)s: a name, then a rating (e.g. “Quill, Ada, 1650”)")
-                % {"number": number}
-            )
-            continue
-        separator = ", " if "," in line and "\t" not in line else " "
-        name = " ".join(separator.join(fields[:at]).split())
-        rating = bounds.plain_number(fields[at])
-        assert rating is not None
-        if rating > 3000:
-            problems.append(
-                gettext("line %(number)s: a rating of at most 3000, not %(rating)s")
-                % {"number": number, "rating": rating}
-            )
-            continue
-        club = " ".join(" ".join(fields[at + 1 :]).split())
-        if len(name) > 200 or len(club) > 100:
-            problems.append(
-                gettext("line %(number)s: a name of at most 200 characters, a club of 100")
-                % {"number": number}
-            )
-            continue
-        if name.lower() in seen:
-            problems.append(
-                gettext("line %(number)s: %(name)s is listed twice")
-                % {"number": number, "name": name}
-            )
-            continue
-        seen.add(name.lower())
-        players.append(NewPlayer(name=name, rating=rating, club=club))
-    if problems:
-        raise PasteError(problems)
-    if not players:
-        raise PasteError(["the list is empty: one player a line, name then rating"])
-    return players
-
-
-def add_players(
-    division: Division, text: str, user: Any, rewritten: list[str] | None = None
-) -> list[Player]:
-    """The pasted players added to the division, all or (on any bad line) none, every name in
-    the division's one style: the style of its names, or for its first players the style of
-    most of the list's (`names.in_style`: “Last, First” or “First Last”). Each name written
-    otherwise than pasted is listed in `rewritten`, as it is written now."""
-    new = read_player_list(text)
-    with transaction.atomic():
-        rounds.locked_division(division)
-        style = names_last_first(division)
-        if style is None:
-            style = names.style_of(p.name for p in new)
-        added = []
-        for number, player in enumerate(new, 1):
-            try:
-                added.append(late_entry(division, player, user, last_first=style))
-            except rounds.PairingRefused as refused:
-                raise PasteError([f"player {number}: {refused}"]) from refused
-            if rewritten is not None and added[-1].name != player.name:
-                rewritten.append(added[-1].name)
-    return added
-
-
-def set_checked_in(player: Player, checked_in: bool, user: Any) -> Player:
-    with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        if player.checked_in == checked_in:
-            return player
-        player.checked_in = checked_in
-        player.save(update_fields=["checked_in", "updated"])
-        audit.record(
-            player.division,
-            Change.Action.CHECK_IN,
-            actor=user,
-            before={"player": player.number, "checked_in": not checked_in},
-            after={"player": player.number, "checked_in": checked_in},
-            reason=f"{isolate(player.name)} {'checked in' if checked_in else 'not checked in'}",
-        )
-    return player
-
-
 def has_games(tournament: Tournament) -> bool:
     """Whether any round of the event is paired (a game, a bye or a forfeit)."""
     return Game.objects.filter(division__tournament=tournament).exclude(kind=Game.VOID).exists()
@@ -329,78 +204,6 @@ def unplayed_rounds(tournament: Tournament) -> list[str]:
                 % {"name": division.name, "numbers": numbers, "count": len(summaries)}
             )
     return lines
-
-
-def _before_round_1(player: Player, what: str) -> None:
-    if Game.objects.filter(division_id=player.division_id).exists():
-        raise rounds.PairingRefused(
-            gettext(
-                "Round 1 of division %(name)s is paired: players can no longer be "
-                "%(what)s (withdraw them instead, or unpair round 1 first)."
-            )
-            % {"name": player.division.name, "what": what}
-        )
-
-
-def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
-    """A player's name, rating and club corrected before round 1 is paired."""
-    name = " ".join(new.name.split())
-    if not name:
-        raise rounds.PairingRefused(gettext("A player needs a name."))
-    with transaction.atomic():
-        division = rounds.locked_division(player.division)
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        _before_round_1(player, "edited")
-        if division.players.exclude(pk=player.pk).filter(name__iexact=name).exists():
-            raise rounds.PairingRefused(
-                gettext("%(name)s is already in division %(name2)s.")
-                % {"name": name, "name2": division.name}
-            )
-        before = {
-            "player": player.number,
-            "name": player.name,
-            "rating": player.rating,
-            "club": player.club,
-        }
-        if name != player.name:
-            # A new name is spelled in Latin letters afresh, to be checked again.
-            player.latin_name, player.latin_checked = "", False
-        player.name, player.rating, player.club = name, new.rating, new.club
-        player.rating_text = str(new.rating)
-        player.save()
-        after = {"player": player.number, "name": name, "rating": new.rating, "club": new.club}
-        audit.record(
-            division,
-            Change.Action.EDIT_PLAYER,
-            actor=user,
-            before=before,
-            after=after,
-            reason=(
-                f"Player {player.number} edited: {isolate(before['name'])} became {isolate(name)}"
-            )
-            if before["name"] != name
-            else f"Player {player.number} ({isolate(name)}) edited",
-        )
-        if before["name"] != name:
-            people.link_player(player, renamed=True)
-    return player
-
-
-def remove_player(player: Player, user: Any) -> None:
-    """A player taken off the roster before round 1 is paired; the others keep their numbers."""
-    with transaction.atomic():
-        division = rounds.locked_division(player.division)
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        _before_round_1(player, "removed")
-        before = {"player": player.number, "name": player.name, "rating": player.rating}
-        player.delete()
-        audit.record(
-            division,
-            Change.Action.REMOVE_PLAYER,
-            actor=user,
-            before=before,
-            reason=f"Player {before['player']} ({isolate(before['name'])}) removed before round 1",
-        )
 
 
 @dataclass
@@ -628,115 +431,6 @@ def remove_division(division: Division, user: Any) -> str:
             reason=_("Division %(name)s removed") % {"name": name},
         )
     return name
-
-
-def move_player(player: Player, target: Division, user: Any) -> Player:
-    """A player moved to another division of the tournament before they have played: they have
-    no game (not even a pairing) in their division, and the target has no round paired; they
-    take the next number there. Their old number in the division they leave stays free."""
-    with transaction.atomic():
-        source = rounds.locked_division(player.division)
-        target = rounds.locked_division(target)
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        if target.tournament_id != source.tournament_id or target.pk == source.pk:
-            raise PeopleRefused(_("Choose another division of the tournament."))
-        if source.games.filter(Q(player1=player) | Q(player2=player)).exists():
-            raise PeopleRefused(
-                _(
-                    "%(name)s is paired or has played in division %(division)s: a player moves "
-                    "only before their first pairing (unpair the round first)."
-                )
-                % {"name": player.name, "division": source.name}
-            )
-        if target.games.exists():
-            raise PeopleRefused(
-                _(
-                    "Division %(division)s has rounds paired: add %(name)s there as a late "
-                    "entry instead."
-                )
-                % {"name": player.name, "division": target.name}
-            )
-        if target.players.filter(name__iexact=player.name).exists():
-            raise PeopleRefused(
-                _("%(name)s is already in division %(division)s.")
-                % {"name": player.name, "division": target.name}
-            )
-        before = {"division": source.name, "player": player.number, "name": player.name}
-        player.division = target
-        player.number = (target.players.aggregate(n=Max("number"))["n"] or 0) + 1
-        player.absent_rounds = []
-        player.save()
-        after = {"division": target.name, "player": player.number, "name": player.name}
-        reason = _("%(name)s moved from division %(source)s to %(target)s as player %(number)d") % {
-            "name": player.name,
-            "source": source.name,
-            "target": target.name,
-            "number": player.number,
-        }
-        stamps.touch([source.pk])  # the player's save renewed the target's stamp
-        audit.record(
-            target, Change.Action.MOVE_PLAYER, actor=user, before=before, after=after, reason=reason
-        )
-    return player
-
-
-def rating_list_matches(division: Division, rating_list: ratinglist.RatingList) -> list:
-    """Each player of the division (withdrawn ones too) matched by name to a rating list's
-    entries (`interchange.ratinglist.match`): what the desk previews before anything changes."""
-    players = [
-        (p.pk, p.name, p.rating, p.membership_id) for p in division.players.order_by("number")
-    ]
-    return ratinglist.match(players, rating_list)
-
-
-def use_ratings(
-    division: Division, updates: list[tuple[int, int, int]], user: Any, source: str
-) -> int:
-    """tsh's USERATINGS: players' ratings set from a rating list before round 1 is paired, as
-    previewed: `updates` are (player id, rating previewed, new rating). One transaction and one
-    logged change; refused (nothing changed) once round 1 is paired, or if a player's rating
-    changed since the preview. Returns the number of players changed."""
-    with transaction.atomic():
-        division = rounds.locked_division(division)
-        if Game.objects.filter(division=division).exists():
-            raise rounds.PairingRefused(
-                gettext(
-                    "Round 1 of division %(name)s is paired: ratings are set from a rating "
-                    "list only before it (unpair round 1 first)."
-                )
-                % {"name": division.name}
-            )
-        players = {
-            p.pk: p
-            for p in Player.objects.select_for_update().filter(
-                division=division, pk__in=[pk for pk, _, _ in updates]
-            )
-        }
-        before: dict[str, int] = {}
-        after: dict[str, int] = {}
-        for pk, previewed, new in updates:
-            player = players.get(pk)
-            if player is None or player.rating != previewed:
-                raise rounds.PairingRefused(
-                    gettext("The roster changed since the preview: upload the rating list again.")
-                )
-            if player.rating == new:
-                continue
-            before[str(player.number)] = player.rating
-            after[str(player.number)] = new
-            player.rating, player.rating_text = new, str(new)
-            player.save(update_fields=["rating", "rating_text", "updated"])
-        if after:
-            audit.record(
-                division,
-                Change.Action.EDIT_PLAYER,
-                actor=user,
-                before={"ratings": before},
-                after={"ratings": after},
-                reason=f"Ratings of {len(after)} player{'s' if len(after) != 1 else ''} "
-                f"from the {source}",
-            )
-    return len(after)
 
 
 def set_dates(

@@ -35,6 +35,7 @@ from tournament.exchange import backup
 from tournament.models import Division, Game, Player
 from tournament.pairing import services as rounds
 from tournament.phone import services as phones
+from tournament.players import roster
 from tournament.players import services as players
 from tournament.results import corrections
 from tournament.results import services as results
@@ -217,13 +218,13 @@ class Event:
                 initial += 1
             names.append(name)
         text = "".join(f"{n}, {rng.randint(800, 2100)}\n" for n in names)
-        events.add_players(division, text, self.user)
+        roster.add_players(division, text, self.user)
 
     def check_in(self) -> None:
         for division in self.divisions_now():
             for player in division.players.all():
                 if self.rng.random() < 0.85:  # the rest are no-shows at check-in
-                    events.set_checked_in(player, True, self.user)
+                    roster.set_checked_in(player, True, self.user)
 
     def field_of(self, division: Division, number: int) -> list[Player]:
         return [

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.core.access import get_desk_tournament
+from tournament.core.choices import DEMO_SLUG
 from tournament.core.forms import form_error
 from tournament.event import checks
 from tournament.event import services as events
@@ -220,10 +221,8 @@ def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
 def delete_demo(request: HttpRequest, slug: str) -> HttpResponse:
     """The demo tournament deleted by one of its directors; no other tournament is deleted
     from the desk."""
-    from tournament.management.commands.loaddemo import SLUG as DEMO
-
     tournament = get_desk_tournament(request, slug, unlocking=True)
-    if tournament.slug != DEMO:
+    if tournament.slug != DEMO_SLUG:
         raise PermissionDenied(gettext("Only the demo tournament can be deleted from the desk."))
     name = tournament.name
     tournament.delete()

@@ -29,7 +29,7 @@ from django.db import DatabaseError, IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from tournament.core import jsonin
+from tournament.core import jsonin, tokens
 from tournament.models import (
     Change,
     Claim,
@@ -47,7 +47,6 @@ from tournament.models import (
 )
 from tournament.pairing import basis
 from tournament.people import services as linking
-from tournament.phone import tokens
 
 FORMAT = "spread-backup"
 VERSION = 1

@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournament.core import bounds
 from tournament.core.access import get_desk_division, get_public_division, get_public_tournament
+from tournament.core.http import public_json
 from tournament.hall import clock
-from tournament.public.api import _json
 
 DONE = {
     "start": lambda: gettext("The clock is running."),
@@ -83,7 +83,7 @@ def api_clock(request: HttpRequest, slug: str, division: str) -> HttpResponseBas
     if any(tag.strip().removeprefix("W/") == etag for tag in wanted.split(",")):
         response: HttpResponseBase = HttpResponseNotModified()
     else:
-        response = _json({**clock.state_of(shown), "round": named})
+        response = public_json({**clock.state_of(shown), "round": named})
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
     return response

@@ -17,7 +17,6 @@ from tournament.core.sentences import isolate
 from tournament.hall import forms, photos
 from tournament.hall.images import PhotoRefused
 from tournament.models import Division, Player
-from tournament.players import services as player_services
 
 
 def _too_large(most: int) -> str:
@@ -133,7 +132,7 @@ def player_xtid(request: HttpRequest, slug: str, division_id: int, number: int) 
     if not form.is_valid():
         messages.error(request, form_error(form))
     else:
-        player_services.set_xtid(player, form.cleaned_data["xtid"], request.user)
+        photos.set_xtid(player, form.cleaned_data["xtid"], request.user)
         messages.success(
             request,
             gettext("Cross-tables id of %(name)s saved.") % {"name": isolate(player.name)},

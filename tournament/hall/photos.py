@@ -181,3 +181,25 @@ def photo_stamps(division: Division) -> dict[int, str]:
     return dict(
         PlayerPhoto.objects.filter(player__division=division).values_list("player_id", "stamp")
     )
+
+
+def set_xtid(player: Player, xtid: int | None, user: Any) -> Player:
+    """The player's cross-tables id set (None: taken off), at any time of the event; logged.
+    A TSH export writes it back where the file had it (`exchange/tsh_io.py`)."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.xtid == xtid:
+            return player
+        before = {"player": player.number, "xtid": player.xtid}
+        player.xtid = xtid
+        player.save(update_fields=["xtid", "updated"])
+        audit.record(
+            player.division,
+            Change.Action.EDIT_PLAYER,
+            actor=user,
+            before=before,
+            after={"player": player.number, "xtid": xtid},
+            reason=f"Player {player.number} ({isolate(player.name)}): cross-tables id "
+            + (str(xtid) if xtid is not None else "taken off"),
+        )
+    return player

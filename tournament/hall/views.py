@@ -11,9 +11,9 @@ from django.utils.translation import gettext
 
 from tournament.core.access import get_public_division, get_public_tournament
 from tournament.core.bounds import plain_number
+from tournament.core.http import public_json
 from tournament.hall import cards
 from tournament.models import Division, PlayerPhoto, Tournament
-from tournament.public.api import _json
 from tournament.public.cache import Page
 
 PER_SCREEN = (1, 24)  # the cards a screen the projector may be asked for
@@ -38,7 +38,7 @@ def _bounded(request: HttpRequest, name: str, bounds: tuple[int, int], default: 
 def feed(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     """The cards' feed: `cards.scoreboard` as JSON."""
     _, div = _division(request, slug, division)
-    return _json(cards.scoreboard(div, page.stamps(div)))
+    return public_json(cards.scoreboard(div, page.stamps(div)))
 
 
 def _context(tournament: Tournament, div: Division, **more: object) -> dict[str, object]:

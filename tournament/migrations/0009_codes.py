@@ -36,7 +36,7 @@ def _legacy(report: Any) -> Any:
 
 def forwards(apps, schema_editor) -> None:
     from tournament.scoresheets import services as scoresheets
-    from tournament.scoresheets.report import _KEYS
+    from tournament.core.sheet_report import _KEYS
 
     Scoresheet = apps.get_model("tournament", "Scoresheet")
     for sheet in Scoresheet.objects.select_related("game__division").iterator():
@@ -55,7 +55,7 @@ def forwards(apps, schema_editor) -> None:
 
 
 def backwards(apps, schema_editor) -> None:
-    from tournament.scoresheets.report import SheetReport
+    from tournament.core.sheet_report import SheetReport
 
     Scoresheet = apps.get_model("tournament", "Scoresheet")
     for sheet in Scoresheet.objects.iterator():

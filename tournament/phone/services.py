@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tournament.core import bounds, throttle
+from tournament.core import bounds, throttle, tokens
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import (
@@ -38,7 +38,6 @@ from tournament.models import (
     RoundClock,
     Scoresheet,
 )
-from tournament.phone import tokens
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import memos, read_model
@@ -64,7 +63,7 @@ def _hash(token: str) -> str:
 
 def issue_link(player: Player) -> str:
     """A new token for the player; any link they had before stops working. The token is kept
-    as its digest and sealed (`tournament/phone/tokens.py`), never as it is."""
+    as its digest and sealed (`tournament/core/tokens.py`), never as it is."""
     token = secrets.token_urlsafe(24)
     with transaction.atomic():
         PlayerLink.objects.filter(player=player, revoked=None).update(revoked=timezone.now())

@@ -27,12 +27,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.core import bounds, sentences
 from tournament.core.access import get_desk_division
+from tournament.core.choices import DISPLAY_VIEWS
 from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.hall import clock
 from tournament.models import Claim, Game, Player, PlayerLink, Scoresheet
 from tournament.phone import services as selfservice
-from tournament.public import api
 from tournament.public.cache import PAGE_TIMEOUT
 from tournament.results import claims as reports
 from tournament.results import services as results
@@ -406,7 +406,7 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
                 division.save(update_fields=["self_report", "stamp"])
             elif "display_pin" in request.POST:
                 pin = request.POST["display_pin"]
-                division.display_pin = pin if pin in api.DISPLAY_VIEWS else ""
+                division.display_pin = pin if pin in DISPLAY_VIEWS else ""
                 division.save(update_fields=["display_pin", "stamp"])
             elif "claim" in request.POST:
                 pk = bounds.plain_number(request.POST["claim"]) or 0

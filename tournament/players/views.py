@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST
 
 from tournament.core import bounds
 from tournament.core.access import get_desk_division
+from tournament.core.errors import PeopleRefused
 from tournament.core.forms import form_error
-from tournament.event import services as events
 from tournament.hall import forms as hall_forms
 from tournament.hall import photos
 from tournament.interchange import names
@@ -28,6 +28,7 @@ from tournament.models import Division, Game, Player
 from tournament.pairing import services as rounds
 from tournament.pairing.views import tell
 from tournament.people import services as people
+from tournament.players import roster as roster_changes
 from tournament.players import services as player_changes
 from tournament.players.forms import (
     AbsentForm,
@@ -265,8 +266,10 @@ def paste_players(request: HttpRequest, slug: str, division_id: int) -> HttpResp
         return redirect("desk-players", slug, division.pk)
     rewritten: list[str] = []
     try:
-        added = events.add_players(division, form.cleaned_data["players"], request.user, rewritten)
-    except events.PasteError as error:
+        added = roster_changes.add_players(
+            division, form.cleaned_data["players"], request.user, rewritten
+        )
+    except roster_changes.PasteError as error:
         messages.error(
             request,
             gettext("Nobody added: %(problems)s.") % {"problems": "; ".join(error.problems)},
@@ -316,7 +319,7 @@ def check_in(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     if request.method == "POST":
         player = get_object_or_404(division.players, number=request.POST.get("player") or 0)
         checked_in = request.POST.get("checked_in") == "1"
-        events.set_checked_in(player, checked_in, request.user)
+        roster_changes.set_checked_in(player, checked_in, request.user)
         messages.success(
             request,
             (
@@ -354,7 +357,7 @@ def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) 
     if request.method == "POST":
         try:
             if removing:
-                events.remove_player(player, request.user)
+                roster_changes.remove_player(player, request.user)
                 messages.success(
                     request,
                     gettext("%(name)s removed from division %(name2)s.")
@@ -363,7 +366,7 @@ def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) 
                 return redirect("desk-players", slug, division.pk)
             if form.is_valid():
                 new = NewPlayer(**form.cleaned_data)
-                events.edit_player(player, new, request.user)
+                roster_changes.edit_player(player, new, request.user)
                 messages.success(
                     request,
                     gettext("Player %(number)s saved: %(name)s.")
@@ -482,8 +485,8 @@ def move_player(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
     player = get_object_or_404(division.players, number=form.cleaned_data["player"])
     target = get_object_or_404(division.tournament.divisions, pk=form.cleaned_data["division"])
     try:
-        moved = events.move_player(player, target, request.user)
-    except events.PeopleRefused as refused:
+        moved = roster_changes.move_player(player, target, request.user)
+    except PeopleRefused as refused:
         messages.error(request, str(refused))
     else:
         messages.success(

@@ -13,10 +13,12 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import F
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
 from tournament.core.access import get_public_division, get_public_tournament
+from tournament.core.choices import DISPLAY_VIEWS
+from tournament.core.http import public_json
 from tournament.hall import photos
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
@@ -26,12 +28,6 @@ from tournament.standings import queries, read_model
 
 def _division(request: HttpRequest, slug: str, division: str) -> Division:
     return get_public_division(get_public_tournament(request, slug), division)
-
-
-def _json(data: Any) -> JsonResponse:
-    response = JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
-    response["Access-Control-Allow-Origin"] = "*"  # read-only, public: overlays may read it
-    return response
 
 
 def _games(division: Division, round_number: int | None = None) -> list[Game]:
@@ -71,7 +67,7 @@ def pairings(
     games = _games(div, number)
     if not games:
         raise Http404(gettext("No such round."))
-    return _json([_pairing(g) for g in games])
+    return public_json([_pairing(g) for g in games])
 
 
 def standings(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
@@ -81,7 +77,7 @@ def standings(request: HttpRequest, page: Page[None], slug: str, division: str) 
     rows = read_model.division_standings(div, key=key, public=True, stamps=stamps)
     rated = read_model.division_ratings(div, key=key, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
-    return _json(
+    return public_json(
         [
             {
                 "rank": r.rank,
@@ -101,7 +97,7 @@ def standings(request: HttpRequest, page: Page[None], slug: str, division: str) 
 
 def players(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     div = _division(request, slug, division)
-    return _json(
+    return public_json(
         [
             {"number": p.number, "name": p.name, "rating": p.rating, "club": p.club}
             for p in div.players.order_by("number")
@@ -111,7 +107,7 @@ def players(request: HttpRequest, page: Page[None], slug: str, division: str) ->
 
 def rounds(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     div = _division(request, slug, division)
-    return _json(
+    return public_json(
         [
             {"round": r.number, "games": r.games, "results": r.results}
             for r in queries.division_rounds(div, page.stamps(div))
@@ -216,7 +212,7 @@ def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         stages.append(
             {"stage": stage[0].stage, "name": state.stage_name(stage[0].stage), "matches": matches}
         )
-    return _json(
+    return public_json(
         {
             "length": state.playoff.length,
             "seeded_after": state.playoff.seeded_after,
@@ -230,7 +226,6 @@ def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     )
 
 
-DISPLAY_VIEWS = ("pairings", "standings", "results")
 
 
 def _latest_round(div: Division, stamps: Any) -> tuple[int, list[Any], dict[int, Any]]:
@@ -304,7 +299,7 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         }
         for r in rows
     ]
-    return _json(
+    return public_json(
         {
             "division": div.name,
             "round": last,

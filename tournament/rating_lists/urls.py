@@ -3,7 +3,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournament.rating_lists import views
+from tournament.rating_lists import use, views
 
 # Under /ratings/:
 public: list[URLPattern | URLResolver] = [
@@ -26,4 +26,8 @@ desk: list[URLPattern | URLResolver] = [
     path("<slug:slug>/directors/", views.desk_add_director, name="ratings-desk-director"),
     path("<slug:slug>/rebuild", views.desk_rebuild, name="ratings-desk-rebuild"),
     path("<slug:slug>/<str:fmt>.txt", views.desk_file, name="ratings-desk-file"),
+]
+# Under a division's desk pages: its players' ratings from a list (tsh's USERATINGS).
+desk_division: list[URLPattern | URLResolver] = [
+    path("players/ratings/", use.rating_list, name="desk-rating-list"),
 ]

@@ -18,11 +18,11 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 import scoring
 from scoring import gcg
 from tournament.core import bounds, jsonin, sentences
+from tournament.core.sheet_report import SheetReport
 from tournament.models import Game
 from tournament.scoresheets import entry
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets.board_svg import NAMES, PREMIUMS
-from tournament.scoresheets.report import SheetReport
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

@@ -24,8 +24,8 @@ from tournament.core import audit, bounds
 from tournament.core.bounds import MAX_SCORESHEET_BYTES as MAX_SCORESHEET_BYTES
 from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
+from tournament.core.sheet_report import SheetFinding, SheetPlayer, SheetReport
 from tournament.models import Change, Division, Game, Player, Scoresheet
-from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport
 
 logger = logging.getLogger(__name__)
 

@@ -23,10 +23,10 @@ from scoring.board import Board, builtin_layout
 from tournament.core import bounds
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
+from tournament.core.sheet_report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
 from tournament.models import Division, Scoresheet
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets.board_svg import Square, board_svg, legend
-from tournament.scoresheets.report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
 
 # A finding as the engine gives it, or as a scoresheet's stored report keeps it: both have the
 # same fields and make their `message` from their code and parameters.

@@ -25,9 +25,10 @@ from tournament.core.access import (
     get_desk_scoresheet,
     get_desk_tournament,
 )
+from tournament.core.errors import EntryError
 from tournament.core.forms import form_error
+from tournament.core.sheet_report import SheetReport
 from tournament.models import Game, Scoresheet
-from tournament.results import services as results
 from tournament.scoresheets import board_entry, viewer
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets.forms import (
@@ -37,7 +38,6 @@ from tournament.scoresheets.forms import (
     SingleUploadForm,
     UploadForm,
 )
-from tournament.scoresheets.report import SheetReport
 
 
 def _sheet_lines(text: str, report: SheetReport) -> list[dict[str, Any]]:
@@ -117,7 +117,7 @@ def scoresheet_new(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
                 else:  # saved twice from the board: nothing changes, and the sheet is there
                     messages.warning(request, str(duplicate))
                     return _saved(request, duplicate.sheet, str(duplicate))
-            except results.EntryError as refused:
+            except EntryError as refused:
                 form.add_error("gcg", str(refused))
             else:
                 messages.success(request, _sheet_message(sheet))
@@ -138,7 +138,7 @@ def scoresheet_edit(request: HttpRequest, slug: str, sheet_id: int) -> HttpRespo
                 sheet = scoresheets.update_scoresheet(
                     sheet, data["gcg"], request.user, data["reason"]
                 )
-            except results.EntryError as refused:
+            except EntryError as refused:
                 form.add_error("gcg", str(refused))
             else:
                 messages.success(request, _sheet_message(sheet))
@@ -212,7 +212,7 @@ def scoresheet_upload(request: HttpRequest, slug: str, game_id: int) -> HttpResp
     except scoresheets.DuplicateScoresheet as duplicate:
         messages.warning(request, str(duplicate))
         return redirect("desk-scoresheet", slug, duplicate.sheet.pk)
-    except results.EntryError as refused:
+    except EntryError as refused:
         messages.error(request, str(refused))
         return redirect("desk-game", slug, game.pk)
     messages.success(request, _sheet_message(sheet))
@@ -261,7 +261,7 @@ def scoresheet_resolve(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
         scoresheets.resolve_scoresheet(sheet, request.user, reason)
-    except results.EntryError as refused:
+    except EntryError as refused:
         messages.error(request, str(refused))
     else:
         messages.success(request, gettext("Resolved: the scoresheet is off the dashboard."))
@@ -277,7 +277,7 @@ def scoresheet_release(request: HttpRequest, slug: str, sheet_id: int) -> HttpRe
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
         scoresheets.release_scoresheet(sheet, request.user, reason)
-    except results.EntryError as refused:
+    except EntryError as refused:
         messages.error(request, str(refused))
     else:
         messages.success(request, _("Published: the public pages show the scoresheet."))
@@ -307,7 +307,7 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
                 continue
             try:
                 attached.append(scoresheets.attach_scoresheet(chosen, text, request.user, name))
-            except results.EntryError as refused:
+            except EntryError as refused:
                 errors.append(f"{name}: {refused}")
     elif request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
@@ -329,7 +329,7 @@ def upload(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
                         sheet = scoresheets.attach_scoresheet(
                             found, text, request.user, upload.name
                         )
-                    except results.EntryError as refused:
+                    except EntryError as refused:
                         errors.append(f"{upload.name}: {refused}")
                         continue
                     attached.append(sheet)

@@ -8,10 +8,10 @@ import re
 from functools import cache
 
 from scoring.rules import RulesError, load_rules
+from tournament.core.sheet_report import SheetReport
 from tournament.engine import statistics as engine
 from tournament.models import Division, Game, Scoresheet
 from tournament.scoresheets import services as scoresheets
-from tournament.scoresheets.report import SheetReport
 
 _SCORE = re.compile(r"[+-]\d+")
 _NOT_A_TILE = re.compile(r"[^\w.\[\]]")

@@ -15,12 +15,13 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
 
+from tournament.core.choices import DEMO_SLUG
 from tournament.management.base import SpreadCommand
 from tournament.models import Division, Game, Player, Tournament
 from tournament.people import services as linking
 from tournament.scoresheets import services as scoresheets
 
-SLUG = "demo"
+SLUG = DEMO_SLUG
 DIRECTOR = "director"
 PASSWORD = "spread-demo"
 SCORESHEETS = Path(settings.BASE_DIR) / "fixtures" / "demo"

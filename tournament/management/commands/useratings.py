@@ -10,10 +10,10 @@ from django.core.management.base import CommandError, CommandParser
 
 from tournament.core import tsh_settings
 from tournament.engine.text import plural
-from tournament.event import services as events
 from tournament.interchange import files, ratinglist
 from tournament.management.base import DivisionCommand
 from tournament.pairing import services as rounds
+from tournament.rating_lists import use
 
 SOURCE = {"naspa": "NASPA ratings list", "wespa": "WESPA ratings list"}
 
@@ -50,7 +50,7 @@ class Command(DivisionCommand):
         read = ratinglist.read(data, fmt)
         for problem in read.problems:
             self.stderr.write(f"{file}: {problem.text}")
-        matches = events.rating_list_matches(div, read)
+        matches = use.rating_list_matches(div, read)
         for m in matches:
             if m.outcome == "update":
                 self.stdout.write(f"{m.name}: {m.old} -> {m.new} (line {m.entries[0].line})")
@@ -66,7 +66,7 @@ class Command(DivisionCommand):
             self.stdout.write(f"{plural(len(updates), 'rating')} would change (--apply to set)")
             return
         try:
-            changed = events.use_ratings(div, updates, None, SOURCE[fmt])
+            changed = use.use_ratings(div, updates, None, SOURCE[fmt])
         except rounds.PairingRefused as refused:
             raise CommandError(str(refused)) from refused
         self.stdout.write(f"{plural(changed, 'rating')} set in division {div.name}")

@@ -1,25 +1,87 @@
 """Players' ratings filled in from a rating list the director downloads from their association
 (NASPA's or WESPA's, read by `interchange.ratinglist`), as tsh's USERATINGS does: the file is
 read and matched by name, the desk shows what would change, who was not found and who matched
-more than one entry, and nothing changes until the director confirms (`events.use_ratings`).
+more than one entry, and nothing changes until the director confirms (`use_ratings`).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
-from tournament.core import bounds, tsh_settings
+from tournament.core import audit, bounds, tsh_settings
 from tournament.core.access import get_desk_division
-from tournament.event import services as events
 from tournament.interchange import ratinglist
-from tournament.models import Game
+from tournament.models import Change, Division, Game, Player
 from tournament.pairing import services as rounds
+
+
+def rating_list_matches(division: Division, rating_list: ratinglist.RatingList) -> list:
+    """Each player of the division (withdrawn ones too) matched by name to a rating list's
+    entries (`interchange.ratinglist.match`): what the desk previews before anything changes."""
+    players = [
+        (p.pk, p.name, p.rating, p.membership_id) for p in division.players.order_by("number")
+    ]
+    return ratinglist.match(players, rating_list)
+
+
+def use_ratings(
+    division: Division, updates: list[tuple[int, int, int]], user: Any, source: str
+) -> int:
+    """tsh's USERATINGS: players' ratings set from a rating list before round 1 is paired, as
+    previewed: `updates` are (player id, rating previewed, new rating). One transaction and one
+    logged change; refused (nothing changed) once round 1 is paired, or if a player's rating
+    changed since the preview. Returns the number of players changed."""
+    with transaction.atomic():
+        division = rounds.locked_division(division)
+        if Game.objects.filter(division=division).exists():
+            raise rounds.PairingRefused(
+                gettext(
+                    "Round 1 of division %(name)s is paired: ratings are set from a rating "
+                    "list only before it (unpair round 1 first)."
+                )
+                % {"name": division.name}
+            )
+        players = {
+            p.pk: p
+            for p in Player.objects.select_for_update().filter(
+                division=division, pk__in=[pk for pk, _, _ in updates]
+            )
+        }
+        before: dict[str, int] = {}
+        after: dict[str, int] = {}
+        for pk, previewed, new in updates:
+            player = players.get(pk)
+            if player is None or player.rating != previewed:
+                raise rounds.PairingRefused(
+                    gettext("The roster changed since the preview: upload the rating list again.")
+                )
+            if player.rating == new:
+                continue
+            before[str(player.number)] = player.rating
+            after[str(player.number)] = new
+            player.rating, player.rating_text = new, str(new)
+            player.save(update_fields=["rating", "rating_text", "updated"])
+        if after:
+            audit.record(
+                division,
+                Change.Action.EDIT_PLAYER,
+                actor=user,
+                before={"ratings": before},
+                after={"ratings": after},
+                reason=f"Ratings of {len(after)} player{'s' if len(after) != 1 else ''} "
+                f"from the {source}",
+            )
+    return len(after)
+
 
 FORMAT_NAMES = {
     "naspa": gettext_lazy("NASPA ratings list"),
@@ -70,7 +132,7 @@ def rating_list(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
     if request.method == "POST" and request.POST.get("action") == "confirm":
         source = str(FORMAT_NAMES.get(request.POST.get("format", ""), _("rating list")))
         try:
-            changed = events.use_ratings(
+            changed = use_ratings(
                 division, _updates(request.POST.getlist("set")), request.user, source
             )
         except rounds.PairingRefused as refused:
@@ -91,7 +153,7 @@ def rating_list(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
         if form.is_valid():
             fmt = form.cleaned_data["format"]
             read = ratinglist.read(form.cleaned_data["file"], fmt)
-            matches = events.rating_list_matches(division, read)
+            matches = rating_list_matches(division, read)
             by_outcome: dict[str, list[ratinglist.Match]] = {}
             for m in matches:
                 by_outcome.setdefault(m.outcome, []).append(m)
