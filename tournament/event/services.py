@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.text import slugify
@@ -17,6 +18,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from tournament.core import audit, bounds
+from tournament.core.actor import Actor, RequestUser
 from tournament.core.sentences import isolate
 from tournament.event import snapshots
 from tournament.interchange import names, ratinglist
@@ -32,7 +34,7 @@ from tournament.standings import stamps
 CREATE_PERMISSION = "tournament.add_tournament"
 
 
-def may_create(user: Any) -> bool:
+def may_create(user: RequestUser) -> bool:
     return bool(user.is_authenticated and user.has_perm(CREATE_PERMISSION))
 
 
@@ -75,7 +77,7 @@ class NewDivision:
 
 
 def create_tournament(
-    user: Any, name: str, divisions: list[NewDivision], **fields: Any
+    user: User, name: str, divisions: list[NewDivision], **fields: Any
 ) -> Tournament:
     """A new tournament directed by `user`, with its divisions, in one transaction."""
     with transaction.atomic():
@@ -107,7 +109,7 @@ class PeopleRefused(ValueError):
 ROLES = {"director": "co-director", "scorekeeper": "scorekeeper"}
 
 
-def add_person(tournament: Tournament, username: str, role: str, by: Any) -> Any:
+def add_person(tournament: Tournament, username: str, role: str, by: Actor) -> Any:
     """Make the user `username` a co-director or a scorekeeper (one role at a time)."""
     if role not in ROLES:
         raise PeopleRefused(
@@ -143,7 +145,7 @@ def add_person(tournament: Tournament, username: str, role: str, by: Any) -> Any
     return user
 
 
-def remove_person(tournament: Tournament, user_id: int, by: Any) -> str:
+def remove_person(tournament: Tournament, user_id: int, by: Actor) -> str:
     with transaction.atomic():
         user = tournament.directors.filter(pk=user_id).first()
         if user is not None:
@@ -167,7 +169,7 @@ def remove_person(tournament: Tournament, user_id: int, by: Any) -> str:
     return str(user.get_username())
 
 
-def set_lock(tournament: Tournament, locked: bool, by: Any, reason: str = "") -> None:
+def set_lock(tournament: Tournament, locked: bool, by: Actor, reason: str = "") -> None:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.locked == locked:
@@ -262,7 +264,7 @@ def read_player_list(text: str) -> list[NewPlayer]:
 
 
 def add_players(
-    division: Division, text: str, user: Any, rewritten: list[str] | None = None
+    division: Division, text: str, user: Actor, rewritten: list[str] | None = None
 ) -> list[Player]:
     """The pasted players added to the division, all or (on any bad line) none, every name in
     the division's one style: the style of its names, or for its first players the style of
@@ -285,7 +287,7 @@ def add_players(
     return added
 
 
-def set_checked_in(player: Player, checked_in: bool, user: Any) -> Player:
+def set_checked_in(player: Player, checked_in: bool, user: Actor) -> Player:
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.checked_in == checked_in:
@@ -342,7 +344,7 @@ def _before_round_1(player: Player, what: str) -> None:
         )
 
 
-def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
+def edit_player(player: Player, new: NewPlayer, user: Actor) -> Player:
     """A player's name, rating and club corrected before round 1 is paired."""
     name = " ".join(new.name.split())
     if not name:
@@ -386,7 +388,7 @@ def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
     return player
 
 
-def remove_player(player: Player, user: Any) -> None:
+def remove_player(player: Player, user: Actor) -> None:
     """A player taken off the roster before round 1 is paired; the others keep their numbers."""
     with transaction.atomic():
         division = rounds.locked_division(player.division)
@@ -506,7 +508,7 @@ _PLAYER_SKIP = {
 }
 
 
-def copy_tournament(tournament: Tournament, user: Any, name: str) -> Tournament:
+def copy_tournament(tournament: Tournament, user: User, name: str) -> Tournament:
     """The start of next year's event: the settings, divisions and roster, no results; the
     copier and the directors are its directors."""
     name = " ".join(name.split())
@@ -568,7 +570,7 @@ def _division_name(tournament: Tournament, name: str, exclude: int | None = None
     return name
 
 
-def add_division(tournament: Tournament, new: NewDivision, user: Any) -> Division:
+def add_division(tournament: Tournament, new: NewDivision, user: Actor) -> Division:
     """A division added at the desk, after the others."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -585,7 +587,7 @@ def add_division(tournament: Tournament, new: NewDivision, user: Any) -> Divisio
     return division
 
 
-def rename_division(division: Division, name: str, user: Any) -> Division:
+def rename_division(division: Division, name: str, user: Actor) -> Division:
     with transaction.atomic():
         division = rounds.locked_division(division)
         name = _division_name(division.tournament, name, exclude=division.pk)
@@ -605,7 +607,7 @@ def rename_division(division: Division, name: str, user: Any) -> Division:
     return division
 
 
-def remove_division(division: Division, user: Any) -> str:
+def remove_division(division: Division, user: Actor) -> str:
     """An empty division (no player, no game) removed; the removal is logged on the
     tournament."""
     with transaction.atomic():
@@ -630,7 +632,7 @@ def remove_division(division: Division, user: Any) -> str:
     return name
 
 
-def move_player(player: Player, target: Division, user: Any) -> Player:
+def move_player(player: Player, target: Division, user: Actor) -> Player:
     """A player moved to another division of the tournament before they have played: they have
     no game (not even a pairing) in their division, and the target has no round paired; they
     take the next number there. Their old number in the division they leave stays free."""
@@ -690,7 +692,7 @@ def rating_list_matches(division: Division, rating_list: ratinglist.RatingList) 
 
 
 def use_ratings(
-    division: Division, updates: list[tuple[int, int, int]], user: Any, source: str
+    division: Division, updates: list[tuple[int, int, int]], user: Actor, source: str
 ) -> int:
     """tsh's USERATINGS: players' ratings set from a rating list before round 1 is paired, as
     previewed: `updates` are (player id, rating previewed, new rating). One transaction and one
@@ -740,7 +742,7 @@ def use_ratings(
 
 
 def set_dates(
-    tournament: Tournament, start: datetime.date, end: datetime.date | None, by: Any
+    tournament: Tournament, start: datetime.date, end: datetime.date | None, by: Actor
 ) -> None:
     """The event's first and last day (the last the first when not given), logged. A rating
     list rates its events in the order of their first days."""
@@ -765,7 +767,7 @@ def _iso(day: datetime.date | None) -> str | None:
     return day.isoformat() if day is not None else None
 
 
-def set_language(tournament: Tournament, language: str, by: Any) -> None:
+def set_language(tournament: Tournament, language: str, by: Actor) -> None:
     """The tournament's default language for its public pages and reports ("" for none: the
     visitor's browser decides). Saved as any change to the tournament: its divisions' stamps
     are renewed, so a page or phone snapshot kept with the old default is not served again."""

@@ -44,6 +44,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid() and divisions.is_valid():
             data = form.cleaned_data
+            assert request.user.is_authenticated  # login_required
             tournament = events.create_tournament(
                 request.user,
                 data["name"],
@@ -201,6 +202,7 @@ def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
                 "the permission to create events."
             )
         )
+    assert request.user.is_authenticated  # login_required
     try:
         copy = events.copy_tournament(tournament, request.user, request.POST.get("name", ""))
     except events.PeopleRefused as refused:

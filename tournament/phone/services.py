@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tournament.core import bounds, throttle
+from tournament.core.actor import Actor, RequestUser
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import (
@@ -318,7 +319,7 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
         return Outcome(True, gettext("Both reports agree: the result is recorded."))
 
 
-def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> list[str]:
+def record(game: Game, claimant: Player, score: int, other_score: int, actor: Actor) -> list[str]:
     """Record a claim's scores through the desk's own write (`results.record_result`) and
     clear the game's claims; later rounds' pairings follow (`rounds.revisit`), and what they
     did is returned.
@@ -337,7 +338,7 @@ def record(game: Game, claimant: Player, score: int, other_score: int, actor: ob
     return rounds.revisit(game.division, user, [change])
 
 
-def accept(claim: Claim, user: object) -> list[str]:
+def accept(claim: Claim, user: RequestUser) -> list[str]:
     """A director accepts one claim of a game as its result; what later rounds' pairings
     did, a sentence each."""
     with transaction.atomic():

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext
 
 from tournament.core import audit
+from tournament.core.actor import Actor
 from tournament.models import Change, Division, Game
 from tournament.results.services import (
     CORRECT,
@@ -36,7 +38,7 @@ from tournament.scoresheets.services import reflag
 
 def correct_game(
     game: Game,
-    user: Any,
+    user: Actor,
     version: int,
     reason: str,
     score1: int | None,
@@ -80,7 +82,7 @@ def _undone_ids(changes: Iterable[Change]) -> set[int]:
     return {c.after.get("undoes") for c in changes if c.action == UNDO and c.after}
 
 
-def last_undoable(division: Division, user: Any) -> Change | None:
+def last_undoable(division: Division, user: User) -> Change | None:
     """The user's latest result entry or correction in the division not yet undone."""
     mine = Change.objects.filter(
         tournament_id=division.tournament_id,
@@ -96,7 +98,7 @@ def last_undoable(division: Division, user: Any) -> Change | None:
     return None
 
 
-def undo_last(division: Division, user: Any) -> Change:
+def undo_last(division: Division, user: User) -> Change:
     """Put back the rows the user's last entry changed, if no one has changed them since."""
     with transaction.atomic():
         change = last_undoable(division, user)

@@ -63,6 +63,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from scoring.rules import RulesError, Ruleset, load_rules
 from tournament.core import audit, bounds
+from tournament.core.actor import Actor
 from tournament.core.choices import ruleset_title
 from tournament.core.errors import EntryError
 from tournament.core.language import ltr_text
@@ -944,7 +945,7 @@ REFUSED = gettext_lazy("Your save was refused and nothing was overwritten")
 
 
 def _apply(
-    plan: _Plan, user: Any, reason: str, action: str, absent: dict[str, int] | None = None
+    plan: _Plan, user: Actor, reason: str, action: str, absent: dict[str, int] | None = None
 ) -> Change:
     game = plan.game
     before = [snapshot(game)]
@@ -990,7 +991,7 @@ def locked_round(division: Division, round_number: int) -> list[Game]:
     )
 
 
-def _saved_already(plan: _Plan, version: int | None, actor: Any) -> Change | None:
+def _saved_already(plan: _Plan, version: int | None, actor: Actor) -> Change | None:
     """The change that saved this very line a moment ago, when it comes again (Enter pressed
     twice, a form sent twice): the game one version past the one the sender saw, brought there
     by the same user (or player) to the values sent now. None for anything else, which
@@ -1040,7 +1041,7 @@ def record_result(
     game: Game,
     score1: int,
     score2: int,
-    actor: Any,
+    actor: Actor,
     *,
     reason: str = "",
     first: int | None = None,
@@ -1109,7 +1110,7 @@ def enter_line(
     division: Division,
     round_number: int,
     text: str,
-    user: Any,
+    user: Actor,
     version: int | None = None,
     reason: str = "",
     first_as_typed: bool = False,
