@@ -87,6 +87,7 @@ def import_tsh(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         status = 400
         if form.is_valid():
+            assert request.user.is_authenticated  # login_required
             try:
                 tournament, notes = tsh_upload.import_upload(
                     form.cleaned_data["tsh_files"], request.user, form.cleaned_data["name"]
