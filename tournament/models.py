@@ -6,7 +6,7 @@ Standings are never stored: they are computed from the games by `tournament/engi
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -17,6 +17,9 @@ from django.utils.translation import gettext_lazy as _
 from tournament.core.sentences import isolate
 from tournament.core.sheet_report import SheetReport
 from tournament.interchange import names
+
+if TYPE_CHECKING:
+    from tournament.core.actor import RequestUser
 
 
 class Tournament(models.Model):
@@ -63,10 +66,10 @@ class Tournament(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("tournament", args=[self.slug])
 
-    def is_director(self, user) -> bool:
+    def is_director(self, user: RequestUser) -> bool:
         return bool(user.is_authenticated and self.directors.filter(pk=user.pk).exists())
 
-    def is_scorekeeper(self, user) -> bool:
+    def is_scorekeeper(self, user: RequestUser) -> bool:
         return bool(user.is_authenticated and self.scorekeepers.filter(pk=user.pk).exists())
 
 

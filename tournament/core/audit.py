@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
 from tournament.core import signals
+from tournament.core.actor import Actor
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
 
 Action = Change.Action
@@ -23,7 +24,7 @@ def record(
     division: Division | Tournament,
     action: str,
     *,
-    actor: Any,
+    actor: Actor,
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
     reason: str = "",

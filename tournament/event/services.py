@@ -10,12 +10,14 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from tournament.core import audit
+from tournament.core.actor import Actor, RequestUser
 from tournament.core.errors import PeopleRefused
 from tournament.core.sentences import isolate
 from tournament.exchange import snapshots
@@ -28,7 +30,7 @@ from tournament.results import services as results
 CREATE_PERMISSION = "tournament.add_tournament"
 
 
-def may_create(user: Any) -> bool:
+def may_create(user: RequestUser) -> bool:
     return bool(user.is_authenticated and user.has_perm(CREATE_PERMISSION))
 
 
@@ -71,7 +73,7 @@ class NewDivision:
 
 
 def create_tournament(
-    user: Any, name: str, divisions: list[NewDivision], **fields: Any
+    user: User, name: str, divisions: list[NewDivision], **fields: Any
 ) -> Tournament:
     """A new tournament directed by `user`, with its divisions, in one transaction."""
     with transaction.atomic():
@@ -99,7 +101,7 @@ def create_tournament(
 ROLES = {"director": "co-director", "scorekeeper": "scorekeeper"}
 
 
-def add_person(tournament: Tournament, username: str, role: str, by: Any) -> Any:
+def add_person(tournament: Tournament, username: str, role: str, by: Actor) -> Any:
     """Make the user `username` a co-director or a scorekeeper (one role at a time)."""
     if role not in ROLES:
         raise PeopleRefused(
@@ -135,7 +137,7 @@ def add_person(tournament: Tournament, username: str, role: str, by: Any) -> Any
     return user
 
 
-def remove_person(tournament: Tournament, user_id: int, by: Any) -> str:
+def remove_person(tournament: Tournament, user_id: int, by: Actor) -> str:
     with transaction.atomic():
         user = tournament.directors.filter(pk=user_id).first()
         if user is not None:
@@ -159,7 +161,7 @@ def remove_person(tournament: Tournament, user_id: int, by: Any) -> str:
     return str(user.get_username())
 
 
-def set_lock(tournament: Tournament, locked: bool, by: Any, reason: str = "") -> None:
+def set_lock(tournament: Tournament, locked: bool, by: Actor, reason: str = "") -> None:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.locked == locked:
@@ -309,7 +311,7 @@ _PLAYER_SKIP = {
 }
 
 
-def copy_tournament(tournament: Tournament, user: Any, name: str) -> Tournament:
+def copy_tournament(tournament: Tournament, user: User, name: str) -> Tournament:
     """The start of next year's event: the settings, divisions and roster, no results; the
     copier and the directors are its directors."""
     name = " ".join(name.split())
@@ -371,7 +373,7 @@ def _division_name(tournament: Tournament, name: str, exclude: int | None = None
     return name
 
 
-def add_division(tournament: Tournament, new: NewDivision, user: Any) -> Division:
+def add_division(tournament: Tournament, new: NewDivision, user: Actor) -> Division:
     """A division added at the desk, after the others."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -388,7 +390,7 @@ def add_division(tournament: Tournament, new: NewDivision, user: Any) -> Divisio
     return division
 
 
-def rename_division(division: Division, name: str, user: Any) -> Division:
+def rename_division(division: Division, name: str, user: Actor) -> Division:
     with transaction.atomic():
         division = rounds.locked_division(division)
         name = _division_name(division.tournament, name, exclude=division.pk)
@@ -408,7 +410,7 @@ def rename_division(division: Division, name: str, user: Any) -> Division:
     return division
 
 
-def remove_division(division: Division, user: Any) -> str:
+def remove_division(division: Division, user: Actor) -> str:
     """An empty division (no player, no game) removed; the removal is logged on the
     tournament."""
     with transaction.atomic():
@@ -434,7 +436,7 @@ def remove_division(division: Division, user: Any) -> str:
 
 
 def set_dates(
-    tournament: Tournament, start: datetime.date, end: datetime.date | None, by: Any
+    tournament: Tournament, start: datetime.date, end: datetime.date | None, by: Actor
 ) -> None:
     """The event's first and last day (the last the first when not given), logged. A rating
     list rates its events in the order of their first days."""
@@ -459,7 +461,7 @@ def _iso(day: datetime.date | None) -> str | None:
     return day.isoformat() if day is not None else None
 
 
-def set_language(tournament: Tournament, language: str, by: Any) -> None:
+def set_language(tournament: Tournament, language: str, by: Actor) -> None:
     """The tournament's default language for its public pages and reports ("" for none: the
     visitor's browser decides). Saved as any change to the tournament: its divisions' stamps
     are renewed, so a page or phone snapshot kept with the old default is not served again."""

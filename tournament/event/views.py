@@ -46,6 +46,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid() and divisions.is_valid():
             data = form.cleaned_data
+            assert request.user.is_authenticated  # login_required
             tournament = events.create_tournament(
                 request.user,
                 data["name"],
@@ -88,6 +89,7 @@ def import_tsh(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         status = 400
         if form.is_valid():
+            assert request.user.is_authenticated  # login_required
             try:
                 tournament, notes = tsh_upload.import_upload(
                     form.cleaned_data["tsh_files"], request.user, form.cleaned_data["name"]
@@ -203,6 +205,7 @@ def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
                 "the permission to create events."
             )
         )
+    assert request.user.is_authenticated  # login_required
     try:
         copy = events.copy_tournament(tournament, request.user, request.POST.get("name", ""))
     except events.PeopleRefused as refused:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import DatabaseError, IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -434,7 +435,7 @@ def _nobody_to_direct(directors: list[str]) -> BackupRefused:
     )
 
 
-def restore(data: bytes, slug: str | None = None, director: Any = None) -> Restored:
+def restore(data: bytes, slug: str | None = None, director: User | None = None) -> Restored:
     """The backup's tournament written into this database as new rows, in one transaction.
 
     Someone here directs it: its directors who have an account on this server, and `director`

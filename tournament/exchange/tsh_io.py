@@ -10,8 +10,8 @@ import re
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -394,7 +394,7 @@ def _event_dates(
     return days[0], days[-1]
 
 
-def _directed_by(tournament: Tournament, director: Any, source: str) -> None:
+def _directed_by(tournament: Tournament, director: User | None, source: str) -> None:
     """The user who imported the event made its director, logged as the event's creation."""
     if director is None:
         return
@@ -422,7 +422,7 @@ def import_tsh(
     slug: str | None = None,
     name: str | None = None,
     *,
-    director: Any = None,
+    director: User | None = None,
     notes: list[str] | None = None,
     folder_name: str | None = None,
 ) -> Tournament:

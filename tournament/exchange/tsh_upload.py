@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -190,7 +191,7 @@ def _to_import(found: list[Upload]) -> PurePosixPath:
 
 
 def import_upload(
-    sent: list[Any], director: Any, name: str | None = None
+    sent: list[Any], director: User, name: str | None = None
 ) -> tuple[Tournament, list[str]]:
     """The event the files sent hold, directed by `director`; the notes the import made.
     Without a name given or config.tsh's `event_name`, the event is named after the zip's

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from tournament.core import audit
+from tournament.core.actor import Actor, RequestUser
 from tournament.core.errors import EntryError
 from tournament.models import Change, Division, Round, RoundClock
 
@@ -131,7 +132,7 @@ def _locked(division: Division) -> RoundClock | None:
     return RoundClock.objects.select_for_update().filter(division=division).first()
 
 
-def _log(division: Division, what: str, actor: Any, before: Any, after: Any) -> None:
+def _log(division: Division, what: str, actor: Actor, before: Any, after: Any) -> None:
     audit.record(
         division,
         Change.Action.CLOCK,
@@ -154,7 +155,7 @@ def start(
     division: Division,
     minutes: int | None = None,
     round: int | None = None,
-    actor: Any = None,
+    actor: Actor = None,
     now: datetime | None = None,
 ) -> dict[str, Any]:
     """Start the clock afresh for `minutes` (the division's `clock_minutes` if None), for
@@ -173,7 +174,7 @@ def start(
     return state_of(clock, at)
 
 
-def _change(division: Division, what: str, actor: Any, now: datetime | None) -> dict[str, Any]:
+def _change(division: Division, what: str, actor: Actor, now: datetime | None) -> dict[str, Any]:
     at = _now(now)
     with transaction.atomic():
         clock = _locked(division)
@@ -195,22 +196,22 @@ def _change(division: Division, what: str, actor: Any, now: datetime | None) -> 
     return state_of(clock, at)
 
 
-def pause(division: Division, actor: Any = None, now: datetime | None = None) -> dict[str, Any]:
+def pause(division: Division, actor: Actor = None, now: datetime | None = None) -> dict[str, Any]:
     """Stop the countdown where it is, keeping the seconds left."""
     return _change(division, "pause", actor, now)
 
 
-def resume(division: Division, actor: Any = None, now: datetime | None = None) -> dict[str, Any]:
+def resume(division: Division, actor: Actor = None, now: datetime | None = None) -> dict[str, Any]:
     """Count down again from the seconds kept at the pause."""
     return _change(division, "resume", actor, now)
 
 
-def reset(division: Division, actor: Any = None, now: datetime | None = None) -> dict[str, Any]:
+def reset(division: Division, actor: Actor = None, now: datetime | None = None) -> dict[str, Any]:
     """Back to the length it was started with, paused (resume starts it)."""
     return _change(division, "reset", actor, now)
 
 
-def stop(division: Division, actor: Any = None, now: datetime | None = None) -> dict[str, Any]:
+def stop(division: Division, actor: Actor = None, now: datetime | None = None) -> dict[str, Any]:
     """Take the clock away: the screens show none."""
     with transaction.atomic():
         clock = _locked(division)
@@ -222,7 +223,7 @@ def stop(division: Division, actor: Any = None, now: datetime | None = None) -> 
     return state_of(None, now)
 
 
-def desk_panel(division: Division, user: Any) -> dict[str, Any] | None:
+def desk_panel(division: Division, user: RequestUser) -> dict[str, Any] | None:
     """What the desk's clock panel shows, for the division's directors; None for others."""
     if not division.tournament.is_director(user):
         return None

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext
 
 from tournament.core import audit
+from tournament.core.actor import Actor
 from tournament.core.sentences import isolate
 from tournament.hall import images
 from tournament.hall.images import PhotoRefused
@@ -57,7 +57,7 @@ def refusal_text(refused: PhotoRefused) -> str:
     return text % p if p else text
 
 
-def save_photo(player: Player, data: bytes, user: Any, source: str = "") -> PlayerPhoto:
+def save_photo(player: Player, data: bytes, user: Actor, source: str = "") -> PlayerPhoto:
     """The player's photo made from `data` and saved (replacing any), logged; PhotoRefused
     with the reason if the file cannot be one."""
     photo = images.make_photo(data)
@@ -86,7 +86,7 @@ def save_photo(player: Player, data: bytes, user: Any, source: str = "") -> Play
     return kept
 
 
-def remove_photo(player: Player, user: Any) -> bool:
+def remove_photo(player: Player, user: Actor) -> bool:
     """The player's photo removed, logged; False if there was none."""
     with transaction.atomic():
         player = Player.objects.select_for_update().select_related("division").get(pk=player.pk)
@@ -138,7 +138,7 @@ def match_file(filename: str, players: list[Player]) -> list[Player]:
     return [p for p in players if name_key(p.name) == key]
 
 
-def save_batch(division: Division, files: list[images.Member], user: Any) -> BatchResult:
+def save_batch(division: Division, files: list[images.Member], user: Actor) -> BatchResult:
     """Each file matched to one player of the division and saved as their photo; every file
     is reported: saved, matched no one, matched several, or refused (and why)."""
     players = list(division.players.all())
@@ -160,7 +160,7 @@ def save_batch(division: Division, files: list[images.Member], user: Any) -> Bat
     return result
 
 
-def save_zip(division: Division, data: bytes, user: Any) -> BatchResult:
+def save_zip(division: Division, data: bytes, user: Actor) -> BatchResult:
     """A zip of photos (`images.zip_members`: capped, zip bombs refused) saved by `save_batch`."""
     members, skipped = images.zip_members(data)
     result = save_batch(division, members, user)
@@ -183,7 +183,7 @@ def photo_stamps(division: Division) -> dict[int, str]:
     )
 
 
-def set_xtid(player: Player, xtid: int | None, user: Any) -> Player:
+def set_xtid(player: Player, xtid: int | None, user: Actor) -> Player:
     """The player's cross-tables id set (None: taken off), at any time of the event; logged.
     A TSH export writes it back where the file had it (`exchange/tsh_io.py`)."""
     with transaction.atomic():

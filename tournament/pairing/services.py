@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from tournament.core import audit, sentences, signals
+from tournament.core.actor import Actor
 from tournament.core.changes import RESULT_ACTIONS, snapshot, stale_text
 from tournament.core.errors import EntryError
 from tournament.engine import pairing
@@ -332,14 +333,19 @@ def note_lines(state: Round | None) -> list[str]:
     return sentences.messages(state.notes) if state is not None else []
 
 
-def _log(division: Division, user: Any, action: str, before: list, after: list, reason: str):
+def _log(division: Division, user: Actor, action: str, before: list, after: list, reason: str):
     """A change to a round's games, as results log theirs: `{"games": [snapshot, …]}`."""
     games = {"games": before} if before else None
     return log_change(division, user, action, games, {"games": after} if after else None, reason)
 
 
 def log_change(
-    division: Division, user: Any, action: str, before: dict | None, after: dict | None, reason: str
+    division: Division,
+    user: Actor,
+    action: str,
+    before: dict | None,
+    after: dict | None,
+    reason: str,
 ) -> Change:
     """A change to a round or a player; `user` is None from the command line."""
     return audit.record(division, action, actor=user, before=before, after=after, reason=reason)
@@ -349,7 +355,7 @@ def save_pairings(
     division: Division,
     round_number: int,
     pairs: Sequence[tuple[Player, Player | None]],
-    user: Any,
+    user: Actor,
     *,
     system: str = "manual",
     based_on: int | None = None,
@@ -429,7 +435,7 @@ def save_pairings(
 def pair(
     division: Division,
     round_number: int,
-    user: Any,
+    user: Actor,
     based_on: int | None = None,
     system: str | None = None,
     repeats: int | None = None,
@@ -439,7 +445,7 @@ def pair(
     return save_plan(plan(division, round_number, based_on, system, repeats), user, auto)
 
 
-def save_plan(proposal: Plan, user: Any, auto: bool = False) -> Round:
+def save_plan(proposal: Plan, user: Actor, auto: bool = False) -> Round:
     """Save what `plan` proposed, unpublished."""
     result = proposal.result
     players = proposal.players
@@ -517,7 +523,7 @@ def current_warnings(division: Division, round_number: int) -> list[pairing.Pair
     return _check(division, round_number, games)
 
 
-def swap(division: Division, round_number: int, a: Player, b: Player, user: Any) -> Round:
+def swap(division: Division, round_number: int, a: Player, b: Player, user: Actor) -> Round:
     """Exchange two players' places in the round's pairings; the warnings are checked again."""
     if a.pk == b.pk:
         raise PairingRefused(gettext("Choose two different players to swap."))
@@ -612,7 +618,7 @@ def _refresh_round(division: Division, round_number: int) -> Round:
     return state
 
 
-def publish(division: Division, round_number: int, user: Any, stale_ok: bool = False) -> Round:
+def publish(division: Division, round_number: int, user: Actor, stale_ok: bool = False) -> Round:
     """Show the round's pairings to the players, and score its byes. A round paired from
     results that have changed since (`Round.stale`) is published only when `stale_ok` says
     the director saw that and confirmed."""
@@ -655,7 +661,7 @@ def publish(division: Division, round_number: int, user: Any, stale_ok: bool = F
         return state
 
 
-def unpair(division: Division, round_number: int, user: Any) -> None:
+def unpair(division: Division, round_number: int, user: Actor) -> None:
     """Take back a round's pairings (only while it has no results)."""
     with transaction.atomic():
         division, before = _clear_round(division, round_number, gettext("unpaired"))
@@ -670,7 +676,7 @@ def next_round(division: Division) -> int:
 
 
 def save_manual(
-    division: Division, round_number: int, numbers: Sequence[tuple[int, int | None]], user: Any
+    division: Division, round_number: int, numbers: Sequence[tuple[int, int | None]], user: Actor
 ) -> Round:
     """The director's own pairings, by player numbers (`(n, None)` a bye), checked and saved
     unpublished with the engine's warnings."""
@@ -721,7 +727,7 @@ def _pairs(division: Division, round_number: int) -> set[frozenset[int | None]]:
     return {frozenset((one, two)) for one, two in games.values_list("player1_id", "player2_id")}
 
 
-def _pair_again(division: Division, state: Round, user: Any) -> str:
+def _pair_again(division: Division, state: Round, user: Actor) -> str:
     """The division's own unpublished pairing of a round, made again from the results as they
     are now; what happened, in a sentence."""
     before = _pairs(division, state.number)
@@ -744,7 +750,7 @@ def _pair_again(division: Division, state: Round, user: Any) -> str:
     ) % {"round": state.number, "changed": changed, "count": len(after)}
 
 
-def revisit(division: Division, user: Any, changes: Sequence[Change]) -> list[str]:
+def revisit(division: Division, user: Actor, changes: Sequence[Change]) -> list[str]:
     """Bring the later rounds' pairings in line with `changes` (results, or the field), in the
     caller's transaction; what the desk is told, a sentence each.
 
@@ -810,7 +816,7 @@ def _touched_rounds(changes: Sequence[Change]) -> set[int]:
     }
 
 
-def auto_pair(division: Division, round_number: int, user: Any) -> list[str]:
+def auto_pair(division: Division, round_number: int, user: Actor) -> list[str]:
     """Pair the round after `round_number` by the schedule, unpublished, if the division pairs
     by itself, `round_number`'s results are complete and the next round is planned and not
     paired yet; what the desk is told."""

@@ -28,6 +28,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext, ngettext
 
 from tournament.core import audit
+from tournament.core.actor import RequestUser, signed_in
 from tournament.core.sentences import isolate
 from tournament.interchange import ratinglist
 from tournament.models import (
@@ -484,7 +485,7 @@ def candidates(player: Player) -> list[Person]:
     return [person] if person is not None else []
 
 
-def unsure_players(user: Any) -> list[Player]:
+def unsure_players(user: RequestUser | None) -> list[Player]:
     """The unsure players of the events the user directs (all, for staff)."""
     players = Player.objects.filter(person_link="unsure").select_related("division__tournament")
     if not _staff(user):
@@ -492,7 +493,7 @@ def unsure_players(user: Any) -> list[Player]:
     return list(players.order_by("division__tournament__name", "division__name", "number"))
 
 
-def suggestions(user: Any) -> list[PersonSuggestion]:
+def suggestions(user: RequestUser | None) -> list[PersonSuggestion]:
     """The suggestions the user's desk lists: those of a player or a person of an event they
     direct (all, for staff)."""
     found = PersonSuggestion.objects.select_related("player__division__tournament", "person")
@@ -508,28 +509,28 @@ def suggestions(user: Any) -> list[PersonSuggestion]:
 # --- Who may change people ------------------------------------------------------------------
 
 
-def _staff(user: Any) -> bool:
+def _staff(user: RequestUser | None) -> bool:
     return bool(user is None or user.is_superuser or user.is_staff)
 
 
-def _user_pk(user: Any) -> int:
+def _user_pk(user: RequestUser | None) -> int:
     """The user's key; 0, nobody's, for an anonymous user (who directs nothing: a filter by
     None would find the events nobody directs)."""
     return user.pk if user is not None and user.is_authenticated else 0
 
 
-def _directed(user: Any) -> set[int]:
-    if not user.is_authenticated:
+def _directed(user: RequestUser | None) -> set[int]:
+    if user is None or not user.is_authenticated:
         return set()
     return set(user.directed.values_list("pk", flat=True))
 
 
-def sees_everyone(user: Any) -> bool:
+def sees_everyone(user: RequestUser | None) -> bool:
     """Staff (and the command line): the desk lists every person and every change."""
     return _staff(user)
 
 
-def visible_people(user: Any) -> Any:
+def visible_people(user: RequestUser | None) -> Any:
     """The people the user's desk lists: everyone for staff, else the people of the events
     they direct (none for a user who directs nothing)."""
     people = Person.objects.all()
@@ -538,7 +539,7 @@ def visible_people(user: Any) -> Any:
     return people.distinct()
 
 
-def visible_changes(user: Any) -> Any:
+def visible_changes(user: RequestUser | None) -> Any:
     """The changes the user's desk lists: all for staff, else those that touched an event
     they direct."""
     changes = PeopleChange.objects.select_related("user")
@@ -547,7 +548,7 @@ def visible_changes(user: Any) -> Any:
     return changes.order_by("-at", "-pk")
 
 
-def may_see(user: Any, person: Person) -> bool:
+def may_see(user: RequestUser | None, person: Person) -> bool:
     """Staff, or a director of an event the person holds: the desk's page of the person."""
     if _staff(user):
         return True
@@ -555,7 +556,9 @@ def may_see(user: Any, person: Person) -> bool:
     return bool(directed) and person.players.filter(division__tournament__in=directed).exists()
 
 
-def may_change(user: Any, people: Iterable[Person] = (), players: Iterable[Player] = ()) -> bool:
+def may_change(
+    user: RequestUser | None, people: Iterable[Person] = (), players: Iterable[Player] = ()
+) -> bool:
     """Staff, the command line (None), or a user who directs every event every person
     involved holds (a person who holds none is staff's), and the event of every player moved.
     Nothing named: staff only."""
@@ -573,7 +576,7 @@ def may_change(user: Any, people: Iterable[Person] = (), players: Iterable[Playe
     )
 
 
-def may_undo(user: Any, change: PeopleChange) -> bool:
+def may_undo(user: RequestUser | None, change: PeopleChange) -> bool:
     """Staff, or a director of any event the change touched."""
     if _staff(user):
         return True
@@ -581,7 +584,7 @@ def may_undo(user: Any, change: PeopleChange) -> bool:
     return bool(directed) and change.events.filter(pk__in=directed).exists()
 
 
-def may_settle(user: Any, suggestion: PersonSuggestion) -> bool:
+def may_settle(user: RequestUser | None, suggestion: PersonSuggestion) -> bool:
     """Staff, a director of the player's event, or of an event the person holds."""
     if _staff(user):
         return True
@@ -602,7 +605,9 @@ def _refuse() -> PermissionError:
     )
 
 
-def _check(user: Any, people: Iterable[Person] = (), players: Iterable[Player] = ()) -> None:
+def _check(
+    user: RequestUser | None, people: Iterable[Person] = (), players: Iterable[Player] = ()
+) -> None:
     if not may_change(user, people, players):
         raise _refuse()
 
@@ -656,10 +661,12 @@ def _apply(state: dict[str, Any]) -> None:
     stamps.touch(divisions)
 
 
-def _log(action: str, user: Any, before: dict, after: dict, reason: str) -> PeopleChange:
+def _log(
+    action: str, user: RequestUser | None, before: dict, after: dict, reason: str
+) -> PeopleChange:
     """The change in `PeopleChange`, and in the change log of every event whose players it
     touched."""
-    actor = user if user is not None and user.is_authenticated else None
+    actor = signed_in(user)
     change = PeopleChange.objects.create(
         user=actor, action=action, before=before, after=after, reason=reason
     )
@@ -689,7 +696,7 @@ def _log(action: str, user: Any, before: dict, after: dict, reason: str) -> Peop
 
 
 def _change(
-    action: str, user: Any, people: set[int], players: set[int], reason: str, do: Any
+    action: str, user: RequestUser | None, people: set[int], players: set[int], reason: str, do: Any
 ) -> PeopleChange:
     """Run `do()` between the state before and after, and log it."""
     before = _state(people, players)
@@ -707,7 +714,7 @@ def _state_with(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]
     return {"people": people, "players": before["players"]}
 
 
-def confirm(player: Player, person: Person | None, user: Any) -> PeopleChange:
+def confirm(player: Player, person: Person | None, user: RequestUser | None) -> PeopleChange:
     """A director's link: the player is this person (or, with None, a new person). The
     director of the player's event may choose any of the candidates; another person only a
     user who may change them (`may_change`)."""
@@ -741,7 +748,7 @@ def confirm(player: Player, person: Person | None, user: Any) -> PeopleChange:
         return _change(PeopleChange.Action.LINK, user, people, {player.pk}, reason, do)
 
 
-def merge(keep: Person, other: Person, user: Any) -> PeopleChange:
+def merge(keep: Person, other: Person, user: RequestUser | None) -> PeopleChange:
     """`other`'s players become `keep`'s, `keep` takes the identifiers it lacks, and `other`
     is removed."""
     if keep.pk == other.pk:
@@ -778,7 +785,7 @@ def merge(keep: Person, other: Person, user: Any) -> PeopleChange:
         return _change(PeopleChange.Action.MERGE, user, {keep.pk, other.pk}, moved, reason, do)
 
 
-def split(person: Person, players: Sequence[Player], user: Any) -> PeopleChange:
+def split(person: Person, players: Sequence[Player], user: RequestUser | None) -> PeopleChange:
     """The chosen players of `person` become a new person's, named and identified as the
     first of them; identifiers only they carried go with them."""
     chosen = {p.pk for p in players}
@@ -823,7 +830,7 @@ def split(person: Person, players: Sequence[Player], user: Any) -> PeopleChange:
         return _change(PeopleChange.Action.SPLIT, user, {person.pk}, chosen, reason, do)
 
 
-def set_hidden(person: Person, hidden: bool, user: Any) -> PeopleChange:
+def set_hidden(person: Person, hidden: bool, user: RequestUser | None) -> PeopleChange:
     """Hide a person from the public people pages (or show them again)."""
     with transaction.atomic():
         person = Person.objects.select_for_update().get(pk=person.pk)
@@ -838,7 +845,7 @@ def set_hidden(person: Person, hidden: bool, user: Any) -> PeopleChange:
         return _change(PeopleChange.Action.HIDE, user, {person.pk}, set(), reason, do)
 
 
-def accept(suggestion: PersonSuggestion, user: Any) -> PeopleChange:
+def accept(suggestion: PersonSuggestion, user: RequestUser | None) -> PeopleChange:
     """A suggestion confirmed: the player is the suggested person, linked by a director; the
     person the player had is removed if no player is left with them. A director of the
     player's event or of an event the person holds may (`may_settle`); either event's
@@ -877,7 +884,7 @@ def accept(suggestion: PersonSuggestion, user: Any) -> PeopleChange:
         return _change(PeopleChange.Action.LINK, user, people, {player.pk}, reason, do)
 
 
-def dismiss(suggestion: PersonSuggestion, user: Any) -> None:
+def dismiss(suggestion: PersonSuggestion, user: RequestUser | None) -> None:
     """A suggestion set aside: the player stays who they are; in the player's event's change
     log."""
     with transaction.atomic():
@@ -896,7 +903,7 @@ def dismiss(suggestion: PersonSuggestion, user: Any) -> None:
         audit.record(
             player.division.tournament,
             Change.Action.PEOPLE,
-            actor=user if user is not None and user.is_authenticated else None,
+            actor=signed_in(user),
             before={"suggestion": [player.pk, person.pk]},
             after=None,
             reason=(
@@ -912,7 +919,7 @@ def _refuse_suggestion() -> PermissionError:
     )
 
 
-def undo(change: PeopleChange, user: Any) -> PeopleChange:
+def undo(change: PeopleChange, user: RequestUser | None) -> PeopleChange:
     """The people and players exactly as they were before `change`, if they are still as it
     left them; logged as an "undo" change, and `change.undone` points at it."""
     with transaction.atomic():

@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tournament.core import bounds, throttle, tokens
+from tournament.core.actor import Actor, RequestUser
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import (
@@ -316,7 +317,7 @@ def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Ou
         return Outcome(True, gettext("Both reports agree: the result is recorded."))
 
 
-def record(game: Game, claimant: Player, score: int, other_score: int, actor: object) -> list[str]:
+def record(game: Game, claimant: Player, score: int, other_score: int, actor: Actor) -> list[str]:
     """Record a claim's scores through the desk's own write (`results.record_result`), the
     game's claims cleared first; what the write's subscribers did (later rounds' pairings),
     a sentence each.
@@ -332,7 +333,7 @@ def record(game: Game, claimant: Player, score: int, other_score: int, actor: ob
     return results.record_result(game, score1, score2, actor, first=first).said
 
 
-def accept(claim: Claim, user: object) -> list[str]:
+def accept(claim: Claim, user: RequestUser) -> list[str]:
     """A director accepts one claim of a game as its result; what later rounds' pairings
     did, a sentence each."""
     with transaction.atomic():

@@ -4,14 +4,13 @@ absences are in `services.py`."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tournament.core import audit, bounds
+from tournament.core.actor import Actor
 from tournament.core.errors import PeopleRefused
 from tournament.core.sentences import isolate
 from tournament.interchange import names
@@ -95,7 +94,7 @@ def read_player_list(text: str) -> list[NewPlayer]:
 
 
 def add_players(
-    division: Division, text: str, user: Any, rewritten: list[str] | None = None
+    division: Division, text: str, user: Actor, rewritten: list[str] | None = None
 ) -> list[Player]:
     """The pasted players added to the division, all or (on any bad line) none, every name in
     the division's one style: the style of its names, or for its first players the style of
@@ -118,7 +117,7 @@ def add_players(
     return added
 
 
-def set_checked_in(player: Player, checked_in: bool, user: Any) -> Player:
+def set_checked_in(player: Player, checked_in: bool, user: Actor) -> Player:
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.checked_in == checked_in:
@@ -147,7 +146,7 @@ def _before_round_1(player: Player, what: str) -> None:
         )
 
 
-def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
+def edit_player(player: Player, new: NewPlayer, user: Actor) -> Player:
     """A player's name, rating and club corrected before round 1 is paired."""
     name = " ".join(new.name.split())
     if not name:
@@ -191,7 +190,7 @@ def edit_player(player: Player, new: NewPlayer, user: Any) -> Player:
     return player
 
 
-def remove_player(player: Player, user: Any) -> None:
+def remove_player(player: Player, user: Actor) -> None:
     """A player taken off the roster before round 1 is paired; the others keep their numbers."""
     with transaction.atomic():
         division = rounds.locked_division(player.division)
@@ -208,7 +207,7 @@ def remove_player(player: Player, user: Any) -> None:
         )
 
 
-def move_player(player: Player, target: Division, user: Any) -> Player:
+def move_player(player: Player, target: Division, user: Actor) -> Player:
     """A player moved to another division of the tournament before they have played: they have
     no game (not even a pairing) in their division, and the target has no round paired; they
     take the next number there. Their old number in the division they leave stays free."""

@@ -14,6 +14,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from tournament.core import audit, sentences
+from tournament.core.actor import Actor
 from tournament.core.sentences import isolate
 from tournament.core.signals import announcing
 from tournament.interchange import names, roster
@@ -31,7 +32,7 @@ REINSTATE = Change.Action.REINSTATE
 LATE_ENTRY = Change.Action.LATE_ENTRY
 
 
-def withdraw(player: Player, from_round: int, user: Any) -> Player:
+def withdraw(player: Player, from_round: int, user: Actor) -> Player:
     """The player takes no part from `from_round` on: not paired, not ranked (as tsh's `off`).
 
     Their results so far stand. Pairings already made for later rounds are left for the
@@ -43,7 +44,7 @@ def withdraw(player: Player, from_round: int, user: Any) -> Player:
     return done
 
 
-def _withdraw(player: Player, from_round: int, user: Any) -> Player:
+def _withdraw(player: Player, from_round: int, user: Actor) -> Player:
     if from_round < 1:
         raise rounds.PairingRefused(gettext("A player withdraws from round 1 or later."))
     with transaction.atomic():
@@ -62,7 +63,7 @@ def _withdraw(player: Player, from_round: int, user: Any) -> Player:
         return _set_withdrawn(player, from_round, user, WITHDRAW, reason)
 
 
-def reinstate(player: Player, user: Any) -> Player:
+def reinstate(player: Player, user: Actor) -> Player:
     """The player takes part again from the next round paired. The rounds paired while they
     were withdrawn, where they have no game, give them what the division gives a player who
     misses a round (`pairing.missed`), in the same change."""
@@ -72,7 +73,7 @@ def reinstate(player: Player, user: Any) -> Player:
     return done
 
 
-def _reinstate(player: Player, user: Any) -> Player:
+def _reinstate(player: Player, user: Actor) -> Player:
     with transaction.atomic():
         division = rounds.locked_division(player.division)
         player = Player.objects.select_for_update().get(pk=player.pk)
@@ -98,7 +99,7 @@ def _reinstate(player: Player, user: Any) -> Player:
 def _set_withdrawn(
     player: Player,
     from_round: int | None,
-    user: Any,
+    user: Actor,
     action: str,
     reason: str,
     made: Sequence[Game] = (),
@@ -149,7 +150,7 @@ def names_last_first(division: Division) -> bool | None:
 def late_entry(
     division: Division,
     new: NewPlayer,
-    user: Any,
+    user: Actor,
     missed: str | None = None,
     last_first: bool | None = None,
 ) -> Player:
@@ -174,7 +175,7 @@ def late_entry(
 def _late_entry(
     division: Division,
     new: NewPlayer,
-    user: Any,
+    user: Actor,
     missed: str | None = None,
     last_first: bool | None = None,
 ) -> Player:
@@ -211,7 +212,7 @@ def _late_entry(
         return player
 
 
-def import_roster(division: Division, data: bytes, filename: str, user: Any) -> list[Player]:
+def import_roster(division: Division, data: bytes, filename: str, user: Actor) -> list[Player]:
     """Players from a roster file (`tournament.interchange.roster.read_players`: xlsx, CSV or a
     tsh `.t` file), numbered after the last one where the file gives no number; any added after
     the start are late entries, given the division's missed-round result for every round already
@@ -262,7 +263,7 @@ def import_roster(division: Division, data: bytes, filename: str, user: Any) -> 
 
 
 def _enter_late(
-    division: Division, player: Player, user: Any, missed: str | None = None
+    division: Division, player: Player, user: Actor, missed: str | None = None
 ) -> list[Game]:
     """A new player's results for the rounds already paired or played: what the division gives
     a player who misses a round (`pairing.missed`), or the director's choice (`missed`:
@@ -343,7 +344,7 @@ def absence_question(player: Player, game: Game) -> str:
     )
 
 
-def _absent_from_pairing(player: Player, game: Game, user: Any) -> None:
+def _absent_from_pairing(player: Player, game: Game, user: Actor) -> None:
     """A player marked absent in a round already paired and not yet played: their pairing
     becomes their forfeit loss and the opponent's forfeit win (as the desk's forfeit does), or,
     when the division gives absent players nothing, the opponent's bye. One change, with the
@@ -377,7 +378,7 @@ def _absent_from_pairing(player: Player, game: Game, user: Any) -> None:
     )
 
 
-def set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Player:
+def set_absent(player: Player, round_number: int, absent: bool, user: Actor) -> Player:
     """Mark the player absent for a round (or take the mark back). A round not paired yet
     leaves them out when it is paired and gives them the division's `absent_result` (a forfeit
     loss, or nothing); in a round paired and not yet played, their pairing is changed at once
@@ -388,7 +389,7 @@ def set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Pl
     return done
 
 
-def _set_absent(player: Player, round_number: int, absent: bool, user: Any) -> Player:
+def _set_absent(player: Player, round_number: int, absent: bool, user: Actor) -> Player:
     if round_number < 1:
         raise rounds.PairingRefused(_("A player is absent for round 1 or later."))
     with transaction.atomic():
@@ -440,7 +441,7 @@ def _set_absent(player: Player, round_number: int, absent: bool, user: Any) -> P
     return player
 
 
-def set_fixed_table(player: Player, table: int | None, user: Any) -> Player:
+def set_fixed_table(player: Player, table: int | None, user: Actor) -> Player:
     """The table the player always sits at (accessibility), or None; pairings made from now on
     keep it."""
     if table is not None and table < 1:
@@ -517,7 +518,7 @@ def latin_to_check(tournament: Any) -> LatinToCheck:
     return LatinToCheck(sum(counts.values()), divisions)
 
 
-def set_latin_names(division: Division, given: list[LatinName], user: Any) -> list[Player]:
+def set_latin_names(division: Division, given: list[LatinName], user: Actor) -> list[Player]:
     """The players' names in Latin letters as the director wrote or checked them, in one
     change: a name changed here counts as checked. Any name that is not in Latin letters
     refuses them all (`LatinRefused`)."""

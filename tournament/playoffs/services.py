@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.core import audit
+from tournament.core.actor import Actor
 from tournament.core.sentences import isolate
 from tournament.engine import playoffs as engine
 from tournament.models import Change, Division, Player, Playoff, PlayoffGame
@@ -86,7 +86,7 @@ def state(division: Division, public: bool = False) -> State | None:
     return State(playoff, players, stages, games)
 
 
-def set_up(division: Division, seeds: int, length: int, after: int, user: Any) -> Playoff:
+def set_up(division: Division, seeds: int, length: int, after: int, user: Actor) -> Playoff:
     """A playoff of the top `seeds` players of the standings after round `after` (2: a
     best-of-`length` final), replacing none: a division has one playoff."""
     if length not in LENGTHS:
@@ -145,7 +145,7 @@ def _playoff_of(division: Division) -> Playoff:
     return playoff
 
 
-def publish(division: Division, user: Any) -> Playoff:
+def publish(division: Division, user: Actor) -> Playoff:
     """The playoff shown to everyone: its page, its report and the API."""
     with transaction.atomic():
         division = rounds.locked_division(division)
@@ -166,7 +166,7 @@ def publish(division: Division, user: Any) -> Playoff:
 
 
 def enter_game(
-    division: Division, stage: int, slot: int, score1: int, score2: int, user: Any
+    division: Division, stage: int, slot: int, score1: int, score2: int, user: Actor
 ) -> PlayoffGame:
     """The next game of a match, scores in the order of its seeds (higher seed first)."""
     with transaction.atomic():
@@ -216,7 +216,7 @@ def enter_game(
     return game
 
 
-def remove_last_game(division: Division, user: Any) -> None:
+def remove_last_game(division: Division, user: Actor) -> None:
     """The last game entered taken back (a wrong entry), logged."""
     with transaction.atomic():
         division = rounds.locked_division(division)
@@ -240,7 +240,7 @@ def remove_last_game(division: Division, user: Any) -> None:
         )
 
 
-def cancel(division: Division, user: Any) -> None:
+def cancel(division: Division, user: Actor) -> None:
     """The playoff removed, while none of its games is entered."""
     with transaction.atomic():
         division = rounds.locked_division(division)

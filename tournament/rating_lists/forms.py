@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
@@ -41,7 +42,7 @@ class NewListForm(forms.Form):
     )
 
 
-def events_to_add(rating_list: RatingList, user: Any) -> QuerySet[Tournament]:
+def events_to_add(rating_list: RatingList, user: User) -> QuerySet[Tournament]:
     """The events a user may add to a list: those they direct, with a date, not in it yet."""
     return (
         Tournament.objects.filter(directors=user, start_date__isnull=False)
@@ -58,7 +59,7 @@ class EventChoice(forms.ModelChoiceField):
 class AddEventForm(forms.Form):
     tournament = EventChoice(label=_("Event"), queryset=Tournament.objects.none())
 
-    def __init__(self, *args: Any, rating_list: RatingList, user: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, rating_list: RatingList, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["tournament"]
         assert isinstance(field, forms.ModelChoiceField)  # noqa: S101 - declared above

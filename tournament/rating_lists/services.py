@@ -38,6 +38,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from tournament.core.actor import RequestUser
 from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
 from tournament.engine import ratings as ratings_engine
@@ -198,7 +199,7 @@ def start_report(read: ratinglist.RatingList) -> StartReport:
     return StartReport(len(read.entries), tuple(p.text for p in read.problems), read.more_problems)
 
 
-def is_director(rating_list: RatingList, user) -> bool:
+def is_director(rating_list: RatingList, user: RequestUser) -> bool:
     return bool(user.is_authenticated and rating_list.directors.filter(pk=user.pk).exists())
 
 
@@ -212,7 +213,7 @@ def proposed_date(tournament: Tournament) -> datetime.date:
 def add_event(
     rating_list: RatingList,
     tournament: Tournament,
-    user=None,
+    user: RequestUser | None = None,
     position: int | None = None,
     on_date: datetime.date | None = None,
 ) -> RatingListEvent:
@@ -257,7 +258,9 @@ def add_event(
     return event
 
 
-def remove_event(rating_list: RatingList, tournament: Tournament, user=None) -> None:
+def remove_event(
+    rating_list: RatingList, tournament: Tournament, user: RequestUser | None = None
+) -> None:
     """The event no longer rated by the list (its entries go at the next rebuild)."""
     if user is not None and not is_director(rating_list, user):
         raise RatingListRefused(_not_list_director(rating_list))
@@ -271,7 +274,7 @@ def remove_event(rating_list: RatingList, tournament: Tournament, user=None) -> 
     log.info("rating list %s: %s removed by %s", rating_list.slug, tournament.slug, _who(user))
 
 
-def add_director(rating_list: RatingList, username: str, user=None) -> None:
+def add_director(rating_list: RatingList, username: str, user: RequestUser | None = None) -> None:
     """A user made a director of the list, by their username."""
     if user is not None and not is_director(rating_list, user):
         raise RatingListRefused(_not_list_director(rating_list))
@@ -299,14 +302,14 @@ def _not_list_director(rating_list: RatingList) -> str:
     }
 
 
-def _who(user) -> str:
+def _who(user: RequestUser | None) -> str:
     return user.get_username() if user is not None else "the command line"
 
 
 # -- the rebuild -------------------------------------------------------------------------------
 
 
-def rebuild(rating_list: RatingList, user=None) -> Report:
+def rebuild(rating_list: RatingList, user: RequestUser | None = None) -> Report:
     """Every entry of the list computed again from its events, in order, and written in one
     transaction (the old entries deleted); the list's `rebuilt` time set. Refused, with nothing
     changed, when an event has no date or a person plays in two divisions of one event."""

@@ -6,8 +6,6 @@ more than one entry, and nothing changes until the director confirms (`use_ratin
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import audit, bounds, tsh_settings
 from tournament.core.access import get_desk_division
+from tournament.core.actor import Actor
 from tournament.interchange import ratinglist
 from tournament.models import Change, Division, Game, Player
 from tournament.pairing import services as rounds
@@ -34,7 +33,7 @@ def rating_list_matches(division: Division, rating_list: ratinglist.RatingList) 
 
 
 def use_ratings(
-    division: Division, updates: list[tuple[int, int, int]], user: Any, source: str
+    division: Division, updates: list[tuple[int, int, int]], user: Actor, source: str
 ) -> int:
     """tsh's USERATINGS: players' ratings set from a rating list before round 1 is paired, as
     previewed: `updates` are (player id, rating previewed, new rating). One transaction and one

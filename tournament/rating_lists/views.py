@@ -164,6 +164,7 @@ def _say_start(request: HttpRequest, report: services.StartReport, name: str) ->
 @login_required
 def desk_list(request: HttpRequest, slug: str) -> HttpResponse:
     rating_list = _desk_list(request, slug)
+    assert request.user.is_authenticated  # login_required
     context = {
         "rating_list": rating_list,
         "events": services.ordered_events(rating_list),
@@ -180,6 +181,7 @@ def desk_list(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def desk_add_event(request: HttpRequest, slug: str) -> HttpResponse:
     rating_list = _desk_list(request, slug)
+    assert request.user.is_authenticated  # login_required
     form = forms.AddEventForm(request.POST, rating_list=rating_list, user=request.user)
     if not form.is_valid():
         # Not an event the user may add (not theirs, no date, already in), or none chosen.

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils.translation import gettext
 
 from tournament.core import audit
+from tournament.core.actor import Actor
 from tournament.core.changes import (
     CORRECT,
     CREATE,
@@ -37,7 +39,7 @@ from tournament.results.services import (
 
 def correct_game(
     game: Game,
-    user: Any,
+    user: Actor,
     version: int,
     reason: str,
     score1: int | None,
@@ -57,7 +59,7 @@ def correct_game(
 
 def _correct(
     game: Game,
-    user: Any,
+    user: Actor,
     version: int,
     reason: str,
     score1: int | None,
@@ -95,7 +97,7 @@ def _undone_ids(changes: Iterable[Change]) -> set[int]:
     return {c.after.get("undoes") for c in changes if c.action == UNDO and c.after}
 
 
-def last_undoable(division: Division, user: Any) -> Change | None:
+def last_undoable(division: Division, user: User) -> Change | None:
     """The user's latest result entry or correction in the division not yet undone."""
     mine = Change.objects.filter(
         tournament_id=division.tournament_id,
@@ -111,7 +113,7 @@ def last_undoable(division: Division, user: Any) -> Change | None:
     return None
 
 
-def undo_last(division: Division, user: Any) -> Change:
+def undo_last(division: Division, user: User) -> Change:
     """Put back the rows the user's last entry changed, if no one has changed them since."""
     with announcing(division, user) as outcome:
         undone = _undo(division, user)
@@ -119,7 +121,7 @@ def undo_last(division: Division, user: Any) -> Change:
     return undone
 
 
-def _undo(division: Division, user: Any) -> Change:
+def _undo(division: Division, user: User) -> Change:
     change = last_undoable(division, user)
     if change is None:
         raise EntryError(

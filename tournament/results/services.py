@@ -62,6 +62,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from scoring.rules import RulesError, Ruleset, load_rules
 from tournament.core import audit, bounds
+from tournament.core.actor import Actor
 from tournament.core.changes import (
     CORRECT,
     CREATE,
@@ -777,7 +778,7 @@ REFUSED = gettext_lazy("Your save was refused and nothing was overwritten")
 
 
 def _apply(
-    plan: _Plan, user: Any, reason: str, action: str, absent: dict[str, int] | None = None
+    plan: _Plan, user: Actor, reason: str, action: str, absent: dict[str, int] | None = None
 ) -> Change:
     game = plan.game
     before = [snapshot(game)]
@@ -821,7 +822,7 @@ def locked_round(division: Division, round_number: int) -> list[Game]:
     )
 
 
-def _saved_already(plan: _Plan, version: int | None, actor: Any) -> Change | None:
+def _saved_already(plan: _Plan, version: int | None, actor: Actor) -> Change | None:
     """The change that saved this very line a moment ago, when it comes again (Enter pressed
     twice, a form sent twice): the game one version past the one the sender saw, brought there
     by the same user (or player) to the values sent now. None for anything else, which
@@ -871,7 +872,7 @@ def record_result(
     game: Game,
     score1: int,
     score2: int,
-    actor: Any,
+    actor: Actor,
     *,
     reason: str = "",
     first: int | None = None,
@@ -915,7 +916,7 @@ def _record_result(
     game: Game,
     score1: int,
     score2: int,
-    actor: Any,
+    actor: Actor,
     reason: str,
     first: int | None,
     version: int | None,
@@ -956,7 +957,7 @@ def enter_line(
     division: Division,
     round_number: int,
     text: str,
-    user: Any,
+    user: Actor,
     version: int | None = None,
     reason: str = "",
     first_as_typed: bool = False,
@@ -985,7 +986,7 @@ def _enter(
     division: Division,
     round_number: int,
     entry: Entry,
-    user: Any,
+    user: Actor,
     version: int | None,
     reason: str,
     first_as_typed: bool,

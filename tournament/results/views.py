@@ -119,6 +119,7 @@ def _round_context(request: HttpRequest, division: Division, round_number: int) 
     recent = Change.objects.filter(
         game__division=division, game__round=round_number
     ).select_related("user", "player", "game", "scoresheet")
+    assert request.user.is_authenticated  # a desk's page
     undoable = corrections.last_undoable(division, request.user)
     return {
         "tournament": division.tournament,
@@ -265,6 +266,7 @@ def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id, scorekeeper=True)
     round_text = request.POST.get("round", "")
     round_number = bounds.plain_number(round_text)
+    assert request.user.is_authenticated  # login_required
     try:
         change = corrections.undo_last(division, request.user)
     except results.EntryError as refused:

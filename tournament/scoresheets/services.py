@@ -21,6 +21,7 @@ import scoring
 from scoring import gcg
 from scoring.lexicon import LexiconError
 from tournament.core import audit, bounds
+from tournament.core.actor import Actor, signed_in
 from tournament.core.bounds import MAX_SCORESHEET_BYTES as MAX_SCORESHEET_BYTES
 from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
@@ -343,7 +344,7 @@ def _quoted(finding: SheetFinding) -> SheetFinding:
     )
 
 
-def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") -> Scoresheet:
+def attach_scoresheet(game: Game, data: str | bytes, user: Actor, file: str = "") -> Scoresheet:
     """Save a record with the game, checked under its division's rules; logged as an upload.
 
     `user` is a director, or a player of the game sending it from their personal link (kept as
@@ -368,7 +369,7 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
         sheet = Scoresheet.objects.create(
             game=game,
             gcg=text,
-            uploaded_by=None if isinstance(user, Player) else user,
+            uploaded_by=signed_in(user),
             sent_by=user if isinstance(user, Player) else None,
             verified=report.verified,
             report=report.as_dict(),
@@ -385,7 +386,7 @@ def attach_scoresheet(game: Game, data: str | bytes, user: Any, file: str = "") 
     return sheet
 
 
-def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "") -> Scoresheet:
+def update_scoresheet(sheet: Scoresheet, text: str, user: Actor, reason: str = "") -> Scoresheet:
     """Replace a scoresheet's record (typed corrections), checked again; logged. The same
     record saved again changes nothing."""
     game = sheet.game
@@ -414,7 +415,7 @@ def update_scoresheet(sheet: Scoresheet, text: str, user: Any, reason: str = "")
     return sheet
 
 
-def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change:
+def resolve_scoresheet(sheet: Scoresheet, user: Actor, reason: str = "") -> Change:
     """Take a flagged scoresheet off the dashboard: the director has dealt with it."""
     with transaction.atomic():
         sheet = (
@@ -439,7 +440,7 @@ def resolve_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change
         )
 
 
-def release_scoresheet(sheet: Scoresheet, user: Any, reason: str = "") -> Change:
+def release_scoresheet(sheet: Scoresheet, user: Actor, reason: str = "") -> Change:
     """Publish a held scoresheet anyway (`Scoresheet.held`): the public pages show it, with
     its findings."""
     with transaction.atomic():
