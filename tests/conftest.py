@@ -1,6 +1,7 @@
 """Shared fixtures for the whole suite; pytest-django provides client, db and settings."""
 
 import pytest
+from browser_support import live_url, page  # noqa: F401
 from django.core.cache import cache
 
 
