@@ -84,7 +84,7 @@ engine-messages: venv
 
 # The interface's catalogs (locale/<lang>/LC_MESSAGES/django.po), after the engine's: gather
 # every marked string, then compile the .mo files, which are committed so that `make run` needs
-# no gettext tools (tests/tournament/test_i18n_catalogs.py holds them complete and in step).
+# no gettext tools (tests/tournament/core/test_i18n_catalogs.py holds them complete and in step).
 LANGUAGES := id ko fi fa
 messages: engine-messages
 	$(BIN)/python manage.py makemessages $(addprefix -l ,$(LANGUAGES)) --no-obsolete --no-wrap \

@@ -572,7 +572,7 @@ def tsh_name(player: tsh.TshPlayer, latin: str = "") -> str:
     for name in (player.name, plain(player.name), latin, plain(latin)):
         if name.strip() and fits(mended(name)):
             return mended(name)
-    # Not reached by any name tried (tests/tournament/test_latin_names.py): a name without a
+    # Not reached by any name tried (tests/tournament/players/test_latin_names.py): a name without a
     # letter or digit fits once a `.` is added, and the plain one fits when it has one.
     return player.name
 

@@ -1,0 +1,77 @@
+"""The read model's per-process memos: all declared in one module (`standings/memos.py`), all
+filled by the pages that read them, and all forgotten by one call."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from tournament.models import Division, Round
+from tournament.phone import services as selfservice
+from tournament.results import services as results
+from tournament.standings import memos
+
+APP = Path(__file__).resolve().parents[3] / "tournament"
+
+
+def _declared() -> dict[str, memos.Kept]:
+    return {name: v for name, v in vars(memos).items() if isinstance(v, memos.Kept)}
+
+
+def test_no_module_of_the_app_makes_a_memo_of_its_own() -> None:
+    makers = []
+    for path in sorted(APP.rglob("*.py")):
+        if path.name == "memos.py" or "migrations" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Kept":
+                makers.append(f"{path.relative_to(APP)}:{node.lineno}")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Kept":
+                makers.append(f"{path.relative_to(APP)}:{node.lineno}")
+    assert makers == []
+
+
+def test_every_memo_declared_is_registered() -> None:
+    declared = _declared()
+    assert set(declared) == {
+        "LOCAL",
+        "DIVISION_READS",
+        "ROUND_READS",
+        "PLAYERS",
+        "RATED",
+        "ROUND_COUNTS",
+        "CROSSTABLE_CELLS",
+        "PLAYER_PARTS",
+        "PHONE_SNAPSHOTS",
+    }
+    assert set(declared.values()) <= set(memos.every())
+
+
+def test_the_pages_fill_every_memo_and_one_call_forgets_them_all(
+    division: Division, director: User
+) -> None:
+    division.self_report = True
+    division.save()
+    Round.objects.create(division=division, number=1, published=True)
+    results.enter_line(division, 1, "1 400 2 350", director)
+    token = selfservice.issue_link(division.players.get(number=1))
+    slug, name = division.tournament.slug, division.name
+    visitor = Client()
+    for page in (
+        reverse("standings", args=[slug, name]),
+        reverse("crosstable", args=[slug, name]),
+        reverse("ratings", args=[slug, name]),
+        reverse("player", args=[slug, name, 1]),
+        reverse("phone", args=[token]),
+    ):
+        assert visitor.get(page).status_code == 200, page
+    filled = {name: len(kept) for name, kept in _declared().items()}
+    assert all(filled.values()), filled
+
+    memos.clear_all()
+
+    assert {name: len(kept) for name, kept in _declared().items()} == dict.fromkeys(filled, 0)
