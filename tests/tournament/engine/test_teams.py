@@ -6,7 +6,8 @@ import itertools
 
 import pytest
 
-from tournament.engine.teams import Record, TeamError, team_round_robin, team_standings
+from tournament.engine.pairing.teamrr import team_round_robin
+from tournament.engine.teams import Record, TeamError, team_standings
 
 TEAMS = {
     "Lions": ["l1", "l2", "l3"],

@@ -25,7 +25,7 @@ from tournament.engine.pairing.systems import (
     pair_koth,
     pair_swiss,
 )
-from tournament.engine.teams import pair_team_round_robin
+from tournament.engine.pairing.teamrr import pair_team_round_robin
 
 # Options every system takes: they tune the shared steps (matching, repeats, the checks).
 COMMON_OPTIONS: Mapping[str, str] = MappingProxyType(
