@@ -352,7 +352,7 @@ def slow_clients(args: argparse.Namespace) -> bool:
 CERTIFICATE_SETUP = r"""
 import json
 from tournament.models import Division, Game, Player, Round, Tournament
-from tournament.reports import prizes
+from tournament.standings import prizes
 t = Tournament.objects.create(name="Certificate bench", slug="certificate-bench", public=True)
 kinds = [("rank", 1), ("rank", 2), ("rank", 3), ("highgame", 1), ("tuffluck", 1),
          ("highloss", 1)]

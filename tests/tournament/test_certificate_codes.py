@@ -13,8 +13,9 @@ from django.urls import reverse
 
 from tournament.models import Division, Game, Player, Tournament
 from tournament.pairing import services as rounds
-from tournament.reports import prize_views, prizes
+from tournament.reports import prize_views
 from tournament.results import services as results
+from tournament.standings import prizes
 
 PRIZES = [
     {"kind": "rank", "place": 1, "value": "$100"},

@@ -148,9 +148,9 @@ def test_gibsonized_and_class_marks(event) -> None:
     data = Client().get(FEED).json()
     marks = {c["number"]: (c["gibsonized"], c["class"]) for c in data["players"]}
     gibsons = {n for n, (g, _) in marks.items() if g}
-    from tournament.reports import prizes
+    from tournament.standings.gibson import gibsonized
 
-    assert gibsons == {g.player.number for g in prizes.gibsonized(d, public=True)}
+    assert gibsons == {g.player.number for g in gibsonized(d, public=True)}
     assert {n: c for n, (_, c) in marks.items()} == {1: "A", 2: "A", 3: "B", 4: "B"}
 
 

@@ -13,9 +13,9 @@ from django.urls import URLPattern, URLResolver, reverse
 from tournament import urls
 from tournament.models import Division, Game, Person
 from tournament.rating_lists import services as rating_lists
-from tournament.reports import prizes
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
+from tournament.standings import prizes
 
 LINK = '<a href="{}" id="desk-link">Desk</a>'
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from tournament import reports
 from tournament.models import Division, Game, Player, Tournament
 from tournament.reports import prizes
+from tournament.standings import prizes as prize_reads
 
 NAMES = [("Quill, Ada", 1800), ("رضایی، مریم", 1700), ("김민준", 1600), ("Moss, Eli", 1500)]
 # R1: Ada 420-380 Maryam, Kim 400-350 Eli; R2: Ada 450-300 Kim, Maryam 390-400 Eli.
@@ -121,7 +122,7 @@ def test_a_certificates_code_opens_its_page_and_a_forged_code_is_refused(
     pages = [" ".join(p.split()) for p in pdf_pages(pdf.content)]
     # One page a winner, in the prize table's order: Ada, Eli, Maryam, Kim.
     assert len(pages) == 4
-    found = prizes.certificates(ceremony)
+    found = prize_reads.certificates(ceremony)
     assert [(c.player.name, c.prize) for c in found] == [
         ("Quill, Ada", "1st place"),
         ("Moss, Eli", "2nd place"),
@@ -166,7 +167,7 @@ def test_a_participation_certificate_for_each_player_and_its_code(
     pages = [" ".join(p.split()) for p in pdf_pages(desk.get(url).content)]
     # A page a player in the standings' order; Maryam finished 4th, 0-2 -50.
     assert len(pages) == 4
-    found = prizes.participations(ceremony)
+    found = prize_reads.participations(ceremony)
     maryam = found[3]
     assert (maryam.player.name, maryam.figure) == ("رضایی، مریم", "4th place, 0–2 -50")
     assert maryam.code.split("-")[:3] == [str(ceremony.pk), "2", "0"]

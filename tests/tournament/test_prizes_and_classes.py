@@ -18,8 +18,10 @@ from tournament import reports
 from tournament.exchange import tsh_io
 from tournament.interchange import tsh
 from tournament.models import Division, Game, Player, Tournament
-from tournament.reports import data, prizes
+from tournament.reports import data
 from tournament.results import services as results
+from tournament.standings import prizes
+from tournament.standings.gibson import gibsonized
 
 JVC56 = (
     Path(__file__).resolve().parents[3]
@@ -203,10 +205,10 @@ def test_a_gibsonized_leader_is_marked_with_the_rule(director: User) -> None:
         Game.objects.create(
             division=division, round=rnd, player1=p[one], player2=p[two], score1=s1, score2=s2
         )
-    found = prizes.gibsonized(division)
+    found = gibsonized(division)
     assert [(g.player.name, g.place) for g in found] == [("Ann", 1)]
     assert found[0].rule.startswith("Gibsonized after round 2: no one below can catch them for 1st")
-    assert prizes.gibsonized(division, after=1) == []
+    assert gibsonized(division, after=1) == []
     page = Client().get(reverse("standings", args=["gibson", "A"])).content.decode()
     assert "<strong><bdi>Ann</bdi></strong> (G): Gibsonized after round 2" in page
     table = data.build("standings", division).tables[0]

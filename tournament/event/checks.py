@@ -33,9 +33,8 @@ from tournament.core.sentences import isolate
 from tournament.models import Change, Claim, Division, Game, Player, Scoresheet, Tournament
 from tournament.pairing import basis as paired_from
 from tournament.pairing import missed
-from tournament.reports import prizes as prize_reports
 from tournament.scoresheets import services as sheets
-from tournament.standings import memos, read_model
+from tournament.standings import memos, prizes, read_model
 
 
 @dataclass(frozen=True)
@@ -245,7 +244,7 @@ def _rating_values(rows: list[read_model.RatingRow]) -> list[tuple[Any, ...]]:
 
 
 def _award_values(division: Division, public: bool) -> list[tuple[Any, ...]]:
-    listing, _rows = prize_reports.awards(division, public=public)
+    listing, _rows = prizes.awards(division, public=public)
     return [(repr(a.prize), tuple(a.winners), a.detail, a.shared, a.team) for a in listing]
 
 

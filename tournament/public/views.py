@@ -30,11 +30,12 @@ from tournament.core.access import (
 from tournament.engine.teams import Record, team_standings
 from tournament.models import Division, Player, Scoresheet, Tournament
 from tournament.public.cache import PAGE_TIMEOUT, Page
-from tournament.reports import data, prizes
+from tournament.reports import data
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets import viewer
-from tournament.standings import memos, queries, read_model
+from tournament.standings import memos, prizes, queries, read_model
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.gibson import gibsonized
 from tournament.standings.stamps import DivisionStamps
 from tournament.standings.tables import (
     PairingsByNameTable,
@@ -372,7 +373,7 @@ def standings_extras(
     records = [Record(r.player.pk, r.player.team, r.wins, r.losses, r.spread) for r in rows]
     return {
         "classes": sorted(groups.items()),
-        "gibsons": prizes.gibsonized(division, after, public=True, stamps=stamps),
+        "gibsons": gibsonized(division, after, public=True, stamps=stamps),
         "teams": team_standings(records, division.team_order or "wins"),
     }
 

@@ -20,8 +20,11 @@ from tournament.core import tsh_settings
 from tournament.core.sentences import isolate
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.reports import prizes as ceremony
 from tournament.scoresheets import viewer
+from tournament.standings import prizes as prize_service
 from tournament.standings import queries, read_model
+from tournament.standings.gibson import gibsonized
 from tournament.standings.tables import FIXED_MARK, fixed_table_legend
 
 Cell = str | int | float | None
@@ -293,7 +296,6 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
             else pgettext("rating", "New")
         )
         columns += [Column(new, numeric=True), Column(_("Change"), numeric=True, style="signed")]
-    from tournament.reports import prizes as prize_service
 
     classes = (
         {c.row.player.pk: c for c in prize_service.class_standings(division, after, public)}
@@ -302,7 +304,7 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
     )
     if classes:
         columns += [Column(_("Class")), Column(_("Cl. rank"), numeric=True)]
-    gibsons = {g.player.pk: g for g in prize_service.gibsonized(division, after, public)}
+    gibsons = {g.player.pk: g for g in gibsonized(division, after, public)}
     if gibsons:
         columns.append(Column(_("Gibson")))
     table = []
@@ -756,7 +758,6 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     (a team's name for `totalteam`) and the figure it was won by; a place prize's single
     winner with their record. One prize a player unless the division allows more or the
     lines' `exclusive=` groups say otherwise."""
-    from tournament.reports import prizes as prize_service
 
     if not division.prizes:  # a page that says so: the director prints it to check
         return Report(
@@ -837,7 +838,6 @@ def _ranking(kind: str) -> Any:
         """The ten best for the prize type and all level with the tenth, with their figures
         (TSH's TUFFluck, OVERSEED, HighRatingChange … report commands)."""
         from tournament.engine import prizes as engine
-        from tournament.reports import prizes as prize_service
 
         after = _after_round(division, number, public)
         if not after:
@@ -900,7 +900,6 @@ def performance(division: Division, number: int | None = None, public: bool = Fa
     (a perfect or zero score aims at 95% or 5%), highest first."""
     from tournament.engine import prizes as engine
     from tournament.engine.ratings import performance_rating
-    from tournament.reports import prizes as prize_service
 
     after = _after_round(division, number, public)
     if not after:
@@ -949,14 +948,13 @@ def performance(division: Division, number: int | None = None, public: bool = Fa
 def slides(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The prize ceremony's slides (`prizes.slides`), one a page, for a projector without a
     browser."""
-    from tournament.reports import prizes as prize_service
 
     if not division.prizes:
         raise ReportError(
             _("division %(division)s has no prizes set") % {"division": division.name}
         )
     after = _after_round(division, number, public)
-    found = prize_service.slides(division, after, public)
+    found = ceremony.slides(division, after, public)
     heading = _("Prizes after round %(after)s") % {"after": after}
     return Report(
         "slides",
@@ -980,8 +978,6 @@ def certificates(
     for each player (`kind="participation"`), each with the short signed code and a QR code of
     the public page that confirms it."""
     from django.urls import reverse
-
-    from tournament.reports import prizes as prize_service
 
     if not base:
         raise ReportError(_("certificates need the address that confirms them (the site's own)"))
