@@ -12,6 +12,7 @@ from tournament.interchange import tou
 from tournament.models import Division, Game, Tournament
 from tournament.reports.data import tou_text
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 from .wespa_support import event_file, events, player_lines
 
@@ -36,7 +37,7 @@ def _standings(stem: str) -> dict[str, read_model.Row]:
     return {
         row.name: row
         for division in imported.tournament.divisions.all()
-        for row in read_model.division_standings(division)
+        for row in read_model.division_standings(division, stamps=read_stamps(division))
     }
 
 

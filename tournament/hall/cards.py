@@ -189,9 +189,8 @@ def _tables(cards: list[dict[str, Any]], current_round: int) -> list[dict[str, A
 
 def scoreboard(division: Division, stamps: DivisionStamps) -> dict[str, Any]:
     """The division's cards in standing order, and the latest published round's tables."""
-    key = read_model.standings_key(division, public=True, stamps=stamps)
-    rows = read_model.division_standings(division, key=key, public=True, stamps=stamps)
-    rated = read_model.division_ratings(division, key=key, public=True, stamps=stamps)
+    rows = read_model.division_standings(division, public=True, stamps=stamps)
+    rated = read_model.division_ratings(division, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
     players = [r.player for r in rows]
     by_player, current_round = _sides(division, {p.pk: p for p in players})

@@ -18,6 +18,7 @@ from tournament.core.sentences import isolate
 from tournament.reports import data, prizes
 from tournament.reports.forms import PrizesForm, prize_text
 from tournament.standings import prizes as prize_reads
+from tournament.standings import stamps as division_stamps
 
 
 @login_required
@@ -85,7 +86,7 @@ def desk_prize_slides(request: HttpRequest, slug: str, division_id: int) -> Http
         reason = gettext("Division %(name)s has no prizes set.") % {"name": division.name}
     else:
         try:
-            found = prizes.slides(division)
+            found = prizes.slides(division, stamps=division_stamps.read(division))
         except data.ReportError as error:
             reason = str(error)
     context = {

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from tournament.models import Division
 from tournament.standings.prizes import LAYOUT, awards, prize_name
+from tournament.standings.stamps import DivisionStamps
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,13 @@ def initials(name: str) -> str:
     return "".join(p[:1].upper() for p in parts if p)
 
 
-def slides(division: Division, after: int | None = None, public: bool = False) -> list[Slide]:
+def slides(
+    division: Division, after: int | None = None, public: bool = False, *, stamps: DivisionStamps
+) -> list[Slide]:
     """The ceremony's slides, one a prize awarded: in the listing's order when a prize line
     sets `order=` (title and note lines kept as slides of their own), else the lowest prize
     first (the order of award backwards, the champion last)."""
-    found, rows = awards(division, after, public)
+    found, rows = awards(division, after, public, stamps=stamps)
     bands = sorted(division.prize_bands or [])
     ordered = any(a.prize.order is not None for a in found)
     if not ordered:

@@ -75,12 +75,13 @@ def gibsonized(
     division: Division,
     after: int | None = None,
     public: bool = False,
-    stamps: DivisionStamps | None = None,
+    *,
+    stamps: DivisionStamps,
 ) -> list[Gibson]:
     """The players whose place within the prizes is settled after the round, as the pairing
     engine Gibsonizes them (`engine/pairing/contention.py`), each with the rule that made it so;
-    none when the division does not Gibsonize or has no rounds left. `stamps`: the request's,
-    if it read them."""
+    none when the division does not Gibsonize or has no rounds left; read under the request's
+    `stamps`."""
     planned = division.planned_rounds
     if not division.gibson or not planned or (after is not None and after >= planned):
         return []  # known without a query: no page pays for what cannot apply

@@ -16,9 +16,10 @@ from django.utils.translation import gettext, gettext_lazy
 from tournament.engine import prizes as engine
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player
-from tournament.standings import read_model
+from tournament.standings import keys, read_model
 from tournament.standings import stamps as division_stamps
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.stamps import DivisionStamps
 
 
 def own_class(player: Player) -> str:
@@ -75,11 +76,13 @@ def class_standings(
     after: int | None = None,
     public: bool = False,
     rows: list[read_model.Row] | None = None,
+    *,
+    stamps: DivisionStamps,
 ) -> list[ClassRow]:
-    """The standings (`rows` if the caller has them) with each player's class and rank within
-    it, in the standings' order."""
+    """The standings (`rows` if the caller has them, else read under the request's `stamps`)
+    with each player's class and rank within it, in the standings' order."""
     if rows is None:
-        rows = read_model.division_standings(division, after, public=public)
+        rows = read_model.division_standings(division, after, public=public, stamps=stamps)
     ordered = by_rating_order(division)
     contenders = _contenders(division, rows, ordered)
     ranks = engine.class_ranks(contenders)
@@ -213,10 +216,13 @@ def inputs(
     prizes: list[engine.Prize],
     after: int | None = None,
     public: bool = False,
+    *,
+    stamps: DivisionStamps,
 ) -> Inputs:
     """The standings, every result (both sides of a game), the new ratings when a prize needs
-    them and the earlier standings a `brlh` needs, as every page computes them."""
-    rows = read_model.division_standings(division, after, public=public)
+    them and the earlier standings a `brlh` needs, as every page computes them, under the
+    request's `stamps`."""
+    rows = read_model.division_standings(division, after, public=public, stamps=stamps)
     kinds = {p.kind for p in prizes}
     games = division.games.exclude(kind=Game.VOID).exclude(score1=None)
     if after is not None:
@@ -247,7 +253,7 @@ def inputs(
     if "highratingchange" in kinds:
         new_ratings = {
             r.player.pk: r.after
-            for r in read_model.division_ratings(division, after, public=public)
+            for r in read_model.division_ratings(division, after, public=public, stamps=stamps)
         }
     earlier: dict[int, dict[Any, int]] = {}
     for p in prizes:
@@ -255,7 +261,9 @@ def inputs(
         if p.kind == "brlh" and before > 0 and before not in earlier:
             earlier[before] = {
                 r.player.pk: r.rank
-                for r in read_model.division_standings(division, before, public=public)
+                for r in read_model.division_standings(
+                    division, before, public=public, stamps=stamps
+                )
                 if r.rank is not None
             }
     ordered = by_rating_order(division)
@@ -278,12 +286,12 @@ def inputs(
 
 
 def awards(
-    division: Division, after: int | None = None, public: bool = False
+    division: Division, after: int | None = None, public: bool = False, *, stamps: DivisionStamps
 ) -> tuple[list[engine.Award], dict[engine.PlayerId, read_model.Row]]:
     """Who takes each of the division's prizes after the round, in the order they are listed
     (`engine.listing`); and the standings' rows by player."""
     prizes = [prize_of(p) for p in division.prizes or []]
-    given = inputs(division, prizes, after, public)
+    given = inputs(division, prizes, after, public, stamps=stamps)
     found = engine.award(
         prizes,
         given.contenders,
@@ -297,10 +305,15 @@ def awards(
 
 
 def ranking(
-    division: Division, prize: engine.Prize, after: int | None = None, public: bool = False
+    division: Division,
+    prize: engine.Prize,
+    after: int | None = None,
+    public: bool = False,
+    *,
+    stamps: DivisionStamps,
 ) -> list[tuple[read_model.Row, engine.Entry]]:
     """Every contender for the prize, best first, with their standings row."""
-    given = inputs(division, [prize], after, public)
+    given = inputs(division, [prize], after, public, stamps=stamps)
     by_player: dict[engine.PlayerId, read_model.Row] = {r.player.pk: r for r in given.rows}
     found = engine.ranking(
         prize, given.contenders, given.games, given.earlier, _minimum_team(division)
@@ -340,13 +353,13 @@ def certificate_code(division: Division, player: Player, index: int, prize: engi
 
 
 def certificates(
-    division: Division, after: int | None = None, public: bool = False
+    division: Division, after: int | None = None, public: bool = False, *, stamps: DivisionStamps
 ) -> list[Certificate]:
     """A certificate for each winner of each prize awarded, in the prize table's order (a
     team's prize: one for each of its players)."""
-    found, rows = awards(division, after, public)
+    found, rows = awards(division, after, public, stamps=stamps)
     if after is None:
-        after = read_model.rounds_counted(division, public)
+        after = read_model.rounds_counted(division, public, stamps=stamps)
     bands = sorted(division.prize_bands or [])
     made = []
     for index, a in enumerate(found, start=1):
@@ -375,13 +388,13 @@ PARTICIPATION = engine.Prize("participation", 0)
 
 
 def participations(
-    division: Division, after: int | None = None, public: bool = False
+    division: Division, after: int | None = None, public: bool = False, *, stamps: DivisionStamps
 ) -> list[Certificate]:
     """A participation certificate for each player in the standings, in their order: the
     place and record they finished with (the code's prize line is 0)."""
-    rows = read_model.division_standings(division, after, public=public)
+    rows = read_model.division_standings(division, after, public=public, stamps=stamps)
     if after is None:
-        after = read_model.rounds_counted(division, public)
+        after = read_model.rounds_counted(division, public, stamps=stamps)
     return [
         Certificate(
             division,
@@ -461,13 +474,13 @@ def confirmed(found: Signed) -> Certificate | None:
     """The certificate of a code whose signature is good (`signed`), if its player still takes
     its prize in the published results."""
     division = found.division
-    stamp = division_stamps.read(division).stamp
+    stamps = division_stamps.read(division)
     participation = found.index == 0
-    key = f"certificates:{division.pk}:{stamp}:{int(participation)}"
+    key = keys.of_division("certificates", stamps, public=True, participation=participation)
 
     def made() -> dict[str, Certificate]:
         listed = participations if participation else certificates
-        return {c.code: c for c in listed(division, public=True)}
+        return {c.code: c for c in listed(division, public=True, stamps=stamps)}
 
     kept = get_or_compute(key, made, CERTIFICATES_TIMEOUT) or {}
     c = kept.get(found.code)
