@@ -139,7 +139,8 @@ def test_standings_and_ratings_kept_packed_are_the_same_rows_in_another_process(
         read_model.division_ratings(division, stamps=read_stamps(division)),
     )
 
-    memos.LOCAL.clear()  # another worker: the shared cache holds them packed
+    memos.STANDINGS.clear()
+    memos.RATINGS.clear()  # another worker: the shared cache holds them packed
     memos.DIVISION_READS.clear()
     memos.PLAYERS.clear()
     for name in ("_standings", "_ratings"):
@@ -167,7 +168,8 @@ def test_rows_kept_by_their_fields_for_a_player_since_deleted_are_computed_again
     values = [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]
     values[-1] = (None, gone + 1000, 0, 0, 0, 0)
     cache.set(key, (names, values))
-    memos.LOCAL.clear()
+    memos.STANDINGS.clear()
+    memos.RATINGS.clear()
 
     again = read_model.division_standings(division, stamps=read_stamps(division))
 
@@ -184,7 +186,8 @@ def test_rows_kept_in_an_earlier_shape_are_computed_again(
     packed = [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]
     packed[-1] = (None, gone + 1000, 0, 0, 0, 0)
     cache.set(key, packed)
-    memos.LOCAL.clear()
+    memos.STANDINGS.clear()
+    memos.RATINGS.clear()
 
     again = read_model.division_standings(division, stamps=read_stamps(division))
 

@@ -5,7 +5,6 @@ A tournament that is not public is shown to its directors only; to anyone else i
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +35,7 @@ from tournament.scoresheets import viewer
 from tournament.standings import keys, memos, prizes, queries, read_model
 from tournament.standings.cache_once import get_or_compute
 from tournament.standings.gibson import gibsonized
+from tournament.standings.queries import PlayerParts
 from tournament.standings.stamps import DivisionStamps
 from tournament.standings.tables import (
     PairingsByNameTable,
@@ -156,22 +156,6 @@ def pairings(
         "fixed_legend": fixed_table_legend() if found.fixed_tables else "",
     }
     return render(request, "tournament/public/pairings.html", ctx)
-
-
-@dataclass(frozen=True)
-class PlayerParts:
-    """What a player's page shows of the division's results: their standing, their rating and
-    their games table, by the key the table is kept under (which its content decides)."""
-
-    standing: read_model.Row
-    rating: read_model.RatingRow
-    table_key: str
-
-    def fingerprint(self) -> str:
-        s, r = self.standing, self.rating
-        shown = (s.rank, s.wins, s.losses, s.spread, s.games)
-        rated = (r.before, r.after, r.change, r.after_round)
-        return hashlib.sha256(repr((shown, rated, self.table_key)).encode()).hexdigest()
 
 
 def _parts_of_every_player(div: Division, stamps: DivisionStamps) -> dict[int, PlayerParts]:

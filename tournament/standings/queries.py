@@ -6,6 +6,7 @@ division, so that the pages stay fast on a phone at the venue.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -385,6 +386,22 @@ def player_games_keys(division: Division, language: str, stamps: DivisionStamps)
         pk: _games_key(pk, stamps, language, "".join(mine), sheet_rounds.get(pk, []))
         for pk, mine in lines.items()
     }
+
+
+@dataclass(frozen=True)
+class PlayerParts:
+    """What a player's page shows of the division's results: their standing, their rating and
+    their games table, by the key the table is kept under (which its content decides)."""
+
+    standing: read_model.Row
+    rating: read_model.RatingRow
+    table_key: str
+
+    def fingerprint(self) -> str:
+        s, r = self.standing, self.rating
+        shown = (s.rank, s.wins, s.losses, s.spread, s.games)
+        rated = (r.before, r.after, r.change, r.after_round)
+        return hashlib.sha256(repr((shown, rated, self.table_key)).encode()).hexdigest()
 
 
 @dataclass(frozen=True)

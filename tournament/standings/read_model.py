@@ -140,7 +140,7 @@ def division_standings(
         key,
         lambda: _standings(division, after_round, capped, show_inactive, public, stamps),
         24 * 3600,
-        local=True,
+        local=memos.STANDINGS,
         pack=_packed,
         unpack=lambda packed: _unpacked(Row, packed, division, public, stamps),
     )
@@ -514,7 +514,7 @@ def division_ratings(
         key,
         lambda: _ratings(division, public, stamps),
         24 * 3600,
-        local=True,
+        local=memos.RATINGS,
         pack=_packed,
         unpack=lambda packed: _unpacked(RatingRow, packed, division, public, stamps),
     )
