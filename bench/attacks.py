@@ -352,7 +352,8 @@ def slow_clients(args: argparse.Namespace) -> bool:
 CERTIFICATE_SETUP = r"""
 import json
 from tournament.models import Division, Game, Player, Round, Tournament
-from tournament.reports import prizes
+from tournament.standings import prizes
+from tournament.standings.stamps import read as read_stamps
 t = Tournament.objects.create(name="Certificate bench", slug="certificate-bench", public=True)
 kinds = [("rank", 1), ("rank", 2), ("rank", 3), ("highgame", 1), ("tuffluck", 1),
          ("highloss", 1)]
@@ -372,7 +373,7 @@ for r in range(1, 11):
 Game.objects.bulk_create(games)
 for r in range(1, 11):
     Round.objects.create(division=d, number=r, published=True)
-good = prizes.certificates(d, public=True)[0].code
+good = prizes.certificates(d, public=True, stamps=read_stamps(d))[0].code
 print("JSON" + json.dumps({"code": good, "page": "/t/certificate-bench/A/"}))
 """
 CERT_ADDRESSES = [f"198.51.100.{n}" for n in range(101, 121)]

@@ -33,9 +33,10 @@ from tournament.core.sentences import isolate
 from tournament.models import Change, Claim, Division, Game, Player, Scoresheet, Tournament
 from tournament.pairing import basis as paired_from
 from tournament.pairing import missed
-from tournament.reports import prizes as prize_reports
 from tournament.scoresheets import services as sheets
-from tournament.standings import memos, read_model
+from tournament.standings import memos, prizes, read_model
+from tournament.standings import stamps as division_stamps
+from tournament.standings.stamps import DivisionStamps
 
 
 @dataclass(frozen=True)
@@ -244,27 +245,34 @@ def _rating_values(rows: list[read_model.RatingRow]) -> list[tuple[Any, ...]]:
     return [(r.player.pk, r.before, r.by_round) for r in rows]
 
 
-def _award_values(division: Division, public: bool) -> list[tuple[Any, ...]]:
-    listing, _rows = prize_reports.awards(division, public=public)
+def _award_values(
+    division: Division, public: bool, stamps: DivisionStamps
+) -> list[tuple[Any, ...]]:
+    listing, _rows = prizes.awards(division, public=public, stamps=stamps)
     return [(repr(a.prize), tuple(a.winners), a.detail, a.shared, a.team) for a in listing]
 
 
 def _caches(division: Division) -> list[Finding]:
     """The standings, ratings and prizes as the caches give them, against the same computed
-    afresh from the rows."""
+    afresh from the rows, both under the stamps read once here."""
     found = []
+    stamps = division_stamps.read(division)
     views: list[tuple[str, Any]] = [
         (
             "standings",
-            lambda public: _standing_values(read_model.division_standings(division, public=public)),
+            lambda public: _standing_values(
+                read_model.division_standings(division, public=public, stamps=stamps)
+            ),
         ),
         (
             "ratings",
-            lambda public: _rating_values(read_model.division_ratings(division, public=public)),
+            lambda public: _rating_values(
+                read_model.division_ratings(division, public=public, stamps=stamps)
+            ),
         ),
     ]
     if division.prizes:
-        views.append(("prizes", lambda public: _award_values(division, public)))
+        views.append(("prizes", lambda public: _award_values(division, public, stamps)))
     words = {
         "standings": gettext("standings"),
         "ratings": gettext("ratings"),

@@ -41,6 +41,7 @@ from tournament.results import corrections
 from tournament.results import services as results
 from tournament.scoresheets import services as sheets
 from tournament.standings import read_model
+from tournament.standings import stamps as division_stamps
 
 # Refusals a service gives a request it will not carry out: an answer, not a fault.
 REFUSED: tuple[type[Exception], ...] = (
@@ -457,7 +458,9 @@ class Event:
             expected = recount(division)
             got = {
                 r.player.pk: (r.rank, r.wins, r.losses, r.spread)
-                for r in read_model.division_standings(division, public=False)
+                for r in read_model.division_standings(
+                    division, public=False, stamps=division_stamps.read(division)
+                )
             }
             for pk, want in sorted(expected.items()):
                 if got.get(pk) != want:

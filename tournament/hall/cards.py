@@ -14,8 +14,8 @@ from typing import Any
 from tournament.engine.text import count_text
 from tournament.hall import photos
 from tournament.models import Division, Game, Player
-from tournament.reports import prizes
-from tournament.standings import read_model
+from tournament.standings import prizes, read_model
+from tournament.standings.gibson import gibsonized
 from tournament.standings.stamps import DivisionStamps
 
 # The Arabic script's blocks, whose letters join their neighbours.
@@ -117,7 +117,7 @@ def _game(side: _Side | None) -> dict[str, Any] | None:
 
 def _marks(division: Division, players: list[Player], stamps: DivisionStamps) -> tuple[set, dict]:
     """The Gibsonized players' keys, and each player's class where the division has classes."""
-    gibsons = {g.player.pk for g in prizes.gibsonized(division, public=True, stamps=stamps)}
+    gibsons = {g.player.pk for g in gibsonized(division, public=True, stamps=stamps)}
     classes: dict[int, str] = {}
     if prizes.has_classes(division, players):
         ordered = prizes.by_rating_order(division) if division.rating_classes else None
@@ -189,9 +189,8 @@ def _tables(cards: list[dict[str, Any]], current_round: int) -> list[dict[str, A
 
 def scoreboard(division: Division, stamps: DivisionStamps) -> dict[str, Any]:
     """The division's cards in standing order, and the latest published round's tables."""
-    key = read_model.standings_key(division, public=True, stamps=stamps)
-    rows = read_model.division_standings(division, key=key, public=True, stamps=stamps)
-    rated = read_model.division_ratings(division, key=key, public=True, stamps=stamps)
+    rows = read_model.division_standings(division, public=True, stamps=stamps)
+    rated = read_model.division_ratings(division, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
     players = [r.player for r in rows]
     by_player, current_round = _sides(division, {p.pk: p for p in players})

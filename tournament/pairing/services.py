@@ -32,6 +32,7 @@ from tournament.models import Change, Division, Game, Player, Round
 from tournament.pairing import missed
 from tournament.pairing.basis import basis, changed_rounds, not_checked_in, played_rounds
 from tournament.standings import read_model
+from tournament.standings.gibson import rules
 
 # Change.action values written here.
 PAIR = Change.Action.PAIR
@@ -158,49 +159,6 @@ def history(division: Division, round_number: int, based_on: int | None = None) 
     absent = frozenset(p.pk for p in not_checked_in(players)) if round_number == 1 else frozenset()
     absent |= frozenset(p.pk for p in marked_absent(players, round_number))
     return History(players, results, paired, round_number, based_on, absent)
-
-
-def rules(
-    division: Division,
-    entry: pairing.ScheduleEntry | None = None,
-    players: Sequence[Player] | None = None,
-) -> pairing.PairingRules:
-    """The division's pairing settings as the engine takes them (`players`: the division's,
-    when the caller has them loaded already)."""
-    players = list(division.players.all()) if players is None else players
-    by_number = {p.number: p.pk for p in players}
-    forbidden = []
-    for pair in division.forbidden_pairs or []:
-        ids = [by_number.get(n) for n in pair]
-        if len(ids) == 2 and None not in ids:
-            forbidden.append(frozenset(ids))
-    groups: dict[engine.PlayerId, str] | None = None
-    if division.avoid_same:
-        groups = {
-            p.pk: getattr(p, division.avoid_same)
-            for p in players
-            if getattr(p, division.avoid_same)
-        }
-    repeats = division.max_repeats
-    options: dict[str, Any] = {}
-    if entry is not None:
-        repeats = entry.repeats if entry.repeats is not None else repeats
-        options = dict(entry.options)
-    kwargs: dict[str, Any] = {}
-    if division.gibson_spread is not None:
-        kwargs["gibson_spread"] = division.gibson_spread
-    return pairing.PairingRules(
-        max_repeats=repeats,
-        rounds_total=division.planned_rounds,
-        gibson=division.gibson,
-        prize_bands=division.prize_bands,
-        bye_spread=division.bye_spread,
-        forbidden_pairs=tuple(forbidden),
-        groups=groups,
-        spread_cap=division.spread_cap,
-        options=options,
-        **kwargs,
-    )
 
 
 def schedule_entry(division: Division, round_number: int) -> pairing.ScheduleEntry:

@@ -24,6 +24,7 @@ from tournament.pairing import systems as pairing_systems
 from tournament.pairing.forms import DivisionSettingsForm, ManualPairingsForm, PairForm, SwapForm
 from tournament.results import services as results
 from tournament.standings import queries, read_model
+from tournament.standings import stamps as division_stamps
 from tournament.standings.tables import fixed_table_legend
 
 
@@ -36,7 +37,10 @@ def tell(request: HttpRequest, said: list[str]) -> None:
 def _round_rows(division: Division, round_number: int) -> list[dict[str, Any]]:
     """The round's games with each player's standing before it, for the preview."""
     standings = {
-        row.player.pk: row for row in read_model.division_standings(division, public=False)
+        row.player.pk: row
+        for row in read_model.division_standings(
+            division, public=False, stamps=division_stamps.read(division)
+        )
     }
     games = (
         division.games.filter(round=round_number)

@@ -6,7 +6,6 @@ divisions: kept under the person, their players and every involved division's st
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +14,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from tournament.models import Game, Person, Player, Scoresheet
-from tournament.standings import read_model, stamps
+from tournament.standings import keys, read_model, stamps
 
 TIMEOUT = 3600
 HIGH_GAMES = 10
@@ -102,9 +101,14 @@ def person_page(person: Person) -> PersonPage:
     """The person's page, kept under the person and their divisions' stamps."""
     players = _players(person)
     found = stamps.read_many(p.division_id for p in players)
-    parts = [f"{person.pk}:{person.updated.isoformat()}"]
-    parts += [f"{p.pk}:{found[p.division_id].stamp}" for p in players if p.division_id in found]
-    key = "people:page:" + hashlib.sha256("|".join(parts).encode()).hexdigest()
+    shown = [p for p in players if p.division_id in found]
+    key = keys.of_divisions(
+        "people-page",
+        [found[p.division_id] for p in shown],
+        person=person.pk,
+        updated=person.updated.isoformat(),
+        players=tuple(p.pk for p in shown),
+    )
     page = cache.get(key)
     if page is None:
         page = _compute(person, players, found)
@@ -131,16 +135,16 @@ def _division_lines(players: list[Player], found: dict) -> dict[int, dict[int, t
     after), from the event's own standings and ratings (public): kept under the division's
     stamp, so that every person of a division reads it, and a page of 50 events asks the cache
     once for all of them."""
-    keys = {
-        p.division_id: f"people:division:{p.division_id}:{found[p.division_id].stamp}"
+    by_division = {
+        p.division_id: keys.of_division("people-lines", found[p.division_id], public=True)
         for p in players
         if p.division_id in found
     }
-    kept = cache.get_many(list(keys.values()))
+    kept = cache.get_many(list(by_division.values()))
     lines: dict[int, dict[int, tuple]] = {}
     missing = {}
     for player in players:
-        key = keys.get(player.division_id)
+        key = by_division.get(player.division_id)
         if key is None:
             continue
         if key in kept:

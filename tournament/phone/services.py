@@ -42,6 +42,7 @@ from tournament.models import (
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import memos, read_model
+from tournament.standings import stamps as division_stamps
 from tournament.standings.cache_once import get_or_compute
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
@@ -485,10 +486,10 @@ def _build_snapshot(division: Division) -> dict[str, Any]:
         ).values_list("pk", "number", "name", "checked_in")
     }
     games = _snapshot_games(division, tournament.locked, list(players))
-    key = read_model.standings_key(division, public=True)
+    stamps = division_stamps.read(division)
     standing = {
         row.player.pk: {"record": row.record, "rank": row.rank}
-        for row in read_model.division_standings(division, key=key, public=True)
+        for row in read_model.division_standings(division, public=True, stamps=stamps)
     }
     return {
         "players": players,

@@ -109,7 +109,9 @@ def set_up(division: Division, seeds: int, length: int, after: int, user: Actor)
             )
         rows = [
             r
-            for r in read_model.division_standings(division, after, public=False)
+            for r in read_model.division_standings(
+                division, after, public=False, stamps=stamps.read(division)
+            )
             if r.player.withdrawn_from_round is None
         ]
         if len(rows) < seeds:

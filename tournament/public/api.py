@@ -24,6 +24,7 @@ from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
 from tournament.public.cache import Page
 from tournament.standings import queries, read_model
+from tournament.standings.stamps import DivisionStamps
 
 
 def _division(request: HttpRequest, slug: str, division: str) -> Division:
@@ -73,9 +74,8 @@ def pairings(
 def standings(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     div = _division(request, slug, division)
     stamps = page.stamps(div)
-    key = read_model.standings_key(div, public=True, stamps=stamps)
-    rows = read_model.division_standings(div, key=key, public=True, stamps=stamps)
-    rated = read_model.division_ratings(div, key=key, public=True, stamps=stamps)
+    rows = read_model.division_standings(div, public=True, stamps=stamps)
+    rated = read_model.division_ratings(div, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
     return public_json(
         [
@@ -115,11 +115,13 @@ def rounds(request: HttpRequest, page: Page[None], slug: str, division: str) -> 
     )
 
 
-def _tsh_division(div: Division, address: Callable[[str], str] = str) -> dict[str, Any]:
+def _tsh_division(
+    div: Division, stamps: DivisionStamps, address: Callable[[str], str] = str
+) -> dict[str, Any]:
     """A division as TSH's tourney.js writes it: players by id (index 0 empty), each with
     pairings and scores per round and `etc` holding p12, rrank and newr, and `xtid` (as TSH
     writes a field: a list) for a player with a cross-tables id; `photo`, the photo's address
-    made absolute by `address`, for a player with a photo."""
+    made absolute by `address`, for a player with a photo. Read under the request's `stamps`."""
     games = _games(div)
     last = max((g.round for g in games), default=0)
     people = list(div.players.order_by("number"))
@@ -142,9 +144,12 @@ def _tsh_division(div: Division, address: Callable[[str], str] = str) -> dict[st
             p12[me.pk][r] = (1 if g.first == pos else 2) if g.first in (1, 2) else 3
     ranks: dict[int, list[int]] = {p.pk: [] for p in people}
     for after in range(0, last + 1):
-        for row in read_model.division_standings(div, after_round=after, public=True):
+        for row in read_model.division_standings(div, after, public=True, stamps=stamps):
             ranks[row.player.pk].append(row.rank or 0)
-    newr = {r.player.pk: list(r.by_round) for r in read_model.division_ratings(div, public=True)}
+    newr = {
+        r.player.pk: list(r.by_round)
+        for r in read_model.division_ratings(div, public=True, stamps=stamps)
+    }
     players: list[dict[str, Any] | None] = [None] * (size + 1)
     photo_stamps = photos.photo_stamps(div)
     for p in people:
@@ -170,7 +175,8 @@ def tourney_js(request: HttpRequest, page: Page[None], slug: str) -> HttpRespons
     data = {
         "config": {"event_name": tournament.name, "max_rounds": None},
         "divisions": [
-            _tsh_division(d, request.build_absolute_uri) for d in tournament.divisions.all()
+            _tsh_division(d, page.stamps(d), request.build_absolute_uri)
+            for d in tournament.divisions.all()
         ],
     }
     body = "newt=" + json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False) + ";\n"
@@ -248,8 +254,7 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     div = _division(request, slug, division)
     stamps = page.stamps(div)
     last, games, people = _latest_round(div, stamps)
-    key = read_model.standings_key(div, public=True, stamps=stamps)
-    rated = read_model.division_ratings(div, key=key, public=True, stamps=stamps)
+    rated = read_model.division_ratings(div, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
     by_name: list[dict[str, Any]] = []
     for g in games:
@@ -288,7 +293,7 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         }
         for g in recent
     ]
-    rows = read_model.division_standings(div, key=key, public=True, stamps=stamps)
+    rows = read_model.division_standings(div, public=True, stamps=stamps)
     standing = [
         {
             "rank": r.rank,

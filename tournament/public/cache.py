@@ -25,7 +25,6 @@ and less to send over a hall's Wi-Fi.
 from __future__ import annotations
 
 import gzip
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
@@ -37,6 +36,7 @@ from django.utils.translation import get_language
 
 from tournament.core.language import apply_tournament_language
 from tournament.models import Division, Scoresheet
+from tournament.standings import keys
 from tournament.standings import stamps as division_stamps
 from tournament.standings.cache_once import get_or_compute
 from tournament.standings.stamps import DivisionStamps
@@ -77,23 +77,33 @@ class Page(Generic[T]):
         return found
 
 
-# Which stamps a page is kept under: from the page (its divisions' stamps) and the view's
-# arguments, the parts of its key; None for every division's stamp.
-Scope = Callable[[Page[Any], dict[str, Any]], list[str] | None]
+@dataclass(frozen=True)
+class Scoped:
+    """A page kept under its divisions' frame stamps (`keys.of_divisions`), not their stamps:
+    with the one round whose games it shows (its own stamp), or what it shows of the results
+    (`shows`, a fingerprint)."""
+
+    one_round: tuple[DivisionStamps, int] | None = None
+    shows: str = ""
 
 
-def _round_of(page: Page[Any], division: DivisionStamps | None, number: int) -> list[str] | None:
+# What a page is kept under: from the page (its divisions' stamps) and the view's arguments;
+# None for every division's stamp.
+Scope = Callable[[Page[Any], dict[str, Any]], Scoped | None]
+
+
+def _round_of(page: Page[Any], division: DivisionStamps | None, number: int) -> Scoped | None:
     if division is None:
         return None
-    return [*(d.frame for d in page.divisions), f"{division.pk}:{number}:{division.round(number)}"]
+    return Scoped(one_round=(division, number))
 
 
-def one_round(page: Page[Any], kwargs: dict[str, Any]) -> list[str] | None:
+def one_round(page: Page[Any], kwargs: dict[str, Any]) -> Scoped | None:
     """A round's pairings page (`division`, `number`): the frame stamps and the round's."""
     return _round_of(page, page.named(kwargs.get("division", "")), int(kwargs["number"]))
 
 
-def sheet_round(page: Page[Any], kwargs: dict[str, Any]) -> list[str] | None:
+def sheet_round(page: Page[Any], kwargs: dict[str, Any]) -> Scoped | None:
     """A scoresheet's page (`pk`): the frame stamps and its game's round's (one more query)."""
     found = Scoresheet.objects.filter(pk=kwargs["pk"]).values_list("game__division", "game__round")
     for division_pk, number in found:
@@ -102,10 +112,20 @@ def sheet_round(page: Page[Any], kwargs: dict[str, Any]) -> list[str] | None:
     return None
 
 
-def _page_key(request: HttpRequest, stamps: list[str]) -> str:
+def _page_key(request: HttpRequest, page: Page[Any], scoped: Scoped | None) -> str:
     # The page's language is part of its address: the same URL reads differently in Persian.
-    raw = "\n".join([request.get_full_path(), get_language() or "", *stamps])
-    return "page:" + hashlib.sha256(raw.encode()).hexdigest()
+    address, language = request.get_full_path(), get_language() or ""
+    if scoped is None:
+        return keys.of_divisions("page", page.divisions, address=address, language=language)
+    return keys.of_divisions(
+        "page",
+        page.divisions,
+        frames=True,
+        one_round=scoped.one_round,
+        shows=scoped.shows,
+        address=address,
+        language=language,
+    )
 
 
 def _accepts_gzip(request: HttpRequest) -> bool:
@@ -151,10 +171,8 @@ def cached_public_page(view: View, scope: Scope | None = None) -> View:
         if not page.divisions:
             return view(request, Page(), slug, *args, **kwargs)
         apply_tournament_language(request, page.divisions[0].language)
-        stamps = scope(page, kwargs) if scope is not None else None
-        if stamps is None:
-            stamps = [d.stamp for d in page.divisions]
-        key = _page_key(request, stamps)
+        scoped = scope(page, kwargs) if scope is not None else None
+        key = _page_key(request, page, scoped)
         # Weak: the page is sent compressed or not, byte for byte different, the same page.
         etag = f'W/"{key.removeprefix("page:")[:32]}"'
         if _etag_matches(request, etag.removeprefix("W/")):

@@ -5,7 +5,6 @@ A tournament that is not public is shown to its directors only; to anyone else i
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,12 +28,14 @@ from tournament.core.access import (
 )
 from tournament.engine.teams import Record, team_standings
 from tournament.models import Division, Player, Scoresheet, Tournament
-from tournament.public.cache import PAGE_TIMEOUT, Page
-from tournament.reports import data, prizes
+from tournament.public.cache import PAGE_TIMEOUT, Page, Scoped
+from tournament.reports import data
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets import viewer
-from tournament.standings import memos, queries, read_model
+from tournament.standings import keys, memos, prizes, queries, read_model
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.gibson import gibsonized
+from tournament.standings.queries import PlayerParts
 from tournament.standings.stamps import DivisionStamps
 from tournament.standings.tables import (
     PairingsByNameTable,
@@ -87,15 +88,21 @@ def standings(request: HttpRequest, page: Page[None], slug: str, division: str) 
         after = last  # a round in play adds nothing yet, not even its byes
     capped = bool(div.spread_cap) and request.GET.get("capped") == "1"
     # A big division's table takes far longer to render than to compute, and is the same for
-    # every phone until a result changes: it is kept with the standings' own cache key.
-    standings_key = read_model.standings_key(div, after, capped, public=True, stamps=stamps)
-    # Its headers are in the page's language: one copy a language.
-    key = f"{standings_key}:{request.GET.get('sort', '')}:{translation.get_language()}"
+    # every phone until a result changes: it is kept under the standings' own stamp, and
+    # its headers are in the page's language: one copy a language.
+    key = keys.of_division(
+        "standings-table",
+        stamps,
+        public=True,
+        after=after,
+        capped=capped,
+        spread_cap=div.spread_cap,
+        sort=request.GET.get("sort", ""),
+        language=translation.get_language(),
+    )
     table = cache.get(key)
     if table is None:
-        rows = read_model.division_standings(
-            div, after, capped, key=standings_key, public=True, stamps=stamps
-        )
+        rows = read_model.division_standings(div, after, capped, public=True, stamps=stamps)
         standings_table = StandingsTable(rows, div)
         RequestConfig(request, paginate=False).configure(standings_table)
         # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
@@ -119,7 +126,7 @@ def standings(request: HttpRequest, page: Page[None], slug: str, division: str) 
         else None,
         "capped": capped,
         "table": table,
-        **standings_extras(div, after, standings_key, stamps),
+        **standings_extras(div, after, stamps),
     }
     return render(request, "tournament/public/standings.html", ctx)
 
@@ -129,10 +136,11 @@ def pairings(
 ) -> HttpResponse:
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
-    rounds = queries.division_rounds(div, page.stamps(div))
+    stamps = page.stamps(div)
+    rounds = queries.division_rounds(div, stamps)
     if number not in {r.number for r in rounds}:
         raise Http404(gettext("No such round."))
-    found = queries.round_pairings(div, number)
+    found = queries.round_pairings(div, number, stamps)
     ctx = {
         "tournament": tournament,
         "division": div,
@@ -150,32 +158,15 @@ def pairings(
     return render(request, "tournament/public/pairings.html", ctx)
 
 
-@dataclass(frozen=True)
-class PlayerParts:
-    """What a player's page shows of the division's results: their standing, their rating and
-    their games table, by the key the table is kept under (which its content decides)."""
-
-    standing: read_model.Row
-    rating: read_model.RatingRow
-    table_key: str
-
-    def fingerprint(self) -> str:
-        s, r = self.standing, self.rating
-        shown = (s.rank, s.wins, s.losses, s.spread, s.games)
-        rated = (r.before, r.after, r.change, r.after_round)
-        return hashlib.sha256(repr((shown, rated, self.table_key)).encode()).hexdigest()
-
-
 def _parts_of_every_player(div: Division, stamps: DivisionStamps) -> dict[int, PlayerParts]:
     """Every player's parts (by number): the standings and ratings as cached, and the games
     tables' keys from the games this process read under the division's stamps (one query)."""
-    key = read_model.standings_key(div, public=True, stamps=stamps)
-    rated = read_model.division_ratings(div, key=key, public=True, stamps=stamps)
+    rated = read_model.division_ratings(div, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
     tables = queries.player_games_keys(div, get_language() or "", stamps)
     return {
         row.player.number: PlayerParts(row, ratings[row.player.pk], tables[row.player.pk])
-        for row in read_model.division_standings(div, key=key, public=True, stamps=stamps)
+        for row in read_model.division_standings(div, public=True, stamps=stamps)
         if row.player.pk in ratings and row.player.pk in tables
     }
 
@@ -189,7 +180,7 @@ class PlayerPage:
     parts: PlayerParts
 
 
-def player_scope(page: Page[PlayerPage], kwargs: dict[str, Any]) -> list[str] | None:
+def player_scope(page: Page[PlayerPage], kwargs: dict[str, Any]) -> Scoped | None:
     """A player's page (`division`, `number`) is kept under the divisions' frame stamps and what
     it shows of the results (`PlayerParts.fingerprint`), not under the division's stamp: a
     result entered changes the pages of its two players and of those whose rank it moves, and
@@ -215,7 +206,7 @@ def player_scope(page: Page[PlayerPage], kwargs: dict[str, Any]) -> list[str] | 
     if parts is None:
         return None  # no such player: the view says so
     page.scoped = PlayerPage(div, parts)  # the page need not read them again
-    return [*(d.frame for d in page.divisions), f"player:{parts.fingerprint()}"]
+    return Scoped(shows=f"player:{parts.fingerprint()}")
 
 
 def player(
@@ -229,7 +220,7 @@ def player(
         div = get_public_division(tournament, division)  # the player's games are read below
         person = get_public_player(div, number)
         parts = _parts_of_every_player(div, page.stamps(div))[person.number]
-    table, kept = _player_games(request, person, div, parts.table_key)
+    table, kept = _player_games(request, person, div, page.stamps(div), parts.table_key)
     ctx = {
         "tournament": tournament,
         "division": div,
@@ -250,7 +241,7 @@ def player(
 
 
 def _player_games(
-    request: HttpRequest, person: Player, div: Division, key: str
+    request: HttpRequest, person: Player, div: Division, stamps: DivisionStamps, key: str
 ) -> tuple[str, bool]:
     """The player's games table, kept under `key` (`queries.player_games_key`), which changes
     with what the table shows: after a result only the two players' tables are written again.
@@ -266,7 +257,7 @@ def _player_games(
     def compute() -> str | None:
         fresh.append(write())
         # Read again after the table: kept only if it is the table of `key`.
-        same = queries.player_games_key(person, div, get_language() or "") == key
+        same = queries.player_games_key(person, stamps, get_language() or "") == key
         return fresh[-1] if same else None
 
     table = get_or_compute(key, compute, PAGE_TIMEOUT)
@@ -295,7 +286,7 @@ def ratings(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         "ratings_note": tsh_settings.ratings_note(div),
         # An event imported with WESPA's printout: its ratings as WESPA printed them.
         "wespa": sorted(
-            (p for p in read_model.division_read(div, True, stamps).players if p.wespa),
+            (p for p in read_model.division_read(div, True, stamps=stamps).players if p.wespa),
             key=lambda p: p.number,
         ),
     }
@@ -359,20 +350,20 @@ def high_plays(request: HttpRequest, page: Page[None], slug: str) -> HttpRespons
 
 
 def standings_extras(
-    division: Division, after: int | None, key: str, stamps: DivisionStamps
+    division: Division, after: int | None, stamps: DivisionStamps
 ) -> dict[str, Any]:
     """The public standings page's class standings (grouped by class, in the standings' order)
-    and Gibsonized players with the rule that made them so; the standings are read from the
-    cache under the page's own `key`, and the results under the request's `stamps`."""
-    rows = read_model.division_standings(division, after, key=key, public=True, stamps=stamps)
+    and Gibsonized players with the rule that made them so, read under the request's
+    `stamps`."""
+    rows = read_model.division_standings(division, after, public=True, stamps=stamps)
     groups: dict[str, list[prizes.ClassRow]] = {}
     if prizes.has_classes(division, [r.player for r in rows]):
-        for row in prizes.class_standings(division, after, public=True, rows=rows):
+        for row in prizes.class_standings(division, after, True, rows, stamps=stamps):
             groups.setdefault(row.player_class, []).append(row)
     records = [Record(r.player.pk, r.player.team, r.wins, r.losses, r.spread) for r in rows]
     return {
         "classes": sorted(groups.items()),
-        "gibsons": prizes.gibsonized(division, after, public=True, stamps=stamps),
+        "gibsons": gibsonized(division, after, public=True, stamps=stamps),
         "teams": team_standings(records, division.team_order or "wins"),
     }
 
@@ -383,7 +374,7 @@ def statistics(request: HttpRequest, page: Page[None], slug: str, division: str)
 
     tournament = get_public_tournament(request, slug)
     div = get_public_division(tournament, division)
-    played = [r.number for r in queries.division_rounds(div) if r.has_results]
+    played = [r.number for r in queries.division_rounds(div, page.stamps(div)) if r.has_results]
     after = after_round_asked(request, read_model.last_result_round(div, public=True))
     tables = []
     report = None

@@ -57,6 +57,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.standings.read_model import players_and_results
+from tournament.standings.stamps import read_many
 
 log = logging.getLogger(__name__)
 
@@ -354,7 +355,8 @@ def _rate_event(
             % {"event": isolate(tournament.name)}
         )
     divisions = list(tournament.divisions.order_by("position", "pk"))
-    reads = [(d, *players_and_results(d, public=False)) for d in divisions]
+    read_stamps = read_many(d.pk for d in divisions)
+    reads = [(d, *players_and_results(d, False, read_stamps[d.pk])) for d in divisions]
     # Who is whom read afresh: the read model's players are kept by the division's stamps,
     # which a link to a person (a bulk update by the people's linker) need not renew.
     links = dict(Player.objects.filter(division__in=divisions).values_list("pk", "person_id"))

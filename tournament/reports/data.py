@@ -20,8 +20,13 @@ from tournament.core import tsh_settings
 from tournament.core.sentences import isolate
 from tournament.engine.text import ordinal
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.reports import prizes as ceremony
 from tournament.scoresheets import viewer
+from tournament.standings import prizes as prize_service
 from tournament.standings import queries, read_model
+from tournament.standings import stamps as division_stamps
+from tournament.standings.gibson import gibsonized
+from tournament.standings.stamps import DivisionStamps
 from tournament.standings.tables import FIXED_MARK, fixed_table_legend
 
 Cell = str | int | float | None
@@ -128,10 +133,12 @@ def _paired_rounds(division: Division, public: bool) -> list[int]:
     return sorted(set(_games(division, public).values_list("round", flat=True)))
 
 
-def _after_round(division: Division, number: int | None, public: bool) -> int:
+def _after_round(
+    division: Division, number: int | None, public: bool, stamps: DivisionStamps
+) -> int:
     # The rounds the standings count, by the division's `byes_count`: a round with only its
     # byes scored is not "after round N" unless they count already.
-    last = read_model.rounds_counted(division, public)
+    last = read_model.rounds_counted(division, public, stamps=stamps)
     if number is None:
         return last
     if number < 0 or number > last:
@@ -265,17 +272,23 @@ def wall(division: Division, number: int | None = None, public: bool = False) ->
 # -- standings and ratings -------------------------------------------------------------------
 
 
-def _ratings_after(division: Division, after: int, public: bool) -> dict[int, read_model.RatingRow]:
+def _ratings_after(
+    division: Division, after: int, public: bool, stamps: DivisionStamps
+) -> dict[int, read_model.RatingRow]:
     if not after:
         return {}
-    return {r.player.pk: r for r in read_model.division_ratings(division, after, public=public)}
+    return {
+        r.player.pk: r
+        for r in read_model.division_ratings(division, after, public=public, stamps=stamps)
+    }
 
 
 def standings(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Rank, name, wins, losses, spread, rating, and the rating after the round with its change."""
-    after = _after_round(division, number, public)
-    rows = read_model.division_standings(division, after, public=public)
-    rated = _ratings_after(division, after, public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
+    rows = read_model.division_standings(division, after, public=public, stamps=stamps)
+    rated = _ratings_after(division, after, public, stamps)
     columns = [
         Column(_("Rank"), numeric=True),
         Column(_("No."), numeric=True),
@@ -293,16 +306,18 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
             else pgettext("rating", "New")
         )
         columns += [Column(new, numeric=True), Column(_("Change"), numeric=True, style="signed")]
-    from tournament.reports import prizes as prize_service
 
     classes = (
-        {c.row.player.pk: c for c in prize_service.class_standings(division, after, public)}
+        {
+            c.row.player.pk: c
+            for c in prize_service.class_standings(division, after, public, stamps=stamps)
+        }
         if prize_service.has_classes(division)
         else {}
     )
     if classes:
         columns += [Column(_("Class")), Column(_("Cl. rank"), numeric=True)]
-    gibsons = {g.player.pk: g for g in prize_service.gibsonized(division, after, public)}
+    gibsons = {g.player.pk: g for g in gibsonized(division, after, public, stamps=stamps)}
     if gibsons:
         columns.append(Column(_("Gibson")))
     table = []
@@ -343,8 +358,9 @@ def standings(division: Division, number: int | None = None, public: bool = Fals
 
 def ratings(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Every player's rating before the event, after the round, and the change, best first."""
-    after = _after_round(division, number, public)
-    rows = read_model.division_ratings(division, after, public=public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
+    rows = read_model.division_ratings(division, after, public=public, stamps=stamps)
     columns = [
         Column(_("No."), numeric=True),
         Column(_("Name"), flexible=True),
@@ -438,7 +454,8 @@ def scorecards(
     to come are left empty to be written in. With the site's address (`base`) each card has the
     player's personal link as a QR code."""
     links = player_links(division, base)
-    after = _after_round(division, number, public) if number is not None else None
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps) if number is not None else None
     players = {p.pk: p for p in division.players.all()}
     games = list(_games(division, public))
     sides = _sides_by_player(games, players)
@@ -527,8 +544,9 @@ def scorecards(
 def crosstable(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Every player in rank order with each round's result: W/L/T, the opponent's number and
     the scores; the spreadsheet has the opponent and both scores as numbers."""
-    after = _after_round(division, number, public)
-    standing = read_model.division_standings(division, after, public=public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
+    standing = read_model.division_standings(division, after, public=public, stamps=stamps)
     players = {row.player.pk: row.player for row in standing}
     games = [g for g in _games(division, public) if g.round <= after]
     sides = _sides_by_player(games, players)
@@ -627,7 +645,8 @@ def stats(division: Division, number: int | None = None, public: bool = False) -
     upsets, the first player's wins, winning streaks, and the scoresheets' plays and bingos."""
     from tournament.standings.statistics import division_statistics
 
-    after = _after_round(division, number, public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
     if not after:
         raise ReportError(
             _("division %(division)s has no results yet") % {"division": division.name}
@@ -756,7 +775,6 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
     (a team's name for `totalteam`) and the figure it was won by; a place prize's single
     winner with their record. One prize a player unless the division allows more or the
     lines' `exclusive=` groups say otherwise."""
-    from tournament.reports import prizes as prize_service
 
     if not division.prizes:  # a page that says so: the director prints it to check
         return Report(
@@ -768,8 +786,9 @@ def prizes(division: Division, number: int | None = None, public: bool = False) 
             message=_("Division %(division)s has no prizes set.")
             % {"division": isolate(division.name)},
         )
-    after = _after_round(division, number, public)
-    found, rows_by_player = prize_service.awards(division, after, public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
+    found, rows_by_player = prize_service.awards(division, after, public, stamps=stamps)
     bands = sorted(division.prize_bands or [])
     columns = [
         Column(_("Prize"), flexible=True),
@@ -837,15 +856,15 @@ def _ranking(kind: str) -> Any:
         """The ten best for the prize type and all level with the tenth, with their figures
         (TSH's TUFFluck, OVERSEED, HighRatingChange … report commands)."""
         from tournament.engine import prizes as engine
-        from tournament.reports import prizes as prize_service
 
-        after = _after_round(division, number, public)
+        stamps = division_stamps.read(division)
+        after = _after_round(division, number, public, stamps)
         if not after:
             raise ReportError(
                 _("division %(division)s has no results yet") % {"division": division.name}
             )
         prize = engine.Prize(RANKING_KINDS[kind], 1)
-        found = prize_service.ranking(division, prize, after, public)
+        found = prize_service.ranking(division, prize, after, public, stamps=stamps)
         shown = {id(e) for e in engine.leading([e for _, e in found])}
         rows: list[list[Cell]] = []
         place = 0
@@ -882,7 +901,8 @@ def upsets(division: Division, number: int | None = None, public: bool = False) 
     """The biggest upsets of the division (TSH's UPSETs): the statistics' list."""
     from tournament.standings.statistics import division_statistics
 
-    after = _after_round(division, number, public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
     if not after:
         raise ReportError(
             _("division %(division)s has no results yet") % {"division": division.name}
@@ -900,14 +920,14 @@ def performance(division: Division, number: int | None = None, public: bool = Fa
     (a perfect or zero score aims at 95% or 5%), highest first."""
     from tournament.engine import prizes as engine
     from tournament.engine.ratings import performance_rating
-    from tournament.reports import prizes as prize_service
 
-    after = _after_round(division, number, public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
     if not after:
         raise ReportError(
             _("division %(division)s has no results yet") % {"division": division.name}
         )
-    given = prize_service.inputs(division, [engine.Prize("rank", 1)], after, public)
+    given = prize_service.inputs(division, [engine.Prize("rank", 1)], after, public, stamps=stamps)
     ratings = {c.id: c.rating for c in given.contenders}
     ratings.update({r.player.pk: r.player.rating for r in given.rows})
     mine: dict[Any, list[engine.GameScore]] = defaultdict(list)
@@ -949,14 +969,14 @@ def performance(division: Division, number: int | None = None, public: bool = Fa
 def slides(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The prize ceremony's slides (`prizes.slides`), one a page, for a projector without a
     browser."""
-    from tournament.reports import prizes as prize_service
 
     if not division.prizes:
         raise ReportError(
             _("division %(division)s has no prizes set") % {"division": division.name}
         )
-    after = _after_round(division, number, public)
-    found = prize_service.slides(division, after, public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
+    found = ceremony.slides(division, after, public, stamps=stamps)
     heading = _("Prizes after round %(after)s") % {"after": after}
     return Report(
         "slides",
@@ -981,19 +1001,18 @@ def certificates(
     the public page that confirms it."""
     from django.urls import reverse
 
-    from tournament.reports import prizes as prize_service
-
     if not base:
         raise ReportError(_("certificates need the address that confirms them (the site's own)"))
     if kind == "certificates" and not division.prizes:
         raise ReportError(
             _("division %(division)s has no prizes set") % {"division": division.name}
         )
-    after = _after_round(division, number, public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
     if kind == "participation":
-        found = prize_service.participations(division, after, public)
+        found = prize_service.participations(division, after, public, stamps=stamps)
     else:
-        found = prize_service.certificates(division, after, public)
+        found = prize_service.certificates(division, after, public, stamps=stamps)
     made = [
         {
             "name": c.player.name,
@@ -1048,7 +1067,8 @@ def _upsets_table(st: Any) -> Table:
 
 def results(division: Division, number: int | None = None, public: bool = False) -> Report:
     """Every game with a result, round by round: both players, both scores, who went first."""
-    after = _after_round(division, number, public)
+    stamps = division_stamps.read(division)
+    after = _after_round(division, number, public, stamps)
     games = (
         _games(division, public)
         .filter(round__lte=after)

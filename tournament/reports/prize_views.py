@@ -17,6 +17,8 @@ from tournament.core.access import (
 from tournament.core.sentences import isolate
 from tournament.reports import data, prizes
 from tournament.reports.forms import PrizesForm, prize_text
+from tournament.standings import prizes as prize_reads
+from tournament.standings import stamps as division_stamps
 
 
 @login_required
@@ -84,7 +86,7 @@ def desk_prize_slides(request: HttpRequest, slug: str, division_id: int) -> Http
         reason = gettext("Division %(name)s has no prizes set.") % {"name": division.name}
     else:
         try:
-            found = prizes.slides(division)
+            found = prizes.slides(division, stamps=division_stamps.read(division))
         except data.ReportError as error:
             reason = str(error)
     context = {
@@ -126,11 +128,11 @@ def certificate(request: HttpRequest, code: str) -> HttpResponse:
             status=429,
         )
     found = None
-    made = prizes.signed(code)
+    made = prize_reads.signed(code)
     if made is not None:
         tournament = made.division.tournament
         if tournament.public or tournament.is_director(request.user):
-            found = prizes.confirmed(made)
+            found = prize_reads.confirmed(made)
     if found is None:
         throttle.missed("certificate", request, CERTIFICATE_WINDOW)
         raise Http404(gettext("No certificate has the code %(code)s.") % {"code": code[:40]})

@@ -37,6 +37,7 @@ from tournament.reports import data
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
 from tournament.standings import read_model, statistics
+from tournament.standings import stamps as division_stamps
 
 
 def _number(request: HttpRequest, name: str) -> int | None:
@@ -189,7 +190,9 @@ def desk_summary(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_desk_tournament(request, slug, scorekeeper=True)
     summaries = []
     for division in tournament.divisions.all():
-        rows = read_model.division_standings(division, public=False)
+        rows = read_model.division_standings(
+            division, public=False, stamps=division_stamps.read(division)
+        )
         try:
             prizes = data.prizes(division).tables[0] if division.prizes else None
         except data.ReportError:

@@ -38,6 +38,7 @@ from tournament.results import services as results
 from tournament.results.forms import EntryForm, GameResultForm
 from tournament.scoresheets.forms import SingleUploadForm
 from tournament.standings import read_model
+from tournament.standings import stamps as division_stamps
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -192,7 +193,9 @@ def _records_now(division: Division, change: Change) -> str:
         numbers += [n for n in (g["player1"], g["player2"]) if n is not None]
     # Their own games only: the whole division's standings would be computed afresh after
     # every save (a result replaces the stamp they are kept under).
-    rows = read_model.records_of(division, numbers, public=False)
+    rows = read_model.records_of(
+        division, numbers, public=False, stamps=division_stamps.read(division)
+    )
     if not rows:
         return ""
     shown = gettext("; ").join(

@@ -56,24 +56,24 @@ def get_or_compute(
     key: str,
     compute: Callable[[], T | None],
     timeout: int,
-    local: bool = False,
+    local: Kept[str, T] | None = None,
     pack: Callable[[T], Any] | None = None,
     unpack: Callable[[Any], T | None] | None = None,
 ) -> T | None:
     """The value cached under `key`, else `compute()`'s, stored for `timeout` seconds unless it
     is None (a value not to keep: the caller keeps what it needs from its own call).
 
-    `local`: also kept in this process's memory, and shared by every caller as it is (the
-    caller must not change it). With `local`, `pack` and `unpack`: kept in the shared cache as
-    `pack(value)` (plain values, quick to pickle, where the value holds model instances), and
-    made again with `unpack` in the processes that did not compute it; where `unpack` gives
-    None (what it needs is gone), computed again. Within `memos.afresh()`, computed, and
-    neither read nor kept."""
+    `local`: also kept in this process's memory, in that memo (`memos.STANDINGS`...), and shared
+    by every caller as it is (the caller must not change it). With `local`, `pack` and `unpack`:
+    kept in the shared cache as `pack(value)` (plain values, quick to pickle, where the value
+    holds model instances), and made again with `unpack` in the processes that did not compute
+    it; where `unpack` gives None (what it needs is gone), computed again. Within
+    `memos.afresh()`, computed, and neither read nor kept."""
     if memos.computing_afresh():
         return compute()
-    if not local:
+    if local is None:
         return _get_or_compute(key, compute, timeout)
-    value: T | None = memos.LOCAL.get(key)
+    value: T | None = local.get(key)
     if value is None:
         if pack is None or unpack is None:
             value = _get_or_compute(key, compute, timeout)
@@ -92,7 +92,7 @@ def get_or_compute(
                 if value is None:
                     value = compute()
         if value is not None:
-            memos.LOCAL.put(key, value)
+            local.put(key, value)
     return value
 
 

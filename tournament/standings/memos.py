@@ -17,7 +17,12 @@ import contextlib
 import contextvars
 import threading
 from collections.abc import Hashable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:  # the values' types: their modules read them from here
+    from tournament.models import Division, Player
+    from tournament.standings.queries import PlayerParts, RoundCount
+    from tournament.standings.read_model import DivisionRead, RatingRow, RoundRead, Row
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -96,28 +101,30 @@ def clear_all() -> None:
 
 
 # -- the memos ---------------------------------------------------------------------------------
-# Keys are typed here; each value's type is the one its module reads it as (named in brackets).
+# Keys and values are typed here: what a memo keeps is what its module reads it as.
 
-# The last values asked for with `cache_once.get_or_compute(local=True)`, as this process last
-# read them, by their cache key (which holds the stamps): a big division's standings or ratings
-# take longer to unpickle from the cache than a player's page takes to render.
-LOCAL: Kept[str, Any] = Kept("values asked for locally", 16)
+# The last standings and ratings asked for (`cache_once.get_or_compute(local=…)`), as this
+# process last read them, by their cache key (`keys.of_division`, which holds the stamps): a big
+# division's standings or ratings take longer to unpickle from the cache than a player's page
+# takes to render.
+STANDINGS: Kept[str, list[Row]] = Kept("standings", 16)
+RATINGS: Kept[str, list[RatingRow]] = Kept("ratings", 8)
 
 # The last few divisions' players and results read (`read_model.DivisionRead`), by division,
 # stamp, public view and byes rule: after a change, the standings, the ratings and the
 # Gibsonized players each need them, and reading a big division's games is most of computing
 # any of them.
-DIVISION_READS: Kept[tuple[int, str, bool, str], Any] = Kept("division reads", 8)
+DIVISION_READS: Kept[tuple[int, str, bool, str], DivisionRead] = Kept("division reads", 8)
 
 # Each round's games as last read (round → (the round's own stamp, `read_model.RoundRead`)),
 # by the division's frame stamp: under one frame stamp the rounds are the same ones (a game
 # added, deleted or moved renews it), so a result read again is the one round whose stamp
 # changed.
-ROUND_READS: Kept[tuple[int, str, bool], dict[int, tuple[str, Any]]] = Kept("round reads", 8)
+ROUND_READS: Kept[tuple[int, str, bool], dict[int, tuple[str, RoundRead]]] = Kept("round reads", 8)
 
 # The players as last read (`list[Player]`), by the division's frame stamp (a player saved,
 # added or deleted renews it; a result does not): a result entered reads no player again.
-PLAYERS: Kept[tuple[int, str], list[Any]] = Kept("players", 8)
+PLAYERS: Kept[tuple[int, str], list[Player]] = Kept("players", 8)
 
 # Each round's ratings (player → rating), by their memo key, which names everything they are
 # computed from: after a result, the rounds before it are not read from the shared cache again.
@@ -125,16 +132,18 @@ RATED: Kept[str, dict[Hashable, int]] = Kept("ratings by round", 512)
 
 # The published rounds as last counted (`list[queries.RoundCount]`), by division, stamp and
 # byes rule: the standings, pairings and ratings pages all show them.
-ROUND_COUNTS: Kept[tuple[int, str, str], list[Any]] = Kept("round counts", 16)
+ROUND_COUNTS: Kept[tuple[int, str, str], list[RoundCount]] = Kept("round counts", 16)
 
 # Each round's crosstable cells (player → `<td>`), by division, frame stamp and the round's own
 # stamp: a result re-writes one round's cells.
 CROSSTABLE_CELLS: Kept[str, dict[int, str]] = Kept("crosstable cells", 256)
 
-# Every player's parts of their page (`public.views.PlayerParts`, with the division read then),
+# Every player's parts of their page (`queries.PlayerParts`, with the division read then),
 # by division, stamp and language: after a result, the first player's page asked for works out
 # everyone's at once, and each page is rendered again only if what it shows has changed.
-PLAYER_PARTS: Kept[tuple[int, str, str], tuple[Any, dict[int, Any]]] = Kept("player parts", 8)
+PLAYER_PARTS: Kept[tuple[int, str, str], tuple[Division, dict[int, PlayerParts]]] = Kept(
+    "player parts", 8
+)
 
 # The phones' snapshot of a division (plain values: each player's games, rank and record), by
 # division and stamp: every personal link of the division reads it.

@@ -18,9 +18,8 @@ from tournament.core.sentences import penalty_note
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
-from tournament.standings import memos, read_model
+from tournament.standings import keys, memos, read_model
 from tournament.standings.stamps import DivisionStamps
-from tournament.standings.stamps import read as read_stamps
 
 
 @dataclass(frozen=True)
@@ -87,13 +86,10 @@ def _round_count(r: dict, mode: str) -> RoundCount:
     return RoundCount(r["round"], r["games"], r["results"], played, r["pending"], r["alone"], mode)
 
 
-def division_rounds(division: Division, stamps: DivisionStamps | None = None) -> list[RoundCount]:
-    """The published rounds that have games, in order (two queries: the division's stamp, read
-    first so that the rounds counted after it are at least as new, then the count; one when
-    this process counted them under the same stamp, or the request's `stamps` are given; none
-    when both)."""
-    if stamps is None:
-        stamps = read_stamps(division)
+def division_rounds(division: Division, stamps: DivisionStamps) -> list[RoundCount]:
+    """The published rounds that have games, in order, counted under the request's `stamps`
+    (read first, so that the rounds counted after them are at least as new): one query, none
+    when this process counted them under the same stamp."""
     key = (division.pk, stamps.stamp, stamps.byes_count)
     found = memos.ROUND_COUNTS.get(key)
     if found is None:
@@ -246,10 +242,10 @@ class Pairings:
         return any(s.fixed_table for s in self.by_table)
 
 
-def round_pairings(division: Division, number: int) -> Pairings:
+def round_pairings(division: Division, number: int, stamps: DivisionStamps) -> Pairings:
     """The games of a round, as this process read them under the division's stamps
-    (`read_model.division_read`: one query when it has)."""
-    read = read_model.division_read(division, public=True)
+    (`read_model.division_read`: none when it has)."""
+    read = read_model.division_read(division, public=True, stamps=stamps)
     players = {p.pk: p for p in read.players}
     sides = [s for g in read.rows.get(number, ()) for s in sides_of(g, players)]
     by_table = [s for s in sides if s.player.pk == s.game.player1_id]
@@ -316,24 +312,27 @@ KEY_COLUMNS = (
 
 def _games_key(
     player_pk: int,
-    division: tuple[int, str, dict[str, str]],
+    stamps: DivisionStamps,
     language: str,
     rounds: str,
     sheet_rounds: Iterable[int],
 ) -> str:
-    """The key of a player's games table: `division` is (pk, frame stamp, round stamps), read
-    before the games; `rounds` is the player's games, round by round in round order, each
-    round's line as `read_model.games_text` writes it; `sheet_rounds` the rounds where one of them
-    has a scoresheet."""
-    pk, frame, stamps = division
-    digest = hashlib.sha256(repr((player_pk, pk, frame, language)).encode())
-    digest.update(rounds.encode())
-    sheets = [(n, stamps.get(str(n), "")) for n in sorted(set(sheet_rounds))]
-    digest.update(f"\n{sheets!r}".encode())
-    return "player-games:" + digest.hexdigest()
+    """The key of a player's games table (`keys.of_rounds`): `stamps` read before the games;
+    `rounds` is the player's games, round by round in round order, each round's line as
+    `read_model.games_text` writes it; `sheet_rounds` the rounds where one of them has a
+    scoresheet, whose own stamps are in the key."""
+    return keys.of_rounds(
+        "player-games",
+        stamps,
+        sheet_rounds,
+        public=True,
+        player=player_pk,
+        language=language,
+        games=rounds,
+    )
 
 
-def player_games_key(player: Player, division: Division, language: str) -> str:
+def player_games_key(player: Player, stamps: DivisionStamps, language: str) -> str:
     """The cache key of a player's games table (`player_games`, written by
     `tables.player_games_html`): it changes with what the table shows, and not with a result
     elsewhere in the division, which changes the division's stamp and the player's rank but not
@@ -343,8 +342,8 @@ def player_games_key(player: Player, division: Division, language: str) -> str:
     opponents' names and links (a player renamed, a round published, a division or tournament
     renamed renews the frame stamp, in the key) and the public scoresheets of those games (any
     change to a game's sheets renews its round's stamp: the stamps of the rounds whose game has
-    a sheet are in the key, and which games have one is read here). `division` must have been
-    read before this call, so that its stamps are never newer than the games read here.
+    a sheet are in the key, and which games have one is read here). The division's `stamps` must
+    have been read before this call, so that they are never newer than the games read here.
     `player_games_keys` gives the same keys for every player of a division at once."""
     games = list(
         Game.objects.filter(Q(player1=player) | Q(player2=player))
@@ -358,13 +357,10 @@ def player_games_key(player: Player, division: Division, language: str) -> str:
     for g in games:
         by_round[g[1]].append(g)
     rounds = "".join(read_model.games_text(n, by_round[n]) for n in sorted(by_round))
-    where = (division.pk, division.frame_stamp, division.round_stamps or {})
-    return _games_key(player.pk, where, language, rounds, with_sheets)
+    return _games_key(player.pk, stamps, language, rounds, with_sheets)
 
 
-def player_games_keys(
-    division: Division, language: str, stamps: DivisionStamps | None = None
-) -> dict[int, str]:
+def player_games_keys(division: Division, language: str, stamps: DivisionStamps) -> dict[int, str]:
     """`player_games_key` of every player of the division (by primary key), from the games this
     process read under the division's stamp (`read_model.division_read`, which writes each
     round's part of the keys once) and one query for the games with a scoresheet."""
@@ -386,11 +382,26 @@ def player_games_keys(
         for pk, text in held.by_player.items():
             if pk in lines:
                 lines[pk].append(text)
-    where = (division.pk, read.frame, read.round_stamps)
     return {
-        pk: _games_key(pk, where, language, "".join(mine), sheet_rounds.get(pk, []))
+        pk: _games_key(pk, stamps, language, "".join(mine), sheet_rounds.get(pk, []))
         for pk, mine in lines.items()
     }
+
+
+@dataclass(frozen=True)
+class PlayerParts:
+    """What a player's page shows of the division's results: their standing, their rating and
+    their games table, by the key the table is kept under (which its content decides)."""
+
+    standing: read_model.Row
+    rating: read_model.RatingRow
+    table_key: str
+
+    def fingerprint(self) -> str:
+        s, r = self.standing, self.rating
+        shown = (s.rank, s.wins, s.losses, s.spread, s.games)
+        rated = (r.before, r.after, r.change, r.after_round)
+        return hashlib.sha256(repr((shown, rated, self.table_key)).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -405,12 +416,12 @@ class CrossRow:
         return self.standing.player
 
 
-def crosstable(division: Division) -> tuple[list[CrossRow], int]:
+def crosstable(division: Division, stamps: DivisionStamps) -> tuple[list[CrossRow], int]:
     """Every player in rank order with their game of each round, and the number of rounds.
 
     Three queries: the standings' two and the games.
     """
-    rows = read_model.division_standings(division, public=True)
+    rows = read_model.division_standings(division, public=True, stamps=stamps)
     players = {row.player.pk: row.player for row in rows}
     games = list(division.games.published())
     rounds = max((g.round for g in games), default=0)

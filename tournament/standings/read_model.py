@@ -8,7 +8,6 @@ come here; they never compute standings themselves.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
@@ -18,10 +17,9 @@ from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, GameQuerySet, Player
-from tournament.standings import cache_once, memos
+from tournament.standings import cache_once, keys, memos
 from tournament.standings.cache_once import get_or_compute
 from tournament.standings.stamps import DivisionStamps
-from tournament.standings.stamps import read as read_stamps
 
 T = TypeVar("T")
 
@@ -108,9 +106,7 @@ def rounds_played(division: Division) -> int:
     return last.first() or 0
 
 
-def rounds_counted(
-    division: Division, public: bool = True, stamps: DivisionStamps | None = None
-) -> int:
+def rounds_counted(division: Division, public: bool = True, *, stamps: DivisionStamps) -> int:
     """The last round the standings count (`round_counts`: a result, or its byes once they
     count): what "standings after round N" means by default."""
     return len(players_and_results(division, public, stamps)[1])
@@ -121,10 +117,9 @@ def division_standings(
     after_round: int | None = None,
     capped: bool = False,
     show_inactive: bool | None = None,
-    key: str | None = None,
     *,
     public: bool = True,
-    stamps: DivisionStamps | None = None,
+    stamps: DivisionStamps,
 ) -> list[Row]:
     """The standings after a round (default: the last with a result), in rank order.
 
@@ -137,18 +132,15 @@ def division_standings(
     players is seen at once: one query by primary key reads the stamp; computing the
     standings afresh takes two more whatever the size of the division (its players and its
     games), and one for the tournament's config if a player has withdrawn and the division was
-    loaded without its tournament. A caller that has just asked for `standings_key` passes it
-    as `key`; one that has read the division's `stamps` for its request passes them, and no
-    stamp is read again.
+    loaded without its tournament. The caller reads the division's `stamps` once for its
+    request (`stamps.read`) and passes them: nothing here reads them again.
     """
-    key = key or standings_key(
-        division, after_round, capped, show_inactive, public=public, stamps=stamps
-    )
+    key = standings_key(division, after_round, capped, show_inactive, public=public, stamps=stamps)
     rows = get_or_compute(
         key,
         lambda: _standings(division, after_round, capped, show_inactive, public, stamps),
         24 * 3600,
-        local=True,
+        local=memos.STANDINGS,
         pack=_packed,
         unpack=lambda packed: _unpacked(Row, packed, division, public, stamps),
     )
@@ -172,7 +164,7 @@ def _unpacked(
     packed: Any,
     division: Division,
     public: bool,
-    stamps: DivisionStamps | None,
+    stamps: DivisionStamps,
 ) -> list[T] | None:
     """Rows kept packed by their fields (`_packed`), made again with the players this process
     has read; None if the fields are not the row's (kept by another version of Spread) or a
@@ -203,17 +195,20 @@ def standings_key(
     show_inactive: bool | None = None,
     *,
     public: bool = True,
-    stamps: DivisionStamps | None = None,
+    stamps: DivisionStamps,
 ) -> str:
-    """The cache key of a standings table: it changes with any game or player of the division
-    (for the public, any game it may see: publishing a round changes it). The division's stamp
-    is read (one query by primary key) unless the request's `stamps` are given."""
-    stamp = (stamps or read_stamps(division)).stamp
-    raw = (
-        f"{division.pk}:{stamp}:{after_round}:{capped}:"
-        f"{division.spread_cap}:{show_inactive}:{public}"
+    """The cache key of a standings table (`keys.of_division`): it changes with any game or
+    player of the division (for the public, any game it may see: publishing a round changes
+    it)."""
+    return keys.of_division(
+        "standings",
+        stamps,
+        public=public,
+        after=after_round,
+        capped=capped,
+        spread_cap=division.spread_cap,
+        show_inactive=show_inactive,
     )
-    return "standings:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
 def _games(division: Division, public: bool) -> GameQuerySet:
@@ -333,26 +328,24 @@ class DivisionRead:
 
 
 def players_and_results(
-    division: Division, public: bool, stamps: DivisionStamps | None = None
+    division: Division, public: bool, stamps: DivisionStamps
 ) -> tuple[list[Player], list[list[engine.Game]]]:
     """The division's players, and the results of each round up to the last that counts
     (`round_counts`, by the division's `byes_count`): `division_read`'s. Read-only."""
-    read = division_read(division, public, stamps)
+    read = division_read(division, public, stamps=stamps)
     return read.players, read.results
 
 
 def division_read(
-    division: Division, public: bool = True, stamps: DivisionStamps | None = None
+    division: Division, public: bool = True, *, stamps: DivisionStamps
 ) -> DivisionRead:
-    """The division's players and games (for the public, its published games only; three
-    queries, or one when this process read them under the division's current stamp, none when
-    the request's `stamps` are given; the games are read as plain values, without building
+    """The division's players and games under the request's `stamps` (for the public, its
+    published games only; two queries, none when this process read them under the same stamp;
+    the games are read as plain values, without building
     model instances, and only those of the rounds changed since this process last read them;
     the players only if the frame stamp changed). Read-only: shared by every caller under the
     same stamp."""
-    # The stamps are read first: what is read after them is at least as new, so never stale.
-    if stamps is None:
-        stamps = read_stamps(division)
+    # The stamps were read first: what is read after them is at least as new, so never stale.
     key = (division.pk, stamps.stamp, public, stamps.byes_count)
     found = memos.DIVISION_READS.get(key)
     if found is None:
@@ -409,7 +402,7 @@ def _standings(
     capped: bool,
     show_inactive: bool | None,
     public: bool,
-    stamps: DivisionStamps | None = None,
+    stamps: DivisionStamps,
 ) -> list[Row]:
     players, results = players_and_results(division, public, stamps)
     last_round = len(results)
@@ -440,7 +433,9 @@ def _standings(
     ]
 
 
-def records_of(division: Division, numbers: Sequence[int], *, public: bool = True) -> list[Row]:
+def records_of(
+    division: Division, numbers: Sequence[int], *, public: bool = True, stamps: DivisionStamps
+) -> list[Row]:
     """The records of the players numbered `numbers` (wins, losses, spread, games: the same as
     their rows of `division_standings`, without a rank), counted from their own games alone.
     The desk says them after each save, which renews the stamp the whole standings are kept
@@ -448,7 +443,7 @@ def records_of(division: Division, numbers: Sequence[int], *, public: bool = Tru
     `byes_count`; after a save, only the saved round afresh, and kept for the pages that follow)
     but only these players' games are counted. In the order given; a number not in the division
     is left out."""
-    players, results = players_and_results(division, public)
+    players, results = players_and_results(division, public, stamps)
     by_number = {p.number: p for p in players}
     wanted = {by_number[n].pk for n in numbers if n in by_number}
     if not wanted:
@@ -495,27 +490,31 @@ class RatingRow:
 def division_ratings(
     division: Division,
     after_round: int | None = None,
-    key: str | None = None,
     *,
     public: bool = True,
-    stamps: DivisionStamps | None = None,
+    stamps: DivisionStamps,
 ) -> list[RatingRow]:
     """Every player's rating after `after_round` (default: the last with a result), by the
     division's rating system, highest new rating first. Byes and forfeits are not rated.
 
-    Cached like the standings, under the same stamp of the division's games and players: a
-    caller that has just asked for `standings_key(division, public=…)` passes it as `key`.
-    Computing them afresh takes two queries, the players and the games. `public` as for
-    `division_standings`, and so are the request's `stamps`.
+    Cached like the standings, under the same stamp of the division's games and players, and
+    the division's rating system and planned rounds. Computing them afresh takes two queries,
+    the players and the games. `public` as for `division_standings`, and so are the request's
+    `stamps`.
     """
-    system = f"{division.rating_system}:{division.planned_rounds}"
-    key = f"ratings:{system}:" + (key or standings_key(division, public=public, stamps=stamps))
+    key = keys.of_division(
+        "ratings",
+        stamps,
+        public=public,
+        system=division.rating_system,
+        planned=division.planned_rounds,
+    )
     # Computed once per stamp for every page and worker (the player's page needs them all).
     rows = get_or_compute(
         key,
         lambda: _ratings(division, public, stamps),
         24 * 3600,
-        local=True,
+        local=memos.RATINGS,
         pack=_packed,
         unpack=lambda packed: _unpacked(RatingRow, packed, division, public, stamps),
     )
@@ -536,9 +535,7 @@ class _RatingsMemo:
         cache_once.set_many(memos.RATED, data, 24 * 3600)
 
 
-def _ratings(
-    division: Division, public: bool, stamps: DivisionStamps | None = None
-) -> list[RatingRow]:
+def _ratings(division: Division, public: bool, stamps: DivisionStamps) -> list[RatingRow]:
     players, results = players_and_results(division, public, stamps)
     rated = ratings_engine.rate_event(
         [ratings_engine.RatedPlayer(p.pk, p.rating, p.lifetime_games or 0) for p in players],

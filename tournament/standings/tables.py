@@ -14,10 +14,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.html import bdi_html, ltr_html
 from tournament.models import Division, Player
 from tournament.standings import cache_once, memos, read_model
 from tournament.standings.queries import CrossRow, PlayerGame, Side, sides_of, signed
-from tournament.templatetags.spread_i18n import bdi_html, ltr_html
 
 
 class DivisionTable(tables.Table):

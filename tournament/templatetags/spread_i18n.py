@@ -14,8 +14,8 @@ uses `sentences.isolate`.
 the element the two filters above write. `{{ name|isolate }}`: a name where no element can go
 (an attribute such as a confirmation's question, an `<option>`, the page's title).
 
-Python that writes HTML itself (the public tables, cell by cell) calls `bdi_html` and
-`ltr_html`: the same markup as the filters, as plain strings, without `format_html`'s cost.
+Python that writes HTML itself (the public tables, cell by cell) calls `core.html`'s `bdi_html`
+and `ltr_html`: the same markup as the filters, as plain strings, without `format_html`'s cost.
 """
 
 from __future__ import annotations
@@ -27,31 +27,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
 from tournament.core import sentences
+from tournament.core.html import bdi_html, ltr_html
 
 register = template.Library()
 
 LRI, RLI, FSI, PDI = sentences.LRI, sentences.RLI, sentences.FSI, sentences.PDI
 _MARKS = sentences.MARKS
 _OPENING = {LRI: '<bdi dir="ltr" class="ltr">', RLI: '<bdi dir="rtl">', FSI: "<bdi>"}
-
-
-def _text(value: object) -> str:
-    """`value` escaped for HTML, unless it is safe HTML already."""
-    html = getattr(value, "__html__", None)
-    return html() if html is not None else escape(str(value))
-
-
-def ltr_html(value: object) -> str:
-    """`value` (escaped) in a left-to-right isolate: the `ltr` filter's markup."""
-    return f'<bdi dir="ltr" class="ltr">{_text(value)}</bdi>'
-
-
-def bdi_html(value: object) -> str:
-    """`value` (escaped) isolated in its own direction: the `bdi` filter's markup. A name that
-    `sentences.isolate` wrapped for plain text loses those marks here."""
-    if isinstance(value, str) and value[:1] == FSI and value[-1:] == PDI:
-        value = value[1:-1]
-    return f"<bdi>{_text(value)}</bdi>"
 
 
 @register.filter

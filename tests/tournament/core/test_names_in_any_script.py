@@ -27,6 +27,7 @@ from tournament.phone import services as selfservice
 from tournament.playoffs import services as playoffs
 from tournament.results import services as results
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 from tournament.templatetags.spread_i18n import isolates_html
 
 SARA, DAVID, MINJUN = "سارا احمدی", "דוד כהן", "김민준"
@@ -163,7 +164,12 @@ def test_the_change_log_isolates_who_the_reason_and_the_names_of_before_and_afte
     assert SARA in before and "400" in before and "410" in after
     assert f"<td>{before}</td>\n        <td>{after}</td>" in page
     # A reason the desk wrote, with the seeds' names isolated in it.
-    seeds = [r.player.name for r in read_model.division_standings(scripts, 1, public=False)[:2]]
+    seeds = [
+        r.player.name
+        for r in read_model.division_standings(
+            scripts, 1, public=False, stamps=read_stamps(scripts)
+        )[:2]
+    ]
     stored = Change.objects.get(action=Change.Action.PLAYOFF).reason
     assert stored == f"Playoff set up: best of 1, {FSI}{seeds[0]}{PDI}, {FSI}{seeds[1]}{PDI}"
     assert (

@@ -18,6 +18,7 @@ from tournament.models import Claim, Division, Game, Tournament
 from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 
 def lines(tournament: Tournament) -> list[str]:
@@ -80,8 +81,10 @@ def test_a_stale_round_marked_by_the_services_is_no_finding(
 
 
 def test_a_cache_that_disagrees_with_the_rows_is_found(played: Division) -> None:
-    read_model.division_standings(played, public=False)  # kept under the division's stamp
-    read_model.division_ratings(played, public=False)
+    read_model.division_standings(
+        played, public=False, stamps=read_stamps(played)
+    )  # kept under the division's stamp
+    read_model.division_ratings(played, public=False, stamps=read_stamps(played))
     # A write that bypasses the models' signals leaves the stamp, and so the caches, as they
     # were.
     game = played.games.get(round=1, player1__number=5)

@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from tournament.models import Division, Scoresheet, Tournament
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 
 @pytest.mark.django_db
@@ -25,7 +26,7 @@ def test_the_demo_loads_once_with_two_divisions_results_and_scoresheets(capsys) 
     assert demo.is_director(authenticate(username="director", password="spread-demo"))
 
     a = Division.objects.get(tournament=demo, name="A")
-    rows = read_model.division_standings(a)
+    rows = read_model.division_standings(a, stamps=read_stamps(a))
     assert [(r.rank, r.name, r.wins, r.losses, r.spread) for r in rows] == [
         (1, "Cora Vale", 2.5, 0.5, 96),
         (2, "Fay North", 2, 1, 71),
@@ -35,7 +36,9 @@ def test_the_demo_loads_once_with_two_divisions_results_and_scoresheets(capsys) 
         (6, "Ada Quill", 1, 2, -55),
     ]
     b = Division.objects.get(tournament=demo, name="B")
-    assert [(r.rank, r.name, r.spread) for r in read_model.division_standings(b)] == [
+    assert [
+        (r.rank, r.name, r.spread) for r in read_model.division_standings(b, stamps=read_stamps(b))
+    ] == [
         (1, "Jon Reed", 46),
         (2, "Ivy Stone", 73),
         (3, "Kai Wren", 47),

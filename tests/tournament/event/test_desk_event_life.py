@@ -25,6 +25,7 @@ from tournament.players import services as players
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 
 def desk_url(name: str, division: Division, *args: object) -> str:
@@ -174,7 +175,10 @@ def test_absent_in_a_paired_round_asks_then_turns_the_pairing_into_a_forfeit(
         "Vale, Cora absent in round 1",
         {"player": 3, "round": 1},
     )
-    rows = {r.player.number: r for r in read_model.division_standings(division, public=False)}
+    rows = {
+        r.player.number: r
+        for r in read_model.division_standings(division, public=False, stamps=read_stamps(division))
+    }
     assert (rows[3].losses, rows[3].spread, rows[4].wins, rows[4].spread) == (1, -50, 1, 50)
     # Still a pair for the pairing checks: 7 players, one bye, no "extra bye" warning.
     assert rounds.current_warnings(division, 1) == []
@@ -235,7 +239,10 @@ def test_spread_only_entry_records_the_spread_as_tsh_does(
 
     games = division.games.filter(round=1, kind=Game.PLAYED).order_by("table")
     assert [(g.score1, g.score2) for g in games] == [(55, 0), (0, 20), (455, 400)]
-    rows = {r.player.number: (r.wins, r.spread) for r in read_model.division_standings(division)}
+    rows = {
+        r.player.number: (r.wins, r.spread)
+        for r in read_model.division_standings(division, stamps=read_stamps(division))
+    }
     assert rows[1] == (1, 55) and rows[2] == (0, -55) and rows[4] == (1, 20)
     assert check.correction and plain(check.after).startswith("1 Quill, Ada 60 – 2 Crane, Ben 0")
 
@@ -471,7 +478,7 @@ def _heading(client: Client, url: str) -> str:
 
 
 def _wins(division: Division, player_id: int, *, public: bool = True) -> float:
-    rows = read_model.division_standings(division, public=public)
+    rows = read_model.division_standings(division, public=public, stamps=read_stamps(division))
     return next(r.wins for r in rows if r.player.pk == player_id)
 
 
@@ -534,7 +541,10 @@ def test_byes_count_once_any_result_is_in_when_the_director_chooses(
     assert _heading(client, url) == "Standings after round 2 (1 of 3 results in)"
     assert _wins(division, bye.player1_id) == before + 1
     # The ratings are the same whichever way byes count: byes are not rated.
-    ratings = {r.player.pk: r.by_round for r in read_model.division_ratings(division)}
+    ratings = {
+        r.player.pk: r.by_round
+        for r in read_model.division_ratings(division, stamps=read_stamps(division))
+    }
     assert len(ratings[bye.player1_id]) == 2
 
 

@@ -17,6 +17,7 @@ from tournament.interchange import tou
 from tournament.models import Game, Tournament
 from tournament.reports.data import tou_text
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 # Round 1: Zoë, going first, beats Bob 420-380; Cara has a bye (2001).
 # Round 2: Zoë against her own number, -50: a penalty on a forfeit; Bob, going first, beats
@@ -62,7 +63,7 @@ def test_a_negative_score_is_imported_with_a_note_saying_what_it_holds(penalties
         (2, Game.FORFEIT, -50, None),
         (3, Game.PLAYED, -10, 100),
     ]
-    rows = read_model.division_standings(division)
+    rows = read_model.division_standings(division, stamps=read_stamps(division))
     assert [(r.name, r.wins, r.losses, r.spread) for r in rows] == [
         ("Cara Cole", 2.0, 1.0, 160),  # the bye +100, -50, +110
         ("Bob Bell", 1.0, 1.0, 10),  # -40, +50, absent

@@ -22,6 +22,7 @@ from django.core.management.base import CommandError
 from tournament.interchange.tsh import TshPlayer, read_t_file
 from tournament.models import Tournament
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "tsh"
 JVC56 = "jvc56_tournament_pairing_algorithms"
@@ -185,7 +186,7 @@ def test_the_ranks_tsh_wrote_without_inactive_players_come_from_standings_that_l
     checked = differences = 0
     for after_round in range(tfile.rounds + 1):
         rows = read_model.division_standings(
-            division, after_round, capped=True, show_inactive=False
+            division, after_round, capped=True, show_inactive=False, stamps=read_stamps(division)
         )
         ranks = {row.name: row.rank for row in rows}
         shown = {row["name"]: row["rank"] for row in standings_json("a", after_round, True)}

@@ -13,6 +13,7 @@ from tournament.interchange import tou
 from tournament.models import Division, Game, Tournament
 from tournament.reports.data import tou_text
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 EVENTS = events() or ["2014_ISR_isrop14"]
 
@@ -35,7 +36,7 @@ def _standings(stem: str) -> dict[str, read_model.Row]:
     return {
         row.name: row
         for division in imported.tournament.divisions.all()
-        for row in read_model.division_standings(division)
+        for row in read_model.division_standings(division, stamps=read_stamps(division))
     }
 
 

@@ -9,6 +9,7 @@ from tournament.hall.cards import initials
 from tournament.models import Division, Game, Player, Round, Tournament
 from tournament.results import services as results
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 FEED = "/api/v1/t/cards-open/A/scoreboard"
 PAGE = "/t/cards-open/A/"
@@ -48,7 +49,7 @@ def test_initials_in_any_script() -> None:
 def test_feed_in_standing_order_with_exact_cards(event) -> None:
     d, _ = event
     data = Client().get(FEED).json()
-    rated = {r.player.number: r for r in read_model.division_ratings(d)}
+    rated = {r.player.number: r for r in read_model.division_ratings(d, stamps=read_stamps(d))}
     # Ranked by wins less losses, then spread: 1–0 +70, 1–0 +10, 1–1 +130, 1–1 −190.
     assert [c["number"] for c in data["players"]] == [1, 4, 2, 3]
     assert [c["rank"] for c in data["players"]] == [1, 2, 3, 4]
@@ -148,9 +149,9 @@ def test_gibsonized_and_class_marks(event) -> None:
     data = Client().get(FEED).json()
     marks = {c["number"]: (c["gibsonized"], c["class"]) for c in data["players"]}
     gibsons = {n for n, (g, _) in marks.items() if g}
-    from tournament.reports import prizes
+    from tournament.standings.gibson import gibsonized
 
-    assert gibsons == {g.player.number for g in prizes.gibsonized(d, public=True)}
+    assert gibsons == {g.player.number for g in gibsonized(d, public=True, stamps=read_stamps(d))}
     assert {n: c for n, (_, c) in marks.items()} == {1: "A", 2: "A", 3: "B", 4: "B"}
 
 

@@ -20,6 +20,7 @@ from tournament.interchange import tou, wespa
 from tournament.models import Game, Tournament
 from tournament.reports.data import tou_text
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 ROUND_2 = {
     "Ann Abel": "2420  +3",
@@ -235,7 +236,9 @@ def test_a_game_read_as_no_game_keeps_the_players_own_score(db: None, write) -> 
     assert (eve.player2, eve.kind, eve.score1) == (None, Game.BYE, 100)  # 2390 alone: a bye
     rows = {
         r.name: (r.wins, r.losses, r.spread)
-        for r in read_model.division_standings(tournament.divisions.get())
+        for r in read_model.division_standings(
+            tournament.divisions.get(), stamps=read_stamps(tournament.divisions.get())
+        )
     }
     assert rows["Eve Egan"] == (1.0, 1.0, 90)  # the bye's 100, then 370-380
     assert rows["Fay Ford"] == (1.0, 1.0, 90)

@@ -16,6 +16,7 @@ from tournament.interchange import tou, wespa
 from tournament.models import Division, Game, Tournament
 from tournament.reports.data import tou_text
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 # Round 1: Zoë, going first, beats Bob 420-380; Dan, going first, ties Cara 400-400.
 # Round 2: Cara, going first, beats Zoë 450-300; Bob has a bye (2001); Dan is absent (0).
@@ -75,7 +76,7 @@ def test_standings_count_self_pairings_by_the_division_settings(club: Tournament
     division = club.divisions.get()
     rows = [
         (r.rank, r.name, r.wins, r.losses, r.spread, r.games)
-        for r in read_model.division_standings(division)
+        for r in read_model.division_standings(division, stamps=read_stamps(division))
     ]
     assert rows == [
         (1, "Bob Bell", 2.0, 1.0, 70, 3),  # the bye: a win worth the bye spread, 100
@@ -132,7 +133,9 @@ def test_an_event_of_wins_and_losses_only_has_no_spread(db: None, tmp_path: Path
     path = tmp_path / "wins.tou"
     path.write_bytes(event_bytes(lines))
     club = import_tou(path, slug="wins").tournament
-    rows = read_model.division_standings(club.divisions.get())
+    rows = read_model.division_standings(
+        club.divisions.get(), stamps=read_stamps(club.divisions.get())
+    )
     assert [(r.name, r.wins, r.spread) for r in rows] == [
         ("Bob Bell", 2.0, 0),
         ("Dan Dunn", 1.5, 0),
@@ -270,7 +273,13 @@ def test_result_digits_that_disagree_with_the_scores_count_as_wespa_counts_them(
     path.write_bytes(event_bytes(lines))
     imported = import_tou(path, slug="digits")
     assert any("the result digits do not agree" in n for n in imported.notes)
-    rows = {r.name: r for r in read_model.division_standings(imported.tournament.divisions.get())}
+    rows = {
+        r.name: r
+        for r in read_model.division_standings(
+            imported.tournament.divisions.get(),
+            stamps=read_stamps(imported.tournament.divisions.get()),
+        )
+    }
     assert (rows["Bob Bell"].wins, rows["Bob Bell"].spread) == (2.0, 70)
     assert (rows["Cara Cole"].wins, rows["Cara Cole"].losses, rows["Cara Cole"].spread) == (
         2.5,

@@ -19,6 +19,7 @@ from tournament.exchange.tou import import_tou
 from tournament.interchange import tou, wespa
 from tournament.models import Game
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 EVENTS = events() or ["2014_ISR_isrop14"]
 
@@ -72,7 +73,10 @@ def test_spread_agrees_with_the_printout_or_the_difference_is_a_known_fault(stem
     compared = differ = 0
     problems = []
     for section, division in zip(read.sections, tournament.divisions.all(), strict=True):
-        rows = {r.player.number: r for r in read_model.division_standings(division)}
+        rows = {
+            r.player.number: r
+            for r in read_model.division_standings(division, stamps=read_stamps(division))
+        }
         flawed = wespa.flawed_figures(section)
         for number, line in enumerate(section.rows, start=1):
             p = printed.get((section.name, line.name))
@@ -109,7 +113,9 @@ def test_spreads_own_kings_cup_standings_count_each_game_from_its_own_round() ->
     tournament = import_tou(event_file("2008_THA_kc08rn"), slug="kc08").tournament
     rows = {
         r.player.name: (r.wins, r.losses, r.spread, r.games)
-        for r in read_model.division_standings(tournament.divisions.get())
+        for r in read_model.division_standings(
+            tournament.divisions.get(), stamps=read_stamps(tournament.divisions.get())
+        )
     }
     assert rows["Pichai Limprasert"] == (13.0, 14.0, 938, 27)
     assert rows["Alex Tan"] == (13.0, 14.0, -639, 27)  # with his round-1 bye: +100

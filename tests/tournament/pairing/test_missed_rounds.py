@@ -16,6 +16,7 @@ from tournament.players import roster
 from tournament.players import services as players
 from tournament.results import services as results
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 NAMES = "Quill, Ada, 1800\nCrane, Ben, 1700\nسارا احمدی, 1650\nKim Min-jun, 1600\nFox, Ed, 1500\n"
 
@@ -34,7 +35,7 @@ def event(director: User) -> Division:
 def record_of(division: Division, number: int) -> tuple[float, float, int]:
     row = next(
         r
-        for r in read_model.division_standings(division, public=False)
+        for r in read_model.division_standings(division, public=False, stamps=read_stamps(division))
         if r.player.number == number
     )
     return row.wins, row.losses, row.spread
@@ -89,7 +90,7 @@ def test_ed_fox_is_0_1_after_round_1_and_not_above_a_player_who_lost(
         roster.set_checked_in(player, True, director)
     rounds.pair(event, 1, director, system="koth")
     play(event, 1, director)
-    standings = read_model.division_standings(event, public=False)
+    standings = read_model.division_standings(event, public=False, stamps=read_stamps(event))
     by_name = {r.player.name: (r.rank, r.wins, r.losses, r.spread) for r in standings}
     # Four checked in: two winners +50, two losers −50; Ed's forfeit −50 ranks with the losers.
     assert by_name["Fox, Ed"][1:] == (0, 1, -50)
@@ -196,8 +197,7 @@ def test_a_player_marked_absent_and_left_out_is_named_in_the_rounds_notes(
     kim = event.players.get(number=4)
     players.set_absent(kim, 1, True, director)
     state = rounds.pair(event, 1, director, system="koth")
-    assert (
-        f"Marked absent, so left out of round 1 with a forfeit loss (−50): {kim.name}."
-        in [plain(line) for line in rounds.note_lines(state)]
-    )
+    assert f"Marked absent, so left out of round 1 with a forfeit loss (−50): {kim.name}." in [
+        plain(line) for line in rounds.note_lines(state)
+    ]
     assert event.games.get(round=1, player1=kim).score1 == -50

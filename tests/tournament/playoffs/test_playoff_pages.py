@@ -12,6 +12,7 @@ from tournament.models import Change, Division, PlayoffGame, Tournament
 from tournament.playoffs import services as playoffs
 from tournament.reports import data, make
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 
 @pytest.fixture
@@ -30,7 +31,7 @@ def desk_url(division: Division) -> str:
 
 def top_two(division: Division) -> list[str]:
 
-    rows = read_model.division_standings(division, 1, public=False)
+    rows = read_model.division_standings(division, 1, public=False, stamps=read_stamps(division))
     return [r.player.name for r in rows[:2]]
 
 

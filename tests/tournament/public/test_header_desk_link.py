@@ -13,9 +13,10 @@ from django.urls import URLPattern, URLResolver, reverse
 from tournament import urls
 from tournament.models import Division, Game, Person
 from tournament.rating_lists import services as rating_lists
-from tournament.reports import prizes
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
+from tournament.standings import prizes
+from tournament.standings.stamps import read as read_stamps
 
 LINK = '<a href="{}" id="desk-link">Desk</a>'
 
@@ -95,7 +96,7 @@ def test_every_public_page_links_to_the_tournament_s_desk(
     # A prize-winner's certificate: its code opens a public page of the tournament.
     division.prizes = [{"kind": "rank", "place": 1, "value": "$5", "note": ""}]
     division.save()
-    code = prizes.certificates(division)[0].code
+    code = prizes.certificates(division, stamps=read_stamps(division))[0].code
     pages["certificate"] = reverse("certificate", args=[code])
     # An association's rating list rating the tournament.
     rating_list = rating_lists.create_list("Club ratings", "club")

@@ -24,6 +24,7 @@ from tournament.exchange import tsh_io
 from tournament.interchange.tsh import read_t_file
 from tournament.models import Game as GameRow
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "tsh"
 JVC56 = CORPUS / "jvc56_tournament_pairing_algorithms"
@@ -80,7 +81,7 @@ def rated(db, tournament):
 
 
 def test_ratings_command_and_page_agree(rated):
-    rows = read_model.division_ratings(rated)
+    rows = read_model.division_ratings(rated, stamps=read_stamps(rated))
     by_name = {r.name: r for r in rows}
     # The engine on the same games, by hand: the app hands it the right players and results.
     ids = {p.name: p.pk for p in rated.players.all()}
@@ -124,7 +125,7 @@ def test_ratings_command_and_page_agree(rated):
 
 
 def test_ratings_before_round_1(rated):
-    rows = read_model.division_ratings(rated, after_round=0)
+    rows = read_model.division_ratings(rated, after_round=0, stamps=read_stamps(rated))
     assert all(r.after == r.before and r.change == 0 for r in rows)
     assert Client().get("/t/spring-open/A/ratings/?round=2").status_code == 404
 
@@ -140,6 +141,6 @@ def test_forfeits_are_not_rated(rated):
     game = rated.games.get(round=1, player1__number=1)
     game.player2, game.score1, game.score2, game.kind = None, -50, None, GameRow.FORFEIT
     game.save()
-    by_name = {r.name: r for r in read_model.division_ratings(rated)}
+    by_name = {r.name: r for r in read_model.division_ratings(rated, stamps=read_stamps(rated))}
     assert by_name["Quill, Ada"].change == 0
     assert by_name["Crane, Ben"].change == 0

@@ -24,6 +24,7 @@ from tournament.models import Division, Game, Player, Round
 from tournament.pairing import services as rounds
 from tournament.results import services as results
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]
 ROUND_2 = ["1 377 3 523", "2 611 4 109", "5 402 7 398", "6 bye"]
@@ -105,8 +106,10 @@ def test_no_public_page_or_download_shows_an_unpublished_round_s_results(
         assert not any(score.encode() in page for score in HIDDEN_SCORES)
 
     # Ratings: the public's are those after round 1, the desk's after round 2.
-    after_1 = read_model.division_ratings(hidden, after_round=1, public=False)
-    after_2 = read_model.division_ratings(hidden, public=False)
+    after_1 = read_model.division_ratings(
+        hidden, after_round=1, public=False, stamps=read_stamps(hidden)
+    )
+    after_2 = read_model.division_ratings(hidden, public=False, stamps=read_stamps(hidden))
     ada_1 = next(r for r in after_1 if r.player.number == 1).after
     ada_2 = next(r for r in after_2 if r.player.number == 1).after
     assert ada_1 != ada_2
@@ -139,7 +142,13 @@ def test_no_public_page_or_download_shows_an_unpublished_round_s_results(
 
 @pytest.mark.django_db
 def test_the_desk_s_standings_count_every_round(hidden: Division) -> None:
-    desk = {r.player.number: r for r in read_model.division_standings(hidden, public=False)}
-    public = {r.player.number: r for r in read_model.division_standings(hidden, public=True)}
+    desk = {
+        r.player.number: r
+        for r in read_model.division_standings(hidden, public=False, stamps=read_stamps(hidden))
+    }
+    public = {
+        r.player.number: r
+        for r in read_model.division_standings(hidden, public=True, stamps=read_stamps(hidden))
+    }
     assert (desk[1].wins, desk[1].losses, desk[1].spread) == (1, 1, -96)
     assert (public[1].wins, public[1].losses, public[1].spread) == (1, 0, 50)

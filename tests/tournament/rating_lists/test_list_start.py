@@ -26,6 +26,7 @@ from tournament.interchange import ratinglist
 from tournament.models import Person, Player, RatingList, RatingListStart, Tournament
 from tournament.rating_lists import services
 from tournament.standings.read_model import division_ratings
+from tournament.standings.stamps import read as read_stamps
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "tsh"
 JVC56_A = CORPUS / "jvc56_tournament_pairing_algorithms" / "a.t"
@@ -80,7 +81,10 @@ def test_after_one_event_every_rating_on_the_list_is_the_events_own(
         "2023-02-20 feb-2023: 26 rated, 0 new, 295 games, 26 from the starting ratings"
     )
     division = tournament.divisions.get()
-    own = {row.player.person_id: row.after for row in division_ratings(division, public=False)}
+    own = {
+        row.player.person_id: row.after
+        for row in division_ratings(division, public=False, stamps=read_stamps(division))
+    }
     tsh_own = {p.person_id: _newr(p) for p in division.players.all()}
     listed = {
         row.person.pk: row.rating
@@ -106,7 +110,10 @@ def test_a_list_without_starting_ratings_rates_everyone_as_new(db: None, tmp_pat
 
     assert out.getvalue().splitlines()[2] == "2023-02-20 feb-2023: 26 rated, 26 new, 295 games"
     division = tournament.divisions.get()
-    own = {row.player.person_id: row.after for row in division_ratings(division, public=False)}
+    own = {
+        row.player.person_id: row.after
+        for row in division_ratings(division, public=False, stamps=read_stamps(division))
+    }
     listed = {
         row.person.pk: row.rating
         for row in services.current_ratings(RatingList.objects.get(slug="texas"))

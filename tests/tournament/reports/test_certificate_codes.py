@@ -13,8 +13,10 @@ from django.urls import reverse
 
 from tournament.models import Division, Game, Player, Tournament
 from tournament.pairing import services as rounds
-from tournament.reports import prize_views, prizes
+from tournament.reports import prize_views
 from tournament.results import services as results
+from tournament.standings import prizes
+from tournament.standings.stamps import read as read_stamps
 
 PRIZES = [
     {"kind": "rank", "place": 1, "value": "$100"},
@@ -76,7 +78,10 @@ def test_codes_printed_before_their_round_is_published_confirm_after(
     bye = five.games.get(round=2, kind=Game.BYE)
     assert (bye.player1.number, bye.score1) == (4, 50)
     codes = _printed_codes(desk, five)
-    names = [(c.player.number, c.prize) for c in prizes.certificates(five, public=False)]
+    names = [
+        (c.player.number, c.prize)
+        for c in prizes.certificates(five, public=False, stamps=read_stamps(five))
+    ]
     assert names == [
         (2, "1st place"),
         (1, "2nd place"),
@@ -108,7 +113,7 @@ def test_a_guessed_code_costs_one_query_and_a_good_one_two_once_computed(
     five: Division, director: User, client: Client
 ) -> None:
     _one_round(five, director)
-    good = prizes.certificates(five, public=True)[0].code
+    good = prizes.certificates(five, public=True, stamps=read_stamps(five))[0].code
     prefix = good.rsplit("-", 1)[0]
     with CaptureQueriesContext(connection) as guessed:
         assert client.get(f"/certificate/{prefix}-aaaaaaaaaa/").status_code == 404
@@ -143,7 +148,7 @@ def test_an_address_that_guesses_is_refused_before_anything_is_read(
 ) -> None:
     _one_round(five, director)
     settings.PROXY_COUNT = 1
-    good = prizes.certificates(five, public=True)[0].code
+    good = prizes.certificates(five, public=True, stamps=read_stamps(five))[0].code
     prefix = good.rsplit("-", 1)[0]
     guesser = Client(HTTP_X_FORWARDED_FOR="203.0.113.7", REMOTE_ADDR="10.0.0.1")
     for n in range(prize_views.CERTIFICATE_MISSES):
@@ -169,7 +174,7 @@ def test_a_private_events_codes_confirm_to_its_directors_only(
     five: Division, director: User, client_for, client: Client
 ) -> None:
     _one_round(five, director)
-    good = prizes.certificates(five, public=True)[0].code
+    good = prizes.certificates(five, public=True, stamps=read_stamps(five))[0].code
     assert client.get(f"/certificate/{good}/").status_code == 200
     Tournament.objects.filter(pk=five.tournament_id).update(public=False)
     assert client.get(f"/certificate/{good}/").status_code == 404

@@ -11,6 +11,8 @@ from django.urls import reverse
 from tournament import reports
 from tournament.models import Division, Game, Player, Tournament
 from tournament.reports import prizes
+from tournament.standings import prizes as prize_reads
+from tournament.standings.stamps import read as read_stamps
 
 NAMES = [("Quill, Ada", 1800), ("رضایی، مریم", 1700), ("김민준", 1600), ("Moss, Eli", 1500)]
 # R1: Ada 420-380 Maryam, Kim 400-350 Eli; R2: Ada 450-300 Kim, Maryam 390-400 Eli.
@@ -51,7 +53,7 @@ def test_the_slides_go_from_the_lowest_prize_to_the_champion(ceremony: Division)
     # One prize a player: 1st Ada, 2nd Eli; the Tuff Luck (one loss, the smallest margin)
     # passes over Eli's 50 to Maryam's 10 (she lost by 40 and 10; Kim by 150); the high game
     # passes over Ada's 450 (and Eli) to Kim's 400. Shown backwards: the champion last.
-    found = prizes.slides(ceremony)
+    found = prizes.slides(ceremony, stamps=read_stamps(ceremony))
     assert [(s.title, s.value, s.winners, s.initials, s.figure) for s in found] == [
         (
             "1st high game",
@@ -68,7 +70,7 @@ def test_the_slides_go_from_the_lowest_prize_to_the_champion(ceremony: Division)
     # and after it in the order of award.
     ceremony.prizes = [*PRIZES[:2], {**PRIZES[2], "order": 1}, PRIZES[3]]
     ceremony.save()
-    assert [s.winners[0] for s in prizes.slides(ceremony)] == [
+    assert [s.winners[0] for s in prizes.slides(ceremony, stamps=read_stamps(ceremony))] == [
         "Quill, Ada",
         "رضایی، مریم",
         "Moss, Eli",
@@ -121,7 +123,7 @@ def test_a_certificates_code_opens_its_page_and_a_forged_code_is_refused(
     pages = [" ".join(p.split()) for p in pdf_pages(pdf.content)]
     # One page a winner, in the prize table's order: Ada, Eli, Maryam, Kim.
     assert len(pages) == 4
-    found = prizes.certificates(ceremony)
+    found = prize_reads.certificates(ceremony, stamps=read_stamps(ceremony))
     assert [(c.player.name, c.prize) for c in found] == [
         ("Quill, Ada", "1st place"),
         ("Moss, Eli", "2nd place"),
@@ -166,7 +168,7 @@ def test_a_participation_certificate_for_each_player_and_its_code(
     pages = [" ".join(p.split()) for p in pdf_pages(desk.get(url).content)]
     # A page a player in the standings' order; Maryam finished 4th, 0-2 -50.
     assert len(pages) == 4
-    found = prizes.participations(ceremony)
+    found = prize_reads.participations(ceremony, stamps=read_stamps(ceremony))
     maryam = found[3]
     assert (maryam.player.name, maryam.figure) == ("رضایی، مریم", "4th place, 0–2 -50")
     assert maryam.code.split("-")[:3] == [str(ceremony.pk), "2", "0"]

@@ -18,8 +18,11 @@ from tournament import reports
 from tournament.exchange import tsh_io
 from tournament.interchange import tsh
 from tournament.models import Division, Game, Player, Tournament
-from tournament.reports import data, prizes
+from tournament.reports import data
 from tournament.results import services as results
+from tournament.standings import prizes
+from tournament.standings.gibson import gibsonized
+from tournament.standings.stamps import read as read_stamps
 
 JVC56 = (
     Path(__file__).resolve().parents[4]
@@ -54,7 +57,7 @@ def test_class_standings_of_a_real_event_follow_the_t_files_class_and_final_rank
         expected.setdefault(klass, []).append(name)
     assert len(expected) > 1  # more than one class in this event
 
-    rows = prizes.class_standings(division)
+    rows = prizes.class_standings(division, stamps=read_stamps(division))
     for klass, names in expected.items():
         mine = [c for c in rows if c.player_class == klass and c.row.name in names]
         assert [c.row.name for c in mine] == names
@@ -154,7 +157,7 @@ def test_tsh_classes_line_gives_classes_by_rating_order_to_standings_and_prizes(
     played.save()
     # Ratings 1900 Ada, 1850 Ben, 1500 Cora, 1450 Eli, 1400 Fay, 1000 Gus, 900 Hal: tsh puts
     # Fay, Gus, Hal in C, Eli and Cora in B, Ben and Ada in A.
-    rows = prizes.class_standings(played)
+    rows = prizes.class_standings(played, stamps=read_stamps(played))
     assert [(c.row.name, c.player_class, c.class_rank) for c in rows] == [
         ("Moss, Eli", "B", 1),
         ("Quill, Ada", "A", 1),
@@ -174,7 +177,10 @@ def test_tsh_classes_line_gives_classes_by_rating_order_to_standings_and_prizes(
     # Rating bands, when the division has them, come first.
     played.class_bands = [["A", 1800], ["B", 0]]
     played.save()
-    assert {c.player_class for c in prizes.class_standings(played)} == {"A", "B"}
+    assert {c.player_class for c in prizes.class_standings(played, stamps=read_stamps(played))} == {
+        "A",
+        "B",
+    }
     played.class_bands = []
     played.save()
 
@@ -185,7 +191,9 @@ def test_tsh_classes_line_gives_classes_by_rating_order_to_standings_and_prizes(
     assert "classes A 3\n" in text and tsh.read_config(text).classes("A") == 3
     again = tsh_io.import_tsh(config_path, slug="again").divisions.get()
     assert again.rating_classes == 3
-    assert [c.player_class for c in prizes.class_standings(again)] == [c.player_class for c in rows]
+    assert [c.player_class for c in prizes.class_standings(again, stamps=read_stamps(again))] == [
+        c.player_class for c in rows
+    ]
     assert tsh.with_classes(text, {"A": 2}).count("classes A") == 1
     assert "classes A 2\n" in tsh.with_classes(text, {"A": 2})
     assert "classes A" not in tsh.with_classes(text, {"A": 0})
@@ -203,10 +211,10 @@ def test_a_gibsonized_leader_is_marked_with_the_rule(director: User) -> None:
         Game.objects.create(
             division=division, round=rnd, player1=p[one], player2=p[two], score1=s1, score2=s2
         )
-    found = prizes.gibsonized(division)
+    found = gibsonized(division, stamps=read_stamps(division))
     assert [(g.player.name, g.place) for g in found] == [("Ann", 1)]
     assert found[0].rule.startswith("Gibsonized after round 2: no one below can catch them for 1st")
-    assert prizes.gibsonized(division, after=1) == []
+    assert gibsonized(division, after=1, stamps=read_stamps(division)) == []
     page = Client().get(reverse("standings", args=["gibson", "A"])).content.decode()
     assert "<strong><bdi>Ann</bdi></strong> (G): Gibsonized after round 2" in page
     table = data.build("standings", division).tables[0]

@@ -11,6 +11,7 @@ from tournament.interchange.tsh import read_t_file
 from tournament.models import Division
 from tournament.reports.data import display
 from tournament.standings import queries, read_model
+from tournament.standings.stamps import read as read_stamps
 
 
 def _signed(n: int) -> str:
@@ -27,8 +28,10 @@ def test_the_standings_pdf_gives_each_players_rank_record_spread_rating_and_rati
 ) -> None:
     made = reports.make(mgi, "standings", "pdf", after)
     lines = set(pdf_lines(made.content))
-    rows = read_model.division_standings(mgi, after)
-    rated = {r.player.pk: r for r in read_model.division_ratings(mgi, after)}
+    rows = read_model.division_standings(mgi, after, stamps=read_stamps(mgi))
+    rated = {
+        r.player.pk: r for r in read_model.division_ratings(mgi, after, stamps=read_stamps(mgi))
+    }
     assert len(rows) == 60
     for row in rows:
         r = rated[row.player.pk]
@@ -52,7 +55,7 @@ def test_the_pairings_pdf_lists_every_table_with_who_goes_first_and_every_player
 ) -> None:
     made = reports.make(mgi, "pairings", "pdf", 3)
     lines = set(pdf_lines(made.content))
-    found = queries.round_pairings(mgi, 3)
+    found = queries.round_pairings(mgi, 3, stamps=read_stamps(mgi))
     assert len(found.by_table) == 30
     for side in found.by_table:
         first, second = (side.player, side.opponent)
@@ -106,7 +109,7 @@ def test_a_scorecard_lists_the_players_real_opponents_scores_and_running_record(
 def test_the_crosstable_pdf_gives_every_players_result_of_every_round(mgi: Division) -> None:
     text = pdf_text(reports.make(mgi, "crosstable", "pdf").content)
     lines = [" ".join(line.split()) for line in text.splitlines()]
-    rows, rounds = queries.crosstable(mgi)
+    rows, rounds = queries.crosstable(mgi, stamps=read_stamps(mgi))
     assert rounds == 12
     slices = [i for i, line in enumerate(lines) if line.startswith("Crosstable: R")]
     assert slices  # on A4 the twelve rounds do not fit beside the names: two slices
@@ -128,7 +131,7 @@ def test_the_crosstable_pdf_gives_every_players_result_of_every_round(mgi: Divis
 
 def test_the_ratings_pdf_gives_each_players_rating_before_after_and_change(mgi: Division) -> None:
     lines = set(pdf_lines(reports.make(mgi, "ratings", "pdf").content))
-    rows = read_model.division_ratings(mgi)
+    rows = read_model.division_ratings(mgi, stamps=read_stamps(mgi))
     assert len(rows) == 60
     for r in rows:
         assert f"{r.player.number} {r.name} {r.before} {r.after} {_signed(r.change)}" in lines
@@ -145,7 +148,7 @@ def test_the_prizes_from_config_tsh_go_to_the_top_five(mgi: Division) -> None:
         "200,000",
     ]
     lines = set(pdf_lines(reports.make(mgi, "prizes", "pdf").content))
-    top = read_model.division_standings(mgi)[:5]
+    top = read_model.division_standings(mgi, stamps=read_stamps(mgi))[:5]
     for place, (row, prize) in enumerate(zip(top, mgi.prizes, strict=True), start=1):
         suffix = {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
         assert (

@@ -10,6 +10,7 @@ from openpyxl import load_workbook
 from tournament import reports
 from tournament.models import Division
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 
 def _sheet(content: bytes):
@@ -23,8 +24,8 @@ def test_the_standings_sheet_has_typed_numbers_frozen_header_and_fitting_widths(
     header = [c.value for c in sheet[1]]
     assert header == ["Rank", "No.", "Name", "W", "L", "Spread", "Rating", "New", "Change"]
     assert sheet.freeze_panes == "A2"
-    rows = read_model.division_standings(mgi)
-    rated = {r.player.pk: r for r in read_model.division_ratings(mgi)}
+    rows = read_model.division_standings(mgi, stamps=read_stamps(mgi))
+    rated = {r.player.pk: r for r in read_model.division_ratings(mgi, stamps=read_stamps(mgi))}
     for row, cells in zip(rows, sheet.iter_rows(min_row=2, values_only=True), strict=True):
         r = rated[row.player.pk]
         assert cells == (

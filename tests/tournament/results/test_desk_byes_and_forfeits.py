@@ -10,6 +10,7 @@ from text_support import plain
 from tournament.core import changes
 from tournament.models import Change, Division, Game
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 
@@ -66,7 +67,10 @@ def test_the_forfeit_counts_in_the_standings_as_a_loss_and_a_win(
 ) -> None:
     enter(desk, division, "4 forfeit")
 
-    rows = {row.player.number: row for row in read_model.division_standings(division)}
+    rows = {
+        row.player.number: row
+        for row in read_model.division_standings(division, stamps=read_stamps(division))
+    }
 
     assert (rows[4].wins, rows[4].losses, rows[4].spread) == (0, 1, -50)
     assert (rows[3].wins, rows[3].losses, rows[3].spread) == (1, 0, 50)

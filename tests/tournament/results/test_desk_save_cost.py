@@ -19,6 +19,7 @@ from tournament.exchange import tsh_io
 from tournament.models import Division, Game
 from tournament.results.views import round_rows_html
 from tournament.standings import read_model
+from tournament.standings.stamps import read as read_stamps
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "tsh"
@@ -45,11 +46,11 @@ def test_every_players_record_is_their_row_of_the_standings(tmp_path: Path, sour
     target = tmp_path / "a.t"
     shutil.copyfile(source, target)
     division = tsh_io.import_tsh(target, slug="event", name="Event").divisions.get()
-    rows = read_model.division_standings(division, public=False)
+    rows = read_model.division_standings(division, public=False, stamps=read_stamps(division))
     assert len(rows) > 20
 
     numbers = [r.player.number for r in rows]
-    records = read_model.records_of(division, numbers, public=False)
+    records = read_model.records_of(division, numbers, public=False, stamps=read_stamps(division))
 
     assert [_standing(r) for r in records] == [_standing(r) for r in rows]
 
@@ -62,7 +63,9 @@ def test_records_count_byes_forfeits_and_only_what_the_public_may_see(
     assert _enter(desk, division, "3 forfeit")["ok"]
     assert _enter(desk, division, "7 bye")["ok"]
 
-    records = read_model.records_of(division, [7, 4, 3, 1, 99], public=False)
+    records = read_model.records_of(
+        division, [7, 4, 3, 1, 99], public=False, stamps=read_stamps(division)
+    )
 
     assert [(r.name, r.record, r.spread, r.games) for r in records] == [
         ("Reed, Hal", "0–0", 0, 0),  # round 1 is not complete: its bye does not count yet
@@ -70,10 +73,18 @@ def test_records_count_byes_forfeits_and_only_what_the_public_may_see(
         ("Vale, Cora", "0–1", -50, 1),
         ("Quill, Ada", "1–0", 66, 1),
     ]
-    full = {r.player.number: r for r in read_model.division_standings(division, public=False)}
+    full = {
+        r.player.number: r
+        for r in read_model.division_standings(division, public=False, stamps=read_stamps(division))
+    }
     assert [_standing(r) for r in records] == [_standing(full[n]) for n in (7, 4, 3, 1)]
-    public = {r.player.number: r for r in read_model.division_standings(division)}
-    assert [_standing(r) for r in read_model.records_of(division, [1, 7])] == [
+    public = {
+        r.player.number: r
+        for r in read_model.division_standings(division, stamps=read_stamps(division))
+    }
+    assert [
+        _standing(r) for r in read_model.records_of(division, [1, 7], stamps=read_stamps(division))
+    ] == [
         _standing(public[1]),
         _standing(public[7]),
     ]
@@ -136,8 +147,15 @@ def test_a_bye_counts_in_the_records_when_the_division_counts_it(
     assert _enter(desk, division, "1 455 2 389")["ok"]
 
     def both() -> list[tuple]:
-        full = {r.player.number: r for r in read_model.division_standings(division, public=False)}
-        records = read_model.records_of(division, [7, 1], public=False)
+        full = {
+            r.player.number: r
+            for r in read_model.division_standings(
+                division, public=False, stamps=read_stamps(division)
+            )
+        }
+        records = read_model.records_of(
+            division, [7, 1], public=False, stamps=read_stamps(division)
+        )
         assert [_standing(r) for r in records] == [_standing(full[n]) for n in (7, 1)]
         return [(r.record, r.spread, r.games) for r in records]
 

@@ -18,6 +18,7 @@ from tournament.public import views as public
 from tournament.results import services as results
 from tournament.standings import cache_once, memos, read_model
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.stamps import read as read_stamps
 
 
 @pytest.fixture(autouse=True)
@@ -133,14 +134,21 @@ def test_standings_and_ratings_kept_packed_are_the_same_rows_in_another_process(
 ) -> None:
     results.enter_line(division, 1, "1 400 2 350", director)
     results.enter_line(division, 1, "3 380 4 390", director)
-    computed = read_model.division_standings(division), read_model.division_ratings(division)
+    computed = (
+        read_model.division_standings(division, stamps=read_stamps(division)),
+        read_model.division_ratings(division, stamps=read_stamps(division)),
+    )
 
-    memos.LOCAL.clear()  # another worker: the shared cache holds them packed
+    memos.STANDINGS.clear()
+    memos.RATINGS.clear()  # another worker: the shared cache holds them packed
     memos.DIVISION_READS.clear()
     memos.PLAYERS.clear()
     for name in ("_standings", "_ratings"):
         monkeypatch.setattr(read_model, name, lambda *a: pytest.fail("computed again"))
-    kept = read_model.division_standings(division), read_model.division_ratings(division)
+    kept = (
+        read_model.division_standings(division, stamps=read_stamps(division)),
+        read_model.division_ratings(division, stamps=read_stamps(division)),
+    )
 
     assert kept == computed
     top = [(r.rank, r.player.name, r.wins, r.spread) for r in kept[0][:2]]
@@ -152,17 +160,18 @@ def test_standings_and_ratings_kept_packed_are_the_same_rows_in_another_process(
 def test_rows_kept_by_their_fields_for_a_player_since_deleted_are_computed_again(
     division: Division, director: User
 ) -> None:
-    rows = read_model.division_standings(division)
-    key = read_model.standings_key(division)
+    rows = read_model.division_standings(division, stamps=read_stamps(division))
+    key = read_model.standings_key(division, stamps=read_stamps(division))
     names = tuple(f.name for f in fields(read_model.Row))
     assert names == ("rank", "player", "wins", "losses", "spread", "games")
     gone = rows[-1].player.pk
     values = [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]
     values[-1] = (None, gone + 1000, 0, 0, 0, 0)
     cache.set(key, (names, values))
-    memos.LOCAL.clear()
+    memos.STANDINGS.clear()
+    memos.RATINGS.clear()
 
-    again = read_model.division_standings(division, key=key)
+    again = read_model.division_standings(division, stamps=read_stamps(division))
 
     assert [r.player.pk for r in again] == [r.player.pk for r in rows]
 
@@ -171,14 +180,15 @@ def test_rows_kept_by_their_fields_for_a_player_since_deleted_are_computed_again
 def test_rows_kept_in_an_earlier_shape_are_computed_again(
     division: Division, director: User
 ) -> None:
-    rows = read_model.division_standings(division)
-    key = read_model.standings_key(division)
+    rows = read_model.division_standings(division, stamps=read_stamps(division))
+    key = read_model.standings_key(division, stamps=read_stamps(division))
     gone = rows[-1].player.pk
     packed = [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]
     packed[-1] = (None, gone + 1000, 0, 0, 0, 0)
     cache.set(key, packed)
-    memos.LOCAL.clear()
+    memos.STANDINGS.clear()
+    memos.RATINGS.clear()
 
-    again = read_model.division_standings(division, key=key)
+    again = read_model.division_standings(division, stamps=read_stamps(division))
 
     assert [r.player.pk for r in again] == [r.player.pk for r in rows]

@@ -13,6 +13,7 @@ from django.urls import reverse
 from tournament.models import Division, Player
 from tournament.results import services as results
 from tournament.standings import queries, read_model
+from tournament.standings.stamps import read as read_stamps
 from tournament.standings.tables import (
     CrosstableTable,
     PairingsByNameTable,
@@ -29,7 +30,7 @@ def _same_markup(html: str) -> str:
 
 
 def _both(division: Division) -> tuple[str, str]:
-    rows, rounds = queries.crosstable(division)
+    rows, rounds = queries.crosstable(division, stamps=read_stamps(division))
     request = RequestFactory().get("/")
     by_tables2 = CrosstableTable(rows, division, rounds).as_html(request)
     written = crosstable_html(CrosstableTable(rows, division, rounds), request)
@@ -81,7 +82,7 @@ def test_a_round_s_pairings_are_the_tables_django_tables2_renders(
     hostile.name = '<i>"Bo" & Co</i>'
     hostile.save()
     results.enter_line(division, 1, "1 400 2 350", director)
-    found = queries.round_pairings(division, 1)
+    found = queries.round_pairings(division, 1, stamps=read_stamps(division))
     request = RequestFactory().get("/")
 
     by_table = PairingsByTableTable(found.by_table, division)
@@ -112,7 +113,7 @@ def test_the_ratings_are_the_table_django_tables2_renders_in_any_order(
     results.enter_line(division, 1, "1 400 2 350", director)
     results.enter_line(division, 1, "3 380 4 380", director)
     request = RequestFactory().get("/", {"sort": sort} if sort else {})
-    rows = read_model.division_ratings(division)
+    rows = read_model.division_ratings(division, stamps=read_stamps(division))
 
     by_tables2 = RatingsTable(rows, division)
     RequestConfig(request, paginate=False).configure(by_tables2)
@@ -141,7 +142,7 @@ def test_the_standings_are_the_table_django_tables2_renders_in_any_order(
     results.enter_line(division, 1, "1 400 2 350", director)
     results.enter_line(division, 1, "3 380 4 380", director)
     request = RequestFactory().get("/", {"sort": sort} if sort else {})
-    rows = read_model.division_standings(division)
+    rows = read_model.division_standings(division, stamps=read_stamps(division))
 
     by_tables2 = StandingsTable(rows, division)
     RequestConfig(request, paginate=False).configure(by_tables2)
@@ -195,8 +196,8 @@ def test_the_crosstable_of_kept_round_cells_is_the_table_django_tables2_renders(
     request = RequestFactory().get("/")
 
     def written() -> str:
-        read = read_model.division_read(division)
-        rows = read_model.division_standings(division)
+        read = read_model.division_read(division, stamps=read_stamps(division))
+        rows = read_model.division_standings(division, stamps=read_stamps(division))
         cells = crosstable_cells(division, read)
         return standings_crosstable_html(division, rows, cells, request)
 

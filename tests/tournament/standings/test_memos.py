@@ -38,7 +38,8 @@ def test_no_module_of_the_app_makes_a_memo_of_its_own() -> None:
 def test_every_memo_declared_is_registered() -> None:
     declared = _declared()
     assert set(declared) == {
-        "LOCAL",
+        "STANDINGS",
+        "RATINGS",
         "DIVISION_READS",
         "ROUND_READS",
         "PLAYERS",

@@ -16,6 +16,7 @@ from tournament.models import Division, Game, Player
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import memos, queries, read_model
+from tournament.standings.stamps import read as read_stamps
 
 
 @pytest.fixture
@@ -222,7 +223,7 @@ def _read_afresh(division: Division, public: bool = True):
 
     memos.DIVISION_READS.clear()
     memos.ROUND_READS.clear()
-    return read_model.players_and_results(division, public)
+    return read_model.players_and_results(division, public, stamps=read_stamps(division))
 
 
 @pytest.mark.django_db
@@ -233,13 +234,17 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
     from django.db import connection
 
     def check() -> None:
-        kept = read_model.players_and_results(three_rounds, public)
+        kept = read_model.players_and_results(
+            three_rounds, public, stamps=read_stamps(three_rounds)
+        )
         assert kept == _read_afresh(three_rounds, public)
 
-    read_model.players_and_results(three_rounds, public)
+    read_model.players_and_results(three_rounds, public, stamps=read_stamps(three_rounds))
     with CaptureQueriesContext(connection) as queries:
         results.enter_line(three_rounds, 3, "2 410 4 390", director)
-        kept = read_model.players_and_results(three_rounds, public)
+        kept = read_model.players_and_results(
+            three_rounds, public, stamps=read_stamps(three_rounds)
+        )
     games_read = [q["sql"] for q in queries if 'FROM "tournament_game"' in q["sql"]]
     assert any('NOT ("tournament_game"."round" IN (1, 2))' in sql for sql in games_read)
     assert kept == _read_afresh(three_rounds, public)
@@ -257,7 +262,10 @@ def test_the_results_read_round_by_round_are_those_read_afresh_after_every_chang
 
     stamps.touch([three_rounds.pk])
     check()
-    assert read_model.players_and_results(three_rounds, public)[1][0] == []  # no result left
+    assert (
+        read_model.players_and_results(three_rounds, public, stamps=read_stamps(three_rounds))[1][0]
+        == []
+    )  # no result left
 
 
 @pytest.mark.django_db
@@ -266,9 +274,9 @@ def test_the_rounds_are_counted_once_a_stamp_and_again_after_a_result(
 ) -> None:
 
     with django_assert_num_queries(2):  # the stamp, then the count
-        first = queries.division_rounds(three_rounds)
+        first = queries.division_rounds(three_rounds, stamps=read_stamps(three_rounds))
     with django_assert_num_queries(1):  # the stamp: the same, so counted already
-        assert queries.division_rounds(three_rounds) == first
+        assert queries.division_rounds(three_rounds, stamps=read_stamps(three_rounds)) == first
     assert [(r.number, r.games, r.results, r.complete) for r in first] == [
         (1, 4, 1, False),
         (2, 4, 1, False),
@@ -278,7 +286,7 @@ def test_the_rounds_are_counted_once_a_stamp_and_again_after_a_result(
     results.enter_line(three_rounds, 3, "2 410 4 390", director)
 
     with django_assert_num_queries(2):  # a new stamp: counted again
-        after = queries.division_rounds(three_rounds)
+        after = queries.division_rounds(three_rounds, stamps=read_stamps(three_rounds))
     assert [(r.number, r.results, r.complete) for r in after] == [
         (1, 1, False),
         (2, 1, False),

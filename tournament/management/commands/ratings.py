@@ -8,6 +8,7 @@ from tournament.core import tsh_settings
 from tournament.engine.ratings import RatingInputError, UnknownRatingSystem
 from tournament.management.base import DivisionCommand
 from tournament.standings import read_model
+from tournament.standings import stamps as division_stamps
 
 
 class Command(DivisionCommand):
@@ -23,7 +24,9 @@ class Command(DivisionCommand):
         div = self.division(slug, division)
         after_round = self.played_round(div, after_round)
         try:
-            rows = read_model.division_ratings(div, after_round, public=False)
+            rows = read_model.division_ratings(
+                div, after_round, public=False, stamps=division_stamps.read(div)
+            )
         except (RatingInputError, UnknownRatingSystem) as error:
             raise CommandError(str(error).strip('"')) from error
         # Whose figures these are, when the event asks for a system Spread does not use (on

@@ -6,6 +6,7 @@ from django.core.management.base import CommandParser
 
 from tournament.management.base import DivisionCommand
 from tournament.standings import read_model
+from tournament.standings import stamps as division_stamps
 
 
 class Command(DivisionCommand):
@@ -21,7 +22,13 @@ class Command(DivisionCommand):
         after_round = self.checked_after_round(options)
         div = self.division(slug, division)
         after_round = self.played_round(div, after_round)
-        rows = read_model.division_standings(div, after_round, options["capped"], public=False)
+        rows = read_model.division_standings(
+            div,
+            after_round,
+            options["capped"],
+            public=False,
+            stamps=division_stamps.read(div),
+        )
         if options["json"]:
             data = [
                 {
