@@ -34,10 +34,12 @@ test: venv
 
 # mypy checks the whole app (pyproject.toml): the pure packages (scoring/, tournament/engine/,
 # tournament/interchange/) in strict mode, the Django side through the django-stubs plugin;
-# migrations are excluded.
+# migrations are excluded. lint-imports holds the packages to their order (pyproject.toml's
+# importlinter contracts: layers, no cycles, no Django in the pure packages).
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy scoring tournament config
+	$(BIN)/lint-imports
 
 coverage: venv
 	$(BIN)/python -m pytest --cov=scoring --cov-report=term-missing

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from html import escape
 
+from django.utils.safestring import SafeString, mark_safe
+
 from tournament.core.sentences import FSI, PDI
 
 
@@ -26,3 +28,20 @@ def bdi_html(value: object) -> str:
     if isinstance(value, str) and value[:1] == FSI and value[-1:] == PDI:
         value = value[1:-1]
     return f"<bdi>{text_html(value)}</bdi>"
+
+
+def ltr(value: object) -> SafeString | str:
+    """`value` isolated and left to right, as safe HTML (the templates' `ltr` filter); an empty
+    value (None, "") stays empty."""
+    if value is None or value == "":
+        return ""
+    return mark_safe(ltr_html(value))  # noqa: S308 - escaped in ltr_html
+
+
+def bdi(value: object) -> SafeString | str:
+    """A name or user text isolated in its own direction, as safe HTML (the templates' `bdi`
+    filter); an empty value stays empty. Text that `sentences.isolate` wrapped for plain text
+    loses those marks here."""
+    if value is None or value == "":
+        return ""
+    return mark_safe(bdi_html(value))  # noqa: S308 - escaped in bdi_html

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from tournament.core.bounds import plain_number
 from tournament.hall.views import _division
-from tournament.public.cache import Page
+from tournament.standings.pages import Page
 
 LAYOUTS = ("strip", "full")  # a 1920 × 120 strip, or a 1920 × 1080 frame with the line below
 SECONDS = (2, 60)

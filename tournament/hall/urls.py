@@ -5,7 +5,7 @@ under its prefix in `tournament/urls.py`."""
 from django.urls import URLPattern, URLResolver, path
 
 from tournament.hall import clock_views, desk, overlays, views
-from tournament.public.cache import cached_public_page as cached
+from tournament.standings.pages import cached_public_page as cached
 
 # The round's clock. Under /desk/<slug>/division/<id>/:
 clock_desk: list[URLPattern | URLResolver] = [

@@ -14,7 +14,7 @@ from tournament.core.bounds import plain_number
 from tournament.core.http import public_json
 from tournament.hall import cards
 from tournament.models import Division, PlayerPhoto, Tournament
-from tournament.public.cache import Page
+from tournament.standings.pages import Page
 
 PER_SCREEN = (1, 24)  # the cards a screen the projector may be asked for
 SECONDS = (3, 120)

@@ -28,19 +28,19 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament.core import bounds, sentences
 from tournament.core.access import get_desk_division
 from tournament.core.choices import DISPLAY_VIEWS
+from tournament.core.html import bdi, ltr
 from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.hall import clock
 from tournament.models import Claim, Game, Player, PlayerLink, Scoresheet
 from tournament.phone import services as selfservice
-from tournament.public.cache import PAGE_TIMEOUT
 from tournament.results import claims as reports
 from tournament.results import services as results
 from tournament.scoresheets import board_entry
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets.views import read_upload, saved_by_script
+from tournament.standings.pages import PAGE_TIMEOUT
 from tournament.standings.tables import RESULT_WORDS
-from tournament.templatetags.spread_i18n import bdi, ltr
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournament.playoffs import views
-from tournament.public.cache import cached_public_page as cached
+from tournament.standings.pages import cached_public_page as cached
 
 desk_division = [
     path("playoff/", views.desk_playoff, name="desk-playoff"),

@@ -18,8 +18,8 @@ from tournament.core.access import get_desk_division, get_public_division, get_p
 from tournament.core.sentences import isolate
 from tournament.playoffs import services as playoffs
 from tournament.playoffs.services import PlayoffRefused
-from tournament.public.cache import Page
 from tournament.standings import read_model
+from tournament.standings.pages import Page
 
 
 class SetUpForm(forms.Form):

@@ -1,7 +1,7 @@
 """The read-only JSON API, version 1, and TSH's `tourney.js`: published rounds only, and a
 playoff once the director has published it.
 
-Every answer goes through the public page cache (`public/cache.py`): kept under the divisions'
+Every answer goes through the public page cache (`standings/pages.py`): kept under the divisions'
 stamps, with the stamp as its ETag, so a display polling with If-None-Match gets a 304.
 """
 
@@ -22,8 +22,8 @@ from tournament.core.http import public_json
 from tournament.hall import photos
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
-from tournament.public.cache import Page
 from tournament.standings import queries, read_model
+from tournament.standings.pages import Page
 from tournament.standings.stamps import DivisionStamps
 
 

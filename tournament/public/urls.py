@@ -4,8 +4,8 @@ display, and the read-only JSON API (/api/v1/…) with TSH's tourney.js, cached 
 from django.urls import URLPattern, URLResolver, include, path
 
 from tournament.public import api, display, views
-from tournament.public.cache import cached_public_page as cached
-from tournament.public.cache import one_round, sheet_round
+from tournament.standings.pages import cached_public_page as cached
+from tournament.standings.pages import one_round, sheet_round
 
 # A division's name may hold spaces ("Division A"): the str converter takes anything but "/".
 division_pages = [

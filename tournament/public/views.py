@@ -28,13 +28,13 @@ from tournament.core.access import (
 )
 from tournament.engine.teams import Record, team_standings
 from tournament.models import Division, Player, Scoresheet, Tournament
-from tournament.public.cache import PAGE_TIMEOUT, Page, Scoped
 from tournament.reports import data
 from tournament.scoresheets import services as scoresheets
 from tournament.scoresheets import viewer
 from tournament.standings import keys, memos, prizes, queries, read_model
 from tournament.standings.cache_once import get_or_compute
 from tournament.standings.gibson import gibsonized
+from tournament.standings.pages import PAGE_TIMEOUT, Page, Scoped
 from tournament.standings.queries import PlayerParts
 from tournament.standings.stamps import DivisionStamps
 from tournament.standings.tables import (

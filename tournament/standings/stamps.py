@@ -1,6 +1,6 @@
 """A division's stamp: a new random value in the same transaction as every change to it.
 
-The public pages are cached under their divisions' stamps (`tournament/public/cache.py`), read in
+The public pages are cached under their divisions' stamps (`tournament/standings/pages.py`), read in
 one small query; a committed change is therefore on the next request to any worker or server.
 Model saves and deletes replace the stamp through the signals below. A write that bypasses them
 (`QuerySet.update`, `bulk_create` into an existing division, raw SQL) must call `touch` itself.

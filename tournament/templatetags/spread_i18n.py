@@ -26,8 +26,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
-from tournament.core import sentences
-from tournament.core.html import bdi_html, ltr_html
+from tournament.core import html, sentences
 
 register = template.Library()
 
@@ -36,21 +35,8 @@ _MARKS = sentences.MARKS
 _OPENING = {LRI: '<bdi dir="ltr" class="ltr">', RLI: '<bdi dir="rtl">', FSI: "<bdi>"}
 
 
-@register.filter
-def ltr(value: object) -> SafeString | str:
-    """`value` isolated and left to right; an empty value (None, "") stays empty."""
-    if value is None or value == "":
-        return ""
-    return mark_safe(ltr_html(value))  # noqa: S308 - escaped in ltr_html
-
-
-@register.filter
-def bdi(value: object) -> SafeString | str:
-    """A name or user text isolated in its own direction; an empty value stays empty. Text
-    that `sentences.isolate` wrapped for plain text loses those marks here."""
-    if value is None or value == "":
-        return ""
-    return mark_safe(bdi_html(value))  # noqa: S308 - escaped in bdi_html
+register.filter("ltr", html.ltr)
+register.filter("bdi", html.bdi)
 
 
 @register.filter

@@ -312,8 +312,9 @@ def test_the_check_finds_a_string_left_unmarked() -> None:
 
 
 def test_numbers_stay_left_to_right_in_right_to_left_text() -> None:
+    from tournament.core.html import ltr
     from tournament.core.language import ltr_text
-    from tournament.templatetags.spread_i18n import ltr, severity
+    from tournament.templatetags.spread_i18n import severity
 
     assert ltr("+123") == '<bdi dir="ltr" class="ltr">+123</bdi>'
     assert ltr("<b>") == '<bdi dir="ltr" class="ltr">&lt;b&gt;</bdi>'  # escaped, as any value
