@@ -49,7 +49,7 @@ ATTACK = "#player1 P1 Player 1\n#player2 P2 Player 2\n" + "#note x\n" * 30000
 
 SETUP = r"""
 import json
-from tournament.phone import services as selfservice
+from tournament.phone import services as phones
 from tournament.models import Division, Game, Player, Round, Tournament
 t = Tournament.objects.create(name="Attacks", slug="attacks", public=True)
 d = Division.objects.create(tournament=t, name="A", self_report=True)
@@ -59,7 +59,7 @@ games = [Game.objects.create(division=d, round=1, table=i // 2 + 1, player1=peop
                              player2=people[i + 1], first=1) for i in range(0, len(people), 2)]
 Round.objects.create(division=d, number=1, published=True)
 print("JSON" + json.dumps({
-    "tokens": [selfservice.issue_link(p) for p in people],
+    "tokens": [phones.issue_link(p) for p in people],
     "games": [g.pk for g in games],
 }))
 """

@@ -33,7 +33,7 @@ from django.urls import reverse  # noqa: E402
 
 import scoring  # noqa: E402
 from tournament.models import Division, Game, Player, Round, Tournament  # noqa: E402
-from tournament.phone import services as selfservice  # noqa: E402
+from tournament.phone import services as phones  # noqa: E402
 from tournament.scoresheets import entry  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "gcg"
@@ -70,7 +70,7 @@ def main() -> int:
         two = Player.objects.create(division=division, number=2, name="Two")
         Round.objects.create(division=division, number=1, published=True)
         game = Game.objects.create(division=division, round=1, player1=one, player2=two)
-        token = selfservice.issue_link(one)
+        token = phones.issue_link(one)
         url = reverse("phone-sheet-turn", args=[token, game.pk])
         record = (CORPUS / name).read_bytes().decode()
         ruleset = scoring.load_rules(rules)

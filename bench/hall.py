@@ -50,7 +50,7 @@ from load import (  # the same database, server and shell helpers as bench/load.
 
 SETUP = r"""
 import json, sys
-from tournament.phone import services as selfservice
+from tournament.phone import services as phones
 from tournament.models import Division, Game, Player, Round, Tournament
 n = int(sys.argv[-1])
 t = Tournament.objects.create(name="Hall bench", slug="hall-bench", public=True)
@@ -60,7 +60,7 @@ people = [Player.objects.create(division=d, number=i + 1, name=f"Player {i + 1}"
 games = [Game.objects.create(division=d, round=1, table=i // 2 + 1, player1=people[i],
                              player2=people[i + 1], first=1) for i in range(0, n - 1, 2)]
 Round.objects.create(division=d, number=1, published=True)
-tokens = [selfservice.issue_link(p) for p in people]
+tokens = [phones.issue_link(p) for p in people]
 from tournament.hall import clock
 clock.start(d, 25, 1)  # the round's clock running, as in the hall
 print("JSON" + json.dumps({"tokens": tokens, "games": len(games)}))

@@ -7,7 +7,7 @@ is refused whole, with one sentence that says which bound and by how much; nothi
 checked or saved. Under the bounds the engine's work is small (a real game is 20 to 250 lines
 and under 8 KB: `../shared/corpus/gcg`), and so is what a check answers (`FINDINGS_SHOWN`,
 `QUOTED`). A link's live checks are charged by their cost (`check_cost`) against
-`CHECK_BUDGET` (`selfservice.spend`), not counted.
+`CHECK_BUDGET` (`phone.services.spend`), not counted.
 """
 
 from __future__ import annotations

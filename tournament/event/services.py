@@ -22,7 +22,7 @@ from tournament.core.errors import PeopleRefused
 from tournament.core.sentences import isolate
 from tournament.exchange import snapshots
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.results import services as results
 
 # The permission that lets a signed-in user create events (given by an admin, or by
@@ -392,7 +392,7 @@ def add_division(tournament: Tournament, new: NewDivision, user: Actor) -> Divis
 
 def rename_division(division: Division, name: str, user: Actor) -> Division:
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         name = _division_name(division.tournament, name, exclude=division.pk)
         before = division.name
         if before == name:
@@ -414,7 +414,7 @@ def remove_division(division: Division, user: Actor) -> str:
     """An empty division (no player, no game) removed; the removal is logged on the
     tournament."""
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         if division.players.exists() or division.games.exists():
             raise PeopleRefused(
                 _(

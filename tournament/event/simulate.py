@@ -30,10 +30,10 @@ from django.db import transaction
 from tournament.core.errors import EntryError
 from tournament.core.sentences import MARKS
 from tournament.event import checks
-from tournament.event import services as events
+from tournament.event import services as event_services
 from tournament.exchange import backup
 from tournament.models import Division, Game, Player
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.phone import services as phones
 from tournament.players import roster
 from tournament.players import services as players
@@ -45,10 +45,10 @@ from tournament.standings import stamps as division_stamps
 
 # Refusals a service gives a request it will not carry out: an answer, not a fault.
 REFUSED: tuple[type[Exception], ...] = (
-    rounds.PairingRefused,
+    pairing.PairingRefused,
     EntryError,
     phones.ReportRefused,
-    events.PeopleRefused,
+    event_services.PeopleRefused,
     ValueError,
 )
 
@@ -160,7 +160,7 @@ class Event:
         count = self.divisions or rng.choice([1, 1, 2])
         planned = rng.randint(*self.lengths)
         new = [
-            events.NewDivision(
+            event_services.NewDivision(
                 name=name,
                 planned_rounds=planned,
                 bye_spread=rng.choice([50, 75]),
@@ -168,7 +168,7 @@ class Event:
             )
             for name in "AB"[:count]
         ]
-        self.tournament = events.create_tournament(
+        self.tournament = event_services.create_tournament(
             self.user, f"Simulated {self.seed}-{self.index}", new
         )
         for division in self.divisions_now():
@@ -275,25 +275,25 @@ class Event:
             if rng.random() < 0.25:
                 self.step("pair by hand", lambda: self.pair_by_hand(division, number))
             else:
-                self.step("pair", lambda: rounds.pair(division, number, self.user))
+                self.step("pair", lambda: pairing.pair(division, number, self.user))
         if not division.games.filter(round=number).exists():
             return  # refused: the round cannot be paired (a finding names what is missing)
         games = division.games.filter(round=number, kind=Game.PLAYED, score1=None)
         if rng.random() < 0.15 and games.count() >= 2:
             a, b = rng.sample(list(games), 2)
             self.step(
-                "swap", lambda: rounds.swap(division, number, a.player1, b.player2, self.user)
+                "swap", lambda: pairing.swap(division, number, a.player1, b.player2, self.user)
             )
         state = division.rounds.filter(number=number).first()
         if state is not None and not state.published:
             stale_ok = rng.random() < 0.5
             self.step(
-                "publish", lambda: rounds.publish(division, number, self.user, stale_ok=stale_ok)
+                "publish", lambda: pairing.publish(division, number, self.user, stale_ok=stale_ok)
             )
             if not division.rounds.get(number=number).published:
-                self.step("pair again", lambda: rounds.pair(division, number, self.user))
+                self.step("pair again", lambda: pairing.pair(division, number, self.user))
                 self.step(
-                    "publish", lambda: rounds.publish(division, number, self.user, stale_ok=True)
+                    "publish", lambda: pairing.publish(division, number, self.user, stale_ok=True)
                 )
         if rng.random() < 0.1:
             self.step("lock", lambda: self.lock_and_report(division, number))
@@ -330,11 +330,11 @@ class Event:
             pairs.append((one.number, two.number))
         if field_now:
             pairs.append((field_now.pop().number, None))
-        rounds.save_manual(division, number, pairs, self.user)
+        pairing.save_manual(division, number, pairs, self.user)
 
     def lock_and_report(self, division: Division, number: int) -> None:
         """Lock the event: a player's report is refused; unlock it again."""
-        events.set_lock(self.tournament, True, self.user)
+        event_services.set_lock(self.tournament, True, self.user)
         game = division.games.filter(round=number, kind=Game.PLAYED, score1=None).first()
         if game is not None and game.player2 is not None:
             try:
@@ -343,7 +343,7 @@ class Event:
                 pass
             else:
                 self.violate("lock", f"a report of {game} was taken while the event was locked")
-        events.set_lock(self.tournament, False, self.user)
+        event_services.set_lock(self.tournament, False, self.user)
 
     def scores(self) -> tuple[int, int]:
         return self.rng.randint(250, 560), self.rng.randint(250, 560)
@@ -434,7 +434,9 @@ class Event:
             self.step("desk fills", functools.partial(self.enter, division, number, line))
         state = division.rounds.filter(number=number).first()
         if state is not None and not state.published:
-            self.step("publish", lambda: rounds.publish(division, number, self.user, stale_ok=True))
+            self.step(
+                "publish", lambda: pairing.publish(division, number, self.user, stale_ok=True)
+            )
 
     def backup_and_restore(self) -> None:
         """A backup restored as a new event, which the event goes on from."""

@@ -20,7 +20,7 @@ from tournament.core.access import get_desk_tournament
 from tournament.core.choices import DEMO_SLUG
 from tournament.core.forms import form_error
 from tournament.event import checks
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.event.forms import (
     AddDivisionForm,
     EventDatesForm,
@@ -47,7 +47,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
         if form.is_valid() and divisions.is_valid():
             data = form.cleaned_data
             assert request.user.is_authenticated  # login_required
-            tournament = events.create_tournament(
+            tournament = event.create_tournament(
                 request.user,
                 data["name"],
                 divisions.divisions(),
@@ -68,10 +68,10 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
 
 
 def _may_create(request: HttpRequest) -> None:
-    if not events.may_create(request.user):
+    if not event.may_create(request.user):
         raise PermissionDenied(
             gettext(
-                "Creating tournaments needs the permission to create events. An "
+                "Creating tournaments needs the permission to create event. An "
                 "administrator of this site gives it (in the admin, or with “manage.py "
                 "createdirector %(username)s”)."
             )
@@ -129,13 +129,13 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _people_page(request, tournament, form, status=400)
     try:
-        user = events.add_person(
+        user = event.add_person(
             tournament, form.cleaned_data["username"], form.cleaned_data["role"], request.user
         )
-    except events.PeopleRefused as refused:
+    except event.PeopleRefused as refused:
         messages.error(request, str(refused))
         return _people_page(request, tournament, form, status=400)
-    role = events.ROLES[form.cleaned_data["role"]]
+    role = event.ROLES[form.cleaned_data["role"]]
     messages.success(
         request,
         gettext("%(username)s is now a %(role)s of %(name)s.")
@@ -154,7 +154,7 @@ def dates(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, form_error(form))
     else:
         data = form.cleaned_data
-        events.set_dates(tournament, data["start_date"], data["end_date"], request.user)
+        event.set_dates(tournament, data["start_date"], data["end_date"], request.user)
         messages.success(request, gettext("The event's dates are saved."))
     return redirect("desk-dashboard", slug)
 
@@ -164,8 +164,8 @@ def dates(request: HttpRequest, slug: str) -> HttpResponse:
 def remove_person(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
     tournament = get_desk_tournament(request, slug)
     try:
-        name = events.remove_person(tournament, user_id, request.user)
-    except events.PeopleRefused as refused:
+        name = event.remove_person(tournament, user_id, request.user)
+    except event.PeopleRefused as refused:
         messages.error(request, str(refused))
     else:
         messages.success(
@@ -182,7 +182,7 @@ def lock(request: HttpRequest, slug: str) -> HttpResponse:
     unlocking = request.POST.get("locked") != "1"
     tournament = get_desk_tournament(request, slug, unlocking=unlocking)
     reason = request.POST.get("reason", "").strip()[:500]
-    events.set_lock(tournament, not unlocking, request.user, reason)
+    event.set_lock(tournament, not unlocking, request.user, reason)
     messages.success(
         request,
         gettext("%(name)s is unlocked: changes are possible again.") % {"name": tournament.name}
@@ -198,17 +198,17 @@ def lock(request: HttpRequest, slug: str) -> HttpResponse:
 def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
     """The start of next year's event: settings and roster, no results."""
     tournament = get_desk_tournament(request, slug, unlocking=True)  # a locked event is copied
-    if not events.may_create(request.user):
+    if not event.may_create(request.user):
         raise PermissionDenied(
             gettext(
                 "Copying a tournament creates one: an administrator of this site gives "
-                "the permission to create events."
+                "the permission to create event."
             )
         )
     assert request.user.is_authenticated  # login_required
     try:
-        copy = events.copy_tournament(tournament, request.user, request.POST.get("name", ""))
-    except events.PeopleRefused as refused:
+        copy = event.copy_tournament(tournament, request.user, request.POST.get("name", ""))
+    except event.PeopleRefused as refused:
         messages.error(request, str(refused))
         return redirect("desk-dashboard", slug)
     messages.success(
@@ -246,14 +246,14 @@ def divisions(request: HttpRequest, slug: str) -> HttpResponse:
             if action == "add":
                 form = AddDivisionForm(request.POST)
                 if not form.is_valid():
-                    raise events.PeopleRefused(form_error(form))
-                added = events.add_division(tournament, form.new_division(), request.user)
+                    raise event.PeopleRefused(form_error(form))
+                added = event.add_division(tournament, form.new_division(), request.user)
                 messages.success(request, _("Division %(name)s added.") % {"name": added.name})
             else:
                 division = get_object_or_404(tournament.divisions, pk=request.POST.get("division"))
                 if action == "rename":
                     old = division.name
-                    renamed = events.rename_division(
+                    renamed = event.rename_division(
                         division, request.POST.get("name", ""), request.user
                     )
                     messages.success(
@@ -261,10 +261,10 @@ def divisions(request: HttpRequest, slug: str) -> HttpResponse:
                         _("Division %(old)s is now %(name)s.") % {"old": old, "name": renamed.name},
                     )
                 elif action == "remove":
-                    name = events.remove_division(division, request.user)
+                    name = event.remove_division(division, request.user)
                     messages.success(request, _("Division %(name)s removed.") % {"name": name})
             return redirect("desk-divisions", slug)
-        except events.PeopleRefused as refused:
+        except event.PeopleRefused as refused:
             messages.error(request, str(refused))
             status = 409
     rows = [
@@ -284,7 +284,7 @@ def language(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, form_error(form))
     else:
-        events.set_language(tournament, form.cleaned_data["language"], request.user)
+        event.set_language(tournament, form.cleaned_data["language"], request.user)
         messages.success(request, gettext("The tournament's default language is saved."))
     return redirect("desk-dashboard", slug)
 
@@ -303,7 +303,7 @@ def index(request: HttpRequest) -> HttpResponse:
     context = {
         "tournaments": user.directed.all(),
         "scorekeeping": user.scorekeeping.all(),
-        "may_create": events.may_create(user),
+        "may_create": event.may_create(user),
     }
     return render(request, "tournament/event/index.html", context)
 
@@ -313,9 +313,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_desk_tournament(request, slug, scorekeeper=True)
     divisions = []
     for d in tournament.divisions.all():
-        states = events.round_states(d)
+        states = event.round_states(d)
         # For the page: what to do next here (an attribute of this instance only).
-        d.next_step = events.next_step(d, states)  # type: ignore[attr-defined]
+        d.next_step = event.next_step(d, states)  # type: ignore[attr-defined]
         divisions.append((d, states))
     sheets = list(
         Scoresheet.objects.filter(game__division__tournament=tournament)
@@ -325,9 +325,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "tournament": tournament,
         "is_director": tournament.is_director(request.user),
-        "unplayed": events.unplayed_rounds(tournament),
+        "unplayed": event.unplayed_rounds(tournament),
         "latin_to_check": latin_to_check(tournament),
-        "may_create": events.may_create(request.user),
+        "may_create": event.may_create(request.user),
         "divisions": divisions,
         "flagged": [s for s in sheets if s.flagged and not s.resolved],
         "with_findings": [s for s in sheets if s.engine_report.findings],

@@ -19,7 +19,7 @@ from tournament.core.access import get_desk_division
 from tournament.core.forms import form_error
 from tournament.engine.pairing import SYSTEMS
 from tournament.models import Division, Game, Round
-from tournament.pairing import services as rounds
+from tournament.pairing import services
 from tournament.pairing import systems as pairing_systems
 from tournament.pairing.forms import DivisionSettingsForm, ManualPairingsForm, PairForm, SwapForm
 from tournament.results import services as results
@@ -29,7 +29,7 @@ from tournament.standings.tables import fixed_table_legend
 
 
 def tell(request: HttpRequest, said: list[str]) -> None:
-    """What a change did to later rounds' pairings (`rounds.revisit`), on the next page."""
+    """What a change did to later rounds' pairings (`services.revisit`), on the next page."""
     for sentence in said:
         messages.info(request, sentence)
 
@@ -73,13 +73,13 @@ def past_plan(division: Division, round_number: int | None) -> str | None:
         return None
     # A round past the last one with games has none (and is never looked up: any number).
     if (
-        round_number < rounds.next_round(division)
+        round_number < services.next_round(division)
         and division.games.filter(round=round_number).exists()
     ):
         return None
     return ngettext(
         "Round %(round)s is past the %(count)s planned round. Pair it anyway?",
-        "Round %(round)s is past the %(count)s planned rounds. Pair it anyway?",
+        "Round %(round)s is past the %(count)s planned services. Pair it anyway?",
         planned,
     ) % {"round": round_number, "count": planned}
 
@@ -96,7 +96,7 @@ def _pairing_page(
 ) -> HttpResponse:
     states = {r.number: r for r in division.rounds.all()}
     summaries = results.round_summaries(division)
-    upcoming = rounds.next_round(division)
+    upcoming = services.next_round(division)
     # Once the planned rounds are paired the page offers no next round: pairing past the plan is
     # a step of its own, asked first.
     planned = division.planned_rounds
@@ -104,8 +104,8 @@ def _pairing_page(
     entry = None
     if not plan_done:
         try:
-            entry = rounds.schedule_entry(division, upcoming)
-        except rounds.PairingRefused as error:
+            entry = services.schedule_entry(division, upcoming)
+        except services.PairingRefused as error:
             messages.error(request, str(error))
     form = form or PairForm(initial={"round": upcoming})
     context = {
@@ -143,7 +143,7 @@ def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         messages.error(request, question)
         return _pairing_page(request, division, form, status=409)
     try:
-        state = rounds.pair(
+        state = services.pair(
             division,
             data["round"],
             request.user,
@@ -151,7 +151,7 @@ def pair(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
             data["system"] or None,
             data["repeats"],
         )
-    except rounds.PairingRefused as refused:
+    except services.PairingRefused as refused:
         messages.error(request, str(refused))
         return _pairing_page(request, division, form, status=409)
     messages.success(
@@ -186,8 +186,10 @@ def pair_manual(
         messages.error(request, question)
         return redirect("desk-round-pairings", slug, division.pk, round_number)
     try:
-        state = rounds.save_manual(division, round_number, form.cleaned_data["pairs"], request.user)
-    except rounds.PairingRefused as refused:
+        state = services.save_manual(
+            division, round_number, form.cleaned_data["pairs"], request.user
+        )
+    except services.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
         messages.success(
@@ -213,8 +215,8 @@ def round_pairings(
         warnings = sentences.stored_warnings(state.warnings)
     elif rows:
         try:
-            warnings = sentences.warnings(rounds.current_warnings(division, round_number))
-        except rounds.PairingRefused as error:
+            warnings = sentences.warnings(services.current_warnings(division, round_number))
+        except services.PairingRefused as error:
             messages.error(request, str(error))
     for r in rows:
         game = r["game"]
@@ -232,10 +234,10 @@ def round_pairings(
         "published": state is None or state.published,
         "rows": rows,
         "warnings": warnings,
-        "beyond": rounds.beyond_range(division, [r["game"].table for r in rows]),
-        "notes": rounds.note_lines(state),
+        "beyond": services.beyond_range(division, [r["game"].table for r in rows]),
+        "notes": services.note_lines(state),
         "has_results": any(r["game"].has_result and r["game"].kind != Game.BYE for r in rows),
-        "stale": rounds.stale_text(state) if state is not None and state.stale else "",
+        "stale": services.stale_text(state) if state is not None and state.stale else "",
         "basis_change": (state.basis or {}).get("change") if state is not None else None,
         "swap": SwapForm(),
         "manual": ManualPairingsForm(initial={"pairs": manual_text}),
@@ -260,12 +262,12 @@ def swap(request: HttpRequest, slug: str, division_id: int, round_number: int) -
         try:
             if a is None or b is None:
                 missing = form.cleaned_data["a"] if a is None else form.cleaned_data["b"]
-                raise rounds.PairingRefused(
+                raise services.PairingRefused(
                     gettext("No player %(missing)s in division %(name)s.")
                     % {"missing": missing, "name": division.name}
                 )
-            state = rounds.swap(division, round_number, a, b, request.user)
-        except rounds.PairingRefused as refused:
+            state = services.swap(division, round_number, a, b, request.user)
+        except services.PairingRefused as refused:
             messages.error(request, str(refused))
         else:
             count = len(state.warnings)
@@ -287,11 +289,11 @@ def publish(request: HttpRequest, slug: str, division_id: int, round_number: int
     division = get_desk_division(request, slug, division_id)
     stale_ok = request.POST.get("stale_ok") == "1"
     try:
-        rounds.publish(division, round_number, request.user, stale_ok=stale_ok)
-    except rounds.StaleRound as stale:
+        services.publish(division, round_number, request.user, stale_ok=stale_ok)
+    except services.StaleRound as stale:
         # The page asks: it shows what changed, with a button that publishes all the same.
         messages.warning(request, str(stale))
-    except rounds.PairingRefused as refused:
+    except services.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
         messages.success(
@@ -307,8 +309,8 @@ def publish(request: HttpRequest, slug: str, division_id: int, round_number: int
 def unpair(request: HttpRequest, slug: str, division_id: int, round_number: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id)
     try:
-        rounds.unpair(division, round_number, request.user)
-    except rounds.PairingRefused as refused:
+        services.unpair(division, round_number, request.user)
+    except services.PairingRefused as refused:
         messages.error(request, str(refused))
         return redirect("desk-round-pairings", slug, division.pk, round_number)
     messages.success(

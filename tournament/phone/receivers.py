@@ -26,8 +26,7 @@ def settle(sender: type, outcome: Outcome, **kwargs: Any) -> None:
         return
     Claim.objects.filter(pk__in=[c.pk for c in claims]).delete()
     outcome.said.append(
-        gettext("It settles the players' reports (%(claims)s).")
-        % {"claims": claims_text(claims)}
+        gettext("It settles the players' reports (%(claims)s).") % {"claims": claims_text(claims)}
     )
 
 

@@ -33,7 +33,7 @@ from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.hall import clock
 from tournament.models import Claim, Game, Player, PlayerLink, Scoresheet
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.results import claims as reports
 from tournament.results import services as results
 from tournament.scoresheets import board_entry
@@ -50,7 +50,7 @@ TOO_MANY = gettext_lazy("Too many reports from this link in a minute: wait a mom
 
 
 def _player(request: HttpRequest, token: str) -> Player:
-    player = selfservice.player_for(token)
+    player = phone.player_for(token)
     if player is None:
         raise Http404(_("This link does not work: ask the desk for a new one."))
     # The player's page speaks the tournament's language unless the player chose another.
@@ -89,15 +89,15 @@ class _Poll:
 def _poll(request: HttpRequest, token: str) -> _Poll:
     """The poll of the player's page: their body is kept per player under what it shows and
     their claims, from the division's snapshot (computed once per stamp for all its players)."""
-    state = selfservice.poll_state(token)
+    state = phone.poll_state(token)
     if state is None:
         raise Http404(_("This link does not work: ask the desk for a new one."))
     player_id, division_id, stamp, claims, clock_version = state
-    snap = selfservice.kept_snapshot(division_id, stamp)
+    snap = phone.kept_snapshot(division_id, stamp)
     if snap is None:
         player = _player(request, token)
         player.division.stamp = stamp  # kept under the stamp read with the claims
-        snap = selfservice.snapshot(player.division)
+        snap = phone.snapshot(player.division)
     # The page speaks the tournament's language unless the player chose another; its body is
     # kept once per language.
     apply_tournament_language(request, snap["tournament"].get("language", ""))
@@ -224,13 +224,13 @@ def _result(game: dict) -> str:
 @require_POST
 def check_in(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(request, token)
-    if not selfservice.allow(token):
+    if not phone.allow(token):
         messages.error(request, TOO_MANY)
     else:
         try:
-            selfservice.check_in(player)
+            phone.check_in(player)
             messages.success(request, _("%(name)s: checked in.") % {"name": isolate(player.name)})
-        except selfservice.ReportRefused as error:
+        except phone.ReportRefused as error:
             messages.error(request, str(error))
     return redirect("phone", token=token)
 
@@ -238,18 +238,18 @@ def check_in(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def report(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(request, token)
-    if not selfservice.allow(token):
+    if not phone.allow(token):
         messages.error(request, TOO_MANY)
         return redirect("phone", token=token)
-    game = selfservice.current_game(player)
+    game = phone.current_game(player)
     try:
         if game is None:
-            raise selfservice.ReportRefused(_("You have no game to report."))
-        mine = selfservice.parse_score(request.POST.get("my_score"), _("your score"))
-        theirs = selfservice.parse_score(request.POST.get("opponent_score"), _("your opponent's"))
-        outcome = selfservice.report(player, game, mine, theirs)
+            raise phone.ReportRefused(_("You have no game to report."))
+        mine = phone.parse_score(request.POST.get("my_score"), _("your score"))
+        theirs = phone.parse_score(request.POST.get("opponent_score"), _("your opponent's"))
+        outcome = phone.report(player, game, mine, theirs)
         messages.success(request, outcome.message)
-    except (selfservice.ReportRefused, results.EntryError) as error:
+    except (phone.ReportRefused, results.EntryError) as error:
         messages.error(request, str(error))
     return redirect("phone", token=token)
 
@@ -258,7 +258,7 @@ def report(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _own_game(player: Player, game_id: int):
-    game = selfservice.game_of(player, game_id)
+    game = phone.game_of(player, game_id)
     if game is None:
         raise Http404(_("This is not one of your games."))
     return game
@@ -268,8 +268,8 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
     """Type or upload the scoresheet of one of the player's games, checked as it is typed."""
     player = _player(request, token)
     game = _own_game(player, game_id)
-    mine = selfservice.own_sheet(game, player)
-    refused = selfservice.sheet_refusal(game, player)
+    mine = phone.own_sheet(game, player)
+    refused = phone.sheet_refusal(game, player)
     text = mine.gcg if mine else scoresheets.scoresheet_header(game)
     error: StrOrPromise = ""
     if request.method == "POST":
@@ -284,12 +284,12 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
                     "name": isolate(upload.name)
                 }
             data, file = read or b"", upload.name or ""
-        if not error and not selfservice.allow(token):
+        if not error and not phone.allow(token):
             error = TOO_MANY
         if not error:
             try:
-                saved = selfservice.send_sheet(player, game, data, file)
-            except (selfservice.ReportRefused, results.EntryError) as refusal:
+                saved = phone.send_sheet(player, game, data, file)
+            except (phone.ReportRefused, results.EntryError) as refusal:
                 error = str(refusal)
             else:
                 messages.success(request, _sheet_message(saved))
@@ -361,13 +361,13 @@ def _checked_game(
     of its budget (before anything else is read) and the record is within its bounds; else the
     refusal to answer (429 past the budget, 413 over the bounds, 403 a sheet not theirs to send)."""
     player = _player(request, token)
-    if not selfservice.spend(token, cost):
+    if not phone.spend(token, cost):
         return JsonResponse({"error": _("Too many checks in a minute: wait a moment.")}, status=429)
     over = bounds.refusal(text, saving=False)
     if over:
         return JsonResponse({"error": over}, status=413)
     game = _own_game(player, game_id)
-    refused = selfservice.sheet_refusal(game, player)
+    refused = phone.sheet_refusal(game, player)
     if refused:
         return JsonResponse({"error": refused}, status=403)
     return game
@@ -411,7 +411,7 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
             elif "claim" in request.POST:
                 pk = bounds.plain_number(request.POST["claim"]) or 0
                 claim = get_object_or_404(Claim, pk=pk, game__division=division)
-                said = selfservice.accept(claim, request.user)
+                said = phone.accept(claim, request.user)
                 messages.success(request, " ".join([_("Recorded."), *said]))
             elif "line" in request.POST:
                 round_number = bounds.plain_number(request.POST.get("round", "")) or 0
@@ -419,7 +419,7 @@ def desk_queue(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
                     division, round_number, request.POST["line"], request.user
                 )
                 messages.success(request, " ".join([_("Recorded."), *change.said]))
-        except (selfservice.ReportRefused, results.EntryError) as error:
+        except (phone.ReportRefused, results.EntryError) as error:
             messages.error(request, str(error))
         return redirect("desk-claims", slug=slug, division_id=division.pk)
     ctx = {
@@ -477,7 +477,7 @@ def desk_links(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
     for player in players:
         url = ""
         if player.pk in live or player.pk not in had:
-            token = selfservice.live_token(player)
+            token = phone.live_token(player)
             url = request.build_absolute_uri(reverse("phone", args=[token]))
         rows.append(
             {
@@ -514,10 +514,10 @@ def desk_link(request: HttpRequest, slug: str, division_id: int, number: int) ->
         return render(request, "tournament/phone/desk_link_confirm.html", ctx)
     name = sentences.isolate(player.name)
     if action == "revoke":
-        selfservice.revoke_links(player)
+        phone.revoke_links(player)
         messages.success(request, _("%(name)s's link no longer works.") % {"name": name})
     else:
-        token = selfservice.issue_link(player)
+        token = phone.issue_link(player)
         url = request.build_absolute_uri(reverse("phone", args=[token]))
         messages.success(
             request, _("%(name)s's new link: %(url)s") % {"name": name, "url": ltr_text(url)}

@@ -15,7 +15,7 @@ from tournament.core.errors import PeopleRefused
 from tournament.core.sentences import isolate
 from tournament.interchange import names
 from tournament.models import Change, Division, Game, Player
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.people import services as people
 from tournament.players.services import NewPlayer, late_entry, names_last_first
 from tournament.standings import stamps
@@ -102,7 +102,7 @@ def add_players(
     otherwise than pasted is listed in `rewritten`, as it is written now."""
     new = read_player_list(text)
     with transaction.atomic():
-        rounds.locked_division(division)
+        pairing.locked_division(division)
         style = names_last_first(division)
         if style is None:
             style = names.style_of(p.name for p in new)
@@ -110,7 +110,7 @@ def add_players(
         for number, player in enumerate(new, 1):
             try:
                 added.append(late_entry(division, player, user, last_first=style))
-            except rounds.PairingRefused as refused:
+            except pairing.PairingRefused as refused:
                 raise PasteError([f"player {number}: {refused}"]) from refused
             if rewritten is not None and added[-1].name != player.name:
                 rewritten.append(added[-1].name)
@@ -137,7 +137,7 @@ def set_checked_in(player: Player, checked_in: bool, user: Actor) -> Player:
 
 def _before_round_1(player: Player, what: str) -> None:
     if Game.objects.filter(division_id=player.division_id).exists():
-        raise rounds.PairingRefused(
+        raise pairing.PairingRefused(
             gettext(
                 "Round 1 of division %(name)s is paired: players can no longer be "
                 "%(what)s (withdraw them instead, or unpair round 1 first)."
@@ -150,13 +150,13 @@ def edit_player(player: Player, new: NewPlayer, user: Actor) -> Player:
     """A player's name, rating and club corrected before round 1 is paired."""
     name = " ".join(new.name.split())
     if not name:
-        raise rounds.PairingRefused(gettext("A player needs a name."))
+        raise pairing.PairingRefused(gettext("A player needs a name."))
     with transaction.atomic():
-        division = rounds.locked_division(player.division)
+        division = pairing.locked_division(player.division)
         player = Player.objects.select_for_update().get(pk=player.pk)
         _before_round_1(player, "edited")
         if division.players.exclude(pk=player.pk).filter(name__iexact=name).exists():
-            raise rounds.PairingRefused(
+            raise pairing.PairingRefused(
                 gettext("%(name)s is already in division %(name2)s.")
                 % {"name": name, "name2": division.name}
             )
@@ -193,7 +193,7 @@ def edit_player(player: Player, new: NewPlayer, user: Actor) -> Player:
 def remove_player(player: Player, user: Actor) -> None:
     """A player taken off the roster before round 1 is paired; the others keep their numbers."""
     with transaction.atomic():
-        division = rounds.locked_division(player.division)
+        division = pairing.locked_division(player.division)
         player = Player.objects.select_for_update().get(pk=player.pk)
         _before_round_1(player, "removed")
         before = {"player": player.number, "name": player.name, "rating": player.rating}
@@ -212,8 +212,8 @@ def move_player(player: Player, target: Division, user: Actor) -> Player:
     no game (not even a pairing) in their division, and the target has no round paired; they
     take the next number there. Their old number in the division they leave stays free."""
     with transaction.atomic():
-        source = rounds.locked_division(player.division)
-        target = rounds.locked_division(target)
+        source = pairing.locked_division(player.division)
+        target = pairing.locked_division(target)
         player = Player.objects.select_for_update().get(pk=player.pk)
         if target.tournament_id != source.tournament_id or target.pk == source.pk:
             raise PeopleRefused(_("Choose another division of the tournament."))

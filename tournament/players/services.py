@@ -20,7 +20,7 @@ from tournament.core.signals import announcing
 from tournament.interchange import names, roster
 from tournament.models import Change, Division, Game, Player
 from tournament.pairing import missed as missing
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.people import services as people
 from tournament.results import services as results
 from tournament.results.services import snapshot
@@ -46,13 +46,13 @@ def withdraw(player: Player, from_round: int, user: Actor) -> Player:
 
 def _withdraw(player: Player, from_round: int, user: Actor) -> Player:
     if from_round < 1:
-        raise rounds.PairingRefused(gettext("A player withdraws from round 1 or later."))
+        raise pairing.PairingRefused(gettext("A player withdraws from round 1 or later."))
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         played = player.division.games.filter(round__gte=from_round).exclude(score1=None)
         mine = [g for g in played if player.pk in (g.player1_id, g.player2_id)]
         if mine:
-            raise rounds.PairingRefused(
+            raise pairing.PairingRefused(
                 gettext(
                     "%(name)s has a result in round %(round)s: withdraw them from a "
                     "later round, or delete that result first."
@@ -75,7 +75,7 @@ def reinstate(player: Player, user: Actor) -> Player:
 
 def _reinstate(player: Player, user: Actor) -> Player:
     with transaction.atomic():
-        division = rounds.locked_division(player.division)
+        division = pairing.locked_division(player.division)
         player = Player.objects.select_for_update().get(pk=player.pk)
         withdrawn = player.withdrawn_from_round
         reason = f"{isolate(player.name)} reinstated"
@@ -113,7 +113,7 @@ def _set_withdrawn(
     after: dict[str, Any] = {"player": player.number, "withdrawn_from_round": from_round}
     if made:
         after["games"] = [snapshot(g) for g in made]
-    rounds.log_change(
+    pairing.log_change(
         player.division,
         user,
         action,
@@ -180,19 +180,19 @@ def _late_entry(
     last_first: bool | None = None,
 ) -> Player:
     if missed is not None and missed not in MISSED:
-        raise rounds.PairingRefused(
+        raise pairing.PairingRefused(
             gettext("%(missed)r is not a choice: %(join)s.")
             % {"missed": missed, "join": ", ".join(MISSED)}
         )
     name = " ".join(new.name.split())
     if not name:
-        raise rounds.PairingRefused(gettext("A new player needs a name."))
+        raise pairing.PairingRefused(gettext("A new player needs a name."))
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         style = names_last_first(division) if last_first is None else last_first
         name = names.in_style(name, style)[:200]
         if division.players.filter(name__iexact=name).exists():
-            raise rounds.PairingRefused(
+            raise pairing.PairingRefused(
                 gettext("%(name)s is already in division %(name2)s.")
                 % {"name": name, "name2": division.name}
             )
@@ -224,7 +224,7 @@ def import_roster(division: Division, data: bytes, filename: str, user: Actor) -
         lengths[name] = column.max_length
     entries = roster.read_players(data, filename, lengths)
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         taken = set(division.players.values_list("number", flat=True))
         clash = [e for e in entries if e.number in taken]
         if clash:
@@ -289,7 +289,7 @@ def _enter_late(
     nothing = [r for r, result, _game in given if result.nothing]
     if nothing:  # the rounds given nothing, for the consistency check (`event/checks.py`)
         after.update(division=division.name, nothing=nothing)
-    rounds.log_change(division, user, LATE_ENTRY, None, after, reason)
+    pairing.log_change(division, user, LATE_ENTRY, None, after, reason)
     return made
 
 
@@ -391,9 +391,9 @@ def set_absent(player: Player, round_number: int, absent: bool, user: Actor) -> 
 
 def _set_absent(player: Player, round_number: int, absent: bool, user: Actor) -> Player:
     if round_number < 1:
-        raise rounds.PairingRefused(_("A player is absent for round 1 or later."))
+        raise pairing.PairingRefused(_("A player is absent for round 1 or later."))
     with transaction.atomic():
-        division = rounds.locked_division(player.division)
+        division = pairing.locked_division(player.division)
         player = Player.objects.select_for_update().get(pk=player.pk)
         marked = sorted(set(player.absent_rounds or []))
         if (round_number in marked) == absent:
@@ -406,7 +406,7 @@ def _set_absent(player: Player, round_number: int, absent: bool, user: Actor) ->
                 return player
             values = {"round": round_number, "division": division.name, "name": player.name}
             if game is not None:
-                raise rounds.PairingRefused(
+                raise pairing.PairingRefused(
                     _(
                         "%(name)s already has a result in round %(round)d: correct it on the "
                         "entry page instead."
@@ -414,7 +414,7 @@ def _set_absent(player: Player, round_number: int, absent: bool, user: Actor) ->
                     % values
                 )
             if not absent:
-                raise rounds.PairingRefused(
+                raise pairing.PairingRefused(
                     _(
                         "Round %(round)d of division %(division)s is paired already: undo the "
                         "forfeit at the desk, or correct the result, to bring %(name)s back."
@@ -445,14 +445,14 @@ def set_fixed_table(player: Player, table: int | None, user: Actor) -> Player:
     """The table the player always sits at (accessibility), or None; pairings made from now on
     keep it."""
     if table is not None and table < 1:
-        raise rounds.PairingRefused(_("A table number is 1 or more."))
+        raise pairing.PairingRefused(_("A table number is 1 or more."))
     with transaction.atomic():
-        division = rounds.locked_division(player.division)
+        division = pairing.locked_division(player.division)
         player = Player.objects.select_for_update().get(pk=player.pk)
         if table is not None:
             other = division.players.exclude(pk=player.pk).filter(fixed_table=table).first()
             if other is not None:
-                raise rounds.PairingRefused(
+                raise pairing.PairingRefused(
                     _("%(name)s already sits at table %(table)d.")
                     % {"name": other.name, "table": table}
                 )
@@ -544,7 +544,7 @@ def set_latin_names(division: Division, given: list[LatinName], user: Actor) -> 
     if problems:
         raise LatinRefused(problems)
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         numbers = [g.number for g in cleaned]
         players = {p.number: p for p in division.players.filter(number__in=numbers)}
         before, after, changed = [], [], []

@@ -25,7 +25,7 @@ from tournament.hall import photos
 from tournament.interchange import names
 from tournament.interchange.roster import MAX_BYTES, RosterError
 from tournament.models import Division, Game, Player
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.pairing.views import tell
 from tournament.people import services as people
 from tournament.players import roster as roster_changes
@@ -58,10 +58,10 @@ def _players_page(
         "division": division,
         "players": players,
         "started": division.games.exists(),  # players are edited and removed before round 1
-        "withdraw": WithdrawForm(initial={"from_round": rounds.next_round(division)}),
+        "withdraw": WithdrawForm(initial={"from_round": pairing.next_round(division)}),
         "late": late or LateEntryForm(last_first=style, absent_result=division.absent_result),
         "roster": RosterForm(),
-        "next_round": rounds.next_round(division),
+        "next_round": pairing.next_round(division),
         "other_divisions": division.tournament.divisions.exclude(pk=division.pk),
         # A refused list comes back to be corrected rather than typed again.
         "paste": PasteForm(
@@ -114,7 +114,7 @@ def withdraw(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     player = get_object_or_404(division.players, number=form.cleaned_data["player"])
     try:
         withdrawn = player_changes.withdraw(player, form.cleaned_data["from_round"], request.user)
-    except rounds.PairingRefused as refused:
+    except pairing.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
         tell(request, withdrawn.said)
@@ -223,7 +223,7 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
         missed = data.pop("missed")
         new = player_changes.NewPlayer(**data)
         player = player_changes.late_entry(division, new, request.user, missed)
-    except rounds.PairingRefused as refused:
+    except pairing.PairingRefused as refused:
         messages.error(request, str(refused))
         return _players_page(request, division, form, status=409)
     tell(request, player.said)
@@ -237,13 +237,13 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
     if given and Game.FORFEIT in kinds:
         text = ngettext(
             "%(name)s added as player %(number)s, with forfeit losses in %(count)s round.",
-            "%(name)s added as player %(number)s, with forfeit losses in %(count)s rounds.",
+            "%(name)s added as player %(number)s, with forfeit losses in %(count)s pairing.",
             given,
         )
     elif given:
         text = ngettext(
             "%(name)s added as player %(number)s, with byes in %(count)s round.",
-            "%(name)s added as player %(number)s, with byes in %(count)s rounds.",
+            "%(name)s added as player %(number)s, with byes in %(count)s pairing.",
             given,
         )
     else:
@@ -374,7 +374,7 @@ def edit_player(request: HttpRequest, slug: str, division_id: int, number: int) 
                 )
                 return redirect("desk-players", slug, division.pk)
             status = 400
-        except rounds.PairingRefused as refused:
+        except pairing.PairingRefused as refused:
             messages.error(request, str(refused))
             status = 409
     context = {
@@ -429,7 +429,7 @@ def absent(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         return render(request, "tournament/players/absent_confirm.html", context)
     try:
         marked = player_changes.set_absent(player, round_number, is_absent, request.user)
-    except rounds.PairingRefused as refused:
+    except pairing.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
         for said in marked.said:
@@ -461,7 +461,7 @@ def fixed_table(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
     table = form.cleaned_data["table"]
     try:
         player_changes.set_fixed_table(player, table, request.user)
-    except rounds.PairingRefused as refused:
+    except pairing.PairingRefused as refused:
         messages.error(request, str(refused))
     else:
         messages.success(

@@ -15,7 +15,7 @@ from tournament.core.actor import Actor
 from tournament.core.sentences import isolate
 from tournament.engine import playoffs as engine
 from tournament.models import Change, Division, Player, Playoff, PlayoffGame
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.results import services as results
 from tournament.standings import read_model, stamps
 
@@ -94,7 +94,7 @@ def set_up(division: Division, seeds: int, length: int, after: int, user: Actor)
     if not 2 <= seeds <= MAX_SEEDS:
         raise PlayoffRefused(_("A playoff has 2 to %(most)d players.") % {"most": MAX_SEEDS})
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         last = read_model.last_result_round(division)
         if not 1 <= after <= last:
             raise PlayoffRefused(
@@ -150,7 +150,7 @@ def _playoff_of(division: Division) -> Playoff:
 def publish(division: Division, user: Actor) -> Playoff:
     """The playoff shown to everyone: its page, its report and the API."""
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         playoff = _playoff_of(division)
         if playoff.published:
             raise PlayoffRefused(_("The playoff is public already."))
@@ -172,7 +172,7 @@ def enter_game(
 ) -> PlayoffGame:
     """The next game of a match, scores in the order of its seeds (higher seed first)."""
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         now = state(division)
         if now is None:
             raise _no_playoff(division)
@@ -221,7 +221,7 @@ def enter_game(
 def remove_last_game(division: Division, user: Actor) -> None:
     """The last game entered taken back (a wrong entry), logged."""
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         game = PlayoffGame.objects.filter(playoff__division=division).order_by("-pk").first()
         if game is None:
             raise PlayoffRefused(_("No playoff game has been entered."))
@@ -245,7 +245,7 @@ def remove_last_game(division: Division, user: Actor) -> None:
 def cancel(division: Division, user: Actor) -> None:
     """The playoff removed, while none of its games is entered."""
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         playoff = _playoff_of(division)
         if playoff.games.exists():
             raise PlayoffRefused(_("Take back its games first: the playoff has results."))

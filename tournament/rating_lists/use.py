@@ -20,7 +20,7 @@ from tournament.core.access import get_desk_division
 from tournament.core.actor import Actor
 from tournament.interchange import ratinglist
 from tournament.models import Change, Division, Game, Player
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 
 
 def rating_list_matches(division: Division, rating_list: ratinglist.RatingList) -> list:
@@ -40,9 +40,9 @@ def use_ratings(
     logged change; refused (nothing changed) once round 1 is paired, or if a player's rating
     changed since the preview. Returns the number of players changed."""
     with transaction.atomic():
-        division = rounds.locked_division(division)
+        division = pairing.locked_division(division)
         if Game.objects.filter(division=division).exists():
-            raise rounds.PairingRefused(
+            raise pairing.PairingRefused(
                 gettext(
                     "Round 1 of division %(name)s is paired: ratings are set from a rating "
                     "list only before it (unpair round 1 first)."
@@ -60,7 +60,7 @@ def use_ratings(
         for pk, previewed, new in updates:
             player = players.get(pk)
             if player is None or player.rating != previewed:
-                raise rounds.PairingRefused(
+                raise pairing.PairingRefused(
                     gettext("The roster changed since the preview: upload the rating list again.")
                 )
             if player.rating == new:
@@ -134,7 +134,7 @@ def rating_list(request: HttpRequest, slug: str, division_id: int) -> HttpRespon
             changed = use_ratings(
                 division, _updates(request.POST.getlist("set")), request.user, source
             )
-        except rounds.PairingRefused as refused:
+        except pairing.PairingRefused as refused:
             messages.error(request, str(refused))
             return redirect("desk-rating-list", slug, division.pk)
         messages.success(

@@ -416,13 +416,13 @@ def player_links(division: Division, base: str) -> dict[int, str]:
     link to a player who has none; none at all without an address."""
     from django.urls import reverse
 
-    from tournament.phone import services as selfservice
+    from tournament.phone import services as phone
 
     base = base.rstrip("/")
     if not base:
         return {}
     return {
-        p.pk: base + reverse("phone", args=[selfservice.live_token(p)])
+        p.pk: base + reverse("phone", args=[phone.live_token(p)])
         for p in division.players.all()
     }
 

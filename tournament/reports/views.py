@@ -28,7 +28,7 @@ from tournament.core.access import (
     get_public_tournament,
 )
 from tournament.core.language import explicit_choice
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.exchange import tsh_io
 from tournament.interchange.tou import TouError
 from tournament.models import Division, Scoresheet
@@ -218,8 +218,8 @@ def desk_summary(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "tournament": tournament,
         "summaries": summaries,
-        "unplayed": events.unplayed_rounds(tournament),
-        "has_games": events.has_games(tournament),
+        "unplayed": event.unplayed_rounds(tournament),
+        "has_games": event.has_games(tournament),
         "latin_to_check": players.latin_to_check(tournament),
         "is_director": tournament.is_director(request.user),
     }

@@ -121,13 +121,13 @@ def test_a_korean_page_at_a_desk_s_and_a_phone_s_width(live_url: str, page, tmp_
 def test_a_player_s_phone_page_in_persian(live_url: str, page, tmp_path) -> None:
     _demo_with_a_persian_and_a_korean_name()
     from tournament.models import Player, Tournament
-    from tournament.phone import services as selfservice
+    from tournament.phone import services as phone
 
     demo = Tournament.objects.get(slug="demo")
     demo.language = "fa"  # the tournament's default: the player chose nothing
     demo.save(update_fields=["language"])
     player = Player.objects.get(division__name="A", name="مریم رضایی")
-    token = selfservice.issue_link(player)
+    token = phone.issue_link(player)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/p/{token}/")
     assert page.evaluate("document.documentElement.lang") == "fa"

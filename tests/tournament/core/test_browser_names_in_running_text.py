@@ -95,7 +95,7 @@ def _a_result_between_a_persian_and_a_hebrew_player() -> tuple[str, str]:
     """A tournament of players in four scripts, round 1 published: Sara's result against David
     recorded, Ada to go first against Korean Min-jun. Returns David's and Min-jun's links."""
     from tournament.models import Division, Game, Player, Round, Tournament
-    from tournament.phone import services as selfservice
+    from tournament.phone import services as phone
 
     tournament = Tournament.objects.create(name="Spring Open", slug="spring-open")
     division = Division.objects.create(tournament=tournament, name="A", self_report=True)
@@ -109,7 +109,7 @@ def _a_result_between_a_persian_and_a_hebrew_player() -> tuple[str, str]:
     )  # fmt: skip
     Game.objects.create(division=division, round=1, table=2, player1=ada, player2=minjun, first=1)
     Round.objects.create(division=division, number=1, published=True)
-    return selfservice.issue_link(david), selfservice.issue_link(minjun)
+    return phone.issue_link(david), phone.issue_link(minjun)
 
 
 def test_a_result_line_keeps_each_name_between_its_neighbours_at_both_widths(

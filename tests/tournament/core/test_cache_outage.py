@@ -20,7 +20,7 @@ from text_support import plain
 
 from tournament.core import bounds, cache_backend
 from tournament.models import Claim, Division, Game, Round, Scoresheet
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import memos
@@ -129,8 +129,8 @@ def test_the_phone_page_and_a_report_work_and_the_report_is_in_the_database_firs
     outage: None, event: Division, director: User
 ) -> None:
     game = event.games.get(round=1, table=3)
-    fay = selfservice.issue_link(event.players.get(number=5))
-    gus = selfservice.issue_link(event.players.get(number=6))
+    fay = phone.issue_link(event.players.get(number=5))
+    gus = phone.issue_link(event.players.get(number=6))
     FailingCache.probe = lambda: Claim.objects.filter(game=game).count()
 
     page = Client().get(reverse("phone", args=[fay]))
@@ -159,7 +159,7 @@ def test_a_report_touches_no_cache_before_it_is_recorded(
 ) -> None:
     monkeypatch.setattr(cache_backend, "RETRY", 0.0)  # every call goes to the failing server
     game = event.games.get(round=1, table=3)
-    fay = selfservice.issue_link(event.players.get(number=5))
+    fay = phone.issue_link(event.players.get(number=5))
     FailingCache.probe = lambda: Claim.objects.filter(game=game).count()
 
     reported = Client().post(
@@ -174,12 +174,12 @@ def test_a_report_touches_no_cache_before_it_is_recorded(
 
 
 def test_the_write_limit_holds_without_the_cache(outage: None, event: Division) -> None:
-    fay = selfservice.issue_link(event.players.get(number=5))
+    fay = phone.issue_link(event.players.get(number=5))
     url = reverse("phone-check-in", args=[fay])
     event.check_in_open = True
     event.save()
 
-    answers = [Client().post(url, follow=True) for _ in range(selfservice.REPORTS_PER_MINUTE + 1)]
+    answers = [Client().post(url, follow=True) for _ in range(phone.REPORTS_PER_MINUTE + 1)]
 
     said = [str(m) for m in answers[-1].context["messages"]]
     assert all(a.status_code == 200 for a in answers)
@@ -191,7 +191,7 @@ def test_the_check_budget_holds_in_each_process_without_the_cache(
     outage: None, event: Division, record: Callable[..., str]
 ) -> None:
     game = event.games.get(round=1, table=1)
-    ada = selfservice.issue_link(event.players.get(number=1))
+    ada = phone.issue_link(event.players.get(number=1))
     url = reverse("phone-sheet-check", args=[ada, game.pk])
     big = record() + "#note n\n" * 250 + ">Ada: - +0 0\n" * 730  # 1,003 units
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 from bench.redis_server import REDIS_SERVER, RedisServer
 from tournament.core import cache_backend
 from tournament.models import Claim, Division, Round
-from tournament.phone import services as selfservice
+from tournament.phone import services as phones
 from tournament.results import services as results
 from tournament.standings import memos
 
@@ -79,7 +79,7 @@ def test_redis_killed_then_back_empty_then_back_stale(
     server.kill()
     results.enter_line(event, 1, "3 300 4 390", director)  # a new stamp, in the database
     during = Client().get(PAGE)
-    fay = selfservice.issue_link(event.players.get(number=5))
+    fay = phones.issue_link(event.players.get(number=5))
     phone = Client().get(reverse("phone", args=[fay]))
     reported = Client().post(
         reverse("phone-report", args=[fay]), {"my_score": "330", "opponent_score": "390"}

@@ -14,10 +14,10 @@ from django.test import Client
 from PIL import Image
 
 from tournament.core import audit, changes
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.hall import clock, photos
 from tournament.models import Change, Division, Game, Player
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.players import roster
 from tournament.players import services as players
 from tournament.playoffs import services as playoffs
@@ -52,13 +52,13 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     scoresheets.resolve_scoresheet(sheet, director, "signed 20-25")
     for line in ("5 300 6 200", "7 bye"):
         results.enter_line(division, 1, line, director)
-    rounds.pair(division, 2, director, system="koth")
-    rounds.publish(division, 2, director)
+    pairing.pair(division, 2, director, system="koth")
+    pairing.publish(division, 2, director)
     hal = division.players.get(number=7)
     players.withdraw(hal, 3, director)
     players.reinstate(hal, director)
     players.late_entry(division, players.NewPlayer(name="Young, Zed", rating=1500), director)
-    fresh = events.create_tournament(director, "Fresh", [events.NewDivision(name="F")])
+    fresh = event.create_tournament(director, "Fresh", [event.NewDivision(name="F")])
     roster.add_players(fresh.divisions.get(), "Ann Ash, 1500\nBo Birch, 1400", director)
     ann, bo = fresh.divisions.get().players.order_by("number")
     roster.edit_player(ann, players.NewPlayer(name="Ann Ashe", rating=1510), director)
@@ -66,18 +66,18 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     roster.set_checked_in(hal, True, director)
     playoffs.set_up(division, 2, 5, 1, director)
     User.objects.create_user("sam")
-    events.add_person(division.tournament, "sam", "scorekeeper", director)
-    events.set_lock(division.tournament, True, director)
-    events.set_lock(division.tournament, False, director)
+    event.add_person(division.tournament, "sam", "scorekeeper", director)
+    event.set_lock(division.tournament, True, director)
+    event.set_lock(division.tournament, False, director)
     players.set_absent(hal, 3, True, director)
-    g = events.add_division(fresh, events.NewDivision(name="G"), director)
+    g = event.add_division(fresh, event.NewDivision(name="G"), director)
     roster.move_player(ann, g, director)
     wrong = record("Fay", "Fay North", "Gus", "Gus Stone").replace("+33 33", "+35 35")
     held = scoresheets.attach_scoresheet(game_of(5), wrong, director)
     scoresheets.release_scoresheet(held, director)
     photos.save_photo(hal, _png(), director)
     clock.start(division, 25, actor=director)
-    events.set_dates(division.tournament, datetime.date(2026, 5, 1), None, director)
+    event.set_dates(division.tournament, datetime.date(2026, 5, 1), None, director)
 
     logged = list(Change.objects.order_by("pk").values_list("action", "user", "player"))
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from tournament.core import bounds
 from tournament.models import Division, Game, Round, Scoresheet
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.scoresheets import services as scoresheets
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "gcg"
@@ -47,7 +47,7 @@ def test_the_attack_record_is_refused_by_the_phones_check_in_one_line(
     on: Division, game_of: Callable[..., Game]
 ) -> None:
     game = game_of(1)
-    token = selfservice.issue_link(on.players.get(number=1))
+    token = phone.issue_link(on.players.get(number=1))
 
     response = Client().post(_check_url(token, game), {"gcg": ATTACK})
 
@@ -83,7 +83,7 @@ def test_the_desks_check_typing_and_uploads_refuse_it_too(
 
 def test_a_phone_cannot_save_it_either(on: Division, game_of: Callable[..., Game]) -> None:
     game = game_of(1)
-    token = selfservice.issue_link(on.players.get(number=1))
+    token = phone.issue_link(on.players.get(number=1))
 
     response = Client().post(reverse("phone-sheet", args=[token, game.pk]), {"gcg": ATTACK})
 
@@ -161,7 +161,7 @@ def test_a_links_checks_are_charged_by_their_lines_and_bytes(
     on: Division, game_of: Callable[..., Game], record: Callable[..., str]
 ) -> None:
     game = game_of(1)
-    token = selfservice.issue_link(on.players.get(number=1))
+    token = phone.issue_link(on.players.get(number=1))
     big = record() + "#note n\n" * 250 + ">Ada: - +0 0\n" * 730  # 992 lines, 11,773 bytes
     small = record()  # 12 lines, 283 bytes
 
@@ -177,15 +177,15 @@ def test_a_links_checks_are_charged_by_their_lines_and_bytes(
 def test_the_budget_slides_with_the_minute(on: Division, monkeypatch: pytest.MonkeyPatch) -> None:
     token = "a-link"
     clock = [1_000_000.0]
-    monkeypatch.setattr(selfservice.time, "time", lambda: clock[0])
+    monkeypatch.setattr(phone.time, "time", lambda: clock[0])
 
-    assert selfservice.spend(token, 7000)
+    assert phone.spend(token, 7000)
     clock[0] += 30
-    assert selfservice.spend(token, 5000)
-    assert not selfservice.spend(token, 1)  # 12,000 spent within the minute
+    assert phone.spend(token, 5000)
+    assert not phone.spend(token, 1)  # 12,000 spent within the minute
     clock[0] += 31  # the first 7,000 are more than a minute old
-    assert selfservice.spend(token, 7000)
-    assert not selfservice.spend(token, 1)
+    assert phone.spend(token, 7000)
+    assert not phone.spend(token, 1)
 
 
 def test_checks_sent_together_never_overspend_the_budget(db: None) -> None:
@@ -193,7 +193,7 @@ def test_checks_sent_together_never_overspend_the_budget(db: None) -> None:
     lock = threading.Lock()
 
     def check() -> None:
-        ok = selfservice.spend("together", 1000)
+        ok = phone.spend("together", 1000)
         with lock:
             admitted.append(ok)
 
@@ -211,7 +211,7 @@ def test_a_large_urlencoded_form_to_a_link_is_refused_before_it_is_read(
     on: Division, game_of: Callable[..., Game]
 ) -> None:
     game = game_of(1)
-    token = selfservice.issue_link(on.players.get(number=1))
+    token = phone.issue_link(on.players.get(number=1))
     from urllib.parse import urlencode
 
     body = urlencode({"gcg": ATTACK})

@@ -17,7 +17,7 @@ from django.utils import translation
 from tournament.core import sentences
 from tournament.core.sheet_report import SheetFinding
 from tournament.models import Division, Game, Round
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 
@@ -106,11 +106,11 @@ def test_the_rounds_reasons_and_warnings_are_written_in_the_readers_language(
 
 
 def test_a_paired_rounds_notes_follow_the_language(played: Division, director) -> None:
-    state = rounds.pair(played, 2, director, system="koth")
-    english = rounds.note_lines(state)
+    state = pairing.pair(played, 2, director, system="koth")
+    english = pairing.note_lines(state)
     assert any(" v " in n for n in english)
     with translation.override("ko"):
-        korean = rounds.note_lines(state)
+        korean = pairing.note_lines(state)
     assert len(korean) == len(english) and korean != english
     assert any(" 대 " in n for n in korean)
 

@@ -23,7 +23,7 @@ from django.utils import translation
 from po_support import parse
 
 from tournament.models import Division, Player, Scoresheet, Tournament
-from tournament.phone import services as selfservice
+from tournament.phone import services as phones
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
@@ -46,7 +46,7 @@ def public_pages(tournament: Tournament) -> dict[str, str]:
     player = Player.objects.get(division=division, number=1)
     sheet = Scoresheet.objects.filter(game__division=division, game__player1=player).first()
     assert sheet is not None
-    token = selfservice.issue_link(player)
+    token = phones.issue_link(player)
     return {
         "home": reverse("home"),
         "tournament": reverse("tournament", args=[slug]),

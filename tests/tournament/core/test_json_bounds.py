@@ -17,7 +17,7 @@ from django.urls import reverse
 from tournament.core import jsonin
 from tournament.exchange import backup
 from tournament.models import Division, Game, Round, Tournament
-from tournament.phone import services as selfservice
+from tournament.phone import services as phones
 
 HEADER = "#player1 Ada Ada Quill\n#player2 Ben Ben Crane\n"
 NESTED = "[" * 100_000  # as sent: 100 KB, within the turns' byte bound
@@ -39,7 +39,7 @@ def test_nested_brackets_from_a_phone_and_the_desk_are_a_400_with_a_sentence(
     on: Division, game_of: Callable[..., Game], desk: Client
 ) -> None:
     game = game_of(1)
-    token = selfservice.issue_link(on.players.get(number=1))
+    token = phones.issue_link(on.players.get(number=1))
     phone = Client(raise_request_exception=False)
     url = reverse("phone-sheet-turn", args=[token, game.pk])
     for turns in (NESTED, "[" * 65 + "]" * 65, '[{"a":' * 40 + "1" + "}]" * 40):

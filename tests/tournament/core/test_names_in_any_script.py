@@ -23,7 +23,7 @@ from openpyxl import load_workbook
 from tournament import reports
 from tournament.core import audit, changes
 from tournament.models import Change, Division, Player, Round
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.playoffs import services as playoffs
 from tournament.results import services as results
 from tournament.standings import read_model
@@ -207,8 +207,8 @@ def _report(token: str, mine: str, theirs: str, language: str = "en") -> tuple[s
 def test_the_phones_report_answers_isolate_the_opponents_name_and_keep_the_scores_together(
     reporting: Division,
 ) -> None:
-    sara = selfservice.issue_link(reporting.players.get(number=1))
-    david = selfservice.issue_link(reporting.players.get(number=2))
+    sara = phone.issue_link(reporting.players.get(number=1))
+    david = phone.issue_link(reporting.players.get(number=2))
 
     message, page = _report(sara, "420", "380")
 
@@ -236,7 +236,7 @@ def test_the_phones_report_answers_isolate_the_opponents_name_and_keep_the_score
 
 @pytest.mark.django_db
 def test_the_phone_page_isolates_the_players_and_the_opponents_names(reporting: Division) -> None:
-    token = selfservice.issue_link(reporting.players.get(number=2))
+    token = phone.issue_link(reporting.players.get(number=2))
     page = Client().get(reverse("phone", args=[token])).content.decode()
 
     assert f"<title>{FSI}{DAVID}{PDI} · {FSI}Spring Open{PDI}</title>" in page

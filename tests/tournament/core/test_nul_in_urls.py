@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from tournament.models import Division
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 
 SLUG = "spring-open"
 
@@ -32,7 +32,7 @@ def _routes(token: str) -> list[tuple[str, str]]:
 def test_a_nul_byte_in_a_url_part_is_a_404_before_any_query(
     division: Division, django_assert_num_queries, where: str
 ) -> None:
-    token = selfservice.issue_link(division.players.get(number=1))
+    token = phone.issue_link(division.players.get(number=1))
     client = Client()
     for method, path in _routes(token):
         part = token if path.startswith("/p/") else "A"
@@ -47,7 +47,7 @@ def test_a_nul_byte_in_a_url_part_is_a_404_before_any_query(
 
 
 def test_the_same_routes_without_the_nul_byte_answer(division: Division) -> None:
-    token = selfservice.issue_link(division.players.get(number=1))
+    token = phone.issue_link(division.players.get(number=1))
     client = Client()
     pages = [path for method, path in _routes(token) if method == "get"]
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from config import serve
 from tournament.models import Division, Player, Tournament
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 
@@ -243,12 +243,12 @@ def test_a_round_published_is_on_the_next_request(
 ) -> None:
     players = {p.number: p for p in division.players.all()}
     pairs = [(players[1], players[3]), (players[2], players[4]), (players[5], players[7])]
-    rounds.save_pairings(division, 2, [*pairs, (players[6], None)], director)
+    pairing.save_pairings(division, 2, [*pairs, (players[6], None)], director)
     page = reverse("tournament", args=["spring-open"])
     round_two = reverse("pairings", args=["spring-open", "A", 2])
     hidden = client.get(page)
 
-    rounds.publish(division, 2, director)
+    pairing.publish(division, 2, director)
     shown = client.get(page)
 
     assert round_two not in hidden.text
@@ -361,7 +361,7 @@ def test_pairing_a_round_stamps_its_division_once(
     players = {p.number: p for p in division.players.all()}
     pairs = [(players[1], players[3]), (players[2], players[4]), (players[5], players[7])]
     with CaptureQueriesContext(connection) as queries:
-        rounds.save_pairings(division, 2, [*pairs, (players[6], None)], director)
+        pairing.save_pairings(division, 2, [*pairs, (players[6], None)], director)
 
     stamped = [q for q in queries if q["sql"].startswith('UPDATE "tournament_division"')]
     assert len(stamped) == 1

@@ -15,7 +15,7 @@ from text_support import plain
 
 from tournament.event import checks
 from tournament.models import Claim, Division, Game, Tournament
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.results import services as results
 from tournament.standings import read_model
 from tournament.standings.stamps import read as read_stamps
@@ -30,8 +30,8 @@ def played(division: Division, director: User) -> Division:
     """Round 1 played (1 v 2, 3 v 4, 5 v 6; 7's bye), round 2 paired by hand, unpublished."""
     for line in ("1 400 2 350", "3 380 4 390", "5 410 6 300"):
         results.enter_line(division, 1, line, director)
-    rounds.publish(division, 1, director)
-    rounds.save_manual(division, 2, [(1, 3), (2, 5), (4, 7), (6, None)], director)
+    pairing.publish(division, 1, director)
+    pairing.save_manual(division, 2, [(1, 3), (2, 5), (4, 7), (6, None)], director)
     return division
 
 

@@ -16,10 +16,10 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.exchange import tsh_io
 from tournament.models import Change, Division, Game, Player, Scoresheet, Tournament
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.players import roster
 from tournament.players import services as players
 from tournament.results import services as results
@@ -61,7 +61,7 @@ T_FILE = (
 
 
 def test_a_tsh_t_file_adds_its_players_at_the_desk(desk: Client, director: User) -> None:
-    fresh = events.create_tournament(director, "Fresh Open", [events.NewDivision(name="A")])
+    fresh = event.create_tournament(director, "Fresh Open", [event.NewDivision(name="A")])
     division = fresh.divisions.get()
 
     upload = SimpleUploadedFile("roster.t", T_FILE)
@@ -80,7 +80,7 @@ def test_a_tsh_t_file_adds_its_players_at_the_desk(desk: Client, director: User)
 
 
 def test_a_bad_t_file_adds_no_one_and_names_the_line(desk: Client, director: User) -> None:
-    fresh = events.create_tournament(director, "Fresh Open", [events.NewDivision(name="A")])
+    fresh = event.create_tournament(director, "Fresh Open", [event.NewDivision(name="A")])
     division = fresh.divisions.get()
     bad = SimpleUploadedFile("roster.t", b"Quill, Ada 1650 ;\nno rating here\n")
 
@@ -101,16 +101,16 @@ def test_a_player_absent_for_a_round_gets_a_forfeit_loss_instead_of_a_pairing(
     cora = division.players.get(number=3)
     players.set_absent(cora, 2, True, director)
 
-    rounds.pair(division, 2, director, system="koth")
+    pairing.pair(division, 2, director, system="koth")
 
     found = table_of(division, 2)
     assert found[3] == (None, None, Game.FORFEIT)
     assert division.games.get(round=2, player1=cora).score1 == -50
     # The six others are paired at three tables, with no bye: Cora's absence evens the field.
     assert sorted(t for n, (t, _, k) in found.items() if n != 3) == [1, 1, 2, 2, 3, 3]
-    assert rounds.current_warnings(division, 2) == []
+    assert pairing.current_warnings(division, 2) == []
     # The round can be paired again: the absence's forfeit is made again, not a result.
-    rounds.pair(division, 2, director, system="koth")
+    pairing.pair(division, 2, director, system="koth")
     assert division.games.filter(round=2, kind=Game.FORFEIT).count() == 1
     assert Change.objects.filter(action="absent").get().reason == "Vale, Cora absent in round 2"
 
@@ -124,11 +124,11 @@ def test_an_absent_player_gets_nothing_when_the_division_says_so(
     division.save()
     players.set_absent(division.players.get(number=3), 2, True, director)
 
-    rounds.pair(division, 2, director, system="koth")
+    pairing.pair(division, 2, director, system="koth")
 
     assert 3 not in table_of(division, 2)
     assert division.games.filter(round=2).count() == 3
-    assert rounds.current_warnings(division, 2) == []
+    assert pairing.current_warnings(division, 2) == []
 
 
 def test_absence_is_marked_before_the_round_is_paired(
@@ -181,7 +181,7 @@ def test_absent_in_a_paired_round_asks_then_turns_the_pairing_into_a_forfeit(
     }
     assert (rows[3].losses, rows[3].spread, rows[4].wins, rows[4].spread) == (1, -50, 1, 50)
     # Still a pair for the pairing checks: 7 players, one bye, no "extra bye" warning.
-    assert rounds.current_warnings(division, 1) == []
+    assert pairing.current_warnings(division, 1) == []
 
     # Undo takes back the forfeit and the mark together.
     corrections.undo_last(division, director)
@@ -216,7 +216,7 @@ def test_absent_in_a_paired_round_gives_the_opponent_a_bye_when_absent_players_g
 
 def test_absent_in_a_round_already_played_is_refused(division: Division, director: User) -> None:
     results.enter_line(division, 1, "3 380 4 390", director)
-    with pytest.raises(rounds.PairingRefused) as refused:
+    with pytest.raises(pairing.PairingRefused) as refused:
         players.set_absent(division.players.get(number=3), 1, True, director)
     assert str(refused.value) == (
         "Vale, Cora already has a result in round 1: correct it on the entry page instead."
@@ -275,7 +275,7 @@ def test_a_fixed_table_and_the_division_s_range_number_the_pairings(
     fay = division.players.get(number=5)
     players.set_fixed_table(fay, 12, director)
 
-    rounds.pair(division, 2, director, system="koth")
+    pairing.pair(division, 2, director, system="koth")
 
     found = table_of(division, 2)
     assert found[5][0] == 12
@@ -283,14 +283,14 @@ def test_a_fixed_table_and_the_division_s_range_number_the_pairings(
     # A swap that moves Fay keeps her at table 12.
     partner = found[5][1]
     other = next(n for n, (t, _, _) in found.items() if t == 11)
-    rounds.swap(
+    pairing.swap(
         division, 2, division.players.get(number=5), division.players.get(number=other), director
     )
     assert table_of(division, 2)[5][0] == 12
     assert table_of(division, 2)[partner][0] == 11
     # The printed pairings show the table.
     state = division.rounds.get(number=2)
-    rounds.publish(division, 2, director)
+    pairing.publish(division, 2, director)
     assert state.pk
     pdf = desk.get(
         reverse("desk-report", args=[division.tournament.slug, division.pk, "pairings", "xlsx"]),
@@ -309,8 +309,8 @@ def test_the_printed_pairings_mark_fixed_tables(
     division.first_table = 11
     division.save()
     players.set_fixed_table(division.players.get(number=5), 12, director)
-    rounds.pair(division, 2, director, system="koth")
-    rounds.publish(division, 2, director)
+    pairing.pair(division, 2, director, system="koth")
+    pairing.publish(division, 2, director)
     partner = table_of(division, 2)[5][1]
     legend = "* a fixed table: the player sits there every round."
     mark = '12<abbr class="fixed-table" title="fixed table">*</abbr>'
@@ -352,7 +352,7 @@ def test_the_printed_pairings_mark_fixed_tables(
 def test_two_players_cannot_share_a_fixed_table(division: Division, director: User) -> None:
     players.set_fixed_table(division.players.get(number=1), 1, director)
 
-    with pytest.raises(rounds.PairingRefused, match="Quill, Ada already sits at table 1."):
+    with pytest.raises(pairing.PairingRefused, match="Quill, Ada already sits at table 1."):
         players.set_fixed_table(division.players.get(number=2), 1, director)
 
 
@@ -385,8 +385,8 @@ def test_a_division_is_added_renamed_and_removed_while_empty(
 def test_a_player_moves_to_another_division_before_their_first_pairing(
     desk: Client, director: User
 ) -> None:
-    fresh = events.create_tournament(
-        director, "Fresh Open", [events.NewDivision(name="A"), events.NewDivision(name="B")]
+    fresh = event.create_tournament(
+        director, "Fresh Open", [event.NewDivision(name="A"), event.NewDivision(name="B")]
     )
     a, b = fresh.divisions.order_by("position")
     roster.add_players(a, "Ann Ash, 1500\nBo Birch, 1400", director)
@@ -398,8 +398,8 @@ def test_a_player_moves_to_another_division_before_their_first_pairing(
     assert list(b.players.values_list("number", "name")) == [(1, "Cy Cole"), (2, "Bo Birch")]
     assert list(a.players.values_list("number", "name")) == [(1, "Ann Ash")]
     # Once division A is paired, Ann has a pairing there and stays.
-    rounds.save_pairings(a, 1, [(a.players.get(), None)], director)
-    with pytest.raises(events.PeopleRefused, match="Ann Ash is paired or has played"):
+    pairing.save_pairings(a, 1, [(a.players.get(), None)], director)
+    with pytest.raises(event.PeopleRefused, match="Ann Ash is paired or has played"):
         roster.move_player(a.players.get(), b, director)
 
 
@@ -466,8 +466,8 @@ def _round_2_published(division: Division, director: User, mode: str) -> tuple[G
     division.save()
     play_round_1(division, director)
     results.enter_line(division, 1, "7 bye", director)
-    rounds.pair(division, 2, director, system="koth")
-    rounds.publish(division, 2, director)  # 7 players: round 2's bye is scored now
+    pairing.pair(division, 2, director, system="koth")
+    pairing.publish(division, 2, director)  # 7 players: round 2's bye is scored now
     bye = division.games.select_related("player1").get(round=2, kind=Game.BYE)
     return bye, reverse("standings", args=[division.tournament.slug, division.name])
 

@@ -12,9 +12,9 @@ from django.test import Client
 from django.utils import timezone
 from text_support import plain
 
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.models import Change, Division, Game, Player, Tournament
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.players import roster
 
 
@@ -27,7 +27,7 @@ def creator(db: None) -> User:
 def test_createdirector_gives_the_permission_to_create_events(creator: User) -> None:
     assert creator.check_password("pw-dora-1234")
     assert creator.has_perm("tournament.add_tournament")
-    assert events.may_create(creator)
+    assert event.may_create(creator)
 
 
 def test_createdirector_refuses_a_new_account_without_a_password(db: None) -> None:
@@ -38,9 +38,9 @@ def test_createdirector_refuses_a_new_account_without_a_password(db: None) -> No
 
 def test_an_admin_given_permission_is_the_same_permission(db: None) -> None:
     user = User.objects.create_user("ed")
-    assert not events.may_create(user)
+    assert not event.may_create(user)
     user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
-    assert events.may_create(User.objects.get(pk=user.pk))
+    assert event.may_create(User.objects.get(pk=user.pk))
 
 
 def test_the_desk_index_offers_new_tournament_only_with_the_permission(creator: User) -> None:
@@ -131,7 +131,7 @@ def test_new_tournament_is_refused_without_the_permission_in_the_site_layout(db:
 @pytest.fixture
 def keeper(tournament: Tournament, director: User) -> User:
     User.objects.create_user("kim")
-    return events.add_person(tournament, "kim", "scorekeeper", director)
+    return event.add_person(tournament, "kim", "scorekeeper", director)
 
 
 def test_people_are_added_by_username_and_logged(
@@ -150,9 +150,9 @@ def test_people_are_added_by_username_and_logged(
 
 def test_the_last_director_cannot_be_removed(db: None) -> None:
     user = User.objects.create_user("solo")
-    t = events.create_tournament(user, "Solo Cup", [])
-    with pytest.raises(events.PeopleRefused, match="at least one director"):
-        events.remove_person(t, user.pk, user)
+    t = event.create_tournament(user, "Solo Cup", [])
+    with pytest.raises(event.PeopleRefused, match="at least one director"):
+        event.remove_person(t, user.pk, user)
 
 
 def test_a_scorekeeper_enters_results_and_scoresheets_only(
@@ -264,7 +264,7 @@ Dev Patel, 1580
 
 @pytest.fixture
 def empty_division(director: User) -> Division:
-    t = events.create_tournament(director, "Club Night", [events.NewDivision(name="A")])
+    t = event.create_tournament(director, "Club Night", [event.NewDivision(name="A")])
     return t.divisions.get()
 
 
@@ -334,7 +334,7 @@ def test_round_1_pairs_only_the_players_checked_in(
     # Left out, Fay gets what the division gives an absent player, in the pairing's change.
     fay = empty_division.games.get(round=1, kind=Game.FORFEIT)
     assert (fay.player1.number, fay.score1, fay.table, fay.player2) == (6, -50, None, None)
-    assert not rounds.not_checked_in([]) and Player.objects.count() == 6
+    assert not pairing.not_checked_in([]) and Player.objects.count() == 6
 
 
 def test_players_are_edited_and_removed_before_round_1_only(
@@ -375,7 +375,7 @@ def test_each_rounds_state_and_what_to_do_next(
     def states() -> list[tuple]:
         return [
             (s.number, s.paired, s.published, s.complete, s.verified)
-            for s in events.round_states(division)
+            for s in event.round_states(division)
         ]
 
     # Round 1 was paired (in the fixture, without a record of its pairing: as imported).
@@ -384,15 +384,15 @@ def test_each_rounds_state_and_what_to_do_next(
         (2, False, False, False, False),
         (3, False, False, False, False),
     ]
-    assert events.next_step(division, events.round_states(division)) == (
+    assert event.next_step(division, event.round_states(division)) == (
         "Enter round 1's results (4 missing)."
     )
     for line in ("1 20 2 24", "3 400 4 300", "5 400 6 300", "7 bye"):
         results_line(division, line, director)
     assert states()[0] == (1, True, True, True, False)  # no scoresheets yet
-    assert events.next_step(division, events.round_states(division)) == "Pair round 2."
+    assert event.next_step(division, event.round_states(division)) == "Pair round 2."
 
-    rounds.pair(division, 2, director, system="koth")
+    pairing.pair(division, 2, director, system="koth")
     assert states()[1] == (2, True, False, False, False)
     page = desk.get("/desk/spring-open/").content.decode()
     assert "<strong>Next:</strong> Check round 2&#x27;s pairings and publish them." in plain(page)
@@ -415,7 +415,7 @@ def test_an_event_is_copied_as_next_years_without_results(
     division.save()
     results.enter_line(division, 1, "1 400 2 300", director)
     roster.set_checked_in(division.players.get(number=1), True, director)
-    events.set_lock(division.tournament, True, director)
+    event.set_lock(division.tournament, True, director)
 
     response = client_for(director).post("/desk/spring-open/copy", {"name": "Spring Open 2028"})
 
@@ -438,7 +438,7 @@ def test_a_director_deletes_the_demo_and_no_other_event(
 
     call_command("loaddemo", stdout=StringIO())
     demo_director = User.objects.get(username="director")
-    assert events.may_create(demo_director)
+    assert event.may_create(demo_director)
     client = Client()
     client.force_login(demo_director)
     assert "Delete the demo" in client.get("/desk/demo/").content.decode()
@@ -476,7 +476,7 @@ def test_the_next_round_is_paired_by_itself_when_results_are_complete(
 def test_a_division_made_at_the_desk_pairs_by_itself_and_can_be_turned_off(
     director: User, desk: Client
 ) -> None:
-    t = events.create_tournament(director, "Auto Cup", [events.NewDivision(name="A")])
+    t = event.create_tournament(director, "Auto Cup", [event.NewDivision(name="A")])
     division = t.divisions.get()
     assert division.auto_pair
     page = desk.get(f"/desk/auto-cup/division/{division.pk}/settings/").content.decode()

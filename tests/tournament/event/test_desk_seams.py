@@ -29,7 +29,7 @@ from tournament.engine.pairing import pair_round
 from tournament.engine.pairing.messages import Message
 from tournament.exchange import backup
 from tournament.models import Change, Division, Player, Round, Tournament
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.results import services as results
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]
@@ -110,7 +110,7 @@ def test_every_name_in_the_rounds_reasons_is_isolated(desk: Client, played: Divi
     desk.post(url("desk-pair", played), {"round": 2, "system": "koth"})
 
     state = Round.objects.get(division=played, number=2)
-    assert rounds.note_lines(state) == [
+    assert pairing.note_lines(state) == [
         f"{FSI}Moss, Eli{PDI} {LRI}(7th, 0-1 -200){PDI} has the bye: the lowest-placed player "
         "without a bye.",
         f"{FSI}Lopez, Maria{PDI} v {FSI}{SARA}{PDI}: king of the hill; places 2 and 1; both on 1 "

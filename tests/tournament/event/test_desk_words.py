@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.models import Game
 from tournament.players import roster
 
@@ -77,8 +77,8 @@ def test_the_header_names_who_is_signed_in_without_an_empty_separator(
 def test_an_empty_event_does_not_warn_that_the_tou_file_is_incomplete(
     desk: Client, director: User
 ) -> None:
-    events.create_tournament(
-        director, "Empty Open", [events.NewDivision(name="A", planned_rounds=3)]
+    event.create_tournament(
+        director, "Empty Open", [event.NewDivision(name="A", planned_rounds=3)]
     )
     dashboard = desk.get("/desk/empty-open/").content.decode()
     assert 'id="tou-warning"' not in dashboard
@@ -97,8 +97,8 @@ def test_an_empty_event_does_not_warn_that_the_tou_file_is_incomplete(
 def test_an_event_under_way_still_warns_of_its_unplayed_rounds(
     desk: Client, director: User
 ) -> None:
-    t = events.create_tournament(
-        director, "Busy Open", [events.NewDivision(name="A", planned_rounds=2)]
+    t = event.create_tournament(
+        director, "Busy Open", [event.NewDivision(name="A", planned_rounds=2)]
     )
     (ada,) = roster.add_players(t.divisions.get(), "Ada Quill, 1500", director)
     Game.objects.create(division=ada.division, round=1, player1=ada, score1=50, kind=Game.BYE)

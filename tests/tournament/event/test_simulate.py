@@ -15,7 +15,7 @@ from tournament.event import checks, simulate
 from tournament.exchange import backup
 from tournament.models import Division, Game
 from tournament.pairing import missed
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.players import roster
 from tournament.players import services as players
 from tournament.results import services as results
@@ -64,17 +64,17 @@ def test_seed_1_which_found_two_seams_stays_clean(index: int) -> None:
 
 @pytest.fixture
 def paired(director: User) -> Division:
-    from tournament.event import services as events
+    from tournament.event import services as event
 
-    tournament = events.create_tournament(
-        director, "Seam Open", [events.NewDivision(name="A", planned_rounds=3)]
+    tournament = event.create_tournament(
+        director, "Seam Open", [event.NewDivision(name="A", planned_rounds=3)]
     )
     division = tournament.divisions.get()
     roster.add_players(
         division, "Ada Quill, 1800\nBen Crane, 1700\nسارا احمدی, 1600\n김민준, 1500\n", director
     )
-    rounds.pair(division, 1, director)
-    rounds.publish(division, 1, director)
+    pairing.pair(division, 1, director)
+    pairing.publish(division, 1, director)
     for game in division.games.filter(round=1, kind=Game.PLAYED):
         results.enter_line(
             division, 1, f"{game.player1.number} 400 {game.player2.number} 300", director

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.exchange import snapshots
 from tournament.models import Tournament
 
@@ -26,7 +26,7 @@ def director(db: None) -> User:
 
 
 def _demo(director: User) -> Tournament:
-    made = events.create_tournament(director, "Demo", [])
+    made = event.create_tournament(director, "Demo", [])
     assert made.slug == "demo"
     return made
 
@@ -72,7 +72,7 @@ def test_files_left_by_an_earlier_event_are_never_served(
     desk = Client()
     desk.force_login(director)
     with override_settings(SNAPSHOT_DIR=str(tmp_path)):
-        other = events.create_tournament(director, "Other", [])
+        other = event.create_tournament(director, "Other", [])
         with django_capture_on_commit_callbacks(execute=True):
             desk.post(reverse("desk-lock", args=["other"]), {"locked": "1"})
         theirs = snapshots.listed(other)[0].name

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from tournament.exchange import backup
 from tournament.models import Change, Division, Game, Player, PlayerLink, Scoresheet, Tournament
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 
 FIXTURE = Path(__file__).parent / "data" / "backup-v1.zip"
 CSRF = re.compile(
@@ -108,7 +108,7 @@ def demo(db) -> list[str]:
     _other_event()
     call_command("loaddemo", stdout=io.StringIO())
     players = Player.objects.filter(division__tournament__slug="demo").order_by("pk")[:3]
-    return [selfservice.issue_link(p) for p in players]
+    return [phone.issue_link(p) for p in players]
 
 
 def test_a_round_trip_reads_the_same_beside_another_event(demo, tmp_path) -> None:
@@ -281,7 +281,7 @@ def test_the_dashboard_download_is_for_directors_only(demo) -> None:
 def test_a_snapshot_after_a_round_completes_and_at_the_lock(
     db, tmp_path, django_capture_on_commit_callbacks
 ) -> None:
-    from tournament.event import services as events
+    from tournament.event import services as event
     from tournament.exchange import snapshots
     from tournament.results import services as results
 
@@ -309,9 +309,9 @@ def test_a_snapshot_after_a_round_completes_and_at_the_lock(
         assert client.get(reverse("desk-snapshot", args=["other", "..%2Fx.zip"])).status_code == 404
         for _ in range(2):
             with django_capture_on_commit_callbacks(execute=True):
-                events.set_lock(other, True, director)
+                event.set_lock(other, True, director)
             with django_capture_on_commit_callbacks(execute=True):
-                events.set_lock(other, False, director)
+                event.set_lock(other, False, director)
         assert len(snapshots.listed(other)) == 2  # the last SNAPSHOT_KEEP kept
         assert [s.what for s in snapshots.listed(other)] == ["locked", "locked"]
     blocked = tmp_path / "a file"
@@ -333,9 +333,9 @@ call_command("loaddemo", stdout=io.StringIO())
 sys.path.insert(0, sys.argv[2])
 from test_backup import _keys, _pages
 from tournament.models import Player
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 players = Player.objects.filter(division__tournament__slug="demo").order_by("pk")[:3]
-tokens = [selfservice.issue_link(p) for p in players]
+tokens = [phone.issue_link(p) for p in players]
 call_command("backup", "demo", "--output", sys.argv[1], stdout=io.StringIO())
 print(json.dumps({"tokens": tokens, "pages": _pages("demo", tokens), "keys": _keys("demo")}))
 """
@@ -381,14 +381,14 @@ def test_an_event_moved_from_a_sqlite_file_to_this_database(db, tmp_path) -> Non
 
 @pytest.mark.django_db(transaction=True)
 def test_a_snapshot_is_written_by_a_thread_of_its_own_after_the_commit(tmp_path, settings) -> None:
-    from tournament.event import services as events
+    from tournament.event import services as event
     from tournament.exchange import snapshots
 
     other = _other_event()
     director = User.objects.create_user("director", password="x")
     settings.SNAPSHOT_BACKGROUND = True
     settings.SNAPSHOT_DIR = str(tmp_path)
-    events.set_lock(other, True, director)  # its own transaction, committed: the thread starts
+    event.set_lock(other, True, director)  # its own transaction, committed: the thread starts
     snapshots.wait()
 
     assert [s.what for s in snapshots.listed(other)] == ["locked"]

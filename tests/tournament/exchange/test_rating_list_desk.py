@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tournament.core import tsh_settings
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.models import Change, Division, Player, Tournament
 
 WESPA = b"""NICKstateNAME vic24.tou 20240612
@@ -22,7 +22,7 @@ JOSE ESP Jos\xc3\xa9 N\xc3\xba\xc3\xb1ez 100 1900 20240401
 
 @pytest.fixture
 def division(director: User) -> Division:
-    t = events.create_tournament(director, "Club Night", [events.NewDivision(name="A")])
+    t = event.create_tournament(director, "Club Night", [event.NewDivision(name="A")])
     d = t.divisions.get()
     # Written as typed, in both styles (a paste would write them in one): the list's names
     # are matched in any order.

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tournament.models import Division, Game, Player, Tournament
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -40,8 +40,8 @@ def _event() -> Division:
 def test_a_player_checks_in_and_reports_from_a_phone(live_url, page, tmp_path) -> None:
     division = _event()
     ben = division.players.get(number=2)
-    ada_token = selfservice.issue_link(division.players.get(number=1))
-    ben_token = selfservice.issue_link(ben)
+    ada_token = phone.issue_link(division.players.get(number=1))
+    ben_token = phone.issue_link(ben)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/p/{ben_token}/")
     assert page.locator(".table").inner_text() == "Table 1"
@@ -75,8 +75,8 @@ def test_the_display_changes_by_itself_after_a_report(live_url, page) -> None:
     assert "No results yet this round." in page.inner_text("#display-body")
     game = division.games.get(table=2)
     cora, eli = game.player1, game.player2
-    selfservice.report(cora, game, 350, 410)
-    assert selfservice.report(eli, game, 410, 350).recorded
+    phone.report(cora, game, 350, 410)
+    assert phone.report(eli, game, 410, 350).recorded
     # No reload: the page's own polling brings the result in.
     page.locator("#display-body", has_text="350 – 410").wait_for(timeout=10_000)
     assert "Vale, Cora" in page.inner_text("#display-body")
@@ -86,7 +86,7 @@ def test_a_player_types_their_scoresheet_on_a_phone_and_sees_a_finding(
     live_url, page, tmp_path
 ) -> None:
     division = _event()
-    ada_token = selfservice.issue_link(division.players.get(number=1))
+    ada_token = phone.issue_link(division.players.get(number=1))
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/p/{ada_token}/")
     page.get_by_role("link", name="Type or upload your scoresheet").click()

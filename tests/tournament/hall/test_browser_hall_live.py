@@ -15,7 +15,7 @@ from django.test import Client
 
 from tournament.hall import clock
 from tournament.models import Division, Game, Player, Round, Tournament
-from tournament.phone import services as selfservice
+from tournament.phone import services as phones
 from tournament.results import services as results
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -98,7 +98,7 @@ def test_the_view_showing_is_redrawn_in_place(live_url, page) -> None:
 def test_a_phone_page_takes_its_result_and_the_next_round_without_a_reload(live_url, page) -> None:
     division = _event()
     ada, ben = division.players.get(number=3), division.players.get(number=4)
-    token = selfservice.issue_link(ben)
+    token = phones.issue_link(ben)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/p/{token}/")
     page.evaluate("window.__notReloaded = 'yes'")
@@ -127,7 +127,7 @@ def _seconds(tab) -> int:
 def test_the_clock_on_the_display_and_on_a_phone_agree(live_url, page) -> None:
     division = _event("fa")
     clock.start(division, 25, 1)
-    token = selfservice.issue_link(division.players.get(number=1))
+    token = phones.issue_link(division.players.get(number=1))
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{live_url}/t/hall-live/A/display/")
     phone = page.context.browser.new_page()

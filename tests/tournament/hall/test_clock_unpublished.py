@@ -11,15 +11,15 @@ from django.urls import reverse
 
 from tournament.hall import clock
 from tournament.models import Division, Round
-from tournament.pairing import services as rounds
-from tournament.phone import services as selfservice
+from tournament.pairing import services as pairing
+from tournament.phone import services as phone
 
 
 @pytest.fixture
 def paired(division: Division, director: User) -> Division:
     """Round 1 published; round 2 paired here and not yet published, its clock started."""
     Round.objects.create(division=division, number=1, published=True)
-    rounds.save_manual(division, 2, [(1, 3), (2, 4), (5, 6), (7, None)], director)
+    pairing.save_manual(division, 2, [(1, 3), (2, 4), (5, 6), (7, None)], director)
     clock.start(division, 25, 2, director)
     return division
 
@@ -41,19 +41,19 @@ def test_the_api_names_an_unpublished_round_to_its_directors_only(
     assert desk.json()["round"] == 2
     assert desk["ETag"] != public["ETag"]
     # Published: the next poll names it, though the clock itself did not change.
-    rounds.publish(paired, 2, director)
+    pairing.publish(paired, 2, director)
     after = Client().get(url, HTTP_IF_NONE_MATCH=public["ETag"])
     assert after.status_code == 200
     assert after.json()["round"] == 2
 
 
 def test_the_phones_live_feed_names_it_once_published(paired: Division, director: User) -> None:
-    token = selfservice.issue_link(paired.players.get(number=1))
+    token = phone.issue_link(paired.players.get(number=1))
     live = Client().get(reverse("phone-live", args=[token]))
     assert live.status_code == 200
     assert live.json()["clock"]["round"] is None
     assert live.json()["clock"]["shown"] is True
-    rounds.publish(paired, 2, director)
+    pairing.publish(paired, 2, director)
     assert Client().get(reverse("phone-live", args=[token])).json()["clock"]["round"] == 2
 
 

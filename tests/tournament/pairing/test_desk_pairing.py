@@ -20,7 +20,7 @@ from text_support import plain
 
 from tournament.engine.pairing.messages import render_all
 from tournament.models import Change, Division, Game, Player, Round
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.results import services as results
 
 ROUND_1 = ["1 400 2 350", "3 500 4 300", "6 450 5 350", "7 bye"]
@@ -66,13 +66,13 @@ def test_koth_round_2_from_round_1(desk: Client, played: Division):
     state = Round.objects.get(division=played, number=2)
     assert (state.system, state.based_on, state.published) == ("koth", 1, False)
     # Why: the bye's reason, and each table's, stored as codes and written as sentences.
-    notes = plain(rounds.note_lines(state))
+    notes = plain(pairing.note_lines(state))
     assert any(n.startswith("Moss, Eli") and "bye" in n for n in notes)
     assert any(n.startswith("Stone, Gus v Vale, Cora: ") for n in notes)
     assert {n["code"] for n in state.notes} == {"has_bye_none", "table"}
     page = desk.get(url("desk-round-pairings", played, 2)).content.decode()
     assert "Stone, Gus v Vale, Cora: " in plain(page)
-    assert Change.objects.filter(action=rounds.PAIR).count() == 1
+    assert Change.objects.filter(action=pairing.PAIR).count() == 1
 
 
 def test_unpublished_round_is_hidden_until_published(desk: Client, played: Division):
@@ -114,7 +114,7 @@ def test_swap_shows_the_rematch_and_swapping_back_clears_it(desk: Client, played
     ]
     page = desk.post(url("desk-swap", played, 2), {"a": 7, "b": 2}, follow=True).content.decode()
     assert 'id="no-warnings"' in plain(page)
-    assert Change.objects.filter(action=rounds.SWAP).count() == 2
+    assert Change.objects.filter(action=pairing.SWAP).count() == 2
 
 
 def test_a_round_with_results_is_not_paired_again(desk: Client, played: Division, director):
@@ -338,15 +338,15 @@ def test_same_club_players_are_kept_apart(desk: Client, played: Division):
 def test_the_schedule_decides_the_system_and_the_division_the_repeats(played: Division):
     played.pairing_schedule = [{"rounds": "2-", "system": "koth"}]
     played.save()
-    proposal = rounds.plan(played, 2)
+    proposal = pairing.plan(played, 2)
     assert (proposal.result.system, proposal.result.based_on) == ("koth", 1)
-    assert rounds.rules(played, rounds.schedule_entry(played, 2)).max_repeats == 0
+    assert pairing.rules(played, pairing.schedule_entry(played, 2)).max_repeats == 0
     played.max_repeats = 2
     played.save()
-    assert rounds.rules(played, rounds.schedule_entry(played, 2)).max_repeats == 2
+    assert pairing.rules(played, pairing.schedule_entry(played, 2)).max_repeats == 2
     played.pairing_schedule = [{"rounds": "2-", "system": "koth", "repeats": 1}]
     played.save()
-    assert rounds.rules(played, rounds.schedule_entry(played, 2)).max_repeats == 1
+    assert pairing.rules(played, pairing.schedule_entry(played, 2)).max_repeats == 1
 
 
 def test_a_roster_file_adds_players_at_the_desk(desk: Client, played: Division):
@@ -377,11 +377,11 @@ def test_another_system_than_the_schedules_leaves_the_schedules_options(played: 
     ]
     played.save()
 
-    proposal = rounds.plan(played, 2, system="koth")
+    proposal = pairing.plan(played, 2, system="koth")
 
     assert proposal.result.system == "koth"
     assert len(proposal.result.pairings) == 4
-    with pytest.raises(rounds.PairingRefused, match="koth takes no option 'depth'"):
+    with pytest.raises(pairing.PairingRefused, match="koth takes no option 'depth'"):
         played.pairing_schedule = [{"rounds": "1-3", "system": "koth", "depth": 2}]
         played.save()
-        rounds.plan(played, 2)
+        pairing.plan(played, 2)

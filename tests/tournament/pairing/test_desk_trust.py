@@ -15,8 +15,8 @@ from django.utils import timezone
 from text_support import plain
 
 from tournament.models import Change, Claim, Division, Game, Scoresheet
-from tournament.pairing import services as rounds
-from tournament.phone import services as selfservice
+from tournament.pairing import services as pairing
+from tournament.phone import services as phone
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 TYPO = ("1 39 2 350", "3 400 4 300", "5 400 6 300", "7 bye")
@@ -145,7 +145,7 @@ def test_a_hand_swapped_round_is_marked_stale_and_publishing_it_asks(
 
 def test_an_undo_takes_the_stale_mark_off(desk: Client, division: Division) -> None:
     typo_then_auto_pair(desk, division)
-    rounds.publish(division, 2, None)
+    pairing.publish(division, 2, None)
     correct_typo(desk, division)
     assert division.rounds.get(number=2).stale  # published: left as it is, marked
 
@@ -209,9 +209,9 @@ def reports(division: Division) -> Division:
     division.save()
     players = {p.number: p for p in division.players.all()}
     game = {n: division.games.get(round=1, player1__number=n) for n in (1, 3)}
-    selfservice.report(players[1], game[1], 433, 377)
-    selfservice.report(players[2], game[1], 434, 377)
-    selfservice.report(players[3], game[3], 400, 390)
+    phone.report(players[1], game[1], 433, 377)
+    phone.report(players[2], game[1], 434, 377)
+    phone.report(players[3], game[3], 400, 390)
     return division
 
 

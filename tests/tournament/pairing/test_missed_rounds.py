@@ -11,7 +11,7 @@ from django.test import Client
 from text_support import plain
 
 from tournament.models import Change, Division, Game, Tournament
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing_services
 from tournament.players import roster
 from tournament.players import services as players
 from tournament.results import services as results
@@ -88,7 +88,7 @@ def test_ed_fox_is_0_1_after_round_1_and_not_above_a_player_who_lost(
     ed = event.players.get(name="Fox, Ed")
     for player in event.players.exclude(pk=ed.pk):
         roster.set_checked_in(player, True, director)
-    rounds.pair(event, 1, director, system="koth")
+    pairing_services.pair(event, 1, director, system="koth")
     play(event, 1, director)
     standings = read_model.division_standings(event, public=False, stamps=read_stamps(event))
     by_name = {r.player.name: (r.rank, r.wins, r.losses, r.spread) for r in standings}
@@ -111,9 +111,9 @@ def test_a_division_that_gives_nothing_gives_nothing_and_says_so(
     ed = event.players.get(name="Fox, Ed")
     for player in event.players.exclude(pk=ed.pk):
         roster.set_checked_in(player, True, director)
-    state = rounds.pair(event, 1, director, system="koth")
+    state = pairing_services.pair(event, 1, director, system="koth")
     assert not event.games.filter(round=1, player1=ed).exists()
-    assert plain(rounds.note_lines(state)[-1]) == (
+    assert plain(pairing_services.note_lines(state)[-1]) == (
         "Not checked in, so left out of round 1 with no result: Fox, Ed."
     )
 
@@ -141,7 +141,7 @@ def test_pairings_by_hand_that_leave_a_player_out_give_them_the_forfeit(
 def test_a_late_entry_after_pairing_gets_the_forfeit_and_the_round_is_marked_stale(
     event: Division, director: User
 ) -> None:
-    rounds.save_manual(event, 1, [(1, 2), (3, 4), (5, None)], director)
+    pairing_services.save_manual(event, 1, [(1, 2), (3, 4), (5, None)], director)
     ivy = players.late_entry(event, players.NewPlayer(name="Ash, Ivy"), director)
     # Round 1 is paired but not played: the newcomer has the division's missed-round result,
     # and the round, paired by hand, is marked stale for the director to pair again.
@@ -152,7 +152,7 @@ def test_a_late_entry_after_pairing_gets_the_forfeit_and_the_round_is_marked_sta
     change = Change.objects.filter(action="late entry").latest("pk")
     assert plain(change.reason) == "Ash, Ivy added as player 6, forfeit losses in rounds 1"
     # Paired again with the newcomer in, the forfeit is gone and nobody is left out.
-    rounds.save_manual(event, 1, [(1, 2), (3, 4), (5, 6)], director)
+    pairing_services.save_manual(event, 1, [(1, 2), (3, 4), (5, 6)], director)
     assert not event.games.filter(round=1, kind=Game.FORFEIT).exists()
 
 
@@ -161,7 +161,7 @@ def test_a_late_entry_follows_the_division_that_gives_nothing(
 ) -> None:
     event.absent_result = "nothing"
     event.save()
-    rounds.save_manual(event, 1, [(1, 2), (3, 4), (5, None)], director)
+    pairing_services.save_manual(event, 1, [(1, 2), (3, 4), (5, None)], director)
     play(event, 1, director)
     ivy = players.late_entry(event, players.NewPlayer(name="Ash, Ivy"), director)
     assert not ivy.games_as_1.exists()
@@ -173,11 +173,11 @@ def test_a_late_entry_follows_the_division_that_gives_nothing(
 def test_a_player_reinstated_gets_the_forfeit_for_the_rounds_paired_without_them(
     event: Division, director: User
 ) -> None:
-    rounds.save_manual(event, 1, [(1, 2), (3, 4), (5, None)], director)
+    pairing_services.save_manual(event, 1, [(1, 2), (3, 4), (5, None)], director)
     play(event, 1, director)
     ed = event.players.get(number=5)
     players.withdraw(ed, 2, director)
-    rounds.save_manual(event, 2, [(1, 3), (2, 4)], director)
+    pairing_services.save_manual(event, 2, [(1, 3), (2, 4)], director)
     # Withdrawn, Ed has nothing in round 2: he takes no part in it.
     assert not event.games.filter(round=2, player1=ed).exists()
     players.reinstate(ed, director)
@@ -196,8 +196,8 @@ def test_a_player_marked_absent_and_left_out_is_named_in_the_rounds_notes(
 ) -> None:
     kim = event.players.get(number=4)
     players.set_absent(kim, 1, True, director)
-    state = rounds.pair(event, 1, director, system="koth")
+    state = pairing_services.pair(event, 1, director, system="koth")
     assert f"Marked absent, so left out of round 1 with a forfeit loss (−50): {kim.name}." in [
-        plain(line) for line in rounds.note_lines(state)
+        plain(line) for line in pairing_services.note_lines(state)
     ]
     assert event.games.get(round=1, player1=kim).score1 == -50

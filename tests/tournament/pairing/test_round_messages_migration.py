@@ -13,7 +13,7 @@ from text_support import plain
 
 import tournament.migrations as migrations_package
 from tournament.models import Division, Round
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 
 OLD_NOTES = [
     "Moss, Eli (4th, 0-1 -50) has the bye: the lowest-placed player without a bye.",
@@ -72,7 +72,7 @@ def test_old_notes_and_warnings_become_codes_and_params(division: Division):
             "players": [],
         },
     ]
-    assert plain(rounds.note_lines(state)) == OLD_NOTES
+    assert plain(pairing.note_lines(state)) == OLD_NOTES
 
 
 def test_the_migration_runs_twice_and_back(division: Division):
@@ -82,7 +82,7 @@ def test_the_migration_runs_twice_and_back(division: Division):
     migration.forwards(apps, None)
     migration.forwards(apps, None)  # already data: left as it is
     state.refresh_from_db()
-    assert plain(rounds.note_lines(state)) == OLD_NOTES
+    assert plain(pairing.note_lines(state)) == OLD_NOTES
 
     migration.backwards(apps, None)
     state.refresh_from_db()

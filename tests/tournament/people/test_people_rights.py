@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from tournament.event import services as events
+from tournament.event import services as event_services
 from tournament.models import Change, PeopleChange, Person, PersonSuggestion, Player, Tournament
 from tournament.people import services
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def _event(director: User, name: str, roster: bytes, client: Client) -> Tournament:
     """An event made at the desk by `director`, its roster a .t file uploaded there."""
-    event = events.create_tournament(director, name, [events.NewDivision(name="A")])
+    event = event_services.create_tournament(director, name, [event_services.NewDivision(name="A")])
     division = event.divisions.get()
     url = reverse("desk-roster", args=[event.slug, division.pk])
     page = client.post(url, {"file": SimpleUploadedFile("roster.t", roster)}, follow=True)

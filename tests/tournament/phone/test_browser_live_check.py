@@ -12,7 +12,7 @@ SHOTS = os.environ.get("SPREAD_SHOTS")
 
 def _setup() -> tuple[str, int]:
     from tournament.models import Division, Game, Player, Round, Tournament
-    from tournament.phone import services as selfservice
+    from tournament.phone import services as phone
 
     tournament = Tournament.objects.create(name="Seoul–Tehran Open", slug="st", language="fa")
     division = Division.objects.create(tournament=tournament, name="A", self_report=True)
@@ -22,7 +22,7 @@ def _setup() -> tuple[str, int]:
         division=division, round=1, table=1, player1=one, player2=two, first=1
     )
     Round.objects.create(division=division, number=1, published=True)
-    return selfservice.issue_link(one), game.pk
+    return phone.issue_link(one), game.pk
 
 
 def _type(page, text: str) -> None:

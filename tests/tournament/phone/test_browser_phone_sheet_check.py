@@ -26,7 +26,7 @@ CLIPPED = """() => [...document.querySelectorAll('#sheet-lines th, #sheet-lines 
 
 def test_the_phone_check_table_keeps_every_line_readable_at_390_px(live_url: str, page) -> None:
     from tournament.models import Game
-    from tournament.phone import services as selfservice
+    from tournament.phone import services as phone
 
     call_command("loaddemo", stdout=io.StringIO())
     game = Game.objects.select_related("player1", "player2").get(
@@ -35,7 +35,7 @@ def test_the_phone_check_table_keeps_every_line_readable_at_390_px(live_url: str
     opponent = game.player2
     opponent.name = "سارا احمدی"
     opponent.save()
-    token = selfservice.issue_link(game.player1)
+    token = phone.issue_link(game.player1)
     record = (Path(settings.BASE_DIR) / "fixtures" / "demo" / "a2-cora-ada.gcg").read_text()
     # A line no space breaks, for the engine to refuse: it must wrap as well.
     record += ">Cora: " + "QUIXOTRY" * 8 + "\n"

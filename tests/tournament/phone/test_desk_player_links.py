@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from text_support import plain
 
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.models import Division, PlayerLink, Tournament
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 
 PERSIAN = "سارا احمدی"
 
@@ -31,7 +31,7 @@ def sara(division: Division):
 @pytest.fixture
 def keeper(tournament: Tournament, director: User) -> User:
     User.objects.create_user("kim")
-    return events.add_person(tournament, "kim", "scorekeeper", director)
+    return event.add_person(tournament, "kim", "scorekeeper", director)
 
 
 def link_url(division: Division, number: int) -> str:
@@ -51,7 +51,7 @@ def listed_links(page: str) -> dict[int, str]:
 def test_a_new_link_is_asked_first_naming_the_player_and_nothing_changes(
     desk: Client, division: Division, sara
 ) -> None:
-    old = selfservice.issue_link(sara)
+    old = phone.issue_link(sara)
 
     response = desk.post(link_url(division, 1), {"action": "reissue"})
 
@@ -62,14 +62,14 @@ def test_a_new_link_is_asked_first_naming_the_player_and_nothing_changes(
         "slip stops working.</h2>"
     ) in page
     assert '<input type="hidden" name="confirm" value="1">' in page
-    assert selfservice.player_for(old) == sara
+    assert phone.player_for(old) == sara
     assert PlayerLink.objects.filter(player=sara).count() == 1
 
 
 def test_a_revocation_is_asked_first_and_changes_nothing_until_confirmed(
     desk: Client, division: Division, sara
 ) -> None:
-    old = selfservice.issue_link(sara)
+    old = phone.issue_link(sara)
 
     asked = desk.post(link_url(division, 1), {"action": "revoke"})
     shown = desk.get(link_url(division, 1), {"action": "revoke", "confirm": "1"})
@@ -80,18 +80,18 @@ def test_a_revocation_is_asked_first_and_changes_nothing_until_confirmed(
             f"Revoke the link of <bdi>{PERSIAN}</bdi>? The link printed on their slip stops "
             "working, and they have none until you make a new one."
         ) in response.content.decode()
-    assert selfservice.player_for(old) == sara
+    assert phone.player_for(old) == sara
 
 
 def test_a_confirmed_new_link_replaces_the_old_one(desk: Client, division: Division, sara) -> None:
-    old = selfservice.issue_link(sara)
+    old = phone.issue_link(sara)
 
     response = desk.post(link_url(division, 1), {"action": "reissue", "confirm": "1"})
 
     assert response.status_code == 302
     assert response["Location"] == links_url(division) + "#player-1"
-    assert selfservice.player_for(old) is None
-    new = selfservice.live_token(sara)
+    assert phone.player_for(old) is None
+    new = phone.live_token(sara)
     assert new != old
     page = desk.get(response["Location"]).content.decode()
     url = f"http://testserver/p/{new}/"
@@ -102,12 +102,12 @@ def test_a_confirmed_new_link_replaces_the_old_one(desk: Client, division: Divis
 def test_a_confirmed_revocation_leaves_the_player_without_a_link(
     desk: Client, division: Division, sara
 ) -> None:
-    old = selfservice.issue_link(sara)
+    old = phone.issue_link(sara)
 
     desk.post(link_url(division, 1), {"action": "revoke", "confirm": "1"})
     page = desk.get(links_url(division)).content.decode()
 
-    assert selfservice.player_for(old) is None
+    assert phone.player_for(old) is None
     assert not PlayerLink.objects.filter(player=sara, revoked=None).exists()  # none issued again
     assert 1 not in listed_links(page)
     row = re.search(r'<tr id="player-1">.*?</tr>', page, re.S)
@@ -117,7 +117,7 @@ def test_a_confirmed_revocation_leaves_the_player_without_a_link(
 def test_the_directors_list_shows_every_player_s_current_link(
     desk: Client, division: Division, sara
 ) -> None:
-    kept = selfservice.issue_link(division.players.get(number=2))
+    kept = phone.issue_link(division.players.get(number=2))
 
     response = desk.get(links_url(division))
 
@@ -125,7 +125,7 @@ def test_the_directors_list_shows_every_player_s_current_link(
     assert response["Cache-Control"] == "no-store"
     shown = listed_links(response.content.decode())
     expected = {
-        p.number: f"http://testserver/p/{selfservice.live_token(p)}/"
+        p.number: f"http://testserver/p/{phone.live_token(p)}/"
         for p in division.players.order_by("number")
     }
     assert shown == expected
@@ -148,7 +148,7 @@ def test_the_list_s_buttons_ask_in_the_browser_and_name_the_player(
 def test_a_scorekeeper_gets_403_for_the_links_and_the_reports_that_print_them(
     keeper: User, division: Division, client_for, sara
 ) -> None:
-    old = selfservice.issue_link(sara)
+    old = phone.issue_link(sara)
     client = client_for(keeper)
     report = "/desk/spring-open/division/{}/report/{}.pdf"
 
@@ -165,7 +165,7 @@ def test_a_scorekeeper_gets_403_for_the_links_and_the_reports_that_print_them(
     assert {name: r.status_code for name, r in refused.items()} == dict.fromkeys(refused, 403)
     assert "You keep score at Spring Open" in refused["slips"].content.decode()
     assert client.get(report.format(division.pk, "standings")).status_code == 200
-    assert selfservice.player_for(old) == sara
+    assert phone.player_for(old) == sara
     assert PlayerLink.objects.filter(player=sara).count() == 1
 
 

@@ -18,7 +18,7 @@ from django.urls import reverse
 import tournament.migrations as migrations_package
 from tournament.core import tokens
 from tournament.models import Division, PlayerLink
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 
 
 def _stored(link: PlayerLink) -> str:
@@ -29,7 +29,7 @@ def _stored(link: PlayerLink) -> str:
 
 def test_no_column_holds_the_token(division: Division) -> None:
     ada = division.players.get(number=1)
-    token = selfservice.issue_link(ada)
+    token = phone.issue_link(ada)
     link = PlayerLink.objects.get(player=ada)
 
     assert token not in _stored(link)
@@ -39,45 +39,45 @@ def test_no_column_holds_the_token(division: Division) -> None:
 
 def test_the_link_works_and_the_desk_reprints_the_same_token(division: Division) -> None:
     ada = division.players.get(number=1)
-    token = selfservice.issue_link(ada)
+    token = phone.issue_link(ada)
 
-    assert selfservice.player_for(token) == ada
-    assert selfservice.live_token(ada) == token
+    assert phone.player_for(token) == ada
+    assert phone.live_token(ada) == token
     assert Client().get(reverse("phone", args=[token])).status_code == 200
-    assert selfservice.player_for(token[:-1] + ("A" if token[-1] != "A" else "B")) is None
-    selfservice.revoke_links(ada)
-    assert selfservice.player_for(token) is None
+    assert phone.player_for(token[:-1] + ("A" if token[-1] != "A" else "B")) is None
+    phone.revoke_links(ada)
+    assert phone.player_for(token) is None
 
 
 def test_another_secret_key_opens_no_link_and_the_desk_issues_new_ones(
     division: Division, settings
 ) -> None:
     ada = division.players.get(number=1)
-    token = selfservice.issue_link(ada)
+    token = phone.issue_link(ada)
     settings.SECRET_KEY = "another-server-with-another-secret-key-" + "x" * 20
 
-    assert selfservice.player_for(token) is None
+    assert phone.player_for(token) is None
     assert Client().get(reverse("phone", args=[token])).status_code == 404
-    new = selfservice.live_token(ada)  # the slips and the desk's list issue a new link
+    new = phone.live_token(ada)  # the slips and the desk's list issue a new link
     assert new != token
-    assert selfservice.player_for(new) == ada
+    assert phone.player_for(new) == ada
     assert PlayerLink.objects.filter(player=ada, revoked=None).count() == 1
 
 
 def test_a_rotated_key_keeps_the_links_while_it_is_a_fallback(division: Division, settings) -> None:
     ada = division.players.get(number=1)
     old_key = settings.SECRET_KEY
-    token = selfservice.issue_link(ada)
+    token = phone.issue_link(ada)
     settings.SECRET_KEY = "the-rotated-secret-key-" + "y" * 30
     settings.SECRET_KEY_FALLBACKS = [old_key]
 
-    assert selfservice.player_for(token) == ada
-    assert selfservice.live_token(ada) == token
-    assert selfservice.poll_state(token) is not None
+    assert phone.player_for(token) == ada
+    assert phone.live_token(ada) == token
+    assert phone.poll_state(token) is not None
 
 
 def test_playerlinks_new_issues_every_player_a_new_link(division: Division) -> None:
-    before = {p.number: selfservice.live_token(p) for p in division.players.all()}
+    before = {p.number: phone.live_token(p) for p in division.players.all()}
     out = io.StringIO()
 
     call_command("playerlinks", "spring-open", "--division", "A", "--json", "--new", stdout=out)
@@ -87,8 +87,8 @@ def test_playerlinks_new_issues_every_player_a_new_link(division: Division) -> N
     for row in rows:
         token = row["url"].rstrip("/").rsplit("/", 1)[1]
         assert token != before[row["number"]]
-        assert selfservice.player_for(token).number == row["number"]
-        assert selfservice.player_for(before[row["number"]]) is None
+        assert phone.player_for(token).number == row["number"]
+        assert phone.player_for(before[row["number"]]) is None
 
 
 def _this_migration() -> str:
@@ -122,8 +122,8 @@ def test_the_migration_converts_the_tokens_stored_before_and_back() -> None:
     links = {p.player.number: p for p in PlayerLink.objects.select_related("player")}
 
     try:
-        assert selfservice.player_for("ada-token-from-before").name == "Quill, Ada"
-        assert selfservice.live_token(links[2].player) == "ben-token-from-before"
+        assert phone.player_for("ada-token-from-before").name == "Quill, Ada"
+        assert phone.live_token(links[2].player) == "ben-token-from-before"
         assert links[1].token_hash == tokens.digest("ada-token-from-before")
         assert "ada-token-from-before" not in _stored(links[1])
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from tournament.hall import clock
 from tournament.models import Division, Game, Round
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.results import services as results
 
 
@@ -48,7 +48,7 @@ def _page_etag(token: str) -> str:
 def test_an_unchanged_page_is_a_304_for_two_queries(
     on: Division, django_assert_num_queries: Callable
 ) -> None:
-    token = selfservice.issue_link(on.players.get(number=2))
+    token = phone.issue_link(on.players.get(number=2))
     first = _live(token)
     assert first.status_code == 200 and first["Cache-Control"] == "no-cache, private"
     data = first.json()
@@ -64,7 +64,7 @@ def test_an_unchanged_page_is_a_304_for_two_queries(
 def test_a_result_recorded_elsewhere_or_for_the_player_comes_in_the_feed(
     on: Division, director: User
 ) -> None:
-    token = selfservice.issue_link(on.players.get(number=6))  # Gus, against Fay
+    token = phone.issue_link(on.players.get(number=6))  # Gus, against Fay
     etag = _live(token)["ETag"]
 
     results.enter_line(on, 1, "3 400 4 300", director)  # not Gus's game: his rank moves
@@ -83,7 +83,7 @@ def test_the_next_round_appears_once_published_and_not_before(
     on: Division, director: User, game_of: Callable[..., Game]
 ) -> None:
     ada, ben = (on.players.get(number=n) for n in (1, 2))
-    token = selfservice.issue_link(ada)
+    token = phone.issue_link(ada)
     results.enter_line(on, 1, "1 400 2 300", director)
     etag = _live(token)["ETag"]
     Game.objects.create(division=on, round=2, table=4, player1=ada, player2=ben, first=2)
@@ -99,7 +99,7 @@ def test_the_next_round_appears_once_published_and_not_before(
 
 
 def test_a_clock_change_comes_in_the_feed_with_the_servers_time(on: Division) -> None:
-    token = selfservice.issue_link(on.players.get(number=3))
+    token = phone.issue_link(on.players.get(number=3))
     etag = _live(token)["ETag"]
     clock.start(on, 25, 1)
     started = _live(token, etag)
@@ -115,9 +115,9 @@ def test_a_clock_change_comes_in_the_feed_with_the_servers_time(on: Division) ->
 
 def test_a_revoked_link_has_no_feed(on: Division) -> None:
     player = on.players.get(number=1)
-    token = selfservice.issue_link(player)
+    token = phone.issue_link(player)
     assert _live(token).status_code == 200
-    selfservice.revoke_links(player)
+    phone.revoke_links(player)
     assert _live(token).status_code == 404
     assert _live("not-a-token").status_code == 404
 
@@ -129,16 +129,16 @@ def test_a_result_both_phones_agree_on_leaves_the_divisions_snapshot_made_for_th
     from tournament.standings import memos
 
     ada, ben = on.players.get(number=1), on.players.get(number=2)
-    selfservice.issue_link(ada)
+    phone.issue_link(ada)
     game = Game.objects.get(division=on, round=1, player1=ada, player2=ben)
-    selfservice.report(ada, game, 400, 350)
+    phone.report(ada, game, 400, 350)
     memos.clear_all()
     cache.clear()
 
-    selfservice.report(ben, game, 350, 400)  # agreed: recorded, and after the commit ...
+    phone.report(ben, game, 350, 400)  # agreed: recorded, and after the commit ...
 
     on.refresh_from_db()
-    kept = selfservice.kept_snapshot(on.pk, on.stamp)  # ... made under the new stamp
+    kept = phone.kept_snapshot(on.pk, on.stamp)  # ... made under the new stamp
     assert kept is not None
     assert kept["standing"][ada.pk] == {"record": "1–0", "rank": 1}
 
@@ -153,7 +153,7 @@ def test_a_result_typed_at_the_desk_makes_the_snapshot_only_where_a_phone_polls(
     director = django_user_model.objects.create(username="td")
     on.tournament.directors.add(director)
     if linked:
-        selfservice.issue_link(on.players.get(number=3))
+        phone.issue_link(on.players.get(number=3))
     memos.clear_all()
     cache.clear()
     desk = Client()
@@ -167,5 +167,5 @@ def test_a_result_typed_at_the_desk_makes_the_snapshot_only_where_a_phone_polls(
     assert saved.status_code == 302
     on.refresh_from_db()
     assert Game.objects.get(division=on, round=1, player1__number=1).score1 == 400
-    kept = selfservice.kept_snapshot(on.pk, on.stamp)
+    kept = phone.kept_snapshot(on.pk, on.stamp)
     assert (kept is not None) is linked

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.models import Division, Game, Round
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.results import services as results
 
 
@@ -45,7 +45,7 @@ def _unisolated(page: str) -> str:
 def test_a_poll_of_an_unchanged_division_costs_two_queries(
     on: Division, django_assert_num_queries: Callable
 ) -> None:
-    token = selfservice.issue_link(on.players.get(number=1))
+    token = phone.issue_link(on.players.get(number=1))
     _page(token)
 
     with django_assert_num_queries(
@@ -58,7 +58,7 @@ def test_a_poll_of_an_unchanged_division_costs_two_queries(
 
 
 def test_the_rank_follows_every_result_of_the_division(on: Division, director: User) -> None:
-    token = selfservice.issue_link(on.players.get(number=6))  # Gus, against Fay
+    token = phone.issue_link(on.players.get(number=6))  # Gus, against Fay
     assert "Record 0–0" in _page(token)
 
     results.enter_line(on, 1, "3 400 4 300", director)  # Cora v Eli: not Gus's game
@@ -76,11 +76,11 @@ def test_the_players_own_claim_and_check_in_are_shown_at_once(
     on: Division, game_of: Callable[..., Game]
 ) -> None:
     ada = on.players.get(number=1)
-    token = selfservice.issue_link(ada)
+    token = phone.issue_link(ada)
     assert "Check in as <bdi>Quill, Ada</bdi>" in _page(token)
 
-    selfservice.check_in(ada)
-    selfservice.report(ada, game_of(1), 420, 380)
+    phone.check_in(ada)
+    phone.report(ada, game_of(1), 420, 380)
     page = _page(token)
 
     assert "You are checked in." in page and "Check in as" not in page
@@ -89,7 +89,7 @@ def test_the_players_own_claim_and_check_in_are_shown_at_once(
 
 
 def test_each_request_gets_its_own_csrf_token_in_a_kept_page(on: Division) -> None:
-    token = selfservice.issue_link(on.players.get(number=1))
+    token = phone.issue_link(on.players.get(number=1))
     client = Client(enforce_csrf_checks=True)
     client.get(reverse("phone", args=[token]))
     page = client.get(reverse("phone", args=[token])).content.decode()
@@ -107,7 +107,7 @@ def test_an_unpublished_round_stays_off_the_page(division: Division) -> None:
     division.self_report = True
     division.save()
     Round.objects.create(division=division, number=1, published=False)
-    token = selfservice.issue_link(division.players.get(number=1))
+    token = phone.issue_link(division.players.get(number=1))
 
     page = _page(token)
 
@@ -117,7 +117,7 @@ def test_an_unpublished_round_stays_off_the_page(division: Division) -> None:
 def test_a_result_elsewhere_moves_the_rank_without_rendering_the_page_again(
     on: Division, director: User
 ) -> None:
-    token = selfservice.issue_link(on.players.get(number=6))
+    token = phone.issue_link(on.players.get(number=6))
     url = reverse("phone", args=[token])
     Client().get(url)
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from tournament.core import bounds
 from tournament.models import Change, Division, Game, Round, Scoresheet
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 
@@ -34,7 +34,7 @@ def on(division: Division) -> Division:
 
 
 def _token(division: Division, number: int) -> str:
-    return selfservice.issue_link(division.players.get(number=number))
+    return phone.issue_link(division.players.get(number=number))
 
 
 def _url(token: str, game: Game, check: bool = False) -> str:
@@ -228,7 +228,7 @@ def test_a_revoked_link_sends_nothing(
     on: Division, game_of: Callable[..., Game], record: Callable[..., str]
 ) -> None:
     game, token = game_of(1), _token(on, 1)
-    selfservice.revoke_links(on.players.get(number=1))
+    phone.revoke_links(on.players.get(number=1))
 
     assert Client().post(_url(token, game), {"gcg": record()}).status_code == 404
     assert not Scoresheet.objects.exists()
@@ -281,8 +281,8 @@ def test_saving_is_rate_limited_with_reports_and_checking_apart(
     on: Division, game_of: Callable[..., Game], record: Callable[..., str]
 ) -> None:
     game, token = game_of(1), _token(on, 1)
-    for _ in range(selfservice.REPORTS_PER_MINUTE):
-        assert selfservice.allow(token)
+    for _ in range(phone.REPORTS_PER_MINUTE):
+        assert phone.allow(token)
 
     response = Client().post(_url(token, game), {"gcg": record()})
 
@@ -294,7 +294,7 @@ def test_saving_is_rate_limited_with_reports_and_checking_apart(
     assert Client().post(_url(token, game, check=True), {"gcg": record()}).status_code == 200
     # The checks have a budget of their own, charged by what is checked.
     spent = bounds.check_cost(record())
-    assert selfservice.spend(token, bounds.CHECK_BUDGET - spent)
+    assert phone.spend(token, bounds.CHECK_BUDGET - spent)
     checked = Client().post(_url(token, game, check=True), {"gcg": record()})
     assert checked.status_code == 429
     assert checked.json() == {"error": "Too many checks in a minute: wait a moment."}

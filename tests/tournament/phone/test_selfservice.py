@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.models import Change, Claim, Division, Game, Round
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.results import claims as reports
 
 
@@ -31,7 +31,7 @@ def on(division: Division) -> Division:
 
 
 def _token(division: Division, number: int) -> str:
-    return selfservice.issue_link(division.players.get(number=number))
+    return phone.issue_link(division.players.get(number=number))
 
 
 def _report(token: str, mine: str, theirs: str) -> str:
@@ -128,8 +128,8 @@ def test_a_strangers_or_made_up_link_is_not_found(on: Division, game_of) -> None
     assert response.status_code == 404
     # A player who is not in the game cannot report it.
     cora = on.players.get(number=3)
-    with pytest.raises(selfservice.ReportRefused, match="Only the two players"):
-        selfservice.report(cora, game_of(1), 400, 300)
+    with pytest.raises(phone.ReportRefused, match="Only the two players"):
+        phone.report(cora, game_of(1), 400, 300)
 
 
 def test_a_revoked_link_no_longer_works(on: Division, game_of) -> None:
@@ -137,7 +137,7 @@ def test_a_revoked_link_no_longer_works(on: Division, game_of) -> None:
     new = _token(on, 1)  # a new link revokes the old one
     assert Client().get(reverse("phone", args=[old])).status_code == 404
     assert Client().get(reverse("phone", args=[new])).status_code == 200
-    selfservice.revoke_links(on.players.get(number=1))
+    phone.revoke_links(on.players.get(number=1))
     response = Client().post(
         reverse("phone-report", args=[new]), {"my_score": "400", "opponent_score": "300"}
     )
@@ -157,8 +157,8 @@ def test_an_unpublished_round_cannot_be_seen_nor_reported(on: Division, game_of)
     assert "You have no game to report" in _report(token, "400", "300")
     page = Client().get(reverse("phone", args=[token])).content.decode()
     assert "No pairings for you yet" in page
-    with pytest.raises(selfservice.ReportRefused, match="not published"):
-        selfservice.report(on.players.get(number=1), game_of(1), 400, 300)
+    with pytest.raises(phone.ReportRefused, match="not published"):
+        phone.report(on.players.get(number=1), game_of(1), 400, 300)
 
 
 def test_an_empty_form_is_refused(on: Division) -> None:
@@ -177,7 +177,7 @@ def test_self_reporting_off_is_refused(division: Division) -> None:
 
 def test_reports_are_rate_limited_per_link(on: Division) -> None:
     token = _token(on, 1)
-    for _ in range(selfservice.REPORTS_PER_MINUTE):
+    for _ in range(phone.REPORTS_PER_MINUTE):
         assert "Too many" not in _report(token, "400", "300")
     assert "Too many reports" in _report(token, "401", "300")
     assert Claim.objects.get().my_score == 400
@@ -210,7 +210,7 @@ def test_the_desk_reissues_and_revokes_a_link(on: Division, desk: Client, strang
     url = reverse("desk-player-link", args=["spring-open", on.pk, 1])
     response = desk.post(url, {"action": "reissue", "confirm": "1"}, follow=True)
     assert "<bdi>Quill, Ada</bdi>&#x27;s new link: " in (response.content.decode())
-    assert selfservice.player_for(old) is None
+    assert phone.player_for(old) is None
     desk.post(url, {"action": "revoke", "confirm": "1"})
     assert not on.players.get(number=1).links.filter(revoked=None).exists()
     outsider = Client()
@@ -231,7 +231,7 @@ def test_playerlinks_lists_every_player_and_keeps_the_links(division: Division) 
     assert [(r["number"], r["name"]) for r in rows][:2] == [(1, "Quill, Ada"), (2, "Crane, Ben")]
     assert len(rows) == 7
     token = rows[0]["url"].rsplit("/p/", 1)[1].strip("/")
-    assert selfservice.player_for(token).number == 1
+    assert phone.player_for(token).number == 1
     again = StringIO()
     call_command("playerlinks", "spring-open", "--division", "A", "--json", stdout=again)
     assert json.loads(again.getvalue()) == rows
@@ -247,7 +247,7 @@ def test_the_demo_leaves_division_a_a_round_for_the_players_to_report(db: None) 
         if g.player2 is not None
     ]
     assert len(waiting) >= 3
-    assert all(selfservice.can_report(g, g.player1) for g in waiting)
+    assert all(phone.can_report(g, g.player1) for g in waiting)
 
 
 def test_a_locked_tournament_takes_no_report(on: Division) -> None:

@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.test import Client
 
 import tournament.migrations as migrations_package
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.exchange import tsh_io
 from tournament.exchange.tou import import_tou
 from tournament.interchange import names, tou, tsh
@@ -185,7 +185,7 @@ def test_the_dashboard_and_summary_warn_until_the_director_checks_the_names(
 
 
 def test_a_renamed_player_is_spelled_afresh_and_checked_again(director: User) -> None:
-    t = events.create_tournament(director, "Busan", [events.NewDivision(name="A")])
+    t = event.create_tournament(director, "Busan", [event.NewDivision(name="A")])
     division = t.divisions.get()
     (player,) = roster.add_players(division, f"{KOREAN}, 1500", director)
     player.latin_name, player.latin_checked = "Kim Minsu", True
@@ -198,12 +198,12 @@ def test_a_renamed_player_is_spelled_afresh_and_checked_again(director: User) ->
 def test_every_way_in_gives_a_player_the_automatic_latin_name(
     director: User, tmp_path: Path
 ) -> None:
-    t = events.create_tournament(director, "Every Way", [events.NewDivision(name="A")])
+    t = event.create_tournament(director, "Every Way", [event.NewDivision(name="A")])
     division = t.divisions.get()
     roster.add_players(division, f"{KOREAN}, 1500", director)  # pasted
     players.late_entry(division, players.NewPlayer(PERSIAN, 1400), director)  # typed
     players.import_roster(division, "name,rating\nΣωκράτης,1300\n".encode(), "r.csv", director)
-    copy = events.copy_tournament(t, director, "Every Way 2")
+    copy = event.copy_tournament(t, director, "Every Way 2")
     (tmp_path / "a.t").write_text("Дмитрий Иванов 1600 ;\n", encoding="utf-8")
     imported = tsh_io.import_tsh(tmp_path / "a.t", slug="from-tsh", name="From TSH")
     tou_lines = ["*M07.03.2015 Club", "*A", " " * 38 + "0", "Zoë Müller           2420   2"]

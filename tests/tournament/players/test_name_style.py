@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.interchange import names
 from tournament.models import Division
 from tournament.players import roster
@@ -17,7 +17,7 @@ from tournament.players import services as players
 
 @pytest.fixture
 def club(director: User) -> Division:
-    t = events.create_tournament(director, "Club Night", [events.NewDivision(name="A")])
+    t = event.create_tournament(director, "Club Night", [event.NewDivision(name="A")])
     return t.divisions.get()
 
 

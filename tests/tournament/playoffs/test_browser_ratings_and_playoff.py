@@ -25,7 +25,7 @@ CVAL AUS Cora Vale 7 1488 20240315
 
 
 def test_ratings_from_a_list_and_a_final(live_url: str, page, tmp_path) -> None:
-    from tournament.event import services as events
+    from tournament.event import services as event
     from tournament.models import Division, Game
     from tournament.players import roster as players
 
@@ -33,7 +33,7 @@ def test_ratings_from_a_list_and_a_final(live_url: str, page, tmp_path) -> None:
     from django.contrib.auth.models import User
 
     dora = User.objects.get(username="dora")
-    t = events.create_tournament(dora, "Club Night", [events.NewDivision(name="A")])
+    t = event.create_tournament(dora, "Club Night", [event.NewDivision(name="A")])
     division: Division = t.divisions.get()
     roster = "Quill, Ada, 1800\nBen Crane, 1700\nCora Vale, 0\nDev Patel, 1580"
     players.add_players(division, roster, dora)

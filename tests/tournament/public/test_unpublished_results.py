@@ -21,7 +21,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from tournament.models import Division, Game, Player, Round
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.results import services as results
 from tournament.standings import read_model
 from tournament.standings.stamps import read as read_stamps
@@ -127,7 +127,7 @@ def test_no_public_page_or_download_shows_an_unpublished_round_s_results(
     pdf = client.get(public_url("public-report", hidden, "standings", "pdf"))
     assert pdf.status_code == 200
 
-    rounds.publish(hidden, 2, director)
+    pairing.publish(hidden, 2, director)
 
     standings = client.get(public_url("standings", hidden)).content
     assert row_of(standings, "Quill, Ada")[2:4] == ["1–1", "-96"]

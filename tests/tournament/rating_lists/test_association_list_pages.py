@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from tests.tournament.rating_lists.rating_list_support import link_people, small_event
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.models import Person, Player, RatingList, RatingListEvent, Tournament
 from tournament.rating_lists import services
 
@@ -35,7 +35,7 @@ def client_for(user: User) -> Client:
 
 @pytest.fixture
 def keeper(db: None) -> User:
-    """The list's director, who directs both events."""
+    """The list's director, who directs both event."""
     return User.objects.create_user("keeper")
 
 
@@ -148,7 +148,7 @@ def test_an_event_loads_the_lists_ratings_before_round_1(
     """The list's file, loaded by the desk's own rating-list page into a fresh event, gives
     each player exactly their current rating in the list."""
     data = Client().get(f"/ratings/asia/{fmt}.txt").content
-    t = events.create_tournament(keeper, "Next Open", [events.NewDivision(name="A")])
+    t = event.create_tournament(keeper, "Next Open", [event.NewDivision(name="A")])
     division = t.divisions.get()
     # Written as a roster would have them: in the other name order, and a newcomer.
     for number, name in enumerate(

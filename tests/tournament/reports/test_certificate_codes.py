@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament.models import Division, Game, Player, Tournament
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.reports import prize_views
 from tournament.results import services as results
 from tournament.standings import prizes
@@ -47,7 +47,7 @@ def five(db: None, director: User) -> Division:
 
 def _pair_and_play(division: Division, director: User, number: int) -> None:
     pairs = [(a, b) for a, b, _, _ in ROUNDS[number - 1]]
-    rounds.save_manual(division, number, pairs, director)
+    pairing.save_manual(division, number, pairs, director)
     for a, b, score_a, score_b in ROUNDS[number - 1]:
         if b is None:
             continue
@@ -106,7 +106,7 @@ def test_codes_printed_before_their_round_is_published_confirm_after(
 
 def _one_round(division: Division, director: User) -> None:
     _pair_and_play(division, director, 1)
-    rounds.publish(division, 1, director)
+    pairing.publish(division, 1, director)
 
 
 def test_a_guessed_code_costs_one_query_and_a_good_one_two_once_computed(

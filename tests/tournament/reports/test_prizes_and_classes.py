@@ -257,7 +257,7 @@ def test_the_desk_edits_prizes_and_classes_and_lists_them_in_award_order(
 
 @pytest.mark.django_db
 def test_a_4_team_round_robin_is_paired_and_its_team_standings_are_shown() -> None:
-    from tournament.pairing import services as rounds
+    from tournament.pairing import services as pairing_services
 
     tournament = Tournament.objects.create(name="Team Cup", slug="team-cup")
     division = Division.objects.create(
@@ -272,7 +272,7 @@ def test_a_4_team_round_robin_is_paired_and_its_team_standings_are_shown() -> No
         Player.objects.create(
             division=division, number=n, name=f"P{n}", rating=2000 - n, team=teams[(n - 1) % 4]
         )
-    plan = rounds.plan(division, 1)
+    plan = pairing_services.plan(division, 1)
     by_id = {p.pk: p for p in division.players.all()}
     met = set()
     for pairing in plan.result.pairings:

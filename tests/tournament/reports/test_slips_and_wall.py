@@ -17,7 +17,7 @@ from tests.tournament.reports.report_support import glyphs, layout_problems, pdf
 from tournament import reports
 from tournament.core import tokens
 from tournament.models import Division, Game, Player, PlayerLink, Round, Tournament
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 
 BASE = "https://hall.example.org"
 NAMES = ["Quill, Ada", "Crane, Ben", "Vale, Cora", "Moss, Eli", "North, Fay"]
@@ -84,11 +84,11 @@ def test_each_player_has_one_slip_whose_qr_code_is_their_own_link(division: Divi
 
 def test_slips_keep_a_players_live_link_and_follow_a_new_one(division: Division) -> None:
     ada = division.players.get(number=1)
-    token = selfservice.issue_link(ada)
+    token = phone.issue_link(ada)
 
     first = reports.make(division, "slips", base=BASE).content
     assert qr_codes(first)[0] == _matrix(f"{BASE}/p/{token}/")
-    again = selfservice.issue_link(ada)
+    again = phone.issue_link(ada)
     second = reports.make(division, "slips", base=BASE).content
 
     assert qr_codes(second)[0] == _matrix(f"{BASE}/p/{again}/")

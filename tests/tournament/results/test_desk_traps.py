@@ -14,7 +14,7 @@ from django.test import Client
 from text_support import plain
 
 from tournament.models import Division, Game, Scoresheet
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 
@@ -22,7 +22,7 @@ from tournament.scoresheets import services as scoresheets
 def test_a_forfeit_is_not_counted_as_a_bye(division: Division, director: User) -> None:
     results.enter_line(division, 1, "1 forfeit", director)
 
-    codes = [w.code for w in rounds.current_warnings(division, 1)]
+    codes = [w.code for w in pairing.current_warnings(division, 1)]
 
     # 1 v 2 became Ada's forfeit loss and Ben's forfeit win; Hal's bye is the field's one bye.
     assert "extra_bye" not in codes
@@ -37,9 +37,9 @@ def test_two_real_byes_in_an_odd_field_are_still_one_too_many(
     p = {pl.number: pl for pl in division.players.all()}
     # 5 and 6 each given a bye by hand: three byes where an odd field of 7 needs one.
     pairs = [(p[1], p[2]), (p[3], p[4]), (p[5], None), (p[6], None), (p[7], None)]
-    rounds.save_pairings(division, 1, pairs, director)
+    pairing.save_pairings(division, 1, pairs, director)
 
-    extra = [w for w in rounds.current_warnings(division, 1) if w.code == "extra_bye"]
+    extra = [w for w in pairing.current_warnings(division, 1) if w.code == "extra_bye"]
     assert [dict(w.params) for w in extra] == [{"count": 3, "field": 7}]
 
 
@@ -102,13 +102,13 @@ def test_why_these_pairings_drops_the_reasons_of_pairs_a_swap_undid(
 ) -> None:
     for line in ("1 400 2 300", "3 400 4 300", "5 400 6 300", "7 bye"):
         results.enter_line(division, 1, line, director)
-    state = rounds.pair(division, 2, director, system="swiss")
+    state = pairing.pair(division, 2, director, system="swiss")
     tables = [n for n in state.notes if n["code"] == "table"]
     assert tables, "swiss gives each table its reasons"
     games = list(division.games.filter(round=2, player2__isnull=False).order_by("table"))
     a, b = games[0].player1, games[1].player1
 
-    rounds.swap(division, 2, a, b, director)
+    pairing.swap(division, 2, a, b, director)
 
     state.refresh_from_db()
     now = {

@@ -24,7 +24,7 @@ import scoring
 from scoring import gcg
 from tournament.core import bounds
 from tournament.models import Change, Division, Game, Round, Scoresheet
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.scoresheets import board_entry, entry
 from tournament.scoresheets.entry import Refusal, Spec
 
@@ -379,7 +379,7 @@ def on(division: Division) -> Division:
 
 
 def _phone(on: Division, game: Game, number: int = 1) -> tuple[Client, str, str]:
-    token = selfservice.issue_link(on.players.get(number=number))
+    token = phone.issue_link(on.players.get(number=number))
     return (
         Client(),
         reverse("phone-sheet-turn", args=[token, game.pk]),
@@ -453,7 +453,7 @@ def test_a_link_is_charged_for_its_turns_and_refused_past_its_budget(
     cost = board_entry.turns_cost(HEADER, 1)
     assert cost == bounds.check_cost(HEADER) * 3
     monkeypatch.setattr(bounds, "CHECK_BUDGET", cost * 2)
-    monkeypatch.setattr(selfservice.spend, "__defaults__", (cost * 2, "check"))
+    monkeypatch.setattr(phone.spend, "__defaults__", (cost * 2, "check"))
     sent = {"gcg": HEADER, "turns": _turns(play(8, "D", "DJINN"))}
     assert client.post(url, sent).status_code == 200
     assert client.post(url, sent).status_code == 200

@@ -37,7 +37,7 @@ CLIPPED = """() => [...document.querySelectorAll(
 
 def _game(language: str, rules: str, names: tuple[str, str]):
     from tournament.models import Division, Game, Player, Round, Tournament
-    from tournament.phone import services as selfservice
+    from tournament.phone import services as phone
 
     tournament = Tournament.objects.create(name="Board Open", slug="board-open", language=language)
     division = Division.objects.create(
@@ -50,7 +50,7 @@ def _game(language: str, rules: str, names: tuple[str, str]):
     game = Game.objects.create(
         division=division, round=1, table=1, player1=one, player2=two, first=1
     )
-    return game, selfservice.issue_link(one)
+    return game, phone.issue_link(one)
 
 
 def _square(page, name: str):

@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tournament.core import changes
-from tournament.event import services as events
+from tournament.event import services as event
 from tournament.models import Change, Division, Game, Scoresheet
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
@@ -177,7 +177,7 @@ def test_a_flagged_scoresheet_stays_on_the_dashboard_until_resolved(
 def keeper(division: Division, director: User) -> User:
     """A scorekeeper of the tournament: enters results and scoresheets, publishes nothing."""
     User.objects.create_user("kim")
-    return events.add_person(division.tournament, "kim", "scorekeeper", director)
+    return event.add_person(division.tournament, "kim", "scorekeeper", director)
 
 
 def test_a_scorekeeper_may_not_resolve_a_held_scoresheet_into_public_view(

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.models import Change, Division, Game, Round, Scoresheet
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.scoresheets import services as scoresheets
 
 HEADER = "#player1 Ada Ada Quill\n#player2 Ben Ben Crane\n"
@@ -31,7 +31,7 @@ def test_a_sheet_sent_from_two_devices_at_once_is_stored_once(
     division.save()
     Round.objects.create(division=division, number=1, published=True)
     game = game_of(1)
-    token = selfservice.issue_link(division.players.get(number=1))
+    token = phone.issue_link(division.players.get(number=1))
     url = reverse("phone-sheet", args=[token, game.pk])
     # The engine's check made slow (it runs before the sheet is written): without the game's
     # lock both devices would find no sheet of theirs, and both would store one.

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.models import Division, Round
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 from tournament.results import services as results
 from tournament.standings import memos
 
@@ -59,7 +59,7 @@ def test_the_pages_fill_every_memo_and_one_call_forgets_them_all(
     division.save()
     Round.objects.create(division=division, number=1, published=True)
     results.enter_line(division, 1, "1 400 2 350", director)
-    token = selfservice.issue_link(division.players.get(number=1))
+    token = phone.issue_link(division.players.get(number=1))
     slug, name = division.tournament.slug, division.name
     visitor = Client()
     for page in (

@@ -13,7 +13,7 @@ from django.core.management.base import CommandError, CommandParser
 from tournament.core import sentences
 from tournament.engine.pairing.registry import automatic
 from tournament.management.base import DivisionCommand
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 
 
 class Command(DivisionCommand):
@@ -36,12 +36,12 @@ class Command(DivisionCommand):
     def handle(self, *args, slug: str, division: str, round_number: int, **options) -> None:
         div = self.division(slug, division)
         try:
-            proposal = rounds.plan(
+            proposal = pairing.plan(
                 div, round_number, options["based_on"], options["system"], options["repeats"]
             )
             if not options["dry_run"]:
-                rounds.save_plan(proposal, None)
-        except rounds.PairingRefused as error:
+                pairing.save_plan(proposal, None)
+        except pairing.PairingRefused as error:
             raise CommandError(str(error)) from error
         rows = proposal.rows()
         if options["json"]:

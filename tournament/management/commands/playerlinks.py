@@ -13,7 +13,7 @@ from django.urls import reverse
 from tournament.core import access
 from tournament.management.base import SpreadCommand
 from tournament.models import Tournament
-from tournament.phone import services as selfservice
+from tournament.phone import services as phone
 
 
 class Command(SpreadCommand):
@@ -41,7 +41,7 @@ class Command(SpreadCommand):
         if division is None:
             raise CommandError(f"No division {options['division']!r} in {tournament.name}.")
         base = options["base"].rstrip("/")
-        link = selfservice.issue_link if options["new"] else selfservice.live_token
+        link = phone.issue_link if options["new"] else phone.live_token
         rows = [
             {
                 "number": p.number,

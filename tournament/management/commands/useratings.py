@@ -12,7 +12,7 @@ from tournament.core import tsh_settings
 from tournament.engine.text import plural
 from tournament.interchange import files, ratinglist
 from tournament.management.base import DivisionCommand
-from tournament.pairing import services as rounds
+from tournament.pairing import services as pairing
 from tournament.rating_lists import use
 
 SOURCE = {"naspa": "NASPA ratings list", "wespa": "WESPA ratings list"}
@@ -67,6 +67,6 @@ class Command(DivisionCommand):
             return
         try:
             changed = use.use_ratings(div, updates, None, SOURCE[fmt])
-        except rounds.PairingRefused as refused:
+        except pairing.PairingRefused as refused:
             raise CommandError(str(refused)) from refused
         self.stdout.write(f"{plural(changed, 'rating')} set in division {div.name}")
