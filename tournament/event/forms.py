@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.tiles import builtin_tilesets
 from tournament.core.choices import rating_system_choices, ruleset_choices
 from tournament.core.forms import whole_numbers
+from tournament.event.services import NewDivision
 from tournament.exchange import tsh_io
 
 
@@ -156,8 +157,6 @@ class NewDivisionForm(forms.Form):
 
     def new_division(self) -> Any:
         """The division this form describes, to be made (`events.NewDivision`)."""
-        from tournament.event.services import NewDivision
-
         # A field left empty (one a form may leave out) takes the division's default.
         return NewDivision(**{k: v for k, v in self.cleaned_data.items() if v not in (None, "")})
 

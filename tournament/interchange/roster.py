@@ -20,6 +20,7 @@ import zipfile
 from dataclasses import dataclass
 
 from scoring.text import decode
+from tournament.interchange import tsh
 
 # Limits on what is read, each refused in a sentence: a roster is a few hundred players, and
 # an xlsx is a zip whose parts could unpack to far more than the upload (a "zip bomb").
@@ -209,7 +210,6 @@ def read_roster(data: bytes, filename: str, lengths: dict[str, int] | None = Non
 def _entries_of_t(data: bytes, filename: str, lengths: dict[str, int]) -> list[Entry]:
     """The players of a tsh `.t` file: name, rating, team and (a NASPA file's `:AA000000`
     suffix) membership id; the file's results are not read (`importtsh` reads a whole event)."""
-    from tournament.interchange import tsh
 
     if len(data) > MAX_BYTES:
         raise RosterError(

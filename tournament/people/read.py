@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from tournament.models import Game, Person, Player, Scoresheet
+from tournament.people.services import fold
 from tournament.standings import keys, read_model, stamps
 
 TIMEOUT = 3600
@@ -35,8 +36,6 @@ def _public_players(person: Person) -> QuerySet[Player]:
 def people_list(query: str = "") -> QuerySet[Person]:
     """Every person the public may see, by name; `query`'s words each found in the name
     (folded as people are matched: case, accents and order do not count)."""
-    from tournament.people.services import fold
-
     public = Player.objects.filter(person=OuterRef("pk"), division__tournament__public=True)
     people = Person.objects.filter(Exists(public), hidden=False)
     for word in fold(query).split()[:6]:

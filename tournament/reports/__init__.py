@@ -55,6 +55,7 @@ def make(
     It is written in `lang` when one is asked for, else in the tournament's default language,
     else in the active one: headings, the engines' sentences, Persian right to left. `base` is
     the site's address, for the reports that print the players' personal links."""
+    # Read when a file is made, for speed: reportlab and openpyxl cost a worker's start.
     from tournament.reports import data, pdf, xlsx
 
     if kind not in BUILDERS:

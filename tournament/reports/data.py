@@ -18,8 +18,13 @@ from django.utils.translation import ngettext, pgettext
 
 from tournament.core import tsh_settings
 from tournament.core.sentences import isolate
+from tournament.engine import prizes as engine
+from tournament.engine.ratings import performance_rating
 from tournament.engine.text import ordinal
+from tournament.interchange import tou
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
+from tournament.phone import services as phone
+from tournament.playoffs import services as playoff_service
 from tournament.reports import prizes as ceremony
 from tournament.scoresheets import viewer
 from tournament.standings import prizes as prize_service
@@ -27,6 +32,7 @@ from tournament.standings import queries, read_model
 from tournament.standings import stamps as division_stamps
 from tournament.standings.gibson import gibsonized
 from tournament.standings.stamps import DivisionStamps
+from tournament.standings.statistics import division_statistics
 from tournament.standings.tables import FIXED_MARK, fixed_table_legend
 
 Cell = str | int | float | None
@@ -416,8 +422,6 @@ def player_links(division: Division, base: str) -> dict[int, str]:
     link to a player who has none; none at all without an address."""
     from django.urls import reverse
 
-    from tournament.phone import services as phone
-
     base = base.rstrip("/")
     if not base:
         return {}
@@ -643,8 +647,6 @@ def _score_table(title: str, scores: list, combined: bool = False) -> Table:
 def stats(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The division's statistics (`engine/statistics.py`): averages, high and low scores,
     upsets, the first player's wins, winning streaks, and the scoresheets' plays and bingos."""
-    from tournament.standings.statistics import division_statistics
-
     stamps = division_stamps.read(division)
     after = _after_round(division, number, public, stamps)
     if not after:
@@ -855,8 +857,6 @@ def _ranking(kind: str) -> Any:
     def build(division: Division, number: int | None = None, public: bool = False) -> Report:
         """The ten best for the prize type and all level with the tenth, with their figures
         (TSH's TUFFluck, OVERSEED, HighRatingChange … report commands)."""
-        from tournament.engine import prizes as engine
-
         stamps = division_stamps.read(division)
         after = _after_round(division, number, public, stamps)
         if not after:
@@ -899,8 +899,6 @@ def _ranking(kind: str) -> Any:
 
 def upsets(division: Division, number: int | None = None, public: bool = False) -> Report:
     """The biggest upsets of the division (TSH's UPSETs): the statistics' list."""
-    from tournament.standings.statistics import division_statistics
-
     stamps = division_stamps.read(division)
     after = _after_round(division, number, public, stamps)
     if not after:
@@ -918,9 +916,6 @@ def performance(division: Division, number: int | None = None, public: bool = Fa
     """Each player's performance rating (TSH's PerformanceRATings): the rating at which the
     nsa2008 expectation against their rated opponents' pre-event ratings equals their wins
     (a perfect or zero score aims at 95% or 5%), highest first."""
-    from tournament.engine import prizes as engine
-    from tournament.engine.ratings import performance_rating
-
     stamps = division_stamps.read(division)
     after = _after_round(division, number, public, stamps)
     if not after:
@@ -1248,8 +1243,6 @@ def playoffs(division: Division, number: int | None = None, public: bool = False
     stage by stage, and the champion once the final is decided. `public`: only once the
     director has published the playoff (its games then show as they are entered); `number`
     changes nothing."""
-    from tournament.playoffs import services as playoff_service
-
     now = playoff_service.state(division, public=public)
     if now is None:
         raise ReportError(_("division %(name)s has no playoff") % {"name": division.name})
@@ -1367,8 +1360,6 @@ def tou_text(tournament: Tournament, date: datetime.date | None = None) -> str:
     from a `.tou` file whose scores are unchanged is written as its lines had it (scores,
     opponents, firsts, self-pairings); a division whose lines listed only the rounds played is
     written the same way."""
-    from tournament.interchange import tou
-
     divisions = []
     results_only = False
     for division in tournament.divisions.all():
@@ -1410,8 +1401,6 @@ def tou_text(tournament: Tournament, date: datetime.date | None = None) -> str:
 
 def _tou_entries(game: Game) -> dict:
     """An imported game's entries as its lines wrote them, while its scores are unchanged."""
-    from tournament.interchange import tou
-
     raw = game.tou or {}
     if raw.get("scores") != [game.score1, game.score2]:
         return {}

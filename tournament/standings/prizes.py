@@ -15,6 +15,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from tournament.engine import prizes as engine
 from tournament.engine.text import ordinal
+from tournament.interchange import tsh
 from tournament.models import Division, Game, Player
 from tournament.standings import keys, read_model
 from tournament.standings import stamps as division_stamps
@@ -491,8 +492,6 @@ def confirmed(found: Signed) -> Certificate | None:
 
 def _minimum_team(division: Division) -> int:
     """TSH's `config minimum_prize_team`: the fewest players a team needs for `totalteam`."""
-    from tournament.interchange import tsh
-
     try:
         value = tsh.read_config(division.tournament.tsh_config or "").value("minimum_prize_team")
     except (tsh.TshFormatError, ValueError):
