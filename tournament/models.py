@@ -305,9 +305,10 @@ class Round(models.Model):
     notes = models.JSONField(default=list, blank=True)
     warnings = models.JSONField(default=list, blank=True)
     # Paired by the division itself (`Division.auto_pair`) and not changed by hand since: while
-    # unpublished, a change to the results it was paired from pairs it again (`rounds.revisit`).
+    # unpublished, a change to the results it was paired from pairs it again
+    # (`pairing.services.revisit`).
     auto = models.BooleanField(default=False)
-    # What the pairing was made from (`rounds.basis`): the results through `based_on` and the
+    # What the pairing was made from (`pairing.basis.basis`): the results through `based_on` and the
     # field, each as a digest, and the last change of the log then; {} when not known.
     basis = models.JSONField(default=dict, blank=True)
     # The changes to those results since, when the round was left as it was (paired by hand,

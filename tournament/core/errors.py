@@ -1,5 +1,5 @@
 """The desk's refusal: the one error every write at the desk raises when it cannot do what it
-was asked (`results`, `rounds`, `scoresheets`, `bounds` and the rest subclass or raise it), with
+was asked (`results`, `pairing`, `scoresheets`, `bounds` and the rest subclass or raise it), with
 the sentence that says why. It imports nothing of the app, so any module can raise it."""
 
 from __future__ import annotations

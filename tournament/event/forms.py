@@ -156,7 +156,7 @@ class NewDivisionForm(forms.Form):
         return caps or None
 
     def new_division(self) -> Any:
-        """The division this form describes, to be made (`events.NewDivision`)."""
+        """The division this form describes, to be made (`services.NewDivision`)."""
         # A field left empty (one a form may leave out) takes the division's default.
         return NewDivision(**{k: v for k, v in self.cleaned_data.items() if v not in (None, "")})
 

@@ -1,7 +1,7 @@
 """Personal links' tokens kept as a keyed digest (for lookup) and sealed (for reprinting), no
 longer as they are; and each link's count of writes in its current minute.
 
-The digest and the seal are made here as `tournament/phone/tokens.py` makes them, written out so that
+The digest and the seal are made here as `tournament/core/tokens.py` makes them, written out so that
 this migration keeps doing what it did whatever that module becomes. Going back opens each
 sealed token again; a link whose seal this server's secret key cannot open (a database from
 another server) gets a new random token, revoked.

@@ -991,9 +991,9 @@ def certificates(
     base: str = "",
     kind: str = "certificates",
 ) -> Report:
-    """A certificate a page for each prize-winner (`prizes.certificates`), or of participation
-    for each player (`kind="participation"`), each with the short signed code and a QR code of
-    the public page that confirms it."""
+    """A certificate a page for each prize-winner (`standings/prizes.certificates`), or of
+    participation for each player (`kind="participation"`), each with the short signed code and
+    a QR code of the public page that confirms it."""
     from django.urls import reverse
 
     if not base:

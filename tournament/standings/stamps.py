@@ -15,7 +15,7 @@ frame stamp and that round's stamp; every other page under `stamp`, which every 
 The stamp is replaced inside the writing transaction, not after it: a page can then never be
 cached under a new stamp with data from before the change, and a crash between commit and
 stamp cannot leave a stale page. Replacing it locks the division's row until commit, as most
-writes at the desk already do (`rounds._locked_division`).
+writes at the desk already do (`pairing.services.locked_division`).
 
 A request reads them once (`read`, or the page cache's `of_public_tournament`) and passes the
 `DivisionStamps` down to every part of the read model it asks: what is read after the stamps is
