@@ -71,7 +71,7 @@ def _may_create(request: HttpRequest) -> None:
     if not event.may_create(request.user):
         raise PermissionDenied(
             gettext(
-                "Creating tournaments needs the permission to create event. An "
+                "Creating tournaments needs the permission to create events. An "
                 "administrator of this site gives it (in the admin, or with “manage.py "
                 "createdirector %(username)s”)."
             )
@@ -202,7 +202,7 @@ def copy_tournament(request: HttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied(
             gettext(
                 "Copying a tournament creates one: an administrator of this site gives "
-                "the permission to create event."
+                "the permission to create events."
             )
         )
     assert request.user.is_authenticated  # login_required

@@ -79,7 +79,7 @@ def past_plan(division: Division, round_number: int | None) -> str | None:
         return None
     return ngettext(
         "Round %(round)s is past the %(count)s planned round. Pair it anyway?",
-        "Round %(round)s is past the %(count)s planned services. Pair it anyway?",
+        "Round %(round)s is past the %(count)s planned rounds. Pair it anyway?",
         planned,
     ) % {"round": round_number, "count": planned}
 

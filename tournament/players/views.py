@@ -237,13 +237,13 @@ def late_entry(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
     if given and Game.FORFEIT in kinds:
         text = ngettext(
             "%(name)s added as player %(number)s, with forfeit losses in %(count)s round.",
-            "%(name)s added as player %(number)s, with forfeit losses in %(count)s pairing.",
+            "%(name)s added as player %(number)s, with forfeit losses in %(count)s rounds.",
             given,
         )
     elif given:
         text = ngettext(
             "%(name)s added as player %(number)s, with byes in %(count)s round.",
-            "%(name)s added as player %(number)s, with byes in %(count)s pairing.",
+            "%(name)s added as player %(number)s, with byes in %(count)s rounds.",
             given,
         )
     else:

@@ -35,7 +35,7 @@ def client_for(user: User) -> Client:
 
 @pytest.fixture
 def keeper(db: None) -> User:
-    """The list's director, who directs both event."""
+    """The list's director, who directs both events."""
     return User.objects.create_user("keeper")
 
 
