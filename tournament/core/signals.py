@@ -23,17 +23,20 @@ Every receiver takes `(sender, outcome, **kwargs)`: `outcome.division`, `outcome
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from django.db import transaction
 from django.dispatch import Signal
 
 from tournament.core.actor import Actor
 from tournament.core.changes import FIELD_ACTIONS, RESULT_ACTIONS
-from tournament.models import Change, Division
+from tournament.models import Change, Division, Player
+
+W = TypeVar("W", Change, Player)
 
 # A write of a division's results: new, corrected, deleted or undone.
 results_changed = Signal()
@@ -99,6 +102,16 @@ def announcing(division: Division, actor: Actor) -> Iterator[Outcome]:
         finally:
             _open.reset(token)
         announce(outcome)
+
+
+def announced(division: Division, actor: Actor, write: Callable[[], W]) -> W:
+    """`write()` in an `announcing` block: the change (or player) it returns, with what the
+    subscribers did as its `said`."""
+    with announcing(division, actor) as outcome:
+        done = write()
+    # The same list the outcome's subscribers fill: an inner block's is filled as the outer ends.
+    done.said = outcome.said
+    return done
 
 
 def announce(outcome: Outcome) -> None:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from tournament.core import audit, sentences
 from tournament.core.actor import Actor
 from tournament.core.sentences import isolate
-from tournament.core.signals import announcing
+from tournament.core.signals import announced
 from tournament.interchange import names, roster
 from tournament.models import Change, Division, Game, Player
 from tournament.pairing import missed as missing
@@ -38,10 +38,7 @@ def withdraw(player: Player, from_round: int, user: Actor) -> Player:
     Their results so far stand. Pairings already made for later rounds are left for the
     director to re-pair; the pairing checks warn about them.
     """
-    with announcing(player.division, user) as outcome:
-        done = _withdraw(player, from_round, user)
-    done.said = outcome.said
-    return done
+    return announced(player.division, user, lambda: _withdraw(player, from_round, user))
 
 
 def _withdraw(player: Player, from_round: int, user: Actor) -> Player:
@@ -67,10 +64,7 @@ def reinstate(player: Player, user: Actor) -> Player:
     """The player takes part again from the next round paired. The rounds paired while they
     were withdrawn, where they have no game, give them what the division gives a player who
     misses a round (`pairing.missed`), in the same change."""
-    with announcing(player.division, user) as outcome:
-        done = _reinstate(player, user)
-    done.said = outcome.said
-    return done
+    return announced(player.division, user, lambda: _reinstate(player, user))
 
 
 def _reinstate(player: Player, user: Actor) -> Player:
@@ -166,10 +160,7 @@ def late_entry(
     paired in it; until then they have their missed round's result there too, so that no
     round leaves them with nothing by accident.
     """
-    with announcing(division, user) as outcome:
-        done = _late_entry(division, new, user, missed, last_first)
-    done.said = outcome.said
-    return done
+    return announced(division, user, lambda: _late_entry(division, new, user, missed, last_first))
 
 
 def _late_entry(
@@ -383,10 +374,7 @@ def set_absent(player: Player, round_number: int, absent: bool, user: Actor) -> 
     leaves them out when it is paired and gives them the division's `absent_result` (a forfeit
     loss, or nothing); in a round paired and not yet played, their pairing is changed at once
     (`_absent_from_pairing`, after the desk's confirmation: `absence_question`)."""
-    with announcing(player.division, user) as outcome:
-        done = _set_absent(player, round_number, absent, user)
-    done.said = outcome.said
-    return done
+    return announced(player.division, user, lambda: _set_absent(player, round_number, absent, user))
 
 
 def _set_absent(player: Player, round_number: int, absent: bool, user: Actor) -> Player:

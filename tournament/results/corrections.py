@@ -25,7 +25,7 @@ from tournament.core.changes import (
     result_text,
     snapshot,
 )
-from tournament.core.signals import announcing
+from tournament.core.signals import announced
 from tournament.models import Change, Division, Game
 from tournament.results.services import (
     REFUSED,
@@ -51,10 +51,11 @@ def correct_game(
 
     Both scores None removes the result. Changing or removing an entered result needs a reason.
     """
-    with announcing(game.division, user) as outcome:
-        change = _correct(game, user, version, reason.strip(), score1, score2, first, kind)
-    change.said = outcome.said
-    return change
+    return announced(
+        game.division,
+        user,
+        lambda: _correct(game, user, version, reason.strip(), score1, score2, first, kind),
+    )
 
 
 def _correct(
@@ -115,10 +116,7 @@ def last_undoable(division: Division, user: User) -> Change | None:
 
 def undo_last(division: Division, user: User) -> Change:
     """Put back the rows the user's last entry changed, if no one has changed them since."""
-    with announcing(division, user) as outcome:
-        undone = _undo(division, user)
-    undone.said = outcome.said
-    return undone
+    return announced(division, user, lambda: _undo(division, user))
 
 
 def _undo(division: Division, user: User) -> Change:

@@ -76,7 +76,7 @@ from tournament.core.changes import (
 from tournament.core.choices import ruleset_title
 from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
-from tournament.core.signals import announcing
+from tournament.core.signals import announced
 from tournament.models import Change, Division, Game, Player
 
 if TYPE_CHECKING:
@@ -904,12 +904,13 @@ def record_result(
         raise ValueError(f"Who went first is 1, 2 or 0 (not known), not {first!r}.")
     _possible(score1)
     _possible(score2)
-    with announcing(game.division, actor) as outcome:
-        change = _record_result(
+    return announced(
+        game.division,
+        actor,
+        lambda: _record_result(
             game, score1, score2, actor, reason.strip(), first, version, penalty1, penalty2
-        )
-    change.said = outcome.said
-    return change
+        ),
+    )
 
 
 def _record_result(
@@ -974,12 +975,13 @@ def enter_line(
     A played game's scores are saved by `record_result`, once the line names the game.
     """
     entry = parse_line(text, spread=division.entry_mode == "spread", rules=division_rules(division))
-    with announcing(division, user) as outcome:
-        change = _enter(
+    return announced(
+        division,
+        user,
+        lambda: _enter(
             division, round_number, entry, user, version, reason.strip(), first_as_typed, absent
-        )
-    change.said = outcome.said
-    return change
+        ),
+    )
 
 
 def _enter(
