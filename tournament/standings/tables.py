@@ -1,8 +1,8 @@
 """The tables of the public pages, each declared once as its columns (`Column`: header, cell,
 class, sort keys) and written by one renderer (`table_html`) from the rows of services and
 queries. Written as strings, not through a template engine: a 500-player crosstable has 15,500
-cells, and django-tables2 or a Jinja2 template took 5 to 150 times as long to write the same
-table (bench/RESULTS.md, "One way to write a table")."""
+cells, and django-tables2 took 27 to 115 times as long to write the same tables, a Jinja2
+template 2 to 5 times (bench/RESULTS.md, "One way to write a table")."""
 
 from __future__ import annotations
 
