@@ -140,7 +140,6 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "django_tables2",
     "axes",
     "csp",
     "tournament",

@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
-from django_tables2 import RequestConfig
 
 from tournament.core import tsh_settings
 from tournament.core.access import (
@@ -38,18 +37,13 @@ from tournament.standings.pages import PAGE_TIMEOUT, Page, Scoped
 from tournament.standings.queries import PlayerParts
 from tournament.standings.stamps import DivisionStamps
 from tournament.standings.tables import (
-    PairingsByNameTable,
-    PairingsByTableTable,
-    PlayerGamesTable,
-    RatingsTable,
-    StandingsTable,
     crosstable_cells,
+    crosstable_html,
     fixed_table_legend,
     pairings_by_name_html,
     pairings_by_table_html,
     player_games_html,
     ratings_html,
-    standings_crosstable_html,
     standings_html,
 )
 
@@ -89,7 +83,7 @@ def standings(request: HttpRequest, page: Page[None], slug: str, division: str) 
     capped = bool(div.spread_cap) and request.GET.get("capped") == "1"
     # A big division's table takes far longer to render than to compute, and is the same for
     # every phone until a result changes: it is kept under the standings' own stamp, and
-    # its headers are in the page's language: one copy a language.
+    # its headers are in the page's language: one copy a language, one an order asked for.
     key = keys.of_division(
         "standings-table",
         stamps,
@@ -97,18 +91,15 @@ def standings(request: HttpRequest, page: Page[None], slug: str, division: str) 
         after=after,
         capped=capped,
         spread_cap=div.spread_cap,
-        sort=request.GET.get("sort", ""),
+        sort=",".join(request.GET.getlist("sort")),
         language=translation.get_language(),
     )
     table = cache.get(key)
     if table is None:
         rows = read_model.division_standings(div, after, capped, public=True, stamps=stamps)
-        standings_table = StandingsTable(rows, div)
-        RequestConfig(request, paginate=False).configure(standings_table)
-        # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
-        table = standings_html(standings_table, request)
-        cache.set(key, str(table), timeout=24 * 3600)
-    table = mark_safe(table)  # noqa: S308 - django-tables2's own rendering, escaped there
+        table = standings_html(div, rows, request.GET)
+        cache.set(key, table, timeout=24 * 3600)
+    table = mark_safe(table)  # noqa: S308 - escaped cell by cell
     ctx = {
         "tournament": tournament,
         "division": div,
@@ -146,13 +137,8 @@ def pairings(
         "division": div,
         "rounds": rounds,
         "round": number,
-        # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
-        "by_table": mark_safe(  # noqa: S308 - escaped cell by cell
-            pairings_by_table_html(PairingsByTableTable(found.by_table, div), request)
-        ),
-        "by_name": mark_safe(  # noqa: S308 - escaped cell by cell
-            pairings_by_name_html(PairingsByNameTable(found.by_name, div), request)
-        ),
+        "by_table": mark_safe(pairings_by_table_html(div, found.by_table)),  # noqa: S308 - escaped cell by cell
+        "by_name": mark_safe(pairings_by_name_html(div, found.by_name)),  # noqa: S308 - escaped cell by cell
         "fixed_legend": fixed_table_legend() if found.fixed_tables else "",
     }
     return render(request, "tournament/public/pairings.html", ctx)
@@ -245,12 +231,11 @@ def _player_games(
 ) -> tuple[str, bool]:
     """The player's games table, kept under `key` (`queries.player_games_key`), which changes
     with what the table shows: after a result only the two players' tables are written again.
-    Written without django-tables2's per-cell template loop: the same HTML. With it, whether it
-    is the table of `key`: not when the games changed since `key` was read (the table is then
-    the newer one, and is not kept)."""
+    With it, whether it is the table of `key`: not when the games changed since `key` was read
+    (the table is then the newer one, and is not kept)."""
 
     def write() -> str:
-        return player_games_html(PlayerGamesTable(queries.player_games(person), div), request)
+        return player_games_html(div, queries.player_games(person))
 
     fresh: list[str] = []
 
@@ -274,15 +259,12 @@ def ratings(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     last = max(played, default=0)
     after = after_round_asked(request, last)
     rows = read_model.division_ratings(div, after, public=True, stamps=stamps)
-    table = RatingsTable(rows, div)
-    RequestConfig(request, paginate=False).configure(table)
     ctx = {
         "tournament": tournament,
         "division": div,
         "played": played,
         "after": last if after is None else after,
-        # Written without django-tables2's per-cell template loop: the same HTML, far cheaper.
-        "table": mark_safe(ratings_html(table, request)),  # noqa: S308 - escaped cell by cell
+        "table": mark_safe(ratings_html(div, rows, request.GET)),  # noqa: S308 - escaped cell by cell
         "ratings_note": tsh_settings.ratings_note(div),
         # An event imported with WESPA's printout: its ratings as WESPA printed them.
         "wespa": sorted(
@@ -305,9 +287,8 @@ def crosstable(request: HttpRequest, page: Page[None], slug: str, division: str)
     ctx = {
         "tournament": tournament,
         "division": div,
-        # Written without django-tables2's per-cell template loop, each round's cells kept
-        # until that round changes: the same HTML as tables2's.
-        "table": mark_safe(standings_crosstable_html(div, rows, cells, request)),  # noqa: S308 - escaped cell by cell
+        # Each round's cells kept until that round changes.
+        "table": mark_safe(crosstable_html(div, rows, cells)),  # noqa: S308 - escaped cell by cell
     }
     return render(request, "tournament/public/crosstable.html", ctx)
 

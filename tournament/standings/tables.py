@@ -1,15 +1,21 @@
-"""The tables of the public pages (django-tables2), built from the rows of services and queries."""
+"""The tables of the public pages, each declared once as its columns (`Column`: header, cell,
+class, sort keys) and written by one renderer (`table_html`) from the rows of services and
+queries. Written as strings, not through a template engine: a 500-player crosstable has 15,500
+cells, and django-tables2 took 27 to 115 times as long to write the same tables, a Jinja2
+template 2 to 5 times (bench/RESULTS.md, "One way to write a table")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from typing import Any
 
-import django_tables2 as tables
+from django.http import QueryDict
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
@@ -17,116 +23,217 @@ from django.utils.translation import gettext_lazy as _
 from tournament.core.html import bdi_html, ltr_html
 from tournament.models import Division, Player
 from tournament.standings import cache_once, memos, read_model
-from tournament.standings.queries import CrossRow, PlayerGame, Side, sides_of, signed
+from tournament.standings.queries import PlayerGame, Side, sides_of, signed
+
+EMPTY_TEXT = _("Nothing yet.")
+SORT = "sort"  # the query parameter of a sortable table's order: `?sort=-spread`
 
 
-class DivisionTable(tables.Table):
-    """A table of one division's players: it links each name to the player's page."""
+class Links:
+    """The addresses a division's tables link to."""
 
-    def __init__(self, data: Any, division: Division, **kwargs: Any) -> None:
+    def __init__(self, division: Division) -> None:
         self.division = division
-        self._player_url_prefix: str | None = None
-        super().__init__(data, **kwargs)
+        # Reversed once a table: a 500-player table reversed 500 addresses otherwise.
+        first = reverse("player", args=[division.tournament.slug, division.name, 1])
+        assert first.endswith("/1/")  # noqa: S101 - the address ends with the number
+        self._player_prefix = first[: -len("1/")]
 
-    def player_url(self, player: Player | None) -> str | None:
-        if player is None:
-            return None
-        if self._player_url_prefix is None:
-            # Reversed once a table: a 500-player table reversed 500 addresses otherwise.
-            first = reverse("player", args=[self.division.tournament.slug, self.division.name, 1])
-            assert first.endswith("/1/")  # noqa: S101 - the address ends with the number
-            self._player_url_prefix = first[: -len("1/")]
-        return f"{self._player_url_prefix}{player.number}/"
+    def player(self, player: Player) -> str:
+        return f"{self._player_prefix}{player.number}/"
 
-    class Meta:
-        attrs = {"class": "data"}
-        orderable = False
-        empty_text = _("Nothing yet.")
+    def scoresheet(self, pk: int) -> str:
+        return reverse("scoresheet", args=[self.division.tournament.slug, pk])
+
+
+# A cell: a row's content of one column as HTML, escaped.
+Cell = Callable[[Any, Links], str]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a table: its header, its cells, their class and how it sorts."""
+
+    name: str  # its name in `?sort=`
+    header: str | Promise
+    cell: Cell
+    css: str = ""  # the class of its cells
+    # The row attributes it sorts by, most significant first ("-": descending); none: not sortable.
+    order_by: tuple[str, ...] = ()
+    whole: bool = False  # the cell is the whole `<td>` element (the crosstable's kept cells)
+
+    @property
+    def opening(self) -> str:
+        return f'<td class="{escape(self.css)}">' if self.css else "<td >"
+
+
+def table_html(
+    columns: Sequence[Column],
+    rows: Iterable[Any],
+    links: Links,
+    query: QueryDict | None = None,
+) -> str:
+    """The table of `rows`, one `<tr>` a row (`odd` and `even`), in the order `query` asks for
+    (`?sort=`, its columns that sort), its sortable headers linking to the other order; "Nothing
+    yet." when there is no row. Every cell is escaped by its column."""
+    asked = _asked_order(columns, query)
+    rows = _ordered(rows, columns, asked)
+    lines = [
+        '<div class="table-container">\n<table class="data">\n<thead>\n<tr>',
+        *(_header(column, query, asked) for column in columns),
+        "</tr>\n</thead>\n<tbody>",
+    ]
+    # The whole cell, or its content between the column's `<td>` and `</td>`.
+    cells = [
+        (column.cell, *(("", "") if column.whole else (column.opening, "</td>")))
+        for column in columns
+    ]
+    for i, row in enumerate(rows):
+        tds = "".join([f"{opening}{cell(row, links)}{closing}" for cell, opening, closing in cells])
+        lines.append(f'<tr class="{"odd" if i % 2 else "even"}">{tds}</tr>')
+    if not rows:
+        lines.append(f'<tr><td colspan="{len(columns)}">{escape(str(EMPTY_TEXT))}</td></tr>')
+    lines.append("</tbody>\n</table>\n</div>")
+    return "\n".join(lines)
+
+
+def _asked_order(columns: Sequence[Column], query: QueryDict | None) -> list[str]:
+    """The order `?sort=` asks for (`name`, `-name`; several if given): its sortable columns."""
+    if query is None:
+        return []
+    sortable = {column.name for column in columns if column.order_by}
+    return [alias for alias in query.getlist(SORT) if alias.removeprefix("-") in sortable]
+
+
+def _ordered(rows: Iterable[Any], columns: Sequence[Column], asked: list[str]) -> list[Any]:
+    """`rows` sorted by the columns asked, the first most significant; a missing value (None)
+    first in an ascending order; rows that compare equal keep their order."""
+    rows = list(rows)
+    by_name = {column.name: column for column in columns}
+    keys: list[str] = []
+    for alias in asked:
+        declared = by_name[alias.removeprefix("-")].order_by
+        keys += [_opposite(key) for key in declared] if alias.startswith("-") else declared
+    for key in reversed(keys):  # stable: the least significant first
+        attribute = key.removeprefix("-")
+        rows.sort(
+            key=lambda row: _sort_value(getattr(row, attribute, None)),
+            reverse=key.startswith("-"),
+        )
+    return rows
+
+
+def _sort_value(value: Any) -> tuple[bool, Any]:
+    return (value is not None, value)
+
+
+def _opposite(alias: str) -> str:
+    return alias[1:] if alias.startswith("-") else f"-{alias}"
+
+
+def _header(column: Column, query: QueryDict | None, asked: list[str]) -> str:
+    """A column's header: a sortable one links to its order, or to the opposite when the table
+    is in its order already (classed `asc` or `desc`), the other parameters kept."""
+    text = escape(str(column.header))
+    if not column.order_by or query is None:
+        return f"<th>{text}</th>"
+    current = next((a for a in asked if a.removeprefix("-") == column.name), None)
+    classes = "orderable"
+    if current is not None:
+        classes = f"{'desc' if current.startswith('-') else 'asc'} orderable"
+    params = query.copy()
+    params[SORT] = column.name if current is None else _opposite(current)
+    url = escape(f"?{params.urlencode()}")
+    return f'<th class="{classes}"><a href="{url}">{text}</a></th>'
 
 
 # Every name in a table is isolated in its own direction (`<bdi>`, the `bdi` filter's markup):
 # "سارا احمدی (first)" keeps its order on an English page and "Ada (اول)" on a Persian one.
 # Records and spreads are kept left to right (`<bdi dir="ltr">`, the `ltr` filter's): "2–1 -13"
-# never reads "13- 1–2". Written as strings: a 500-player crosstable has 500 of each.
+# never reads "13- 1–2".
 
 
-def _name(name: str) -> SafeString:
-    return mark_safe(bdi_html(name))  # noqa: S308 - escaped in bdi_html
+def _text(value: object) -> str:
+    """As a template puts a value in: escaped unless it is safe HTML already; None is empty."""
+    if value is None:
+        return ""
+    html = getattr(value, "__html__", None)
+    return html() if html is not None else escape(str(value))
 
 
-def _ltr(text: str) -> SafeString:
-    return mark_safe(ltr_html(text))  # noqa: S308 - escaped in ltr_html
+def _td(value: object, css: str = "") -> str:
+    """A whole cell (the crosstable's cells are kept so)."""
+    return f'<td class="{escape(css)}">{_text(value)}</td>' if css else f"<td >{_text(value)}</td>"
 
 
-def _player_link(table: DivisionTable, player: Player | None, text: str) -> str:
-    """`text` (a name, or a name with its "(first)") linked to the player's page."""
-    url = table.player_url(player)
-    # As format_html writes it, without its cost: a 500-player round has 1,500 links.
-    return mark_safe(_link(url, text))  # noqa: S308 - escaped
+def _link(url: str, html: str) -> str:
+    """`html` (escaped already) linked to `url`."""
+    return f'<a href="{escape(url)}">{html}</a>'
 
 
-class StandingsTable(DivisionTable):
-    rank = tables.Column(verbose_name="#", default="–", attrs={"td": {"class": "num"}})
-    name = tables.Column(
-        verbose_name=_("Player"),
-        linkify=lambda record, table: table.player_url(record.player),
-    )
-    record = tables.Column(verbose_name=_("Record"), order_by=("wins", "-losses"))
-    spread = tables.Column(verbose_name=_("Spread"), attrs={"td": {"class": "num"}})
-    rating = tables.Column(verbose_name=_("Rating"), attrs={"td": {"class": "num"}})
-
-    class Meta(DivisionTable.Meta):
-        orderable = True
-
-    def render_name(self, value: str) -> str:
-        return _name(value)
-
-    def render_record(self, value: str) -> str:
-        return _ltr(value)
-
-    def render_spread(self, value: int) -> str:
-        return _ltr(signed(value))
+def _name_link(player: Player, name: str, links: Links) -> str:
+    """The name, isolated, linked to the player's page."""
+    return _link(links.player(player), bdi_html(name))
 
 
-class RatingsTable(DivisionTable):
-    name = tables.Column(
-        verbose_name=_("Player"),
-        linkify=lambda record, table: table.player_url(record.player),
-    )
-    before = tables.Column(verbose_name=_("Before"), attrs={"td": {"class": "num"}})
-    after = tables.Column(verbose_name=_("After"), attrs={"td": {"class": "num"}})
-    change = tables.Column(verbose_name=_("Change"), attrs={"td": {"class": "num"}})
-
-    class Meta(DivisionTable.Meta):
-        orderable = True
-
-    def render_name(self, value: str) -> str:
-        return _name(value)
-
-    def render_change(self, value: int) -> str:
-        return _ltr(signed(value))
+def _with_first(name: str, first: int) -> str:
+    """The name, isolated, and "(first)" after it when its player goes first."""
+    if first != 1:
+        return bdi_html(name)
+    return escape(gettext("%(name)s (first)")) % {"name": bdi_html(name)}
 
 
-class PairingsByTableTable(DivisionTable):
-    class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
-        pass
+def _opponent(side: Side, links: Links) -> str:
+    """The opponent's name linked to their page, or what the game was instead (a bye)."""
+    if side.opponent is None:
+        return escape(side.opponent_text)  # a bye or a forfeit: the page's own word
+    return _name_link(side.opponent, side.opponent_text, links)
 
-    table = tables.Column(verbose_name=_("Table"), default="", attrs={"td": {"class": "num"}})
-    player = tables.Column(verbose_name=_("Player"), empty_values=())
-    score_text = tables.Column(accessor="score_penalty_text", verbose_name=_("Score"), default="")
-    opponent = tables.Column(verbose_name=_("Opponent"), empty_values=())
 
-    def render_table(self, record: Side) -> Any:
-        return table_cell(record)
+def _rank(rank: int | None) -> str:
+    return "–" if rank is None else str(rank)
 
-    def render_player(self, record: Side) -> str:
-        return _player_link(self, record.player, _with_first(record.player.name, record.first))
 
-    def render_opponent(self, record: Side) -> str:
-        if record.opponent is None:
-            return record.opponent_text  # a bye or a forfeit: the page's own word
-        other = {1: 2, 2: 1}.get(record.first, 0)
-        return _player_link(self, record.opponent, _with_first(record.opponent_text, other))
+STANDINGS = (
+    Column("rank", "#", lambda row, links: _rank(row.rank), "num", ("rank",)),
+    Column(
+        "name",
+        _("Player"),
+        lambda row, links: _name_link(row.player, row.name, links),
+        "",
+        ("name",),
+    ),
+    Column("record", _("Record"), lambda row, links: ltr_html(row.record), "", ("wins", "-losses")),
+    Column(
+        "spread", _("Spread"), lambda row, links: ltr_html(signed(row.spread)), "num", ("spread",)
+    ),
+    Column("rating", _("Rating"), lambda row, links: _text(row.rating), "num", ("rating",)),
+)
+
+RATINGS = (
+    Column(
+        "name",
+        _("Player"),
+        lambda row, links: _name_link(row.player, row.name, links),
+        "",
+        ("name",),
+    ),
+    Column("before", _("Before"), lambda row, links: _text(row.before), "num", ("before",)),
+    Column("after", _("After"), lambda row, links: _text(row.after), "num", ("after",)),
+    Column(
+        "change", _("Change"), lambda row, links: ltr_html(signed(row.change)), "num", ("change",)
+    ),
+)
+
+
+def standings_html(division: Division, rows: Iterable[read_model.Row], query: QueryDict) -> str:
+    """The public standings, in the order `query` asks for."""
+    return table_html(STANDINGS, rows, Links(division), query)
+
+
+def ratings_html(division: Division, rows: Iterable[read_model.RatingRow], query: QueryDict) -> str:
+    """The public ratings, in the order `query` asks for."""
+    return table_html(RATINGS, rows, Links(division), query)
 
 
 FIXED_MARK = "*"  # after a fixed table's number, in every printed pairing; the legend says so
@@ -151,71 +258,49 @@ def table_cell(side: Side) -> Any:
     )
 
 
-def _with_first(name: str, first: int) -> SafeString:
-    """The name, isolated, and "(first)" after it when its player goes first."""
-    if first != 1:
-        return _name(name)
-    return mark_safe(escape(gettext("%(name)s (first)")) % {"name": bdi_html(name)})  # noqa: S308 - escaped
+def _other(first: int) -> int:
+    return {1: 2, 2: 1}.get(first, 0)
 
 
-class PairingsByNameTable(DivisionTable):
-    class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
-        pass
-
-    player = tables.Column(
-        verbose_name=_("Player"), linkify=lambda record, table: table.player_url(record.player)
-    )
-    table = tables.Column(verbose_name=_("Table"), default="", attrs={"td": {"class": "num"}})
-    opponent = tables.Column(verbose_name=_("Opponent"), empty_values=())
-    first_text = tables.Column(verbose_name=_("1st/2nd"), default="")
-    score_text = tables.Column(accessor="score_penalty_text", verbose_name=_("Score"), default="")
-
-    def render_player(self, value: Player) -> str:
-        return _name(value.name)
-
-    def render_table(self, record: Side) -> Any:
-        return table_cell(record)
-
-    def render_opponent(self, record: Side) -> str:
-        return _opponent(self, record)
-
-
-def _opponent(table: DivisionTable, side: Side) -> str:
-    """The opponent's name linked to their page, or what the game was instead (a bye)."""
+def _paired_opponent(side: Side, links: Links) -> str:
+    """The opponent, "(first)" after the name when they go first; or what the game was instead."""
     if side.opponent is None:
-        return side.opponent_text
-    return _player_link(table, side.opponent, _name(side.opponent_text))
+        return escape(side.opponent_text)
+    return _link(links.player(side.opponent), _with_first(side.opponent_text, _other(side.first)))
 
 
-class PlayerGamesTable(DivisionTable):
-    class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
-        pass
+PAIRINGS_BY_TABLE = (
+    Column("table", _("Table"), lambda side, links: _text(table_cell(side)), "num"),
+    Column(
+        "player",
+        _("Player"),
+        lambda side, links: _link(
+            links.player(side.player), _with_first(side.player.name, side.first)
+        ),
+    ),
+    Column("score_text", _("Score"), lambda side, links: _text(side.score_penalty_text)),
+    Column("opponent", _("Opponent"), _paired_opponent),
+)
 
-    round = tables.Column(
-        accessor="side__round", verbose_name=_("Rd"), attrs={"td": {"class": "num"}}
-    )
-    opponent = tables.Column(accessor="side__opponent", verbose_name=_("Opponent"), empty_values=())
-    first = tables.Column(accessor="side__first_text", verbose_name=_("1st/2nd"), default="")
-    score = tables.Column(accessor="side__score_penalty_text", verbose_name=_("Score"), default="")
-    result = tables.Column(accessor="side__result", verbose_name=_("Result"), default="")
-    record = tables.Column(verbose_name=_("Record"), empty_values=())
-    scoresheet = tables.Column(verbose_name=_("Scoresheet"), empty_values=())
+PAIRINGS_BY_NAME = (
+    Column(
+        "player", _("Player"), lambda side, links: _name_link(side.player, side.player.name, links)
+    ),
+    Column("table", _("Table"), lambda side, links: _text(table_cell(side)), "num"),
+    Column("opponent", _("Opponent"), _opponent),
+    Column("first_text", _("1st/2nd"), lambda side, links: _text(side.first_text)),
+    Column("score_text", _("Score"), lambda side, links: _text(side.score_penalty_text)),
+)
 
-    def render_opponent(self, record: PlayerGame) -> str:
-        return _opponent(self, record.side)
 
-    def render_result(self, value: str) -> str:
-        return RESULT_WORDS[value]() if value in RESULT_WORDS else value
+def pairings_by_table_html(division: Division, sides: Iterable[Side]) -> str:
+    """A round's pairings by table, each game once (`queries.round_pairings`' `by_table`)."""
+    return table_html(PAIRINGS_BY_TABLE, sides, Links(division))
 
-    def render_record(self, record: PlayerGame) -> str:
-        return _ltr(f"{record.record} {signed(record.spread)}")
 
-    def render_scoresheet(self, record: PlayerGame) -> str:
-        sheet = record.scoresheet
-        if sheet is None:
-            return ""
-        url = reverse("scoresheet", args=[self.division.tournament.slug, sheet.pk])
-        return format_html('<a href="{}">{}</a>', url, sheet.label)
+def pairings_by_name_html(division: Division, sides: Iterable[Side]) -> str:
+    """A round's pairings by name, every player once (`queries.round_pairings`' `by_name`)."""
+    return table_html(PAIRINGS_BY_NAME, sides, Links(division))
 
 
 # The crosstable's marks stay W, L and T in every language, as the records and TSH write them
@@ -228,20 +313,35 @@ RESULT_WORDS = {
 }
 
 
-class RoundColumn(tables.Column):
-    """A crosstable cell: result, opponent's number and score of one round."""
+def _result(value: str) -> str:
+    return escape(RESULT_WORDS[value]() if value in RESULT_WORDS else value)
 
-    def __init__(self, number: int) -> None:
-        super().__init__(
-            accessor=f"cells__{number - 1}",
-            verbose_name=gettext("R%(number)s") % {"number": number},
-            orderable=False,
-            default="",
-            attrs={"td": {"class": "cell"}},
-        )
 
-    def render(self, value: Side) -> str:
-        return _cross_cell(value)
+def _scoresheet(game: PlayerGame, links: Links) -> str:
+    sheet = game.scoresheet
+    if sheet is None:
+        return ""
+    return format_html('<a href="{}">{}</a>', links.scoresheet(sheet.pk), sheet.label)
+
+
+PLAYER_GAMES = (
+    Column("round", _("Rd"), lambda game, links: _text(game.side.round), "num"),
+    Column("opponent", _("Opponent"), lambda game, links: _opponent(game.side, links)),
+    Column("first", _("1st/2nd"), lambda game, links: _text(game.side.first_text)),
+    Column("score", _("Score"), lambda game, links: _text(game.side.score_penalty_text)),
+    Column("result", _("Result"), lambda game, links: _result(game.side.result)),
+    Column(
+        "record",
+        _("Record"),
+        lambda game, links: ltr_html(f"{game.record} {signed(game.spread)}"),
+    ),
+    Column("scoresheet", _("Scoresheet"), _scoresheet),
+)
+
+
+def player_games_html(division: Division, games: Iterable[PlayerGame]) -> str:
+    """A player's games (`queries.player_games`), in round order."""
+    return table_html(PLAYER_GAMES, games, Links(division))
 
 
 def _cross_cell(value: Side) -> str:
@@ -254,158 +354,6 @@ def _cross_cell(value: Side) -> str:
 def _cross_cell_html(letter: str, against: str, score: str) -> SafeString:
     # A big crosstable has a few thousand distinct cells among its tens of thousands.
     return mark_safe(f"{escape(letter)} {escape(against)}<br><small>{escape(score)}</small>")  # noqa: S308 - escaped here
-
-
-class CrosstableTable(DivisionTable):
-    class Meta(DivisionTable.Meta):  # styled as a data table, not sortable
-        pass
-
-    rank = tables.Column(
-        accessor="standing__rank", verbose_name="#", default="–", attrs={"td": {"class": "num"}}
-    )
-    number = tables.Column(
-        accessor="player__number", verbose_name=_("No"), attrs={"td": {"class": "num"}}
-    )
-    name = tables.Column(
-        accessor="player__name",
-        verbose_name=_("Player"),
-        linkify=lambda record, table: table.player_url(record.player),
-    )
-    record = tables.Column(accessor="standing__record", verbose_name=_("Record"))
-    spread = tables.Column(
-        accessor="standing__spread", verbose_name=_("Spread"), attrs={"td": {"class": "num"}}
-    )
-
-    def __init__(self, data: list[CrossRow], division: Division, rounds: int) -> None:
-        columns = [(f"r{n}", RoundColumn(n)) for n in range(1, rounds + 1)]
-        super().__init__(data, division, extra_columns=columns)
-
-    def render_name(self, value: str) -> str:
-        return _name(value)
-
-    def render_record(self, value: str) -> str:
-        return _ltr(value)
-
-    def render_spread(self, value: int) -> str:
-        return _ltr(signed(value))
-
-
-class MovesTable(tables.Table):
-    line = tables.Column(
-        accessor="turn__line", verbose_name=_("Line"), attrs={"td": {"class": "num"}}
-    )
-    nick = tables.Column(accessor="turn__nick", verbose_name=_("Player"))
-    move = tables.Column(
-        accessor="turn__text", verbose_name=_("Move"), attrs={"td": {"class": "gcg"}}
-    )
-    score = tables.Column(
-        accessor="turn__recorded_score", verbose_name=_("Score"), attrs={"td": {"class": "num"}}
-    )
-    engine_score = tables.Column(
-        accessor="turn__computed_score",
-        verbose_name=_("Engine"),
-        default="?",
-        attrs={"td": {"class": lambda record: "num differs" if record.score_differs else "num"}},
-    )
-    total = tables.Column(
-        accessor="turn__recorded_total", verbose_name=_("Total"), attrs={"td": {"class": "num"}}
-    )
-    engine_total = tables.Column(
-        accessor="turn__computed_total",
-        verbose_name=_("Engine"),
-        attrs={"td": {"class": lambda record: "num differs" if record.total_differs else "num"}},
-    )
-    findings = tables.Column(verbose_name=_("Findings"), empty_values=(), default="")
-
-    class Meta:
-        attrs = {"class": "data moves"}
-        orderable = False
-        row_attrs = {"class": lambda record: "wrong" if record.findings else ""}
-
-    def render_nick(self, value: str) -> str:
-        return _name(value)
-
-    def render_findings(self, value: list) -> str:
-        if not value:
-            return ""
-        return format_html_join(
-            "",
-            '<div class="finding {}">{}: {}</div>',
-            ((f.severity, f.code, f.message) for f in value),
-        )
-
-
-def _written_rows(table: DivisionTable, request: Any, cells: Callable[[Any], list[str]]) -> str:
-    """`table` as django-tables2 renders it (the same elements and attributes), its rows written
-    here: tables2's template loop and per-cell machinery are nearly all of a big table's cold
-    render (a 500-player crosstable's 15,500 cells: 2.5 s). The header is tables2's own, from
-    the table rendered without rows; `cells(record)` gives one row's `<td>` elements."""
-    empty = type(table)([], table.division, *_extra_args(table))
-    if table.orderable:
-        empty.order_by = table.order_by  # the header shows the order asked for
-    shell = empty.as_html(request)
-    if not table.rows:
-        return shell
-    start = shell.index("<tbody")
-    lines = [shell[:start], shell[start : shell.index(">", start) + 1]]
-    for i, record in enumerate(table.data):
-        lines.append(
-            '<tr class="{}">{}</tr>'.format("odd" if i % 2 else "even", "".join(cells(record)))
-        )
-    lines.append(shell[shell.index("</tbody>") :])
-    return "\n".join(lines)
-
-
-def _extra_args(table: DivisionTable) -> tuple[int, ...]:
-    return (len(table.columns) - 5,) if isinstance(table, CrosstableTable) else ()
-
-
-def _cell_text(value: object) -> str:
-    """As format_html puts a value in: escaped unless it is safe HTML already."""
-    if value is None:
-        return ""
-    html = getattr(value, "__html__", None)
-    return html() if html is not None else escape(str(value))
-
-
-def _td(value: object, css: str = "") -> str:
-    # Written out rather than with format_html: a big crosstable has tens of thousands of cells.
-    return _html_td(_cell_text(value), css)
-
-
-def _html_td(html: str, css: str = "") -> str:
-    """A cell of HTML written already (escaped)."""
-    if css:
-        return f'<td class="{escape(css)}">{html}</td>'
-    return f"<td >{html}</td>"
-
-
-def _link(url: str | None, text: str) -> str:
-    return f'<a href="{escape(url)}">{_cell_text(text)}</a>' if url else _cell_text(text)
-
-
-def _name_td(table: DivisionTable, player: Player, name: str) -> str:
-    """A cell of the player's name, isolated, linked to their page."""
-    url = table.player_url(player)
-    return f'<td ><a href="{escape(url)}">{bdi_html(name)}</a></td>' if url else _html_td(name)
-
-
-def crosstable_html(table: CrosstableTable, request: Any) -> str:
-    """The public crosstable, cell for cell as django-tables2 renders it, 5 times cheaper."""
-
-    def cells(row: CrossRow) -> list[str]:
-        standing = row.standing
-        player = standing.player
-        return [
-            _td("–" if standing.rank is None else standing.rank, "num"),
-            _td(player.number, "num"),
-            _name_td(table, player, player.name),
-            _html_td(ltr_html(standing.record)),
-            _html_td(ltr_html(signed(standing.spread)), "num"),
-            *(_td("" if side is None else _cross_cell(side), "cell") for side in row.cells),
-        ]
-
-    return _written_rows(table, request, cells)
 
 
 def crosstable_cells(
@@ -436,102 +384,30 @@ def crosstable_cells(
     return by_round
 
 
-def standings_crosstable_html(
-    division: Division, rows: list[Any], cells: dict[int, dict[int, str]], request: Any
-) -> str:
-    """The crosstable of the standings `rows` and the cells of `crosstable_cells`: the same
-    HTML as `crosstable_html`, without a Side for each of the division's games."""
-    rounds = max(cells, default=0)
-    table = CrosstableTable(rows, division, rounds)
+CROSSTABLE = (
+    Column("rank", "#", lambda row, links: _rank(row.rank), "num"),
+    Column("number", _("No"), lambda row, links: str(row.player.number), "num"),
+    Column("name", _("Player"), lambda row, links: _name_link(row.player, row.name, links)),
+    Column("record", _("Record"), lambda row, links: ltr_html(row.record)),
+    Column("spread", _("Spread"), lambda row, links: ltr_html(signed(row.spread)), "num"),
+)
+
+
+def _round_column(number: int, cells: Mapping[int, str]) -> Column:
+    """A round of the crosstable: each player's result, opponent's number and score."""
     empty = _td("", "cell")
-    columns = [cells.get(n, {}) for n in range(1, rounds + 1)]
-
-    def row_cells(row: Any) -> list[str]:
-        player = row.player
-        return [
-            _td("–" if row.rank is None else row.rank, "num"),
-            _td(player.number, "num"),
-            _name_td(table, player, player.name),
-            _html_td(ltr_html(row.record)),
-            _html_td(ltr_html(signed(row.spread)), "num"),
-            *(column.get(player.pk, empty) for column in columns),
-        ]
-
-    return _written_rows(table, request, row_cells)
+    return Column(
+        f"r{number}",
+        gettext("R%(number)s") % {"number": number},
+        lambda row, links: cells.get(row.player.pk, empty),
+        whole=True,
+    )
 
 
-def pairings_by_table_html(table: PairingsByTableTable, request: Any) -> str:
-    """A round's pairings by table, cell for cell as django-tables2 renders them."""
-
-    def cells(side: Side) -> list[str]:
-        return [
-            _td(table_cell(side), "num"),
-            _td(table.render_player(side)),
-            _td(side.score_penalty_text),
-            _td(table.render_opponent(side)),
-        ]
-
-    return _written_rows(table, request, cells)
-
-
-def pairings_by_name_html(table: PairingsByNameTable, request: Any) -> str:
-    """A round's pairings by name, cell for cell as django-tables2 renders them."""
-
-    def cells(side: Side) -> list[str]:
-        return [
-            _name_td(table, side.player, side.player.name),
-            _td(table_cell(side), "num"),
-            _td(table.render_opponent(side)),
-            _td(side.first_text),
-            _td(side.score_penalty_text),
-        ]
-
-    return _written_rows(table, request, cells)
-
-
-def ratings_html(table: RatingsTable, request: Any) -> str:
-    """The public ratings in the order asked for (`RequestConfig`), cell for cell as
-    django-tables2 renders them (a 500-player table: 0.2 s in tables2)."""
-
-    def cells(row: Any) -> list[str]:
-        return [
-            _name_td(table, row.player, row.name),
-            _td(row.before, "num"),
-            _td(row.after, "num"),
-            _html_td(ltr_html(signed(row.change)), "num"),
-        ]
-
-    return _written_rows(table, request, cells)
-
-
-def standings_html(table: StandingsTable, request: Any) -> str:
-    """The public standings in the order asked for, cell for cell as django-tables2 renders them."""
-
-    def cells(row: Any) -> list[str]:
-        return [
-            _td("–" if row.rank is None else row.rank, "num"),
-            _name_td(table, row.player, row.name),
-            _html_td(ltr_html(row.record)),
-            _html_td(ltr_html(signed(row.spread)), "num"),
-            _td(row.rating, "num"),
-        ]
-
-    return _written_rows(table, request, cells)
-
-
-def player_games_html(table: PlayerGamesTable, request: Any) -> str:
-    """A player's games, cell for cell as django-tables2 renders them."""
-
-    def cells(row: PlayerGame) -> list[str]:
-        side = row.side
-        return [
-            _td(side.round, "num"),
-            _td(table.render_opponent(row)),
-            _td(side.first_text),
-            _td(side.score_penalty_text),
-            _td(table.render_result(side.result)),
-            _td(table.render_record(row)),
-            _td(table.render_scoresheet(row)),
-        ]
-
-    return _written_rows(table, request, cells)
+def crosstable_html(
+    division: Division, rows: Sequence[read_model.Row], cells: dict[int, dict[int, str]]
+) -> str:
+    """The crosstable of the standings `rows` and the cells of `crosstable_cells`: a player a
+    row in the standings' order, a column a round."""
+    rounds = [_round_column(n, cells.get(n, {})) for n in range(1, max(cells, default=0) + 1)]
+    return table_html((*CROSSTABLE, *rounds), rows, Links(division))
