@@ -30,6 +30,7 @@ from tournament.core.actor import Actor, RequestUser
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import (
+    Change,
     Claim,
     Division,
     Game,
@@ -102,13 +103,17 @@ def player_for(token: str) -> Player | None:
     return link.player
 
 
-PollState = tuple[int, int, str, tuple[tuple[int, int, int], ...], str]
+# A claim as a poll reads it: (game, player, my_score, opponent_score).
+PollClaim = tuple[int, int, int, int]
+PollState = tuple[int, int, str, tuple[PollClaim, ...], str]
 
 
 def poll_state(token: str) -> PollState | None:
     """What a poll of the player's page needs to know whether its kept body still holds: the
-    player (by a live token's digest), their division and its stamp, their claims (game,
-    scores), and what the division's round clock is kept by (its row as read, "" for none:
+    player (by a live token's digest), their division and its stamp, the claims of the games
+    they have claimed, theirs and their opponent's (a claim is no result: it leaves the stamp
+    alone, so a phone reads them here, and sees its opponent's only once it has claimed too:
+    `PollClaim`), and what the division's round clock is kept by (its row as read, "" for none:
     `hall/clock.py`), read fresh with two small fixed queries written out (a poll is the
     hall's commonest request, and the ORM's compiling would be most of its cost). None for a
     link that does not work."""
@@ -131,8 +136,9 @@ def poll_state(token: str) -> PollState | None:
         if row is None:
             return None
         cursor.execute(
-            f"SELECT game_id, my_score, opponent_score FROM {claim} "  # noqa: S608
-            "WHERE player_id = %s ORDER BY game_id",
+            f"SELECT game_id, player_id, my_score, opponent_score FROM {claim} "  # noqa: S608
+            f"WHERE game_id IN (SELECT game_id FROM {claim} WHERE player_id = %s) "
+            "ORDER BY game_id, player_id",
             [row[0]],
         )
         claims = tuple(tuple(c) for c in cursor.fetchall())
@@ -442,7 +448,8 @@ def snapshot(division: Division) -> dict[str, Any]:
 
     Plain values only: each player's games (their side of each), rank and record, the players'
     numbers and names, the games' states for reporting and sending a scoresheet, and which
-    player sent a scoresheet of which game. Four queries and the cached standings.
+    player sent a scoresheet of which game, and who recorded each player's latest result
+    (`_who_recorded`). Five queries and the cached standings.
     """
 
     def build() -> dict[str, Any]:
@@ -561,6 +568,43 @@ def _snapshot_games(
                     "can_report": report_refusal(state) is None,
                     "can_send_sheet": sheet_state_refusal(state) is None,
                     "sheet": sent.get((pk, me)),
+                    "recorded_by": None,
                 }
             )
+    _who_recorded(games)
     return games
+
+
+# Who a phone says recorded its latest game's result (`_who_recorded`).
+AGREED, DESK, DESK_CORRECTED = "agreed", "desk", "desk corrected"
+
+
+def _who_recorded(games: dict[int, list[dict[str, Any]]]) -> None:
+    """Each player's latest game with a result told who recorded it, from the change that
+    wrote it last (`recorded_by`): the players' reports agreeing (a player wrote it), or the
+    desk, naming the director where their full name is known. One query, of the latest games'
+    result changes alone."""
+    latest = [mine[-1] for mine in games.values() if mine and mine[-1]["score"] is not None]
+    ids = {g["game"] for g in latest if g["opponent"] is not None}
+    if not ids:
+        return
+    writes = (
+        Change.objects.filter(
+            game_id__in=ids,
+            scoresheet__isnull=True,
+            action__in=(Change.Action.CREATE, Change.Action.CORRECT, Change.Action.UNDO),
+        )
+        .order_by("pk")
+        .values_list(
+            "game_id", "action", "player_id", "user_id", "user__first_name", "user__last_name"
+        )
+    )
+    found: dict[int, dict[str, str]] = {}
+    for game, action, by_player, _user, first, last in writes:
+        if by_player:  # a player: the two reports agreed (pks are never 0)
+            found[game] = {"by": AGREED, "name": ""}
+        else:  # a director, or no one (the command line): the desk
+            how = DESK if action == Change.Action.CREATE else DESK_CORRECTED
+            found[game] = {"by": how, "name": f"{first or ''} {last or ''}".strip()}
+    for g in latest:
+        g["recorded_by"] = found.get(g["game"])

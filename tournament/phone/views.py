@@ -190,9 +190,9 @@ def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, st
 
     games = [{**g, "opponent": who(g["opponent"]), "result": _result(g)} for g in reversed(mine)]
     now = games[0] if games else None
-    claim = None
+    claim = theirs = None
     if now is not None and now["can_report"]:
-        claim = next(((m, o) for g, m, o in claims if g == now["game"]), None)
+        claim, theirs = _claims_of(now["game"], player_id, claims)
     ctx = {
         "csrf_token": CSRF_MARK,
         "player": player,
@@ -203,12 +203,27 @@ def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, st
         "standing_mark": STANDING_MARK,
         "claim": claim,
         "claim_scores": f"{claim[0]}–{claim[1]}" if claim else "",
+        # The opponent's claim, read only once the player has claimed: the two disagree.
+        "their_scores": f"{theirs[0]}–{theirs[1]}" if claim and theirs else "",
         "token": token,
     }
     return {
         "title": f"{isolate(player['name'])} · {isolate(snap['tournament']['name'])}",
         "body": render_to_string("tournament/phone/_body.html", ctx),
     }
+
+
+def _claims_of(game: int, player_id: int, claims: tuple) -> tuple[tuple | None, tuple | None]:
+    """The player's own claim of the game and their opponent's, (my score, opponent's) each
+    as its claimant reported it, from the poll's claims (`phone.poll_state`)."""
+    mine = theirs = None
+    for claimed, by, score, other in claims:
+        if claimed == game:
+            if by == player_id:
+                mine = (score, other)
+            else:
+                theirs = (score, other)
+    return mine, theirs
 
 
 def _result(game: dict) -> str:
