@@ -34,6 +34,7 @@ from tournament.core.sentences import isolate
 from tournament.hall import clock
 from tournament.models import Claim, Game, Player, PlayerLink, Scoresheet
 from tournament.phone import services as phone
+from tournament.phone import sheet_reports
 from tournament.results import claims as reports
 from tournament.results import services as results
 from tournament.scoresheets import board_entry
@@ -303,11 +304,13 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
             error = TOO_MANY
         if not error:
             try:
-                saved = phone.send_sheet(player, game, data, file)
+                sent = sheet_reports.send(player, game, data, file)
             except (phone.ReportRefused, results.EntryError) as refusal:
                 error = str(refusal)
             else:
-                messages.success(request, _sheet_message(saved))
+                messages.success(
+                    request, " ".join(filter(None, [_sheet_message(sent.sheet), sent.said]))
+                )
                 if saved_by_script(request):
                     return JsonResponse({"saved": reverse("phone", args=[token])})
                 return redirect("phone", token=token)
@@ -329,6 +332,8 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
         "game": game,
         "token": token,
         "mine": mine,
+        # Whether the player's sheet is their report of the result, or why not.
+        "as_report": sheet_reports.note(game, player, mine) if mine and not refused else None,
         "refused": refused,
         "text": text,
         "error": error,
