@@ -38,6 +38,10 @@
       if (again) again.focus();
     }
     if (title) document.title = title;
+    // What the last write said (a report waiting, a disagreement) may no longer hold: the body
+    // says what holds now.
+    const said = document.querySelector(".phone > .messages");
+    if (said) said.remove();
   }
 
   function poll() {
