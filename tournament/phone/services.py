@@ -39,6 +39,7 @@ from tournament.models import (
     RoundClock,
     Scoresheet,
 )
+from tournament.phone import checkin, disputes
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import memos, read_model
@@ -178,17 +179,6 @@ def spend(token: str, cost: int, budget: int = bounds.CHECK_BUDGET, what: str = 
     with contextlib.suppress(ValueError):  # expired meanwhile: nothing to refund
         cache.decr(key, cost)
     return False
-
-
-# -- check-in -----------------------------------------------------------------------------------
-
-
-def check_in(player: Player) -> None:
-    if not player.division.check_in_open:
-        raise ReportRefused(gettext("Check-in is not open: see the desk."))
-    if not player.checked_in:
-        player.checked_in = True
-        player.save(update_fields=["checked_in", "updated"])
 
 
 # -- reports ------------------------------------------------------------------------------------
@@ -441,8 +431,9 @@ def snapshot(division: Division) -> dict[str, Any]:
     only), computed once per stamp for all its players and kept in the cache under it.
 
     Plain values only: each player's games (their side of each), rank and record, the players'
-    numbers and names, the games' states for reporting and sending a scoresheet, and which
-    player sent a scoresheet of which game. Four queries and the cached standings.
+    numbers and names, the games' states for reporting and sending a scoresheet, which player
+    sent a scoresheet of which game, the games' disputes (`disputes.side`) and whether self
+    check-in is open (`checkin.is_open`). Six queries and the cached standings.
     """
 
     def build() -> dict[str, Any]:
@@ -498,7 +489,7 @@ def _build_snapshot(division: Division) -> dict[str, Any]:
         "division": {
             "id": division.pk,
             "name": division.name,
-            "check_in_open": division.check_in_open,
+            "check_in_open": checkin.is_open(division),
         },
         "tournament": {"name": tournament.name, "language": tournament.language},
     }
@@ -519,6 +510,7 @@ def _snapshot_games(
             game__division_id=division.pk, sent_by__isnull=False
         ).values_list("game_id", "sent_by_id", "verified")
     }
+    disputed = disputes.for_snapshot(division)
     games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
     rows = (
         Game.objects.published()
@@ -561,6 +553,9 @@ def _snapshot_games(
                     "can_report": report_refusal(state) is None,
                     "can_send_sheet": sheet_state_refusal(state) is None,
                     "sheet": sent.get((pk, me)),
+                    **disputes.side(
+                        disputed.get(pk, []), me, has_result, rnd in locked or tournament_locked
+                    ),
                 }
             )
     return games
