@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.core.sentences import FSI, PDI
+from tournament.exchange import backup
 from tournament.models import Change, Dispute, Division, Game, Round
 from tournament.phone import disputes
 from tournament.phone import services as phone
@@ -262,3 +263,22 @@ def test_the_idempotency_key_is_passed_to_the_service(
     _send(ben, game_of(1), WORDS, idempotency_key="offline-7")
     assert keys == ["offline-7"]
     assert Dispute.objects.count() == 1
+
+
+def test_a_backup_keeps_the_disputes_and_their_answers(
+    played: Division, director: User, game_of: Callable[..., Game]
+) -> None:
+    ada, ben = _tokens(played)
+    _send(ben, game_of(1), WORDS)
+    _send(ada, game_of(1), "Ben went first, not me.")
+    disputes.answer_stands(Dispute.objects.get(player__number=2), director)
+    data = backup.write(played.tournament)
+    restored = backup.restore(data, slug="spring-copy").tournament
+    assert sorted(
+        Dispute.objects.filter(game__division__tournament=restored).values_list(
+            "player__name", "text", "answer", "answered_by__username"
+        )
+    ) == [
+        ("Crane, Ben", WORDS, "stands", "alice"),
+        ("Quill, Ada", "Ben went first, not me.", "", None),
+    ]
