@@ -128,6 +128,34 @@ def test_it_stands_reaches_both_phones(
 
     again = _text(desk.post(url, follow=True).content.decode())
     assert "This dispute is already answered." in again
+    log = _text(
+        desk.get(reverse("desk-game", args=["spring-open", game_of(1).pk])).content.decode()
+    )
+    assert f"dispute game said to be wrong: {WORDS}" in log
+    assert "dispute game said to be wrong: " + WORDS + " the result stands" in log
+
+
+def test_an_earlier_games_dispute_stays_on_both_phones(
+    played: Division, director: User, game_of: Callable[..., Game]
+) -> None:
+    ada, ben = _tokens(played)
+    _send(ben, game_of(1), WORDS)
+    one, two = played.players.get(number=1), played.players.get(number=2)
+    Game.objects.create(division=played, round=2, table=1, player1=two, player2=one, first=1)
+    Round.objects.create(division=played, number=2, published=True)
+
+    page = _page(ben)
+    assert "Round 2 Table 1" in page and "This result is wrong" not in page  # no result yet
+    assert (
+        f"Round 1, against Quill, Ada You said this result is wrong: {WORDS} "
+        "The desk will answer here."
+    ) in page
+    assert "Another result is wrong? Tell the desk" not in page  # theirs is open
+    theirs = _page(ada)
+    assert "Round 1, against Crane, Ben Crane, Ben said this result is wrong." in theirs
+    assert "Another result is wrong? Tell the desk" in theirs
+    form = Client().get(reverse("phone-dispute", args=[ada])).content.decode()
+    assert f'<option value="{game_of(1).pk}" selected>' in form  # the latest with a result
 
 
 def test_a_correction_answers_it_and_both_phones_show_the_result(
