@@ -48,8 +48,10 @@ def dispute(request: HttpRequest, token: str) -> HttpResponse:
     text = request.POST.get("text", "")
     error = ""
     if request.method == "POST":
-        game = phone.game_of(player, chosen)
-        if not phone.allow(token):
+        # One of the link's writes, counted before the game is looked for.
+        allowed = phone.allow(token)
+        game = phone.game_of(player, chosen) if allowed else None
+        if not allowed:
             error = str(TOO_MANY)
         elif game is None:
             error = _("This is not one of your games.")
