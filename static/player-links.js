@@ -1,11 +1,13 @@
 // The desk's list of personal links (phone/desk_links.html): a Copy button beside each link's
-// read-only field. Without a script the field is there to select and copy by hand.
+// read-only field, and beside every link as a text. Without a script the field is there to
+// select and copy by hand.
 "use strict";
 (function () {
   var table = document.getElementById("player-links");
   if (!table) { return; }
   var copied = table.getAttribute("data-t-copied") || "";
-  table.querySelectorAll("button.copy-link").forEach(function (button) {
+  // The links' own buttons, and the one of every link as a message's text (_all_links.html).
+  document.querySelectorAll("button.copy-link").forEach(function (button) {
     var field = document.getElementById(button.getAttribute("data-copy"));
     if (!field) { return; }
     var label = button.textContent;

@@ -239,6 +239,9 @@ class Player(models.Model):
     # Checked in for the event: at the desk's check-in list, or by the player's own link while
     # the division's check-in is open. Round 1 pairs only the players checked in.
     checked_in = models.BooleanField(default=False)
+    # How the player checked in: at the desk's list, or by their own link ("" while not in).
+    CHECKED_IN_BY = [("desk", _("at the desk")), ("phone", _("by phone"))]
+    checked_in_by = models.CharField(max_length=5, choices=CHECKED_IN_BY, blank=True)
     # A table the player always sits at (accessibility): pairings keep it.
     fixed_table = models.PositiveIntegerField(null=True, blank=True)
     # Rounds the player is marked absent for: not paired, and given the division's
@@ -532,6 +535,7 @@ class Change(models.Model):
         CLOCK = "clock", _("clock")
         PHOTO = "photo", _("photo")
         EDIT_EVENT = "edit event", _("edit event")
+        DISPUTE = "dispute", _("dispute")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
@@ -612,6 +616,42 @@ class Claim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.my_score}-{self.opponent_score}"
+
+
+DISPUTE_LENGTH = 500  # the characters a player may write of what is wrong with a result
+
+
+class Dispute(models.Model):
+    """A player's word, from their link, that a recorded result of their game is wrong
+    (`phone/disputes.py`): on the desk's "Still to settle" until a director answers that it
+    stands or corrects the result (which answers every open dispute of the game). One open
+    dispute a game and player; `text` is plain text, at most DISPUTE_LENGTH characters."""
+
+    OPEN, STANDS, CORRECTED = "", "stands", "corrected"
+    ANSWERS = [(OPEN, _("open")), (STANDS, _("it stands")), (CORRECTED, _("corrected"))]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="disputes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="disputes")
+    text = models.TextField()
+    opened = models.DateTimeField(auto_now_add=True)
+    answer = models.CharField(max_length=10, choices=ANSWERS, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=models.Q(answer=""),
+                name="one_open_dispute_per_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} disputes game {self.game_id}"
 
 
 class PlayerPhoto(models.Model):

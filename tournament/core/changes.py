@@ -122,6 +122,10 @@ def change_text(data: dict[str, Any] | None) -> str:
         return ""
     if "games" in data:
         return "; ".join(result_text(s) for s in data["games"])
+    if "dispute" in data:  # a player's word that a result is wrong (phone/disputes.py)
+        if data.get("answer") == "stands":
+            return gettext("the result stands")
+        return gettext("said to be wrong: %(text)s") % {"text": isolate(data.get("text", ""))}
     if "scoresheet" in data:
         count = data.get("findings", 0)
         state = (

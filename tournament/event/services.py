@@ -304,6 +304,7 @@ _PLAYER_SKIP = {
     "division",
     "withdrawn_from_round",
     "checked_in",
+    "checked_in_by",
     "updated",
     "wespa",
     "lifetime_games",

@@ -34,6 +34,7 @@ from tournament.core import jsonin, tokens
 from tournament.models import (
     Change,
     Claim,
+    Dispute,
     Division,
     Game,
     Person,
@@ -81,10 +82,11 @@ TABLES: list[tuple[str, type[models.Model]]] = [
     ("changes", Change),
     ("player_links", PlayerLink),
     ("claims", Claim),
+    ("disputes", Dispute),
 ]
 MEMBERS = {"manifest.json", *(f"{name}.json" for name, _ in TABLES)}
 # Tables added since version 1 was first written: a file without them restores with none.
-OPTIONAL = {"player_photos.json"}
+OPTIONAL = {"player_photos.json", "disputes.json"}
 _LINK_PROBE = "spread backup: is this the same secret key?"
 
 
@@ -134,6 +136,7 @@ def _querysets(tournament: Tournament) -> dict[str, models.QuerySet[Any]]:
         "changes": Change.objects.filter(tournament=t).order_by("pk"),
         "player_links": PlayerLink.objects.filter(player__division__tournament=t).order_by("pk"),
         "claims": Claim.objects.filter(game__division__tournament=t).order_by("pk"),
+        "disputes": Dispute.objects.filter(game__division__tournament=t).order_by("pk"),
     }
 
 

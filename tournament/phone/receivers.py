@@ -1,6 +1,7 @@
 """The phones' subscriptions (`core/signals.py`): a result written at the desk settles the
-players' reports of its game, and the division's phone snapshot is made again after the
-commit; a round published is on every phone at its next poll."""
+players' reports of its game and answers the players' disputes of it (`disputes.corrected`),
+and the division's phone snapshot is made again after the commit; a round published is on
+every phone at its next poll."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.utils.translation import gettext
 
 from tournament.core.signals import Outcome, field_changed, results_changed, round_published
 from tournament.models import Claim, Division
-from tournament.phone import services
+from tournament.phone import disputes, services
 from tournament.results.claims import claims_text
 
 
@@ -30,6 +31,11 @@ def settle(sender: type, outcome: Outcome, **kwargs: Any) -> None:
     )
 
 
+def answer_disputes(sender: type, outcome: Outcome, **kwargs: Any) -> None:
+    """The open disputes of the games whose result was just written: answered, corrected."""
+    disputes.corrected(outcome)
+
+
 def published(sender: type, division: Division, **kwargs: Any) -> None:
     services.warm_after_commit(division.pk)
 
@@ -37,4 +43,5 @@ def published(sender: type, division: Division, **kwargs: Any) -> None:
 def connect() -> None:
     for signal in (results_changed, field_changed):
         signal.connect(settle, dispatch_uid=f"phone-{id(signal)}")
+        signal.connect(answer_disputes, dispatch_uid=f"phone-disputes-{id(signal)}")
     round_published.connect(published, dispatch_uid="phone-published")

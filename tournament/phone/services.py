@@ -40,6 +40,7 @@ from tournament.models import (
     RoundClock,
     Scoresheet,
 )
+from tournament.phone import checkin, disputes
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import memos, read_model
@@ -184,17 +185,6 @@ def spend(token: str, cost: int, budget: int = bounds.CHECK_BUDGET, what: str = 
     with contextlib.suppress(ValueError):  # expired meanwhile: nothing to refund
         cache.decr(key, cost)
     return False
-
-
-# -- check-in -----------------------------------------------------------------------------------
-
-
-def check_in(player: Player) -> None:
-    if not player.division.check_in_open:
-        raise ReportRefused(gettext("Check-in is not open: see the desk."))
-    if not player.checked_in:
-        player.checked_in = True
-        player.save(update_fields=["checked_in", "updated"])
 
 
 # -- reports ------------------------------------------------------------------------------------
@@ -447,9 +437,10 @@ def snapshot(division: Division) -> dict[str, Any]:
     only), computed once per stamp for all its players and kept in the cache under it.
 
     Plain values only: each player's games (their side of each), rank and record, the players'
-    numbers and names, the games' states for reporting and sending a scoresheet, and which
-    player sent a scoresheet of which game, and who recorded each player's latest result
-    (`_who_recorded`). Five queries and the cached standings.
+    numbers and names, the games' states for reporting and sending a scoresheet, which player
+    sent a scoresheet of which game, who recorded each player's latest result (`_who_recorded`),
+    the games' disputes (`disputes.side`) and whether self check-in is open (`checkin.is_open`).
+    Seven queries and the cached standings.
     """
 
     def build() -> dict[str, Any]:
@@ -505,7 +496,7 @@ def _build_snapshot(division: Division) -> dict[str, Any]:
         "division": {
             "id": division.pk,
             "name": division.name,
-            "check_in_open": division.check_in_open,
+            "check_in_open": checkin.is_open(division),
         },
         "tournament": {"name": tournament.name, "language": tournament.language},
     }
@@ -526,6 +517,7 @@ def _snapshot_games(
             game__division_id=division.pk, sent_by__isnull=False
         ).values_list("game_id", "sent_by_id", "verified")
     }
+    disputed = disputes.for_snapshot(division)
     games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
     rows = (
         Game.objects.published()
@@ -569,6 +561,9 @@ def _snapshot_games(
                     "can_send_sheet": sheet_state_refusal(state) is None,
                     "sheet": sent.get((pk, me)),
                     "recorded_by": None,
+                    **disputes.side(
+                        disputed.get(pk, []), me, has_result, rnd in locked or tournament_locked
+                    ),
                 }
             )
     _who_recorded(games)

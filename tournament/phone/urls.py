@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournament.phone import views
+from tournament.phone import dispute_views, link_lists, views
 
 # Under /p/<token>/.
 player = [
@@ -10,6 +10,7 @@ player = [
     path("live", views.live, name="phone-live"),
     path("check-in", views.check_in, name="phone-check-in"),
     path("report", views.report, name="phone-report"),
+    path("wrong", dispute_views.dispute, name="phone-dispute"),
     path("games/<int:game_id>/sheet", views.sheet, name="phone-sheet"),
     path("games/<int:game_id>/sheet/check", views.sheet_check, name="phone-sheet-check"),
     path("games/<int:game_id>/sheet/turn", views.sheet_turn, name="phone-sheet-turn"),
@@ -18,5 +19,11 @@ player = [
 desk_division = [
     path("claims/", views.desk_queue, name="desk-claims"),
     path("links/", views.desk_links, name="desk-player-links"),
+    path("links.csv", link_lists.links_csv, name="desk-player-links-csv"),
+    path(
+        "disputes/<int:dispute_id>/answer",
+        dispute_views.desk_answer,
+        name="desk-dispute-answer",
+    ),
     path("players/<int:number>/link", views.desk_link, name="desk-player-link"),
 ]

@@ -32,9 +32,9 @@ from tournament.core.html import bdi, ltr
 from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.hall import clock
-from tournament.models import Claim, Game, Player, PlayerLink, Scoresheet
+from tournament.models import Claim, Game, Player, Scoresheet
+from tournament.phone import checkin, link_lists, sheet_reports
 from tournament.phone import services as phone
-from tournament.phone import sheet_reports
 from tournament.results import claims as reports
 from tournament.results import services as results
 from tournament.scoresheets import board_entry
@@ -48,6 +48,13 @@ if TYPE_CHECKING:
 
 SENT_SHOWN = 50  # the latest scoresheets sent from phones, on the desk's queue page
 TOO_MANY = gettext_lazy("Too many reports from this link in a minute: wait a moment.")
+
+
+def idempotency_key(request: HttpRequest) -> str | None:
+    """The optional `idempotency_key` field of a phone's POST (at most 100 characters, else
+    None), which the view passes to its service as `key` for the offline store of issue 38."""
+    key = request.POST.get("idempotency_key", "")
+    return key if 0 < len(key) <= 100 else None
 
 
 def _player(request: HttpRequest, token: str) -> Player:
@@ -207,6 +214,7 @@ def _body(player_id: int, snap: dict, claims: tuple, token: str) -> dict[str, st
         # The opponent's claim, read only once the player has claimed: the two disagree.
         "their_scores": f"{theirs[0]}–{theirs[1]}" if claim and theirs else "",
         "token": token,
+        "earlier_disputable": any(g["can_dispute"] for g in games[1:]),
     }
     return {
         "title": f"{isolate(player['name'])} · {isolate(snap['tournament']['name'])}",
@@ -244,9 +252,9 @@ def check_in(request: HttpRequest, token: str) -> HttpResponse:
         messages.error(request, TOO_MANY)
     else:
         try:
-            phone.check_in(player)
+            checkin.check_in(player, key=idempotency_key(request))
             messages.success(request, _("%(name)s: checked in.") % {"name": isolate(player.name)})
-        except phone.ReportRefused as error:
+        except checkin.CheckInRefused as error:
             messages.error(request, str(error))
     return redirect("phone", token=token)
 
@@ -487,27 +495,22 @@ def desk_links(request: HttpRequest, slug: str, division_id: int) -> HttpRespons
     never had a link is given one, as the slips do; one whose link was revoked has none until a
     director makes a new one."""
     division = get_desk_division(request, slug, division_id)
-    players = list(division.players.order_by("number"))
-    links = list(
-        PlayerLink.objects.filter(player__division=division).values_list("player_id", "revoked")
-    )
-    had = {pk for pk, revoked in links}
-    live = {pk for pk, revoked in links if revoked is None}
-    rows = []
-    for player in players:
-        url = ""
-        if player.pk in live or player.pk not in had:
-            token = phone.live_token(player)
-            url = request.build_absolute_uri(reverse("phone", args=[token]))
-        rows.append(
-            {
-                "player": player,
-                "url": url,
-                "reissue": _link_question("reissue", player.name),
-                "revoke": _link_question("revoke", player.name),
-            }
-        )
-    ctx = {"tournament": division.tournament, "division": division, "rows": rows}
+    found = link_lists.rows(request, division)
+    rows = [
+        {
+            "player": row.player,
+            "url": row.url,
+            "reissue": _link_question("reissue", row.player.name),
+            "revoke": _link_question("revoke", row.player.name),
+        }
+        for row in found
+    ]
+    ctx = {
+        "tournament": division.tournament,
+        "division": division,
+        "rows": rows,
+        "message_text": link_lists.message_text(found),
+    }
     response = render(request, "tournament/phone/desk_links.html", ctx)
     response["Cache-Control"] = "no-store"  # the page holds every player's link
     return response

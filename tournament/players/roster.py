@@ -123,7 +123,8 @@ def set_checked_in(player: Player, checked_in: bool, user: Actor) -> Player:
         if player.checked_in == checked_in:
             return player
         player.checked_in = checked_in
-        player.save(update_fields=["checked_in", "updated"])
+        player.checked_in_by = "desk" if checked_in else ""
+        player.save(update_fields=["checked_in", "checked_in_by", "updated"])
         audit.record(
             player.division,
             Change.Action.CHECK_IN,

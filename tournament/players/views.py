@@ -28,6 +28,7 @@ from tournament.models import Division, Game, Player
 from tournament.pairing import services as pairing
 from tournament.pairing.views import tell
 from tournament.people import services as people
+from tournament.phone import checkin as self_check_in
 from tournament.players import roster as roster_changes
 from tournament.players import services as player_changes
 from tournament.players.forms import (
@@ -316,6 +317,20 @@ def _rewritten_text(rewritten: list[str]) -> str:
 @login_required
 def check_in(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
     division = get_desk_division(request, slug, division_id)
+    if request.method == "POST" and "self_check_in" in request.POST:
+        # The division's switch: players may check themselves in from their links.
+        on = request.POST["self_check_in"] == "on"
+        try:
+            self_check_in.set_open(division, on, request.user)
+            messages.success(
+                request,
+                gettext("Players may check themselves in from their links until round 1 is paired.")
+                if on
+                else gettext("Players can no longer check themselves in."),
+            )
+        except self_check_in.CheckInRefused as refused:
+            messages.error(request, str(refused))
+        return redirect("desk-check-in", slug, division.pk)
     if request.method == "POST":
         player = get_object_or_404(division.players, number=request.POST.get("player") or 0)
         checked_in = request.POST.get("checked_in") == "1"
@@ -336,6 +351,8 @@ def check_in(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
         "division": division,
         "players": players,
         "checked": sum(p.checked_in for p in players),
+        "by_phone": sum(p.checked_in and p.checked_in_by == "phone" for p in players),
+        "round_1_paired": self_check_in.round_1_paired(division),
     }
     return render(request, "tournament/players/check_in.html", context)
 

@@ -5,6 +5,7 @@ that nothing unresolved is out of sight:
 
 - results missing in a round under way (published, or with a result already);
 - players' reports that disagree, or that only one player has sent, side by side;
+- players' word that a recorded result is wrong (`Dispute`, from their links), with their words;
 - scoresheets flagged (their final scores differ from the result) or held from the public;
 - rounds paired from results that have changed since (`Round.stale`, `pairing.services.revisit`).
 
@@ -20,23 +21,24 @@ from django.utils.translation import gettext, ngettext
 
 from tournament.core.changes import stale_text
 from tournament.core.sentences import isolate
-from tournament.models import Claim, Division, Game, Round, Scoresheet, Tournament
+from tournament.models import Claim, Dispute, Division, Game, Round, Scoresheet, Tournament
 from tournament.results import claims as reports
 
-MISSING, CLAIMS, SHEET, STALE = "missing", "claims", "sheet", "stale"
+MISSING, CLAIMS, DISPUTE, SHEET, STALE = "missing", "claims", "dispute", "sheet", "stale"
 
 
 @dataclass
 class Item:
     """One thing the desk must still do."""
 
-    kind: str  # MISSING, CLAIMS, SHEET or STALE
+    kind: str  # MISSING, CLAIMS, DISPUTE, SHEET or STALE
     division: Division
     round: int
     sentence: str
     games: list[Game] = field(default_factory=list)  # MISSING: the games without a result
     claims: list[Claim] = field(default_factory=list)  # CLAIMS: each player's report
     sheet: Scoresheet | None = None  # SHEET
+    dispute: Dispute | None = None  # DISPUTE
 
 
 def game_text(game: Game) -> str:
@@ -100,6 +102,35 @@ def _claims(division: Division, round_number: int | None) -> list[Item]:
     return items
 
 
+def _disputes(division: Division, round_number: int | None) -> list[Item]:
+    """The disputes not answered yet: the game, who says its result is wrong, and their words
+    (plain text, isolated), until the desk answers that it stands or corrects the result."""
+    found = (
+        Dispute.objects.filter(game__division=division, answer=Dispute.OPEN)
+        .select_related("game__player1", "game__player2", "player")
+        .order_by("game__round", "game__table", "game_id", "pk")
+    )
+    if round_number is not None:
+        found = found.filter(game__round=round_number)
+    return [
+        Item(
+            DISPUTE,
+            division,
+            d.game.round,
+            gettext("Round %(round)s, %(game)s: %(name)s says the result is wrong: %(text)s")
+            % {
+                "round": d.game.round,
+                "game": game_text(d.game),
+                "name": isolate(d.player.name),
+                "text": isolate(d.text),
+            },
+            games=[d.game],
+            dispute=d,
+        )
+        for d in found
+    ]
+
+
 def _sheets(division: Division, round_number: int | None) -> list[Item]:
     sheets = (
         Scoresheet.objects.filter(game__division=division)
@@ -157,6 +188,7 @@ def for_division(division: Division, round_number: int | None = None) -> list[It
         *_stale(division, states),
         *_missing(division, games, states),
         *_claims(division, round_number),
+        *_disputes(division, round_number),
         *_sheets(division, round_number),
     ]
 

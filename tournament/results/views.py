@@ -296,7 +296,7 @@ def undo(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
 
 def _game_changes(game: Game) -> list[dict[str, Any]]:
     found = [c for c, _, _ in results.changes_touching(game)]
-    found += list(game.change_set.filter(action__in=(UPLOAD, RESOLVE)))
+    found += list(game.change_set.filter(action__in=(UPLOAD, RESOLVE, Change.Action.DISPUTE)))
     unique = {c.pk: c for c in found}
     return change_rows(sorted(unique.values(), key=lambda c: (c.at, c.pk), reverse=True))
 

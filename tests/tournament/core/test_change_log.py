@@ -16,8 +16,9 @@ from PIL import Image
 from tournament.core import audit, changes
 from tournament.event import services as event
 from tournament.hall import clock, photos
-from tournament.models import Change, Division, Game, Player
+from tournament.models import Change, Dispute, Division, Game, Player
 from tournament.pairing import services as pairing
+from tournament.phone import disputes
 from tournament.players import roster
 from tournament.players import services as players
 from tournament.playoffs import services as playoffs
@@ -78,6 +79,9 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
     photos.save_photo(hal, _png(), director)
     clock.start(division, 25, actor=director)
     event.set_dates(division.tournament, datetime.date(2026, 5, 1), None, director)
+    # A player's word that a result is wrong, answered at the desk (the word is the player's).
+    word = Dispute.objects.create(game=game_of(1), player=game_of(1).player2, text="not 24")
+    disputes.answer_stands(word, director)
 
     logged = list(Change.objects.order_by("pk").values_list("action", "user", "player"))
 
@@ -118,6 +122,7 @@ def test_every_write_at_the_desk_logs_its_action_and_its_director(
         "photo",
         "clock",
         "edit event",
+        "dispute",
     ]
     assert {(user, player) for _, user, player in logged} == {(director.pk, None)}
     assert {a for a, _, _ in logged} | {"swap", "unpair"} == set(Change.Action.values)

@@ -18,36 +18,44 @@ pytestmark = [
 ]
 
 
-def _event() -> Division:
+def _event(paired: bool = True) -> Division:
     tournament = Tournament.objects.create(name="Hall Open", slug="hall-open")
     division = Division.objects.create(
         tournament=tournament, name="A", self_report=True, check_in_open=True
     )
     names = ["Quill, Ada", "Crane, Ben", "Vale, Cora", "Moss, Eli"]
-    people = [
+    for n, name in enumerate(names, start=1):
         Player.objects.create(division=division, number=n, name=name, rating=1500)
-        for n, name in enumerate(names, start=1)
-    ]
+    if paired:
+        _pair(division)
+    return division
+
+
+def _pair(division: Division) -> None:
+    """Round 1: Ada v Ben, Cora v Eli."""
+    people = list(division.players.order_by("number"))
     Game.objects.create(
         division=division, round=1, table=1, player1=people[0], player2=people[1], first=1
     )
     Game.objects.create(
         division=division, round=1, table=2, player1=people[2], player2=people[3], first=2
     )
-    return division
 
 
 def test_a_player_checks_in_and_reports_from_a_phone(live_url, page, tmp_path) -> None:
-    division = _event()
+    division = _event(paired=False)
     ben = division.players.get(number=2)
     ada_token = phone.issue_link(division.players.get(number=1))
     ben_token = phone.issue_link(ben)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/p/{ben_token}/")
-    assert page.locator(".table").inner_text() == "Table 1"
-    assert "Quill, Ada goes first." in page.inner_text(".now")
     page.get_by_role("button", name="Check in as Crane, Ben").click()
     assert "Crane, Ben: checked in." in page.inner_text(".messages")
+    _pair(division)  # round 1 paired: check-in by phone is over
+    page.goto(f"{live_url}/p/{ben_token}/")
+    assert page.get_by_role("button", name="Check in as Crane, Ben").count() == 0
+    assert page.locator(".table").inner_text() == "Table 1"
+    assert "Quill, Ada goes first." in page.inner_text(".now")
     page.get_by_label("Your score").fill("380")
     page.get_by_label("Quill, Ada's score").fill("420")
     page.get_by_role("button", name="Report").click()
