@@ -33,6 +33,7 @@ from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.hall import clock
 from tournament.models import Claim, Game, Player, PlayerLink, Scoresheet
+from tournament.phone import offline
 from tournament.phone import services as phone
 from tournament.results import claims as reports
 from tournament.results import services as results
@@ -130,7 +131,11 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
         "etag": _live_etag(poll.key, standing, poll.clock_version),
         "csrf": csrf,
     }
-    ctx = {"title": kept["title"], "body": mark_safe(body), "live": live}  # noqa: S308
+    ctx = {"title": kept["title"], "body": mark_safe(body), "live": live, "token": token}  # noqa: S308
+    if request.headers.get("X-Spread-Copy") == "1":
+        # The copy the phone's service worker keeps, to open offline (static/phone-sw.js): the
+        # messages are left for the page the player sees.
+        ctx["messages"] = ()
     response = render(request, "tournament/phone/page.html", ctx)
     response["Cache-Control"] = "no-store"
     # The site's own Referrer-Policy (same-origin) keeps the token, in the address, from other
@@ -221,37 +226,65 @@ def _result(game: dict) -> str:
     return RESULT_WORDS[result]()
 
 
-@require_POST
-def check_in(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(request, token)
-    if not phone.allow(token):
-        messages.error(request, TOO_MANY)
-    else:
-        try:
-            phone.check_in(player)
-            messages.success(request, _("%(name)s: checked in.") % {"name": isolate(player.name)})
-        except phone.ReportRefused as error:
-            messages.error(request, str(error))
+def sent_by_queue(request: HttpRequest) -> bool:
+    """Whether the phone's own queue sent this (`static/phone-offline.js`): answered in JSON,
+    where to go to see the answer, the answer itself in the page's messages as ever."""
+    return request.headers.get("X-Spread-Queue") == "send"
+
+
+def answered(request: HttpRequest, token: str) -> HttpResponse:
+    """The answer to a write from the player's page, its message already added: their page,
+    or for the phone's queue where it is (the queue goes there once it has sent all it kept)."""
+    url = reverse("phone", args=[token])
+    if sent_by_queue(request):
+        return JsonResponse({"go": url})
+    return redirect(url)
+
+
+def too_many(request: HttpRequest, token: str) -> HttpResponse:
+    """A write past the link's limit: the queue keeps it and sends it again later."""
+    if sent_by_queue(request):
+        return JsonResponse({"error": str(TOO_MANY), "again": True}, status=429)
+    messages.error(request, TOO_MANY)
     return redirect("phone", token=token)
 
 
 @require_POST
-def report(request: HttpRequest, token: str) -> HttpResponse:
+def check_in(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(request, token)
     if not phone.allow(token):
-        messages.error(request, TOO_MANY)
-        return redirect("phone", token=token)
-    game = phone.current_game(player)
+        return too_many(request, token)
+    try:
+        phone.check_in(player, key=offline.key_of(request.POST))
+        messages.success(request, _("%(name)s: checked in.") % {"name": isolate(player.name)})
+    except phone.ReportRefused as error:
+        messages.error(request, str(error))
+    return answered(request, token)
+
+
+@require_POST
+def report(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's report of their game: the game the form was made for (a report kept by
+    the phone while offline may come after the next round's pairing), else their latest."""
+    player = _player(request, token)
+    if not phone.allow(token):
+        return too_many(request, token)
+    named = request.POST.get("game")
+    if named is None:
+        game = phone.current_game(player)
+    else:
+        game = phone.game_of(player, bounds.plain_number(named) or 0)
     try:
         if game is None:
             raise phone.ReportRefused(_("You have no game to report."))
         mine = phone.parse_score(request.POST.get("my_score"), _("your score"))
         theirs = phone.parse_score(request.POST.get("opponent_score"), _("your opponent's"))
-        outcome = phone.report(player, game, mine, theirs)
+        key = offline.key_of(request.POST)
+        outcome = phone.report(player, game, mine, theirs, key=key)
         messages.success(request, outcome.message)
     except (phone.ReportRefused, results.EntryError) as error:
         messages.error(request, str(error))
-    return redirect("phone", token=token)
+    return answered(request, token)
 
 
 # -- the player's scoresheet ------------------------------------------------------------------
@@ -285,18 +318,22 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
                 }
             data, file = read or b"", upload.name or ""
         if not error and not phone.allow(token):
+            if sent_by_queue(request):
+                return too_many(request, token)
             error = TOO_MANY
+        by_script = saved_by_script(request) or sent_by_queue(request)
         if not error:
             try:
-                saved = phone.send_sheet(player, game, data, file)
+                key = offline.key_of(request.POST)
+                saved = phone.send_sheet(player, game, data, file, key=key)
             except (phone.ReportRefused, results.EntryError) as refusal:
                 error = str(refusal)
             else:
                 messages.success(request, _sheet_message(saved))
-                if saved_by_script(request):
+                if by_script:
                     return JsonResponse({"saved": reverse("phone", args=[token])})
                 return redirect("phone", token=token)
-        if saved_by_script(request):
+        if by_script:
             return JsonResponse({"error": str(error)}, status=400)
     board = None
     if not refused:
