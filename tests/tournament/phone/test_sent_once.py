@@ -176,7 +176,7 @@ def test_a_scoresheet_sent_again_with_its_key_saves_one_sheet(
 ) -> None:
     ada = _player(on, 1)
     game = game_of(1)
-    text = record(game)
+    text = record()
     first = phone.send_sheet(ada, game, text, key=KEY)
     again = phone.send_sheet(ada, game, text + "#note sent again\n", key=KEY)
     assert again.pk == first.pk
