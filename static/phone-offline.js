@@ -175,7 +175,8 @@
       } else {
         offline(false);
       }
-      if (!more && go) {
+      // A refusal stays in view: the page's own messages wait for its next opening.
+      if (!more && go && !notes.length) {
         location.assign(go);
         return;
       }
