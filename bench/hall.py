@@ -5,7 +5,7 @@ poll as static/display.js does: every 2 s the display feed and the round's clock
 If-None-Match) and, when the feed answers 200, the scoreboard feed if the server has one.
 
     .venv/bin/python bench/hall.py [--players 500] [--seconds 60] [--poll 3.0] [--workers 2]
-                                   [--screens 4]
+                                   [--screens 4] [--service-worker [--resend 0.1]]
 
 The server is `python -m config.serve` (as `make serve`) on PostgreSQL's `spread_hall_bench`
 (dropped and made afresh), started and stopped as bench/load.py does, with its cache in Redis by
@@ -16,6 +16,15 @@ seen: from its save (the second report's answer) to its first appearance in a sc
 feed (result-to-screen), and in the live feed of both its players (result-to-phone), p50 and
 max. Targets: p99 < 250 ms, 0 errors, 0 lost, result-to-screen under 5 s; `--check` exits 1 if
 one is missed.
+
+`--service-worker`: the phones as the installable page makes them (static/phone-sw.js,
+static/phone-offline.js): each has installed its service worker as a browser does, before the
+measured minute (the worker's script, the copy of the page it keeps, the manifest and the page's
+static files: once a phone, its cost printed apart), then polls exactly as before (the worker
+passes each poll through, If-None-Match and all); its reports are sent by the page's queue (an
+idempotency key, `X-Spread-Queue`, answered in JSON), and `--resend` of them sent a second time
+with the same key, as a phone that lost the answer does. Prints how many games were recorded
+twice (0 is the target).
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import uuid
 
 from load import (  # the same database, server and shell helpers as bench/load.py
     ROOT,
@@ -73,9 +83,15 @@ SCREEN_POLL = 2.0  # static/display.js
 
 COUNT = r"""
 import json
-from tournament.models import Game
-print("JSON" + json.dumps({"recorded": Game.objects.exclude(score1=None).count()}))
+from django.db.models import Count
+from tournament.models import Change, Game
+twice = (
+    Change.objects.filter(game__isnull=False, action=Change.Action.CREATE)
+    .values("game").annotate(n=Count("id")).filter(n__gt=1).count()
+)
+print("JSON" + json.dumps({"recorded": Game.objects.exclude(score1=None).count(), "twice": twice}))
 """
+STATIC = re.compile(r'(?:src|href)="(/static/[^"]+)"')
 
 
 def request(port: int, method: str, path: str, body: str = "", headers=None):
@@ -83,30 +99,77 @@ def request(port: int, method: str, path: str, body: str = "", headers=None):
     try:
         conn.request(method, path, body=body, headers=headers or {})
         response = conn.getresponse()
-        return response.status, response.read().decode(), response.getheader("Set-Cookie") or ""
+        text = response.read().decode(errors="replace")  # a static file may be an image
+        return response.status, text, response.getheader("Set-Cookie") or ""
     finally:
         conn.close()
 
 
-def report(port: int, token: str, mine: int, theirs: int, tally: Tally) -> bool:
-    """Open the page (for the CSRF cookie and field), then send the report, as a phone does."""
+def install(port: int, token: str) -> tuple[int, bool]:
+    """What a phone's browser asks for when the page installs its service worker: the worker's
+    script, the copy of the page it keeps (X-Spread-Copy), the manifest, the page's static
+    files (once: the browser's own cache has them after). How many requests, and all 200."""
+    ok = request(port, "GET", "/p/sw.js")[0] == 200
+    status, page, _ = request(port, "GET", f"/p/{token}/", headers={"X-Spread-Copy": "1"})
+    ok &= status == 200
+    ok &= request(port, "GET", f"/p/{token}/manifest.webmanifest")[0] == 200
+    files = list(dict.fromkeys(STATIC.findall(page)))
+    for path in files:
+        ok &= request(port, "GET", path)[0] == 200
+    return 3 + len(files), ok
+
+
+def install_all(port: int, tokens: list[str], pid: int) -> str:
+    """Every phone installs its service worker, 20 at a time: what it cost the server."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    cpu = server_cpu(pid)
+    began = time.perf_counter()
+    with ThreadPoolExecutor(20) as pool:
+        done = list(pool.map(lambda token: install(port, token), tokens))
+    cpu = server_cpu(pid) - cpu
+    requests = sum(n for n, _ in done)
+    failed = sum(1 for _, ok in done if not ok)
+    return (
+        f"install: {len(tokens)} phones, {requests} requests in {time.perf_counter() - began:.1f}"
+        f" s, {failed} failed; server CPU {cpu:.1f} s, {cpu / len(tokens) * 1000:.1f} ms a phone"
+    )
+
+
+def report(
+    port: int,
+    token: str,
+    mine: int,
+    theirs: int,
+    tally: Tally,
+    queue: bool = False,
+    resend: bool = False,
+) -> bool:
+    """Open the page (for the CSRF cookie and field), then send the report, as a phone does;
+    with `queue`, as the page's queue sends it (a key; answered in JSON), and with `resend`
+    a second time with the same key (the first answer lost)."""
     status, page, cookie = request(port, "GET", f"/p/{token}/")
     csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
     jar = re.search(r"csrftoken=([^;]+)", cookie)
     if status != 200 or not csrf or not jar:
         tally.add("report", 0.0, False)
         return False
-    body = urllib.parse.urlencode(
-        {"csrfmiddlewaretoken": csrf.group(1), "my_score": mine, "opponent_score": theirs}
-    )
+    fields = {"csrfmiddlewaretoken": csrf.group(1), "my_score": mine, "opponent_score": theirs}
     headers = {
         "Content-Type": "application/x-www-form-urlencoded",
         "Cookie": f"csrftoken={jar.group(1)}",
     }
-    start = time.perf_counter()
-    status, _, _ = request(port, "POST", f"/p/{token}/report", body, headers)
-    tally.add("report", time.perf_counter() - start, status == 302)
-    return status == 302
+    if queue:
+        fields["idempotency_key"] = str(uuid.uuid4())
+        headers["X-Spread-Queue"] = "send"
+    body = urllib.parse.urlencode(fields)
+    ok = False
+    for _ in range(2 if resend else 1):
+        start = time.perf_counter()
+        status, answer, _ = request(port, "POST", f"/p/{token}/report", body, headers)
+        ok = status == 200 and '"go"' in answer if queue else status == 302
+        tally.add("report", time.perf_counter() - start, ok)
+    return ok
 
 
 def main() -> int:
@@ -117,6 +180,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--screens", type=int, default=4, help="hall displays polling the feed")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument(
+        "--service-worker", action="store_true", help="phones with the installable page"
+    )
+    parser.add_argument(
+        "--resend", type=float, default=0.0, help="share of reports sent twice with one key"
+    )
     server_args(parser)
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/spread_hall_bench"
@@ -205,7 +274,8 @@ def main() -> int:
         done = False
         for token, mine, theirs in ((one, a, b), (two, b, a)):
             try:
-                done = report(port, token, mine, theirs, tally)
+                again = args.service_worker and random.random() < args.resend
+                done = report(port, token, mine, theirs, tally, args.service_worker, again)
             except OSError:
                 tally.add("report", 0.0, False)
                 done = False
@@ -228,7 +298,10 @@ def main() -> int:
         for thread in running:
             thread.join(timeout=120)
 
+    installed = ""
     try:
+        if args.service_worker:
+            installed = install_all(port, tokens, server.pid)
         threads = [
             threading.Thread(target=phone, args=(i, t), daemon=True) for i, t in enumerate(tokens)
         ]
@@ -252,7 +325,8 @@ def main() -> int:
         f"{args.players} phones, {args.workers} workers of {args.threads} threads, "
         f"cache {'per worker' if args.local_cache else 'Redis'}; {load_average()}"
     )
-    recorded = django_shell(env, COUNT)["recorded"]
+    counted = django_shell(env, COUNT)
+    recorded, twice = counted["recorded"], counted["twice"]
     lost = info["games"] - recorded
     missed = False
     for kind in ("live", "report", "display", "clock", "scoreboard"):
@@ -266,7 +340,7 @@ def main() -> int:
             f" ms  p99 {p99:6.0f} ms  errors {tally.errors[kind]}"
         )
         missed |= p99 >= 250 or tally.errors[kind] > 0
-    print(f"reports: {info['games']} games, {recorded} recorded, {lost} lost")
+    print(f"reports: {info['games']} games, {recorded} recorded, {lost} lost, {twice} twice")
     screen_lag = [max(0.0, on_screen[t] - saved[t]) for t in saved if t in on_screen]
     phone_lag = []
     for t, at in saved.items():
@@ -280,9 +354,11 @@ def main() -> int:
         )
     missed |= len(screen_lag) < len(saved) or max(screen_lag, default=0.0) >= 5.0
     print(cpu_line(cpu, sum(len(t) for t in tally.times.values())))
+    if installed:
+        print(installed)
     if stderr_lines:
         print("server errors:\n" + "".join(stderr_lines[-10:]))
-    missed |= lost > 0
+    missed |= lost > 0 or twice > 0
     return 1 if args.check and missed else 0
 
 

@@ -175,6 +175,9 @@ _CSP = {
         "script-src": [SELF],
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
+        # The player's phone page: its service worker and web app manifest, from the site alone.
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],

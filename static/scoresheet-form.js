@@ -129,7 +129,7 @@
   // such a line, untouched, takes the prefix back, so typing whole lines by hand still works.
   ta.addEventListener("keydown", function (ev) {
     if (ev.key !== "Enter" && ev.key !== ">") { return; }
-    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); form.submit(); return; }
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); } return; }
     if (ev.shiftKey && ev.key === "Enter") { return; }
     if (ev.altKey || ev.ctrlKey || ev.metaKey || ta.selectionStart !== ta.selectionEnd) { return; }
     var pos = ta.selectionStart, before = ta.value.slice(0, pos), after = ta.value.slice(pos);

@@ -654,6 +654,25 @@ class Dispute(models.Model):
         return f"{self.player} disputes game {self.game_id}"
 
 
+class SentOnce(models.Model):
+    """A write a player sent from their link with an idempotency key, and what it was answered:
+    the phone sends a report, a check-in or a scoresheet again until it hears an answer, and a
+    repeat of a key is answered as the first was and writes nothing (`phone/offline.py`).
+    Stored in the same transaction as the write itself, so that neither is kept without the
+    other, whatever the cache's state; a player's oldest are dropped past a count."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sent_once")
+    key = models.CharField(max_length=64)
+    answer = models.JSONField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "key"], name="one_answer_per_key")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.key}"
+
+
 class PlayerPhoto(models.Model):
     """A player's photo for the hall's cards and overlays: checked, shrunk to a fixed size and
     stripped of its metadata by Pillow (`hall/photos.py`), kept as a JPEG in the database so

@@ -44,6 +44,7 @@ urlpatterns = [
     path(GAME, include(scoresheets.desk_game)),
     path(SHEET, include(scoresheets.desk_sheet)),
     # The players' phones.
+    path("p/", include(phone.worker)),
     path("p/<str:token>/", include(phone.player)),
     path(DIVISION, include(phone.desk_division)),
     # The public pages, the hall's display and the API.

@@ -17,6 +17,7 @@ from tournament.core.actor import Actor
 from tournament.core.errors import EntryError
 from tournament.core.sentences import isolate
 from tournament.models import Change, Division, Game, Player
+from tournament.phone import offline
 
 
 class CheckInRefused(EntryError):
@@ -69,10 +70,13 @@ def check_in(player: Player, key: str | None = None) -> bool:
     Refused unless the division's self check-in is open (`is_open`). Checking in again changes
     nothing and logs nothing, so a repeated request (a retry, a second tap) is harmless.
 
-    `key` is the request's optional `idempotency_key` (a phone's form field, at most 100
-    characters, or None), passed through for the offline store of issue 38, which answers a
-    repeated key with the first answer; nothing here uses it yet.
+    `key`: the phone's idempotency key (`offline.key_of`); sent again, the first answer.
     """
+    answer = offline.refusals_kept(player, key, lambda: {"new": _check_in(player)}, CheckInRefused)
+    return bool(answer["new"])
+
+
+def _check_in(player: Player) -> bool:
     with transaction.atomic():
         player = (
             Player.objects.select_for_update(of=("self",))

@@ -16,9 +16,9 @@ from tournament.core.access import get_desk_division
 from tournament.core.language import ltr_text
 from tournament.core.sentences import isolate
 from tournament.models import DISPUTE_LENGTH, Dispute, Game, Player
-from tournament.phone import disputes
+from tournament.phone import disputes, offline
 from tournament.phone import services as phone
-from tournament.phone.views import TOO_MANY, _player, idempotency_key
+from tournament.phone.views import TOO_MANY, _player
 
 
 def _label(game: Game, player: Player) -> str:
@@ -57,7 +57,7 @@ def dispute(request: HttpRequest, token: str) -> HttpResponse:
             error = _("This is not one of your games.")
         else:
             try:
-                disputes.open_dispute(player, game, text, key=idempotency_key(request))
+                disputes.open_dispute(player, game, text, key=offline.key_of(request.POST))
             except disputes.DisputeRefused as refused:
                 error = str(refused)
             else:

@@ -25,6 +25,7 @@ from tournament.core.errors import EntryError
 from tournament.core.sentences import MARKS, isolate
 from tournament.core.signals import Outcome
 from tournament.models import DISPUTE_LENGTH, Change, Dispute, Division, Game, Player, Round
+from tournament.phone import offline
 from tournament.standings import stamps
 
 
@@ -100,10 +101,15 @@ def open_dispute(player: Player, game: Game, text: str, key: str | None = None) 
     other words while a dispute of the player's is open are refused: one open dispute a game
     and player.
 
-    `key` is the request's optional `idempotency_key` (a phone's form field, at most 100
-    characters, or None), passed through for the offline store of issue 38, which answers a
-    repeated key with the first answer; nothing here uses it yet.
+    `key`: the phone's idempotency key (`offline.key_of`); sent again, the first answer.
     """
+    answer = offline.refusals_kept(
+        player, key, lambda: {"dispute": _open(player, game, text).pk}, DisputeRefused
+    )
+    return Dispute.objects.get(pk=answer["dispute"])
+
+
+def _open(player: Player, game: Game, text: str) -> Dispute:
     text = clean_text(text)
     with transaction.atomic():
         # The game's row locked: two devices of one link sending at once take turns.

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -40,12 +40,15 @@ from tournament.models import (
     RoundClock,
     Scoresheet,
 )
-from tournament.phone import checkin, disputes
+from tournament.phone import checkin, disputes, offline
 from tournament.results import services as results
 from tournament.scoresheets import services as scoresheets
 from tournament.standings import memos, read_model
 from tournament.standings import stamps as division_stamps
 from tournament.standings.cache_once import get_or_compute
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
 # A link's live checks are charged by their cost against `bounds.CHECK_BUDGET` over the last
@@ -55,6 +58,21 @@ CHECK_SLICES = 6
 
 class ReportRefused(ValueError):
     """The report cannot be taken; the message says why, in a sentence."""
+
+
+def _answered(write: Callable[[], offline.Answer]) -> offline.Answer:
+    """`write()`'s answer, or its refusal as an answer (`{"refused": why}`): a write sent again
+    with its key is refused again in the same words, whatever has changed since."""
+    try:
+        return write()
+    except (ReportRefused, results.EntryError) as refusal:
+        return {"refused": str(refusal)}
+
+
+def _unless_refused(answer: offline.Answer) -> offline.Answer:
+    if "refused" in answer:
+        raise ReportRefused(answer["refused"])
+    return answer
 
 
 # -- links --------------------------------------------------------------------------------------
@@ -274,14 +292,50 @@ def can_report(game: Game, player: Player) -> bool:
     return _refusal(game, player) is None
 
 
-def report(player: Player, game: Game, my_score: int, opponent_score: int) -> Outcome:
-    """Take the player's claim; record the result if the opponent's claim agrees."""
+def report(
+    player: Player, game: Game, my_score: int, opponent_score: int, key: str | None = None
+) -> Outcome:
+    """Take the player's claim; record the result if the opponent's claim agrees. Sent again
+    with its `key` (a phone that did not hear the answer), answered as the first time and
+    nothing done. A report of a game recorded meanwhile (one the phone kept while offline) is
+    answered with what was recorded, and not applied."""
+
+    def write() -> offline.Answer:
+        outcome = _report(player, game, my_score, opponent_score)
+        return {"recorded": outcome.recorded, "message": outcome.message}
+
+    answer = _unless_refused(offline.once(player, key, partial(_answered, write)))
+    return Outcome(answer["recorded"], answer["message"])
+
+
+def recorded_refusal(game: Game) -> str:
+    """What a report of a game already recorded is answered: the recorded result."""
+    assert game.player2 is not None
+    scores = {
+        "one": isolate(game.player1.name),
+        "score1": ltr_text(str(game.score1)),
+        "two": isolate(game.player2.name),
+        "score2": ltr_text(str(game.score2)),
+    }
+    return (
+        gettext(
+            "Already recorded: %(one)s %(score1)s – %(two)s %(score2)s. Your report was not "
+            "applied: see the desk to correct it."
+        )
+        % scores
+    )
+
+
+def _report(player: Player, game: Game, my_score: int, opponent_score: int) -> Outcome:
     with transaction.atomic():
         # The round's games are locked in the entry line's order before the game itself, so
         # that two reports of one round (and the desk) never deadlock.
         results.locked_round(game.division, game.round)
         game = Game.objects.select_related("division", "player1", "player2").get(pk=game.pk)
-        refused = _refusal(game, player)
+        state = _state(game, player)
+        if state.theirs and state.has_result and game.kind == Game.PLAYED:
+            raise ReportRefused(recorded_refusal(game))
+        refused = report_refusal(state)
         if refused:
             raise ReportRefused(refused)
         Claim.objects.update_or_create(
@@ -385,14 +439,30 @@ def own_sheet(game: Game, player: Player) -> Scoresheet | None:
     return game.scoresheets.filter(sent_by=player).order_by("-pk").first()
 
 
-def send_sheet(player: Player, game: Game, data: str | bytes, file: str = "") -> Scoresheet:
+def send_sheet(
+    player: Player, game: Game, data: str | bytes, file: str = "", key: str | None = None
+) -> Scoresheet:
     """Save the player's scoresheet of the game, checked and flagged as the desk's are.
 
     A player has one sheet a game: sending again replaces their own sheet (logged as a
     correction), until a director has resolved it; sending the same record again changes
     nothing. A sheet the desk attached, or the
     opponent's, is never replaced from a phone. Empty and oversized records are refused.
+    Sent again with its `key`, answered as the first time (the sheet it saved) and nothing
+    done.
     """
+
+    def write() -> offline.Answer:
+        return {"sheet": _send_sheet(player, game, data, file).pk}
+
+    answer = _unless_refused(offline.once(player, key, partial(_answered, write)))
+    sheet = Scoresheet.objects.filter(pk=answer["sheet"]).first() or own_sheet(game, player)
+    if sheet is None:  # the desk has removed it since
+        raise ReportRefused(_("The desk has already dealt with your scoresheet: see the desk."))
+    return sheet
+
+
+def _send_sheet(player: Player, game: Game, data: str | bytes, file: str) -> Scoresheet:
     refused = sheet_refusal(game, player)
     if refused:
         raise ReportRefused(refused)

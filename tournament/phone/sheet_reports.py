@@ -73,11 +73,13 @@ def final_scores(game: Game, player: Player, report: SheetReport) -> tuple[int, 
     return (one, two) if game.player1_id == player.pk else (two, one)
 
 
-def send(player: Player, game: Game, data: str | bytes, file: str = "") -> Sent:
-    """Save the player's scoresheet (`services.send_sheet`, which refuses as it says); then,
-    while the game has no result, take a whole verified sheet as the player's report
-    (`services.report`), else say why it is none."""
-    sheet = services.send_sheet(player, game, data, file)
+def send(
+    player: Player, game: Game, data: str | bytes, file: str = "", key: str | None = None
+) -> Sent:
+    """Save the player's scoresheet (`services.send_sheet`, which refuses as it says, and
+    answers a `key` sent again as the first time); then, while the game has no result, take a
+    whole verified sheet as the player's report (`services.report`), else say why it is none."""
+    sheet = services.send_sheet(player, game, data, file, key=key)
     game = Game.objects.select_related("division", "player1", "player2").get(pk=game.pk)
     if game.has_result or game.player2_id is None:
         return Sent(sheet, "")

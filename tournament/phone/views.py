@@ -33,7 +33,7 @@ from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.hall import clock
 from tournament.models import Claim, Game, Player, Scoresheet
-from tournament.phone import checkin, link_lists, sheet_reports
+from tournament.phone import checkin, link_lists, offline, sheet_reports
 from tournament.phone import services as phone
 from tournament.results import claims as reports
 from tournament.results import services as results
@@ -48,13 +48,6 @@ if TYPE_CHECKING:
 
 SENT_SHOWN = 50  # the latest scoresheets sent from phones, on the desk's queue page
 TOO_MANY = gettext_lazy("Too many reports from this link in a minute: wait a moment.")
-
-
-def idempotency_key(request: HttpRequest) -> str | None:
-    """The optional `idempotency_key` field of a phone's POST (at most 100 characters, else
-    None), which the view passes to its service as `key` for the offline store of issue 38."""
-    key = request.POST.get("idempotency_key", "")
-    return key if 0 < len(key) <= 100 else None
 
 
 def _player(request: HttpRequest, token: str) -> Player:
@@ -138,7 +131,11 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
         "etag": _live_etag(poll.key, standing, poll.clock_version),
         "csrf": csrf,
     }
-    ctx = {"title": kept["title"], "body": mark_safe(body), "live": live}  # noqa: S308
+    ctx = {"title": kept["title"], "body": mark_safe(body), "live": live, "token": token}  # noqa: S308
+    if request.headers.get("X-Spread-Copy") == "1":
+        # The copy the phone's service worker keeps, to open offline (static/phone-sw.js): the
+        # messages are left for the page the player sees.
+        ctx["messages"] = ()
     response = render(request, "tournament/phone/page.html", ctx)
     response["Cache-Control"] = "no-store"
     # The site's own Referrer-Policy (same-origin) keeps the token, in the address, from other
@@ -245,37 +242,65 @@ def _result(game: dict) -> str:
     return RESULT_WORDS[result]()
 
 
-@require_POST
-def check_in(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(request, token)
-    if not phone.allow(token):
-        messages.error(request, TOO_MANY)
-    else:
-        try:
-            checkin.check_in(player, key=idempotency_key(request))
-            messages.success(request, _("%(name)s: checked in.") % {"name": isolate(player.name)})
-        except checkin.CheckInRefused as error:
-            messages.error(request, str(error))
+def sent_by_queue(request: HttpRequest) -> bool:
+    """Whether the phone's own queue sent this (`static/phone-offline.js`): answered in JSON,
+    where to go to see the answer, the answer itself in the page's messages as ever."""
+    return request.headers.get("X-Spread-Queue") == "send"
+
+
+def answered(request: HttpRequest, token: str) -> HttpResponse:
+    """The answer to a write from the player's page, its message already added: their page,
+    or for the phone's queue where it is (the queue goes there once it has sent all it kept)."""
+    url = reverse("phone", args=[token])
+    if sent_by_queue(request):
+        return JsonResponse({"go": url})
+    return redirect(url)
+
+
+def too_many(request: HttpRequest, token: str) -> HttpResponse:
+    """A write past the link's limit: the queue keeps it and sends it again later."""
+    if sent_by_queue(request):
+        return JsonResponse({"error": str(TOO_MANY), "again": True}, status=429)
+    messages.error(request, TOO_MANY)
     return redirect("phone", token=token)
 
 
 @require_POST
-def report(request: HttpRequest, token: str) -> HttpResponse:
+def check_in(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(request, token)
     if not phone.allow(token):
-        messages.error(request, TOO_MANY)
-        return redirect("phone", token=token)
-    game = phone.current_game(player)
+        return too_many(request, token)
+    try:
+        checkin.check_in(player, key=offline.key_of(request.POST))
+        messages.success(request, _("%(name)s: checked in.") % {"name": isolate(player.name)})
+    except checkin.CheckInRefused as error:
+        messages.error(request, str(error))
+    return answered(request, token)
+
+
+@require_POST
+def report(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's report of their game: the game the form was made for (a report kept by
+    the phone while offline may come after the next round's pairing), else their latest."""
+    player = _player(request, token)
+    if not phone.allow(token):
+        return too_many(request, token)
+    named = request.POST.get("game")
+    if named is None:
+        game = phone.current_game(player)
+    else:
+        game = phone.game_of(player, bounds.plain_number(named) or 0)
     try:
         if game is None:
             raise phone.ReportRefused(_("You have no game to report."))
         mine = phone.parse_score(request.POST.get("my_score"), _("your score"))
         theirs = phone.parse_score(request.POST.get("opponent_score"), _("your opponent's"))
-        outcome = phone.report(player, game, mine, theirs)
+        key = offline.key_of(request.POST)
+        outcome = phone.report(player, game, mine, theirs, key=key)
         messages.success(request, outcome.message)
     except (phone.ReportRefused, results.EntryError) as error:
         messages.error(request, str(error))
-    return redirect("phone", token=token)
+    return answered(request, token)
 
 
 # -- the player's scoresheet ------------------------------------------------------------------
@@ -309,20 +334,24 @@ def sheet(request: HttpRequest, token: str, game_id: int) -> HttpResponse:
                 }
             data, file = read or b"", upload.name or ""
         if not error and not phone.allow(token):
+            if sent_by_queue(request):
+                return too_many(request, token)
             error = TOO_MANY
+        by_script = saved_by_script(request) or sent_by_queue(request)
         if not error:
             try:
-                sent = sheet_reports.send(player, game, data, file)
+                key = offline.key_of(request.POST)
+                sent = sheet_reports.send(player, game, data, file, key=key)
             except (phone.ReportRefused, results.EntryError) as refusal:
                 error = str(refusal)
             else:
                 messages.success(
                     request, " ".join(filter(None, [_sheet_message(sent.sheet), sent.said]))
                 )
-                if saved_by_script(request):
+                if by_script:
                     return JsonResponse({"saved": reverse("phone", args=[token])})
                 return redirect("phone", token=token)
-        if saved_by_script(request):
+        if by_script:
             return JsonResponse({"error": str(error)}, status=400)
     board = None
     if not refused:

@@ -100,6 +100,12 @@ def _plain(text: str, keys: list[tuple[str, list[int]]]) -> str:
             lambda m, place=place, word=word: f"{word}/#{place.get(int(m.group(1)), m.group(1))}/",
             text,
         )
+        if word == "games":  # the phone page names its games too (its report form, its rows)
+            text = re.sub(
+                r'(data-game="|name="game" value=")(\d+)"',
+                lambda m, place=place: f'{m.group(1)}#{place.get(int(m.group(2)), m.group(2))}"',
+                text,
+            )
     return text
 
 

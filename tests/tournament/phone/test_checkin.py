@@ -161,7 +161,7 @@ def test_the_idempotency_key_is_passed_to_the_service(
         return real(player, key=key)
 
     monkeypatch.setattr(checkin, "check_in", spy)
-    _check_in(ben, idempotency_key="k-1")
+    _check_in(ben, idempotency_key="check-in-1")
     _check_in(ben)
-    _check_in(ben, idempotency_key="x" * 101)  # too long to be a key
-    assert keys == ["k-1", None, None]
+    _check_in(ben, idempotency_key="x" * 65)  # too long to be a key
+    assert keys == ["check-in-1", None, None]

@@ -59,7 +59,7 @@ def _text(html: str) -> str:
 
 def _now(html: str) -> list[str]:
     """The lines of the page's "now" box: the current round's game."""
-    found = re.search(r'<section class="now">(.*?)</section>', html, re.S)
+    found = re.search(r'<section class="now"[^>]*>(.*?)</section>', html, re.S)
     assert found is not None
     return _text(found.group(1)).splitlines()
 

@@ -116,7 +116,10 @@ def test_a_player_changes_their_report_until_it_is_recorded(
     assert Claim.objects.get().my_score == 421
     _report(ben, "380", "421")
     assert game_of(1).score1 == 421
-    assert "already recorded" in _report(ada, "500", "380")
+    assert _report(ada, "500", "380") == (
+        "Already recorded: \u2068Quill, Ada\u2069 421 – \u2068Crane, Ben\u2069 380. Your report was"
+        " not applied: see the desk to correct it."
+    )
     assert game_of(1).score1 == 421
 
 
