@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tournament.core.access import get_desk_division
 from tournament.core.language import ltr_text
@@ -65,7 +66,12 @@ def csv_text(found: list[Row]) -> str:
     """The links as CSV: a header row, then number, name, Latin name, link a player."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([csv_cell(h) for h in (_("number"), _("name"), _("Latin name"), _("link"))])
+    writer.writerow(
+        [
+            csv_cell(h)
+            for h in (_("number"), _("name"), _("Latin name"), pgettext("a web address", "link"))
+        ]
+    )
     for row in found:
         p = row.player
         writer.writerow([p.number, csv_cell(p.name), csv_cell(p.latin_name), csv_cell(row.url)])
