@@ -162,8 +162,10 @@ def test_a_scoresheet_saved_offline_is_sent_once_when_the_network_is_back(
 
     page.context.set_offline(False)
     page.wait_for_url(f"{live_url}/p/{token}/")
+    # The whole verified sheet is Ada's report too (`phone/sheet_reports.py`).
     assert page.locator(".messages li").all_inner_texts() == [
-        "Scoresheet saved: the engine found nothing wrong."
+        "Scoresheet saved: the engine found nothing wrong. It is your report of the result: "
+        "20–24. Reported. Waiting for Crane, Ben to report too."
     ]
     assert Scoresheet.objects.filter(game=game, sent_by=ada).count() == 1
     assert SentOnce.objects.count() == 1
