@@ -310,8 +310,34 @@
         }
         saved.textContent = got.error || say("tRefused");
       })
-      .catch(function () { saved.textContent = say("tNoAnswer"); });
+      .catch(function () {
+        // No answer: on a player's phone the sheet goes to the phone's queue
+        // (static/phone-offline.js), kept there and sent once the network is back.
+        if (queued(form)) { return; }
+        saved.textContent = say("tNoAnswer");
+      });
   });
+
+  // The save as a form the phone's queue takes (it listens for the page's form posts): only
+  // where the queue is (a player's page), never at the desk.
+  function queued(fields) {
+    if (!document.getElementById("phone-offline") || !window.indexedDB) { return false; }
+    var post = document.createElement("form"), typed = document.getElementById("sheet-form");
+    post.method = "post";
+    post.action = root.dataset.saveUrl;
+    post.hidden = true;
+    if (typed && typed.dataset.queueLabel) { post.dataset.queueLabel = typed.dataset.queueLabel; }
+    fields.forEach(function (value, name) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      input.value = value;
+      post.appendChild(input);
+    });
+    document.body.appendChild(post);
+    post.requestSubmit();
+    return true;
+  }
 
   // A sheet entered here and not saved is taken up again (a dropped connection loses nothing),
   // unless it is the sheet saved already.

@@ -169,3 +169,32 @@ def test_a_scoresheet_saved_offline_is_sent_once_when_the_network_is_back(
     ]
     assert Scoresheet.objects.filter(game=game, sent_by=ada).count() == 1
     assert SentOnce.objects.count() == 1
+
+
+def test_a_sheet_tapped_on_the_board_and_saved_offline_is_sent_once_when_back(
+    live_url: str, page
+) -> None:
+    """The board needs the server for each turn; a sheet whose Save finds no network goes to
+    the phone's queue and is saved once the network is back."""
+    from tests.tournament.phone.test_browser_phone_game_news import _board_game, _setup
+    from tournament.models import Scoresheet, SentOnce
+
+    division, game, one, _two = _setup("en")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_url}/p/{one}/games/{game.pk}/sheet")
+    _controlled(page)
+    _board_game(page, "en")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save", exact=True).click()
+    waiting = page.locator("#phone-queue li.not-sent")
+    waiting.wait_for()
+    assert waiting.all_inner_texts() == ["Not sent yet: your scoresheet of round 1"]
+    assert not Scoresheet.objects.exists()
+
+    page.context.set_offline(False)
+    page.wait_for_url(f"{live_url}/p/{one}/")
+    assert page.locator(".messages li").all_inner_texts()[0].startswith(
+        "Scoresheet saved: the engine found nothing wrong."
+    )
+    assert Scoresheet.objects.filter(game=game, sent_by__number=1).count() == 1
+    assert SentOnce.objects.count() == 1
