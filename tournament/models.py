@@ -18,8 +18,8 @@ from tournament.core.sentences import isolate
 from tournament.core.sheet_report import SheetReport
 from tournament.interchange import names
 
-if TYPE_CHECKING:
-    from tournament.core.actor import RequestUser
+if TYPE_CHECKING:  # a request's user, as `core/actor.RequestUser` names it (core imports this)
+    from django.contrib.auth.models import AnonymousUser, User
 
 
 class Tournament(models.Model):
@@ -66,10 +66,10 @@ class Tournament(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("tournament", args=[self.slug])
 
-    def is_director(self, user: RequestUser) -> bool:
+    def is_director(self, user: User | AnonymousUser) -> bool:
         return bool(user.is_authenticated and self.directors.filter(pk=user.pk).exists())
 
-    def is_scorekeeper(self, user: RequestUser) -> bool:
+    def is_scorekeeper(self, user: User | AnonymousUser) -> bool:
         return bool(user.is_authenticated and self.scorekeepers.filter(pk=user.pk).exists())
 
 

@@ -36,6 +36,7 @@ from tournament.pairing import missed
 from tournament.scoresheets import services as sheets
 from tournament.standings import memos, prizes, read_model
 from tournament.standings import stamps as division_stamps
+from tournament.standings.rows import RatingRow, Row
 from tournament.standings.stamps import DivisionStamps
 
 
@@ -237,11 +238,11 @@ def _stale(division: Division) -> list[Finding]:
     return found
 
 
-def _standing_values(rows: list[read_model.Row]) -> list[tuple[Any, ...]]:
+def _standing_values(rows: list[Row]) -> list[tuple[Any, ...]]:
     return [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]
 
 
-def _rating_values(rows: list[read_model.RatingRow]) -> list[tuple[Any, ...]]:
+def _rating_values(rows: list[RatingRow]) -> list[tuple[Any, ...]]:
     return [(r.player.pk, r.before, r.by_round) for r in rows]
 
 

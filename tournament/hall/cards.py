@@ -16,6 +16,7 @@ from tournament.hall import photos
 from tournament.models import Division, Game, Player
 from tournament.standings import prizes, read_model
 from tournament.standings.gibson import gibsonized
+from tournament.standings.rows import RatingRow, Row
 from tournament.standings.stamps import DivisionStamps
 
 # The Arabic script's blocks, whose letters join their neighbours.
@@ -126,8 +127,8 @@ def _marks(division: Division, players: list[Player], stamps: DivisionStamps) ->
 
 
 def _card(
-    row: read_model.Row,
-    rating: read_model.RatingRow | None,
+    row: Row,
+    rating: RatingRow | None,
     sides: list[_Side],
     current_round: int,
     extras: dict[str, Any],

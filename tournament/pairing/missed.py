@@ -10,7 +10,7 @@ take no part in it (as tsh's `off`).
 
 The result is a row of its own: a forfeit (or bye) without an opponent and without a table,
 made in the same change as the pairing or the entry that caused it, scored when the round is
-paired (`read_model.scored_when_paired`), and made again whenever the round is paired again.
+paired (`scored_when_paired`), and made again whenever the round is paired again.
 """
 
 from __future__ import annotations

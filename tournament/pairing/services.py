@@ -346,7 +346,7 @@ def save_pairings(
                     player2=second,
                     kind=Game.PLAYED if second is not None else Game.BYE,
                     first=1 if second is not None else 0,
-                    # A bye is scored when paired (`read_model.scored_when_paired`), as the
+                    # A bye is scored when paired (`scored_when_paired`), as the
                     # absent's forfeit is: publishing the round then changes nothing the desk
                     # saw (a prize certificate printed before it still confirms after).
                     score1=None if second is not None else division.bye_spread,

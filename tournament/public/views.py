@@ -34,7 +34,7 @@ from tournament.standings import keys, memos, prizes, queries, read_model
 from tournament.standings.cache_once import get_or_compute
 from tournament.standings.gibson import gibsonized
 from tournament.standings.pages import PAGE_TIMEOUT, Page, Scoped
-from tournament.standings.queries import PlayerParts
+from tournament.standings.rows import PlayerParts
 from tournament.standings.stamps import DivisionStamps
 from tournament.standings.tables import (
     crosstable_cells,

@@ -31,6 +31,7 @@ from tournament.standings import prizes as prize_service
 from tournament.standings import queries, read_model
 from tournament.standings import stamps as division_stamps
 from tournament.standings.gibson import gibsonized
+from tournament.standings.rows import GameRow, RatingRow
 from tournament.standings.stamps import DivisionStamps
 from tournament.standings.statistics import division_statistics
 from tournament.standings.tables import FIXED_MARK, fixed_table_legend
@@ -179,7 +180,7 @@ def pairings(division: Division, number: int | None = None, public: bool = False
     sides = [s for g in games for s in queries.sides_of(g, players)]
     fixed = {s.game.pk for s in sides if s.fixed_table}
 
-    def table_of(game: Game | read_model.GameRow) -> Cell:
+    def table_of(game: Game | GameRow) -> Cell:
         # A fixed table is marked, as on the pairings pages; the legend is the table's note.
         return f"{game.table}{FIXED_MARK}" if game.pk in fixed else game.table
 
@@ -280,7 +281,7 @@ def wall(division: Division, number: int | None = None, public: bool = False) ->
 
 def _ratings_after(
     division: Division, after: int, public: bool, stamps: DivisionStamps
-) -> dict[int, read_model.RatingRow]:
+) -> dict[int, RatingRow]:
     if not after:
         return {}
     return {

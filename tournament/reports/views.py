@@ -38,6 +38,7 @@ from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
 from tournament.standings import read_model, statistics
 from tournament.standings import stamps as division_stamps
+from tournament.standings.rows import Row
 
 
 def _number(request: HttpRequest, name: str) -> int | None:
@@ -175,7 +176,7 @@ def desk_tsh(request: HttpRequest, slug: str) -> HttpResponse:
 @dataclass
 class DivisionSummary:
     division: Division
-    leaders: list[read_model.Row]
+    leaders: list[Row]
     prizes: Any  # the prizes report's table, or None
     high_games: list[Any]
     sheets: int

@@ -21,8 +21,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:  # the values' types: their modules read them from here
     from tournament.models import Division, Player
-    from tournament.standings.queries import PlayerParts, RoundCount
-    from tournament.standings.read_model import DivisionRead, RatingRow, RoundRead, Row
+    from tournament.standings.rows import (
+        DivisionRead,
+        PlayerParts,
+        RatingRow,
+        RoundCount,
+        RoundRead,
+        Row,
+    )
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -110,13 +116,13 @@ def clear_all() -> None:
 STANDINGS: Kept[str, list[Row]] = Kept("standings", 16)
 RATINGS: Kept[str, list[RatingRow]] = Kept("ratings", 8)
 
-# The last few divisions' players and results read (`read_model.DivisionRead`), by division,
+# The last few divisions' players and results read (`DivisionRead`), by division,
 # stamp, public view and byes rule: after a change, the standings, the ratings and the
 # Gibsonized players each need them, and reading a big division's games is most of computing
 # any of them.
 DIVISION_READS: Kept[tuple[int, str, bool, str], DivisionRead] = Kept("division reads", 8)
 
-# Each round's games as last read (round → (the round's own stamp, `read_model.RoundRead`)),
+# Each round's games as last read (round → (the round's own stamp, `RoundRead`)),
 # by the division's frame stamp: under one frame stamp the rounds are the same ones (a game
 # added, deleted or moved renews it), so a result read again is the one round whose stamp
 # changed.
@@ -130,7 +136,7 @@ PLAYERS: Kept[tuple[int, str], list[Player]] = Kept("players", 8)
 # computed from: after a result, the rounds before it are not read from the shared cache again.
 RATED: Kept[str, dict[Hashable, int]] = Kept("ratings by round", 512)
 
-# The published rounds as last counted (`list[queries.RoundCount]`), by division, stamp and
+# The published rounds as last counted (`list[RoundCount]`), by division, stamp and
 # byes rule: the standings, pairings and ratings pages all show them.
 ROUND_COUNTS: Kept[tuple[int, str, str], list[RoundCount]] = Kept("round counts", 16)
 
@@ -138,7 +144,7 @@ ROUND_COUNTS: Kept[tuple[int, str, str], list[RoundCount]] = Kept("round counts"
 # stamp: a result re-writes one round's cells.
 CROSSTABLE_CELLS: Kept[str, dict[int, str]] = Kept("crosstable cells", 256)
 
-# Every player's parts of their page (`queries.PlayerParts`, with the division read then),
+# Every player's parts of their page (`PlayerParts`, with the division read then),
 # by division, stamp and language: after a result, the first player's page asked for works out
 # everyone's at once, and each page is rendered again only if what it shows has changed.
 PLAYER_PARTS: Kept[tuple[int, str, str], tuple[Division, dict[int, PlayerParts]]] = Kept(

@@ -20,6 +20,7 @@ from tournament.models import Division, Game, Player
 from tournament.standings import keys, read_model
 from tournament.standings import stamps as division_stamps
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.rows import Row
 from tournament.standings.stamps import DivisionStamps
 
 
@@ -67,7 +68,7 @@ def has_classes(division: Division, players: list[Player] | None = None) -> bool
 
 @dataclass(frozen=True)
 class ClassRow:
-    row: read_model.Row
+    row: Row
     player_class: str
     class_rank: int | None  # None: withdrawn, not ranked
 
@@ -76,7 +77,7 @@ def class_standings(
     division: Division,
     after: int | None = None,
     public: bool = False,
-    rows: list[read_model.Row] | None = None,
+    rows: list[Row] | None = None,
     *,
     stamps: DivisionStamps,
 ) -> list[ClassRow]:
@@ -99,7 +100,7 @@ def class_standings(
 
 
 def _contenders(
-    division: Division, rows: list[read_model.Row], ordered: dict[int, str] | None = None
+    division: Division, rows: list[Row], ordered: dict[int, str] | None = None
 ) -> list[engine.Contender]:
     if ordered is None:
         ordered = by_rating_order(division)
@@ -206,7 +207,7 @@ def _handicap(player: Player) -> int:
 class Inputs:
     """What the prize engine takes for a division after a round."""
 
-    rows: list[read_model.Row]
+    rows: list[Row]
     contenders: list[engine.Contender]
     games: list[engine.GameScore]
     earlier: dict[int, dict[Any, int]]
@@ -288,7 +289,7 @@ def inputs(
 
 def awards(
     division: Division, after: int | None = None, public: bool = False, *, stamps: DivisionStamps
-) -> tuple[list[engine.Award], dict[engine.PlayerId, read_model.Row]]:
+) -> tuple[list[engine.Award], dict[engine.PlayerId, Row]]:
     """Who takes each of the division's prizes after the round, in the order they are listed
     (`engine.listing`); and the standings' rows by player."""
     prizes = [prize_of(p) for p in division.prizes or []]
@@ -301,7 +302,7 @@ def awards(
         earlier_ranks=given.earlier,
         minimum_team=_minimum_team(division),
     )
-    rows: dict[engine.PlayerId, read_model.Row] = {r.player.pk: r for r in given.rows}
+    rows: dict[engine.PlayerId, Row] = {r.player.pk: r for r in given.rows}
     return engine.listing(found), rows
 
 
@@ -312,10 +313,10 @@ def ranking(
     public: bool = False,
     *,
     stamps: DivisionStamps,
-) -> list[tuple[read_model.Row, engine.Entry]]:
+) -> list[tuple[Row, engine.Entry]]:
     """Every contender for the prize, best first, with their standings row."""
     given = inputs(division, [prize], after, public, stamps=stamps)
-    by_player: dict[engine.PlayerId, read_model.Row] = {r.player.pk: r for r in given.rows}
+    by_player: dict[engine.PlayerId, Row] = {r.player.pk: r for r in given.rows}
     found = engine.ranking(
         prize, given.contenders, given.games, given.earlier, _minimum_team(division)
     )

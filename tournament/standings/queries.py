@@ -6,7 +6,6 @@ division, so that the pages stay fast on a phone at the venue.
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,42 +18,18 @@ from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Division, Game, Player, Scoresheet, Tournament
 from tournament.standings import keys, memos, read_model
+from tournament.standings.rows import (
+    GameRow,
+    RoundCount,
+    Row,
+    games_text,
+)
 from tournament.standings.stamps import DivisionStamps
-
-
-@dataclass(frozen=True)
-class RoundCount:
-    number: int
-    games: int
-    results: int  # games with a result entered
-    played: int = 0  # results entered (not a bye or an absent player's forfeit)
-    pending: int = 0  # games between two players without a result yet
-    alone: int = 0  # byes and absent players' forfeits, scored when paired
-    byes_count: str = "complete"  # the division's `byes_count`
-
-    @property
-    def has_results(self) -> bool:
-        """Whether the round counts in the standings yet (`read_model.round_counts`): a game
-        between two players has a result, or its byes and forfeits count by the division's
-        choice. A round just published has its byes (and an absent player's forfeit) scored
-        and nothing else: unless they count as soon as published, it is in play and the
-        standings are those after the round before."""
-        return read_model.round_counts(self.byes_count, self.played, self.pending, self.alone)
-
-    @property
-    def byes_counted(self) -> bool:
-        """Whether the round's byes and forfeits count yet."""
-        return read_model.byes_count(self.byes_count, self.played, self.pending)
-
-    @property
-    def complete(self) -> bool:
-        return self.pending == 0
-
 
 _ROUND_COLUMNS = {
     "games": Count("pk"),
     "results": Count("score1"),
-    # As `read_model.scored_when_paired` tells them apart: results entered (a forfeit of a paired
+    # As `scored_when_paired` tells them apart: results entered (a forfeit of a paired
     # game keeps its table), and byes and absent players' forfeits, scored when paired.
     "played": Count(
         "pk", filter=Q(player2__isnull=False, score1__isnull=False, score2__isnull=False)
@@ -120,7 +95,7 @@ def rounds_by_division(tournament: Tournament) -> dict[int, list[RoundCount]]:
 class Side:
     """A game as one of its players sees it."""
 
-    game: Game | read_model.GameRow  # a model instance, or its columns as read for the engines
+    game: Game | GameRow  # a model instance, or its columns as read for the engines
     player: Player
     opponent: Player | None  # None: a bye or a forfeit
     score: int | None  # a bye's or forfeit's: its spread
@@ -207,7 +182,7 @@ def signed(number: int) -> str:
     return f"{number:+d}" if number else "0"
 
 
-def sides_of(game: Game | read_model.GameRow, players: dict[int, Player]) -> list[Side]:
+def sides_of(game: Game | GameRow, players: dict[int, Player]) -> list[Side]:
     """Both sides of a game (one for a bye or forfeit)."""
     player1 = players[game.player1_id]
     if game.player2_id is None:
@@ -303,7 +278,7 @@ def player_games(player: Player) -> list[PlayerGame]:
     return result
 
 
-# A game's columns in a player's games-table key, in this order (`read_model.key_values`).
+# A game's columns in a player's games-table key, in this order (`key_values`).
 KEY_COLUMNS = (
     "pk", "round", "table", "player1_id", "player2_id", "score1", "score2", "kind", "first", "tou",
     "penalty1", "penalty2",
@@ -319,7 +294,7 @@ def _games_key(
 ) -> str:
     """The key of a player's games table (`keys.of_rounds`): `stamps` read before the games;
     `rounds` is the player's games, round by round in round order, each round's line as
-    `read_model.games_text` writes it; `sheet_rounds` the rounds where one of them has a
+    `games_text` writes it; `sheet_rounds` the rounds where one of them has a
     scoresheet, whose own stamps are in the key."""
     return keys.of_rounds(
         "player-games",
@@ -356,7 +331,7 @@ def player_games_key(player: Player, stamps: DivisionStamps, language: str) -> s
     by_round: dict[int, list[tuple]] = defaultdict(list)
     for g in games:
         by_round[g[1]].append(g)
-    rounds = "".join(read_model.games_text(n, by_round[n]) for n in sorted(by_round))
+    rounds = "".join(games_text(n, by_round[n]) for n in sorted(by_round))
     return _games_key(player.pk, stamps, language, rounds, with_sheets)
 
 
@@ -389,26 +364,10 @@ def player_games_keys(division: Division, language: str, stamps: DivisionStamps)
 
 
 @dataclass(frozen=True)
-class PlayerParts:
-    """What a player's page shows of the division's results: their standing, their rating and
-    their games table, by the key the table is kept under (which its content decides)."""
-
-    standing: read_model.Row
-    rating: read_model.RatingRow
-    table_key: str
-
-    def fingerprint(self) -> str:
-        s, r = self.standing, self.rating
-        shown = (s.rank, s.wins, s.losses, s.spread, s.games)
-        rated = (r.before, r.after, r.change, r.after_round)
-        return hashlib.sha256(repr((shown, rated, self.table_key)).encode()).hexdigest()
-
-
-@dataclass(frozen=True)
 class CrossRow:
     """A player's line of the crosstable: their standing and their game of each round."""
 
-    standing: read_model.Row
+    standing: Row
     cells: list[Side | None]  # [0] is round 1
 
     @property

@@ -22,8 +22,9 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.core.html import bdi_html, ltr_html
 from tournament.models import Division, Player
-from tournament.standings import cache_once, memos, read_model
+from tournament.standings import cache_once, memos
 from tournament.standings.queries import PlayerGame, Side, sides_of, signed
+from tournament.standings.rows import DivisionRead, RatingRow, Row
 
 EMPTY_TEXT = _("Nothing yet.")
 SORT = "sort"  # the query parameter of a sortable table's order: `?sort=-spread`
@@ -226,12 +227,12 @@ RATINGS = (
 )
 
 
-def standings_html(division: Division, rows: Iterable[read_model.Row], query: QueryDict) -> str:
+def standings_html(division: Division, rows: Iterable[Row], query: QueryDict) -> str:
     """The public standings, in the order `query` asks for."""
     return table_html(STANDINGS, rows, Links(division), query)
 
 
-def ratings_html(division: Division, rows: Iterable[read_model.RatingRow], query: QueryDict) -> str:
+def ratings_html(division: Division, rows: Iterable[RatingRow], query: QueryDict) -> str:
     """The public ratings, in the order `query` asks for."""
     return table_html(RATINGS, rows, Links(division), query)
 
@@ -356,9 +357,7 @@ def _cross_cell_html(letter: str, against: str, score: str) -> SafeString:
     return mark_safe(f"{escape(letter)} {escape(against)}<br><small>{escape(score)}</small>")  # noqa: S308 - escaped here
 
 
-def crosstable_cells(
-    division: Division, read: read_model.DivisionRead
-) -> dict[int, dict[int, str]]:
+def crosstable_cells(division: Division, read: DivisionRead) -> dict[int, dict[int, str]]:
     """Each round's crosstable cells (round → player → `<td>`) of the division's published
     games and players as this process read them (`read_model.division_read`), kept in the cache
     under the frame stamp and each round's own stamp they were read under: a result entered
@@ -405,7 +404,7 @@ def _round_column(number: int, cells: Mapping[int, str]) -> Column:
 
 
 def crosstable_html(
-    division: Division, rows: Sequence[read_model.Row], cells: dict[int, dict[int, str]]
+    division: Division, rows: Sequence[Row], cells: dict[int, dict[int, str]]
 ) -> str:
     """The crosstable of the standings `rows` and the cells of `crosstable_cells`: a player a
     row in the standings' order, a column a round."""

@@ -13,6 +13,7 @@ from tournament.interchange import tou
 from tournament.models import Division, Game, Tournament
 from tournament.reports.data import tou_text
 from tournament.standings import read_model
+from tournament.standings.rows import Row
 from tournament.standings.stamps import read as read_stamps
 
 EVENTS = events() or ["2014_ISR_isrop14"]
@@ -31,7 +32,7 @@ def test_every_shared_event_imports_and_exports_its_games_as_they_came(stem: str
     assert imported.tournament.start_date == read.date
 
 
-def _standings(stem: str) -> dict[str, read_model.Row]:
+def _standings(stem: str) -> dict[str, Row]:
     imported = import_tou(event_file(stem), slug="event")
     return {
         row.name: row

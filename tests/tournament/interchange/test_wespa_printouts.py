@@ -19,12 +19,13 @@ from tournament.exchange.tou import import_tou
 from tournament.interchange import tou, wespa
 from tournament.models import Game
 from tournament.standings import read_model
+from tournament.standings.rows import Row
 from tournament.standings.stamps import read as read_stamps
 
 EVENTS = events() or ["2014_ISR_isrop14"]
 
 
-def _played_only(division, row: read_model.Row) -> tuple[float, int, int]:
+def _played_only(division, row: Row) -> tuple[float, int, int]:
     """Spread's wins, spread and games without the rounds that had no opponent."""
     wins, spread, games = row.wins, row.spread, row.games
     for g in Game.objects.filter(division=division, player1=row.player, player2=None):

@@ -19,6 +19,7 @@ from tournament.exchange import tsh_io
 from tournament.models import Division, Game
 from tournament.results.views import round_rows_html
 from tournament.standings import read_model
+from tournament.standings.rows import Row
 from tournament.standings.stamps import read as read_stamps
 
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -34,7 +35,7 @@ def _enter(desk: Client, division: Division, line: str) -> dict:
     return desk.post(path, {"line": line}, **JSON).json()
 
 
-def _standing(row: read_model.Row) -> tuple:
+def _standing(row: Row) -> tuple:
     return (row.player.number, row.name, row.record, row.wins, row.losses, row.spread, row.games)
 
 

@@ -18,6 +18,7 @@ from tournament.public import views as public
 from tournament.results import services as results
 from tournament.standings import cache_once, memos, read_model
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.rows import Row
 from tournament.standings.stamps import read as read_stamps
 
 
@@ -162,7 +163,7 @@ def test_rows_kept_by_their_fields_for_a_player_since_deleted_are_computed_again
 ) -> None:
     rows = read_model.division_standings(division, stamps=read_stamps(division))
     key = read_model.standings_key(division, stamps=read_stamps(division))
-    names = tuple(f.name for f in fields(read_model.Row))
+    names = tuple(f.name for f in fields(Row))
     assert names == ("rank", "player", "wins", "losses", "spread", "games")
     gone = rows[-1].player.pk
     values = [(r.rank, r.player.pk, r.wins, r.losses, r.spread, r.games) for r in rows]

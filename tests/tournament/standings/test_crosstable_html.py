@@ -15,6 +15,7 @@ from django.urls import reverse
 from tournament.models import Division, Game, Player
 from tournament.results import services as results
 from tournament.standings import memos, queries, read_model
+from tournament.standings.rows import Row
 from tournament.standings.stamps import read as read_stamps
 from tournament.standings.tables import (
     crosstable_cells,
@@ -160,7 +161,7 @@ def test_a_fixed_table_is_marked(division: Division) -> None:
     )
 
 
-def _standings_order(rows: list[read_model.Row], sort: str) -> list[int]:
+def _standings_order(rows: list[Row], sort: str) -> list[int]:
     """The order `?sort=` asks for, worked out here: a missing rank first when ascending."""
     keys = {
         "rank": lambda r: (r.rank is not None, r.rank or 0),
