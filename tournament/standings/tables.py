@@ -195,15 +195,14 @@ def _rank(rank: int | None) -> str:
     return "–" if rank is None else str(rank)
 
 
+# A standings or ratings row's player, linked to their page.
+PLAYER = Column(
+    "name", _("Player"), lambda row, links: _name_link(row.player, row.name, links), "", ("name",)
+)
+
 STANDINGS = (
     Column("rank", "#", lambda row, links: _rank(row.rank), "num", ("rank",)),
-    Column(
-        "name",
-        _("Player"),
-        lambda row, links: _name_link(row.player, row.name, links),
-        "",
-        ("name",),
-    ),
+    PLAYER,
     Column("record", _("Record"), lambda row, links: ltr_html(row.record), "", ("wins", "-losses")),
     Column(
         "spread", _("Spread"), lambda row, links: ltr_html(signed(row.spread)), "num", ("spread",)
@@ -212,13 +211,7 @@ STANDINGS = (
 )
 
 RATINGS = (
-    Column(
-        "name",
-        _("Player"),
-        lambda row, links: _name_link(row.player, row.name, links),
-        "",
-        ("name",),
-    ),
+    PLAYER,
     Column("before", _("Before"), lambda row, links: _text(row.before), "num", ("before",)),
     Column("after", _("After"), lambda row, links: _text(row.after), "num", ("after",)),
     Column(
