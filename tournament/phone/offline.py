@@ -88,14 +88,16 @@ def refusals_kept(
     key: str | None,
     write: Callable[[], Answer],
     refusal: type[Exception],
+    caught: tuple[type[Exception], ...] = (),
 ) -> Answer:
-    """`once`, with a `refusal` the write raises kept as its answer (`{"refused": why}`) and
-    raised again, in the same words, for the first send and every repeat of its key."""
+    """`once`, with a `refusal` the write raises (or one of `caught`) kept as its answer
+    (`{"refused": why}`) and raised again as a `refusal`, in the same words, for the first send
+    and every repeat of its key, whatever has changed since."""
 
     def answer() -> Answer:
         try:
             return write()
-        except refusal as refused:
+        except (refusal, *caught) as refused:
             return {"refused": str(refused)}
 
     found = once(player, key, answer)

@@ -48,7 +48,7 @@ from tournament.standings import stamps as division_stamps
 from tournament.standings.cache_once import get_or_compute
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    pass
 
 REPORTS_PER_MINUTE = 10  # reports, check-ins and scoresheets saved, per link per minute
 # A link's live checks are charged by their cost against `bounds.CHECK_BUDGET` over the last
@@ -58,21 +58,6 @@ CHECK_SLICES = 6
 
 class ReportRefused(ValueError):
     """The report cannot be taken; the message says why, in a sentence."""
-
-
-def _answered(write: Callable[[], offline.Answer]) -> offline.Answer:
-    """`write()`'s answer, or its refusal as an answer (`{"refused": why}`): a write sent again
-    with its key is refused again in the same words, whatever has changed since."""
-    try:
-        return write()
-    except (ReportRefused, results.EntryError) as refusal:
-        return {"refused": str(refusal)}
-
-
-def _unless_refused(answer: offline.Answer) -> offline.Answer:
-    if "refused" in answer:
-        raise ReportRefused(answer["refused"])
-    return answer
 
 
 # -- links --------------------------------------------------------------------------------------
@@ -304,7 +289,7 @@ def report(
         outcome = _report(player, game, my_score, opponent_score)
         return {"recorded": outcome.recorded, "message": outcome.message}
 
-    answer = _unless_refused(offline.once(player, key, partial(_answered, write)))
+    answer = offline.refusals_kept(player, key, write, ReportRefused, (results.EntryError,))
     return Outcome(answer["recorded"], answer["message"])
 
 
@@ -455,7 +440,7 @@ def send_sheet(
     def write() -> offline.Answer:
         return {"sheet": _send_sheet(player, game, data, file).pk}
 
-    answer = _unless_refused(offline.once(player, key, partial(_answered, write)))
+    answer = offline.refusals_kept(player, key, write, ReportRefused, (results.EntryError,))
     sheet = Scoresheet.objects.filter(pk=answer["sheet"]).first() or own_sheet(game, player)
     if sheet is None:  # the desk has removed it since
         raise ReportRefused(_("The desk has already dealt with your scoresheet: see the desk."))
