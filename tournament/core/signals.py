@@ -17,8 +17,9 @@ inside another of the same division (a line saved by the absence that needs it) 
 outer one, so that the subscribers see the whole write once. `round_published` is sent by the
 pairing when a round is published.
 
-Every receiver takes `(sender, outcome, **kwargs)`: `outcome.division`, `outcome.actor`,
-`outcome.changes`; it may add sentences to `outcome.said`.
+A receiver of `results_changed` or `field_changed` takes `(sender, outcome, **kwargs)`:
+`outcome.division`, `outcome.actor`, `outcome.changes`; it may add sentences to `outcome.said`.
+One of `round_published` takes `(sender, division, round, **kwargs)`.
 """
 
 from __future__ import annotations
