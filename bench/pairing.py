@@ -1,11 +1,15 @@
-"""How long the Swiss takes to pair a big division: 500 players after 20 rounds.
+"""How long the Swiss takes to pair a big division: 500, 1,000 and 2,000 players after 20 rounds.
 
 The 20 rounds are played out first with seeded random results: each player has a hidden
 strength, a game's scores are drawn around 380 plus a share of the difference of strengths,
 and each round is paired by the engine's own Swiss (so the history looks like a real event's:
-score groups, rematches avoided). Then round 21 is paired and timed. Prints figures only.
+score groups, rematches avoided). Then round 21 is paired and timed, in the process's CPU time
+(wall time beside it), with the matching's own share. Then the same round is solved again by
+networkx on the same graph (the solver `matching.py` falls back to for very wide weights, and
+the one used before rustworkx): the pairs compared, and the cost of both, which must be equal.
+Prints figures only.
 
-    .venv/bin/python bench/pairing.py [players] [rounds]
+    .venv/bin/python bench/pairing.py [players ...] [--rounds N] [--no-compare]
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournament.engine.pairing import PairingRules, pair_round  # noqa: E402
+from tournament.engine.pairing import PairingRules, matching, pair_round  # noqa: E402
+from tournament.engine.pairing.history import build_field  # noqa: E402
+from tournament.engine.pairing.systems import pair_swiss  # noqa: E402
 from tournament.engine.standings import Game, GameKind, Player  # noqa: E402
 
 
@@ -26,9 +32,26 @@ def play(rng: random.Random, strength: dict[int, float], a: int, b: int) -> tupl
     return round(rng.gauss(380 + edge, 55)), round(rng.gauss(380 - edge, 55))
 
 
-def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    played = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+def load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+class SolverClock:
+    """Adds up the CPU time spent in the matching solver (`matching._solve`)."""
+
+    def __init__(self) -> None:
+        self.spent = 0.0
+        self.inner = matching._solve
+
+    def __call__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        start = time.process_time()
+        try:
+            return self.inner(*args, **kwargs)
+        finally:
+            self.spent += time.process_time() - start
+
+
+def run(count: int, played: int, compare: bool) -> None:
     rng = random.Random(2026)
     players = [
         Player(i, f"Player {i}", round(rng.gauss(1500, 300)), i) for i in range(1, count + 1)
@@ -38,9 +61,9 @@ def main() -> None:
     rounds: list[list[Game]] = []
     history_time = 0.0
     for number in range(1, played + 1):
-        start = time.perf_counter()
+        start = time.process_time()
         result = pair_round(players, rounds, number, "swiss", rules)
-        history_time += time.perf_counter() - start
+        history_time += time.process_time() - start
         games = []
         for p in result.pairings:
             if p.second is None:
@@ -51,18 +74,64 @@ def main() -> None:
                 s1 += 1
             games.append(Game(p.first, p.second, s1, s2, first=True))
         rounds.append(games)
-    start = time.perf_counter()
-    result = pair_round(players, rounds, played + 1, "swiss", rules)
-    elapsed = time.perf_counter() - start
+    clock = SolverClock()
+    matching._solve = clock  # type: ignore[assignment]
+    try:
+        before = load()
+        wall = time.perf_counter()
+        start = time.process_time()
+        result = pair_round(players, rounds, played + 1, "swiss", rules)
+        cpu = time.process_time() - start
+        wall = time.perf_counter() - wall
+    finally:
+        matching._solve = clock.inner  # type: ignore[assignment]
     rematches = sum(1 for w in result.warnings if w.code in ("rematch", "repeat_limit"))
     gaps = [w for w in result.warnings if w.code == "rank_gap"]
     print(f"players: {count}, rounds played: {played}")
     print(
-        f"history: {played} Swiss rounds paired in {history_time:.2f} s "
+        f"  history: {played} Swiss rounds paired in {history_time:.2f} s CPU "
         f"({history_time / played:.2f} s a round)"
     )
-    print(f"round {played + 1}: {len(result.pairings)} tables paired in {elapsed:.2f} s")
+    print(
+        f"  round {played + 1}: {len(result.pairings)} tables paired in {cpu:.2f} s CPU "
+        f"({wall:.2f} s wall), the matching solver {clock.spent:.2f} s  [load {before}]"
+    )
     print(f"  rematches: {rematches}, pairs two or more wins apart: {len(gaps)}")
+    if not compare:
+        return
+    fld = build_field(players, rounds, played + 1, rules)
+    ours = pair_swiss(fld)
+    wide, matching.WIDE = matching.WIDE, 0  # every matching by networkx
+    try:
+        start = time.process_time()
+        reference = pair_swiss(fld)
+        reference_cpu = time.process_time() - start
+    finally:
+        matching.WIDE = wide
+
+    def pairs(draft_tables: list) -> set[frozenset[int | None]]:  # type: ignore[type-arg]
+        return {frozenset((t.a, t.b)) for t in draft_tables}
+
+    differ = len(pairs(ours.tables) ^ pairs(reference.tables)) // 2
+    print(
+        f"  networkx on the same graph: {reference_cpu:.2f} s CPU; pairs "
+        + ("identical" if not differ else f"differ at {differ} tables")
+        + f"; cost {ours.cost} against {reference.cost}: "
+        + ("equal" if ours.cost == reference.cost else "NOT EQUAL")
+    )
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    played = 20
+    if "--rounds" in args:
+        at = args.index("--rounds")
+        played = int(args[at + 1])
+        del args[at : at + 2]
+    compare = "--no-compare" not in args
+    sizes = [int(a) for a in args if a != "--no-compare"] or [500, 1000, 2000]
+    for count in sizes:
+        run(count, played, compare)
 
 
 if __name__ == "__main__":

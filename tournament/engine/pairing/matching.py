@@ -1,14 +1,18 @@
-"""Minimum-cost perfect matching over a sparse graph of likely opponents (networkx underneath).
+"""Minimum-cost perfect matching over a sparse graph of likely opponents (rustworkx underneath).
 
-A complete graph of 500 players has 125,000 edges, and networkx's blossom algorithm, written in
-Python, needs minutes on it. Good pairings join players near each other in the standings (or
-near a known ideal place, such as half a score group away in a Swiss), so each player is linked
-only to the nearest `neighbours` players above and below that they may meet, plus any extra
-candidates the system names. When that graph has no perfect matching the neighbourhoods are
-doubled, up to the complete graph, so an answer is found whenever one exists.
+A complete graph of 500 players has 125,000 edges, too many to price and solve at the desk. Good
+pairings join players near each other in the standings (or near a known ideal place, such as
+half a score group away in a Swiss), so each player is linked only to the nearest `neighbours`
+players above and below that they may meet, plus any extra candidates the system names. When
+that graph has no perfect matching the neighbourhoods are doubled, up to the complete graph, so
+an answer is found whenever one exists.
 
-Costs are whole numbers, combined lexicographically by the callers (`Levels`), so that networkx
-works in exact integer arithmetic.
+Costs are whole numbers, combined lexicographically by the callers (`levels`), and the matching
+is exact: rustworkx's blossom algorithm (Galil's, in Rust, on 128-bit integers) finds a cheapest
+perfect matching of the graph; it is the algorithm networkx implements in Python, which took
+11 s of CPU for a Swiss of 2,000 players, and which still solves the rare graph whose weights
+are too wide for 128 bits (`WIDE`). Where two matchings cost the same, the two may choose
+differently; the cost is the same.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
+import rustworkx as rx
 
 from tournament.engine.standings import PlayerId
 
@@ -134,21 +139,29 @@ def _candidate_edges(
     return edges
 
 
+# The weights rustworkx takes are 128-bit integers, and its blossom algorithm adds up to a few
+# of them at a time: below this bound nothing overflows. Above it (a rare field, with costs of
+# many levels over thousands of players) networkx solves the same problem in Python's integers.
+WIDE = 2**120
+
+
 def _solve(
     n: int, edges: dict[tuple[int, int], int], byes: dict[int, int]
 ) -> tuple[list[tuple[int, int]], int | None, int] | None:
-    graph = nx.Graph()
-    graph.add_nodes_from(range(n))
     costs = list(edges.values()) + list(byes.values())
     # Maximising (top - cost) over matchings of the largest size is minimising the cost over
     # perfect matchings, when there are any.
     top = max(costs, default=0) + 1
-    for (i, j), c in edges.items():
-        graph.add_edge(i, j, weight=top - c)
     bye_node = n
-    for i, c in byes.items():
-        graph.add_edge(i, bye_node, weight=top - c)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    weighted = [(i, j, top - c) for (i, j), c in edges.items()]
+    weighted += [(i, bye_node, top - c) for i, c in byes.items()]
+    if top < WIDE:
+        graph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(n + 1))
+        graph.add_edges_from(weighted)
+        matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_weight)
+    else:
+        matching = _solve_wide(n + 1, weighted)
     size = n + (1 if byes else 0)
     if 2 * len(matching) < size:
         return None
@@ -166,16 +179,31 @@ def _solve(
     return pairs, bye, total
 
 
+def _weight(weight: int) -> int:
+    return weight
+
+
+def _solve_wide(nodes: int, weighted: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+    graph = nx.Graph()
+    graph.add_nodes_from(range(nodes))
+    graph.add_weighted_edges_from(weighted)
+    return set(nx.max_weight_matching(graph, maxcardinality=True))
+
+
 def unpairable(
     order: Sequence[PlayerId], allowed: Callable[[PlayerId, PlayerId], bool]
 ) -> list[PlayerId]:
     """Players a largest possible pairing under `allowed` leaves out (complete graph)."""
-    graph = nx.Graph()
-    graph.add_nodes_from(order)
-    for i, a in enumerate(order):
-        for b in order[i + 1 :]:
-            if allowed(a, b):
-                graph.add_edge(a, b)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    matched = {p for pair in matching for p in pair}
-    return [p for p in order if p not in matched]
+    graph = rx.PyGraph(multigraph=False)
+    graph.add_nodes_from(range(len(order)))
+    graph.add_edges_from_no_data(
+        [
+            (i, j)
+            for i, a in enumerate(order)
+            for j in range(i + 1, len(order))
+            if allowed(a, order[j])
+        ]
+    )
+    matching = rx.max_weight_matching(graph, max_cardinality=True)
+    matched = {i for pair in matching for i in pair}
+    return [p for i, p in enumerate(order) if i not in matched]
