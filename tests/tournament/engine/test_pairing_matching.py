@@ -55,10 +55,17 @@ def _problem(seed: int, n: int) -> tuple[list[int], dict[frozenset[int], int], d
     return order, costs, byes
 
 
+@pytest.mark.parametrize("near_the_bound", [False, True])
 @pytest.mark.parametrize("seed", range(40))
-def test_the_matching_is_the_cheapest_of_all(seed: int) -> None:
+def test_the_matching_is_the_cheapest_of_all(seed: int, near_the_bound: bool) -> None:
     n = 7 + seed % 4  # 7 to 10 players: odd fields take a bye
     order, costs, byes = _problem(seed, n)
+    if near_the_bound:  # weights just below what the 128-bit solver takes
+        widest = max([*costs.values(), *byes.values()])
+        scale = 2 ** (matching.WIDE.bit_length() - 2 - widest.bit_length())
+        costs = {pair: c * scale for pair, c in costs.items()}
+        byes = {p: c * scale for p, c in byes.items()}
+        assert matching.WIDE // 4 <= max([*costs.values(), *byes.values()]) < matching.WIDE // 2
     expected = _brute(order, costs, byes)
     found = min_cost_matching(
         order,
