@@ -10,8 +10,8 @@ pairing calls `minrep`, and what a director does: no rematches unless there is n
 them), never above the most repeats the actual round used.
 
 Figures (wins before repeats, the default), mean places apart over all rounds, ours / actual:
-  test_data_a.t 5.05 / 4.78;  jvc56 a.t 4.73 / 4.95;  b.t 12.57 / 17.25;
-  domino14 a.t 7.00 / 19.36;  tournament1_a.t 3.73 / 3.28;  anon1.t 6.14 / 6.10;
+  test_data_a.t 5.05 / 4.78;  jvc56 a.t 4.71 / 4.95;  b.t 12.54 / 17.25;
+  domino14 a.t 6.98 / 19.36;  tournament1_a.t 3.73 / 3.28;  anon1.t 6.09 / 6.10;
 and no rematches in any round, where the events used 81, 74, 1, 0, 52 and 0.
 The actual events were paired by tsh's Swiss (b.t, tournament1, anon1), by Chew pairings with
 a 24- or 26-player field over 23 rounds (jvc56), and by hand (domino14, a team event), so
