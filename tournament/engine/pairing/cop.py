@@ -38,6 +38,8 @@ from tournament.engine.standings import PlayerId
 MAJOR = 10**9
 MINOR = MAJOR // 1000
 LOWEST_CONTENDER_ONLY_ROUNDS = 4  # this many rounds left or fewer: the leader plays one player
+FULL_GRAPH = 64  # up to this many players to pair, every pair is a candidate (as Woogles does)
+NEIGHBOURS = 16  # beyond: the nearest allowed players each way, and the contenders' reach
 
 # --------------------------------------------------------------------------- the round
 
@@ -343,10 +345,24 @@ def _match(
             return None
         return sum(w(rd, i, j) for _, w in WEIGHTS)
 
+    # Woogles matches on the complete graph. Past FULL_GRAPH places that is slow in Python
+    # (networkx's blossom: 15 s for 300 players), and needless: the rank difference is cubed,
+    # so the best pairs are near each other but for the contenders and their lowest
+    # contender, which `extra` adds; the neighbourhoods double when no perfect matching is found.
+    position = {r: k for k, r in enumerate(free)}
+
+    def extra(k: int) -> list[int]:
+        r = free[k]
+        if r > rd.lowest_hope_casher:
+            return []
+        reach = min(rd.n - 1, _contender(rd, r) + 1)
+        return [position[j] for j in range(r + 1, reach + 1) if j in position]
+
     matched = min_cost_matching(
         free,
         lambda a, b: weigh(*_key(cast(int, a), cast(int, b))),
-        neighbours=len(free),
+        neighbours=len(free) if len(free) <= FULL_GRAPH else NEIGHBOURS,
+        extra=extra,
         bye_cost=(lambda r: weigh(cast(int, r), rd.bye)) if rd.add_bye else None,
     )
     if matched is None:

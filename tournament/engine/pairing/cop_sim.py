@@ -232,23 +232,19 @@ class Sim:
         for key, rank in start_rank.items():
             key_rank[key] = rank
         flat = [0] * (n * n)
-        results = self.results
-        count = len(results)
+        # A game's result as what the first of the pair gains: the winner's gain, or its
+        # opposite when the second wins (half the draws each way).
+        signed = self.results + [-d for d in self.results]
+        count = len(signed)
         rand = self.rng.random
         rounds = [list(zip(p[0::2], p[1::2], strict=True)) for p in pairings]
         for _ in range(sims):
             records = start[:]
             for pairs in rounds:
                 for a, b in pairs:
-                    x = int(rand() * 2 * count)
-                    if x >= count:
-                        d = results[x - count]
-                        records[b] += d
-                        records[a] -= d
-                    else:
-                        d = results[x]
-                        records[a] += d
-                        records[b] -= d
+                    d = signed[int(rand() * count)]
+                    records[a] += d
+                    records[b] -= d
                 records.sort(reverse=True)
             for place, r in enumerate(records):
                 flat[key_rank[r & KEY_MASK] * n + place] += 1
