@@ -198,3 +198,24 @@ def test_plan_reads_players_by_number(played: Division):
     assert {frozenset((p.first, p.second)) for p in result.pairings} >= {
         frozenset((ada.pk, eli.pk))
     }
+
+
+def test_cop_in_the_schedule_with_its_options(desk: Client, played: Division):
+    schedule = "1 swiss\n2- cop hopefulness_threshold=0.1,0.05 division_sims=2000 seed=7"
+    response = desk.post(url("desk-division-settings", played), {**SETTINGS, "schedule": schedule})
+    assert response.status_code == 302
+    played.refresh_from_db()
+    assert played.pairing_schedule[1] == {
+        "rounds": "2-",
+        "system": "cop",
+        "options": {"hopefulness_threshold": [0.1, 0.05], "division_sims": 2000, "seed": 7},
+    }
+    page = plain(desk.get(url("desk-division-settings", played)).content.decode())
+    assert "2- cop hopefulness_threshold=0.1,0.05 division_sims=2000 seed=7" in page
+    state = pairing.pair(played, 2, None)
+    assert state.system == "cop" and state.simulation["sims"] == 2000
+
+    bad = {**SETTINGS, "schedule": "1 swiss\n2- cop sims=10"}
+    response = desk.post(url("desk-division-settings", played), bad)
+    assert response.status_code == 400
+    assert "cop takes no option &#x27;sims&#x27;" in plain(response.content.decode())
