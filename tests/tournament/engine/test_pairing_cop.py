@@ -250,7 +250,21 @@ def test_control_loss_with_the_player_in_second() -> None:
     p = as_pairings(result)
     assert (p[0], p[3]) == (3, 0)
     reasons = next(x.reasons for x in result.pairings if {x.first, x.second} == {0, 3})
-    assert reasons[0].code == "cop_control_loss"
+    assert reasons[0] == (
+        "control loss: Matthew Tunnicliffe wins 81.6% of the simulations, but Matthew O'Connor, "
+        "the lowest player who can still catch them, winning every game wins the event 100% of "
+        "the time playing Matthew Tunnicliffe and 72.9% otherwise"
+    )
+    assert [str(n) for n in result.notes] == [
+        "COP: 1000 simulations of the 3 round(s) left (seed 2); Matthew Tunnicliffe wins 81.6% "
+        "of them; a player is hopeful of a place reached in 2% of them or more.",
+        "Control loss: Matthew Tunnicliffe has lost control of the event to Matthew O'Connor, "
+        "the lowest contender who can still catch them.",
+    ]
+    table = result.simulation
+    assert table is not None and (table.sims, table.places) == (1000, 2)
+    assert [r.player for r in table.rows[:2]] == [3, 0]
+    assert table.rows[0].chances == [0.816, 0.125]
 
 
 def test_control_loss_with_the_player_in_fourth() -> None:
@@ -274,8 +288,15 @@ def test_second_control_loss_round_pairs_the_second_lowest_contender() -> None:
     # Wellington, the 2nd lowest contender.
     event = Event("albany_july4th_2024_r21")
     event.prepaired = [[6, 25]]
-    p = event.pairings(rounds=26, control_loss_activation_round=21, seed=1)
+    result = event.pair(rounds=26, control_loss_activation_round=21, seed=1)
+    p = as_pairings(result)
     assert (p[0], p[10]) == (10, 0)
+    reasons = next(x.reasons for x in result.pairings if {x.first, x.second} == {0, 10})
+    assert reasons[0] == (
+        "control loss: Ben Schoenbrun has lost control of the event to Chris Lipe; with more "
+        "than four rounds left Ben Schoenbrun may play Wellington Jighere, the contender just "
+        "above"
+    )
 
 
 def test_prepairing_the_lowest_contender_away_is_overconstrained() -> None:
@@ -311,8 +332,13 @@ def test_gibson_groups_and_the_gibson_bye() -> None:
 def test_gibson_bye_twice() -> None:
     # "Gibson Bye": Albany after round 24 with player 0 removed.
     event = Event("albany_csw_r24_odd")
-    p = event.pairings(seed=1)
-    assert p[10] == 10
+    result = event.pair(seed=1)
+    bye = next(x for x in result.pairings if x.second is None)
+    assert (bye.first, bye.reasons) == (
+        10,
+        ("bye: Ben Schoenbrun is Gibsonized (1st place settled)",),
+    )
+    p = as_pairings(result)
     p[0] = 0
     event.add_round(p)
     assert event.pairings(seed=1)[10] == 10
@@ -389,6 +415,7 @@ def test_players_prepaired_with_byes() -> None:
         "albany_csw_new_years_r27_partial",
         "albany_csw_new_years_r25_partial",
         "lake_george_2025_r15",
+        "lake_george_r13",
     ],
 )
 def test_prod_requests_are_paired(name: str) -> None:

@@ -433,8 +433,17 @@ def _reasons(rd: Round, i: int, j: int, forced: Mapping[tuple[int, int], Message
     why = forced.get((i, j))
     if why is not None:
         out.append(why)
-    elif rd.factor3 is None and i == 0 and pre.destinys_child in (j, j + 1):
+    elif rd.factor3 is None and i == 0 and pre.destinys_child == j:
         out.append(_control_loss_message(rd))
+    elif rd.factor3 is None and i == 0 and pre.destinys_child == j + 1:
+        out.append(
+            Message(
+                "cop_control_loss_above",
+                leader=fld.name(pre.order[0]),
+                player=fld.name(b),
+                lowest=fld.name(pre.order[pre.destinys_child]),
+            )
+        )
     if rd.group(i) != 0 and rd.group(i) == rd.group(j):
         out.append(Message("cop_gibson_group", group=rd.group(i)))
     for r, who in ((i, a), (j, b)):

@@ -74,6 +74,8 @@ TEMPLATES: Mapping[str, str] = {
     "cop_control_loss": "control loss: {leader} wins {chance:g}% of the simulations, but "
     "{player}, the lowest player who can still catch them, winning every game wins the event "
     "{vs_first:g}% of the time playing {leader} and {vs_factor:g}% otherwise",
+    "cop_control_loss_above": "control loss: {leader} has lost control of the event to {lowest}; "
+    "with more than four rounds left {leader} may play {player}, the contender just above",
     "cop_factor3": "COP, second-to-last round: factor 3 (1 v 4, 2 v 5, 3 v 6), as 4th, 5th and "
     "6th can still reach 1st, 2nd and 3rd ({fourth:g}%, {fifth:g}% and {sixth:g}% of runs)",
     "cop_factor3_control": "COP, second-to-last round: under factor 3 {player} would lose control "
@@ -140,7 +142,7 @@ TEMPLATES: Mapping[str, str] = {
     "wins {chance:g}% of them; a player is hopeful of a place reached in {threshold:g}% of them "
     "or more.",
     "cop_control_loss_note": "Control loss: {leader} has lost control of the event to {player}, "
-    "whom they play.",
+    "the lowest contender who can still catch them.",
     # --- warnings about a round's pairings
     "unknown_player": "{player!r} is not a player of this division.",
     "withdrawn": "{player} has withdrawn and should not be paired.",
