@@ -60,6 +60,11 @@ def with_classes(classes: dict[int, list[int]]) -> dict[int, int]:
         ({"place_prizes": 9}, "9 place prizes"),
         ({"control_loss_activation_round": 0}, "control loss cannot start before round 1"),
         ({"rounds": 0.5}, "rounds should be a whole number"),
+        ({"class_prizes": 2}, "class_prizes should be a list"),
+        ({"prepaired": [3]}, "prepaired should be a list of pairs"),
+        ({"prepaired": [[3, 3], [3, 4]]}, "Dave is paired by hand twice"),
+        ({"player_classes": {"Zoe": 1}}, "'Zoe' is not a player of this division"),
+        ({"seed": "x"}, "seed should be a number"),
     ],
 )
 def test_refusals_are_sentences(options: dict[str, Any], words: str) -> None:

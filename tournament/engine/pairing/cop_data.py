@@ -25,7 +25,8 @@ OPTIONS: Mapping[str, str] = {
     "rounds": "rounds in the event (the division's number of rounds)",
     "place_prizes": "how many places win a prize (4)",
     "class_prizes": "prizes of each class: a list, class 1 first (none)",
-    "player_classes": "each player's class, 1 for class 1 … (player id or name: class; none: 0)",
+    "player_classes": "each player's class, 1 for class 1 … (a player by number or name: "
+    "class; the rest 0)",
     "gibson_spread": "the most spread a game is counted to swing, or a list from the last round "
     "backwards ([250, 200])",
     "control_loss_threshold": "how much more often a contender must win the event playing the "
@@ -138,6 +139,8 @@ def read_params(fld: Field) -> CopParams:
             f"COP: {places} place prizes in a division of {len(fld.active)} players; there "
             f"should be between 1 and {len(fld.active)}"
         )
+    if not isinstance(options["class_prizes"], (list, tuple)):
+        raise PairingError("COP: class_prizes should be a list of numbers, class 1's first")
     class_prizes = tuple(_number("class_prizes", c, int) for c in options["class_prizes"])
     for c in class_prizes:
         if c < 1:
@@ -200,9 +203,16 @@ def _player_classes(fld: Field, given: Any, count: int) -> dict[PlayerId, int]:
 def _prepaired(fld: Field, given: Any) -> tuple[tuple[PlayerId, PlayerId | None], ...]:
     out: list[tuple[PlayerId, PlayerId | None]] = []
     seen: set[PlayerId] = set()
+    shape = "COP: prepaired should be a list of pairs, [a, b] or [a, null] for a bye"
+    if not isinstance(given, (list, tuple)):
+        raise PairingError(shape)
     for pair in given:
+        if not isinstance(pair, (list, tuple)) or not 1 <= len(pair) <= 2:
+            raise PairingError(shape)
         a = _player(fld, pair[0])
         b = None if len(pair) < 2 or pair[1] is None else _player(fld, pair[1])
+        if b == a:
+            b = None  # paired with themselves: a bye
         for who in (a, b):
             if who is None:
                 continue
@@ -211,7 +221,7 @@ def _prepaired(fld: Field, given: Any) -> tuple[tuple[PlayerId, PlayerId | None]
             if who not in fld.active:
                 raise PairingError(f"COP: {fld.name(who)} is paired by hand but does not play")
             seen.add(who)
-        out.append((a, None if a == b else b))
+        out.append((a, b))
     return tuple(out)
 
 
