@@ -256,20 +256,21 @@ def test_control_loss_with_the_player_in_second() -> None:
     assert (p[0], p[3]) == (3, 0)
     reasons = next(x.reasons for x in result.pairings if {x.first, x.second} == {0, 3})
     assert reasons[0] == (
-        "control loss: Matthew Tunnicliffe wins 81.6% of the simulations, but Matthew O'Connor, "
+        "control loss: Matthew Tunnicliffe wins 81.4% of the simulations, but Matthew O'Connor, "
         "the lowest player who can still catch them, winning every game wins the event 100% of "
-        "the time playing Matthew Tunnicliffe and 72.9% otherwise"
+        "the time playing Matthew Tunnicliffe and 73% otherwise"
     )
     assert [str(n) for n in result.notes] == [
-        "COP: 1000 simulations of the 3 round(s) left (seed 2); Matthew Tunnicliffe wins 81.6% "
+        "COP: 2000 simulations of the 3 round(s) left (seed 2); Matthew Tunnicliffe wins 81.4% "
         "of them; a player is hopeful of a place reached in 2% of them or more.",
         "Control loss: Matthew Tunnicliffe has lost control of the event to Matthew O'Connor, "
         "the lowest contender who can still catch them.",
     ]
     table = result.simulation
-    assert table is not None and (table.sims, table.places) == (1000, 2)
+    # 1,000 runs could not tell whether some chances were above or below 2%: 1,000 more ran.
+    assert table is not None and (table.sims, table.places) == (2000, 2)
     assert [r.player for r in table.rows[:2]] == [3, 0]
-    assert table.rows[0].chances == [0.816, 0.125]
+    assert table.rows[0].chances == [0.814, 0.1395]
 
 
 def test_control_loss_with_the_player_in_fourth() -> None:

@@ -60,7 +60,8 @@ def cop_file(tmp_path: Path, values: object) -> str:
 def test_pair_command_with_a_cop_file(played: Division, tmp_path: Path):
     out = pair_command("--round", "2", "--cop", cop_file(tmp_path, SMALL))
     assert "Round 2 of division A, cop from round 1:" in out
-    assert "note: COP: 2000 simulations of the 2 round(s) left (seed 7); Vale, Cora wins 25.9%" in (
+    # 2,000 runs could not tell some chances from the threshold (10%): 2,000 more ran.
+    assert "note: COP: 4000 simulations of the 2 round(s) left (seed 7); Vale, Cora wins 25.2%" in (
         out
     )
     # Seven players: 1st v 2nd, 3rd v 4th (both can still hope for first), the bye to Eli, the
@@ -74,11 +75,11 @@ def test_pair_command_with_a_cop_file(played: Division, tmp_path: Path):
     state = Round.objects.get(division=played, number=2)
     assert state.system == "cop" and "cop_summary" in {n["code"] for n in state.notes}
     table = state.simulation
-    assert (table["sims"], table["places"], table["seed"]) == (2000, 2, 7)
+    assert (table["sims"], table["places"], table["seed"]) == (4000, 2, 7)
     cora = played.players.get(number=3)
     assert table["rows"][0] == {
         "player": cora.pk,
-        "chances": [0.2595, 0.399],
+        "chances": [0.2525, 0.40275],
         "hopeful": 1,
         "lowest": 7,
         "gibsonized": False,
@@ -162,14 +163,14 @@ def test_desk_cop_settings_schedule_and_table(desk: Client, played: Division):
     response = desk.post(url("desk-pair", played), {"round": 2})
     assert response.status_code == 302
     state = Round.objects.get(division=played, number=2)
-    assert state.system == "cop" and state.simulation["sims"] == 2000
+    assert state.system == "cop" and state.simulation["sims"] == 4000
     page = plain(desk.get(url("desk-round-pairings", played, 2)).content.decode())
-    assert "COP's simulation: each player's chance of each prize place (2000 runs)" in page
+    assert "COP's simulation: each player's chance of each prize place (4000 runs)" in page
     section = page[page.index('id="simulation"') : page.index('id="pairings"')]
     text = " ".join(re.sub(r"<[^>]+>", " ", section).split())
     assert "Player 1st 2nd Hopeful of Lowest Gibsonized" in text
-    assert "Vale, Cora 25.9 39.9 1st 7th Stone, Gus 26.7 22.2 1st 7th" in text
-    assert "Moss, Eli 0.0 0.7 3rd 7th" in text
+    assert "Vale, Cora 25.2 40.3 1st 7th Stone, Gus 26.1 22.2 1st 7th" in text
+    assert "Moss, Eli 0.0 0.9 3rd 7th" in text
 
 
 def test_desk_cop_refusal_is_a_sentence(desk: Client, played: Division):
@@ -213,7 +214,8 @@ def test_cop_in_the_schedule_with_its_options(desk: Client, played: Division):
     page = plain(desk.get(url("desk-division-settings", played)).content.decode())
     assert "2- cop hopefulness_threshold=0.1,0.05 division_sims=2000 seed=7" in page
     state = pairing.pair(played, 2, None)
-    assert state.system == "cop" and state.simulation["sims"] == 2000
+    # The schedule's 2,000 runs, and 2,000 more: some chances were too close to 5% to tell.
+    assert state.system == "cop" and state.simulation["sims"] == 4000
 
     bad = {**SETTINGS, "schedule": "1 swiss\n2- cop sims=10"}
     response = desk.post(url("desk-division-settings", played), bad)

@@ -258,7 +258,9 @@ def precompute(fld: Field, params: CopParams, rng: random.Random) -> Precomp:
     )
     order = [players[i] for i in sim.order()]
     n = len(order)
-    initial = sim.factor_runs(params.division_sims, rounds_left)
+    initial = sim.factor_runs(
+        params.division_sims, rounds_left, hopefulness=params.hopefulness_threshold
+    )
     assert initial is not None
     top = next((r for r, g in enumerate(initial.gibsonized[:n]) if not g), 0)
     # 1st's factor opponents who never took first in the runs need not play first: the
@@ -276,7 +278,12 @@ def precompute(fld: Field, params: CopParams, rng: random.Random) -> Precomp:
         size += 1
     results = initial
     if max_factor * 2 < size:
-        better = sim.factor_runs(params.division_sims, max_factor, initial.segment_factors)
+        better = sim.factor_runs(
+            params.division_sims,
+            max_factor,
+            initial.segment_factors,
+            hopefulness=params.hopefulness_threshold,
+        )
         if better is not None:
             results = better
     wanted = math.floor(results.total * params.hopefulness_threshold + 0.5)

@@ -4,7 +4,7 @@ spreads, and the three kinds of run COP makes of them.
 
 - `Sim.factor_runs`: every remaining round paired by factor pairing within each Gibson group
   (the last round king of the hill), results at random; how often each player finishes in each
-  place.
+  place; more runs while a chance is too close to the hopefulness threshold to tell.
 - `Sim.control_loss`: for contenders who win every game, whether playing the leader rather than
   their factor opponent makes them win the event more often (the leader has lost control of
   the event to them); a binary search for the lowest such contender.
@@ -19,6 +19,7 @@ Seeded `random.Random`: the same request gives the same figures.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ WINS_OFFSET = 1 << 14
 SPREAD_OFFSET = 1 << 31
 BYE_KEY = 0xFFFF  # the stand-in player that evens an odd field
 WIN_ALL_VS_FIRST_ROUNDS = 4  # more rounds left than this: a contender must always win v 1st
+RESIM_BATCH = 10000  # more runs, when the first are not enough to tell who is hopeful
+CONFIDENCE = 0.99
 
 # How many games of a sample of real tournament games were won by 0, 1, 2 … points
 # (Woogles' score_differences.go, 6,787 games). A simulated game's spread is drawn from it,
@@ -152,16 +155,40 @@ class Sim:
         return records
 
     def factor_runs(
-        self, sims: int, max_factor: int, previous: list[int] | None = None
+        self,
+        sims: int,
+        max_factor: int,
+        previous: list[int] | None = None,
+        hopefulness: float | None = None,
     ) -> SimResults | None:
         """`sims` runs of the rounds left, factor pairing within Gibson groups. None when
-        `previous` segment factors are the ones this would use (nothing would change)."""
+        `previous` segment factors are the ones this would use (nothing would change).
+
+        With `hopefulness`, more runs follow, in batches of 10,000, while some player's
+        chance of the last prize place (or of first, when the leader is not Gibsonized) is too
+        close to it to tell at 99% confidence, as Woogles does; Woogles stops after 6 s, here
+        after `sims` more runs, so that the same request always gives the same figures."""
         records = self._evened()
         plan = _plan(records, self, max_factor, control_loss=False)
         if previous is not None and plan.segment_factors == previous:
             return None
         counts = self._run(records, plan.pairings, sims)
-        return plan.results(_trim(counts, self.n), sims)
+        total = sims
+        if hopefulness is not None:
+            places = [self.place_prizes - 1]
+            if not plan.gibsonized[0]:
+                places.append(0)
+            extra = sims
+            while extra > 0 and not clear_of(counts, places, total, hopefulness):
+                batch = min(RESIM_BATCH, extra)
+                more = self._run(records, plan.pairings, batch)
+                counts = [
+                    [x + y for x, y in zip(a, b, strict=True)]
+                    for a, b in zip(counts, more, strict=True)
+                ]
+                total += batch
+                extra -= batch
+        return plan.results(_trim(counts, self.n), total)
 
     def runs_with(self, sims: int, pairings: list[list[int]]) -> tuple[list[list[int]], int]:
         """`sims` runs of the rounds left with the pairings (places, in pairs) given."""
@@ -303,6 +330,61 @@ def can_catch_records(high: int, low: int, rounds: int, cume_spread: int) -> boo
         return gap < most
     behind = _spread(high) - _spread(low)
     return behind <= 0 or behind <= cume_spread
+
+
+def clear_of(counts: list[list[int]], places: list[int], total: int, threshold: float) -> bool:
+    """Whether every player's chance of each of `places` is known to be above or below the
+    threshold: its exact (Clopper–Pearson) interval at CONFIDENCE, shared out over all the
+    chances tested (Bonferroni), leaves the threshold out."""
+    rows = counts  # the stand-in player of an odd field counts too, as in Woogles
+    alpha = (1 - CONFIDENCE) / (len(rows) * len(places))
+    spread = 6 * math.sqrt(threshold * (1 - threshold) / total) + 5 / total
+    for place in places:
+        for row in rows:
+            k = row[place]
+            if abs(k / total - threshold) > spread:
+                continue  # far from the threshold: no need of the exact interval
+            above = k > 0 and _beta_cdf(threshold, k, total - k + 1) < alpha / 2
+            below = k < total and _beta_cdf(threshold, k + 1, total - k) > 1 - alpha / 2
+            if not (above or below):
+                return False
+    return True
+
+
+def _beta_cdf(x: float, a: float, b: float) -> float:
+    """The regularized incomplete beta function I_x(a, b) (a continued fraction, Lentz's
+    method, as Numerical Recipes' betai)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(x, a, b) / a
+    return 1.0 - front * _beta_fraction(1 - x, b, a) / b
+
+
+def _beta_fraction(x: float, a: float, b: float) -> float:
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100000):
+        m2 = 2 * m
+        for num in (
+            m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+            -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)),
+        ):
+            d = 1 + num * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-12:
+            break
+    return h
 
 
 def gibsonized_records(
