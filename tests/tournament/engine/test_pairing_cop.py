@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from tests.tournament.engine.cop_support import Event, as_pairings
-from tournament.engine.pairing import PairingError
+from tournament.engine.pairing import PairingError, PairingRules, pair_round
+from tournament.engine.standings import Game, Player
 
 
 def cop(name: str, **options: Any) -> dict[int, int]:
@@ -427,3 +428,43 @@ def test_players_prepaired_with_byes() -> None:
 def test_prod_requests_are_paired(name: str) -> None:
     p = cop(name, seed=1)
     assert all(p[p[i]] == i for i in p)
+
+
+# --------------------------------------------------------------------------- a hand-made field
+
+
+def test_factor_3_in_the_second_to_last_round() -> None:
+    # Eight players after six of eight rounds, the top six within a win: 4th, 5th and 6th can
+    # each still reach 1st, 2nd and 3rd, so the second-to-last round is 1 v 4, 2 v 5, 3 v 6.
+    names = ["Ada", "Ben", "Cy", "Di", "Ed", "Flo", "Gil", "Hu"]
+    players = [Player(n, n, 0, i + 1) for i, n in enumerate(names)]
+    played = [
+        [("Ben", "Ada", 455), ("Cy", "Di", 405), ("Flo", "Ed", 432), ("Gil", "Hu", 431)],
+        [("Ada", "Cy", 451), ("Di", "Ben", 432), ("Gil", "Ed", 454), ("Hu", "Flo", 439)],
+        [("Ada", "Di", 401), ("Ben", "Cy", 418), ("Ed", "Hu", 415), ("Flo", "Gil", 407)],
+        [("Ada", "Ed", 402), ("Flo", "Ben", 442), ("Cy", "Gil", 457), ("Hu", "Di", 414)],
+        [("Ada", "Flo", 447), ("Ed", "Ben", 415), ("Cy", "Hu", 432), ("Di", "Gil", 423)],
+        [("Gil", "Ada", 415), ("Ben", "Hu", 419), ("Cy", "Ed", 427), ("Di", "Flo", 436)],
+    ]
+    rounds = [[Game(w, lo, score, 400) for w, lo, score in games] for games in played]
+    options = {
+        "division_sims": 5000,
+        "control_loss_sims": 2000,
+        "seed": 3,
+        "hopefulness_threshold": 0.02,
+        "place_prizes": 3,
+    }
+    result = pair_round(players, rounds, 7, "cop", PairingRules(rounds_total=8, options=options))
+    # Places: Cy, Ada, Flo, Gil, Ben, Di, Hu, Ed.
+    assert [(p.first, p.second) for p in result.pairings] == [
+        ("Gil", "Cy"),
+        ("Ben", "Ada"),
+        ("Flo", "Di"),
+        ("Ed", "Hu"),
+    ]
+    assert result.pairings[0].reasons[0] == (
+        "COP, second-to-last round: factor 3 (1 v 4, 2 v 5, 3 v 6), as 4th, 5th and 6th can "
+        "still reach 1st, 2nd and 3rd (13.2%, 11.7% and 7.3% of runs)"
+    )
+    # The leader has lost control to Di, but factor 3 pairs the top six instead, as Woogles.
+    assert [n.code for n in result.notes] == ["cop_summary"]

@@ -289,7 +289,7 @@ def pair_cop(fld: Field) -> Draft:
     rd = _round(fld, params, pre, f3)
     draft = Draft()
     draft.simulation = _table(fld, params, pre)
-    draft.notes.extend(_notes(fld, params, pre))
+    draft.notes.extend(_notes(fld, params, pre, f3))
 
     forced: dict[tuple[int, int], Message] = {}
     disallowed: dict[tuple[int, int], str] = {}
@@ -299,11 +299,12 @@ def pair_cop(fld: Field) -> Draft:
         for a, b in barred:
             disallowed.setdefault(_key(a, b), name)
         for a, b, why in made:
+            # A forced pair: neither of the two may meet anyone else.
             forced.setdefault(_key(a, b), why)
-            for x in range(nodes):
-                for y in range(x + 1, nodes):
-                    if _key(x, y) != _key(a, b) and {x, y} & {a, b}:
-                        disallowed.setdefault((x, y), name)
+            for x in (a, b):
+                for y in range(nodes):
+                    if y != x and _key(x, y) != _key(a, b):
+                        disallowed.setdefault(_key(x, y), name)
 
     free = [r for r in range(rd.n) if r not in rd.prepaired]
 
@@ -493,7 +494,7 @@ def _control_loss_message(rd: Round) -> Message:
     )
 
 
-def _notes(fld: Field, params: CopParams, pre: Precomp) -> list[Message]:
+def _notes(fld: Field, params: CopParams, pre: Precomp, f3: Forced | None) -> list[Message]:
     results = pre.results
     notes = [
         Message(
@@ -513,7 +514,7 @@ def _notes(fld: Field, params: CopParams, pre: Precomp) -> list[Message]:
                 "gibsonized", players=settled, left=pre.initial_factor, spread=params.gibson_spread
             )
         )
-    if pre.destinys_child >= 0:
+    if pre.destinys_child >= 0 and f3 is None:  # factor 3 pairs the top six instead
         notes.append(
             Message(
                 "cop_control_loss_note",
