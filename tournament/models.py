@@ -152,6 +152,9 @@ class Division(models.Model):
     )
     AVOID_CHOICES = [("", _("no one")), ("club", _("same club")), ("team", _("same team"))]
     avoid_same = models.CharField(max_length=10, choices=AVOID_CHOICES, blank=True)
+    # COP's settings (`engine/pairing/cop_data.py`): Woogles' pair request fields in snake case,
+    # each left out taking Woogles' default; a schedule entry's own options come over them.
+    cop_settings = models.JSONField(default=dict, blank=True)
     forbidden_pairs = models.JSONField(
         default=list, blank=True, help_text=_("Pairs of player numbers never to be paired.")
     )
@@ -318,6 +321,8 @@ class Round(models.Model):
     # swapped or published): [{"change": pk, "rounds": [n, …]}, …] (round 0: the field); []
     # while it is up to date.
     stale = models.JSONField(default=list, blank=True)
+    # COP's simulation table when COP paired the round (`SimulationTable.as_dict()`), {} otherwise.
+    simulation = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["division", "number"]

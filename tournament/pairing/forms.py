@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import re
 from typing import Any, cast
 
 from django import forms
@@ -84,16 +86,145 @@ def schedule_text(schedule: list[dict[str, Any]]) -> str:
     lines = []
     for entry in schedule or []:
         extra = [f"{k}={v}" for k, v in entry.items() if k not in ("rounds", "system", "options")]
-        extra += [f"{k}={v}" for k, v in (entry.get("options") or {}).items()]
+        extra += [f"{k}={_shown(v)}" for k, v in (entry.get("options") or {}).items()]
         lines.append(" ".join([str(entry["rounds"]), str(entry["system"]), *extra]))
     return "\n".join(lines)
 
 
 def _value(text: str) -> Any:
+    if "," in text:  # a list: `gibson_spread=250,200`
+        return [_value(part) for part in text.split(",") if part]
     number = bounds.plain_number(text, signed=True)
     if number is not None:
         return number
+    if re.fullmatch(r"\d{1,9}\.\d{1,9}", text):
+        return float(text)
     return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def _shown(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def decimals(text: str, what: str) -> list[float]:
+    """The decimal numbers of a field (`what`), e.g. “0.1, 0.05”."""
+    words = text.replace(",", " ").split()
+    if not all(re.fullmatch(r"\d{1,9}(\.\d{1,9})?", w) for w in words):
+        raise forms.ValidationError(
+            gettext("%(what)s: numbers such as 0.05, separated by commas or spaces.")
+            % {"what": what}
+        )
+    return [float(w) for w in words]
+
+
+# COP's settings at the desk: (option, field, what it does and Woogles' default).
+COP_FIELDS: list[tuple[str, forms.Field]] = [
+    (
+        "place_prizes",
+        forms.IntegerField(
+            min_value=1,
+            help_text=_("How many places win a prize. Empty: 4."),
+        ),
+    ),
+    (
+        "class_prizes",
+        forms.CharField(
+            help_text=_("The prizes of each class, class 1 first, e.g. “2, 1”. Empty: none."),
+        ),
+    ),
+    (
+        "player_classes",
+        forms.CharField(
+            widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "dir": "ltr"}),
+            help_text=_("A player number and the player's class, one a line: “12 1”."),
+        ),
+    ),
+    (
+        "gibson_spread",
+        forms.CharField(
+            help_text=_(
+                "The most spread a game is counted to swing; a list counts from the last round. "
+                "Empty: 250, 200."
+            ),
+        ),
+    ),
+    (
+        "hopefulness_threshold",
+        forms.CharField(
+            help_text=_(
+                "The chance of a place that makes a player hopeful of it; a list counts from the "
+                "last round. Empty: 0.1, 0.1, 0.05, 0.02, 0.01."
+            ),
+        ),
+    ),
+    (
+        "control_loss_threshold",
+        forms.FloatField(
+            min_value=0,
+            max_value=1,
+            help_text=_(
+                "How much more often a contender must win the event playing the leader for the "
+                "leader to have lost control. Empty: 0.3."
+            ),
+        ),
+    ),
+    (
+        "division_sims",
+        forms.IntegerField(
+            min_value=1000,
+            help_text=_("Simulations of the rounds left. Empty: 100000."),
+        ),
+    ),
+    (
+        "control_loss_sims",
+        forms.IntegerField(
+            min_value=1000,
+            help_text=_("Simulations for each control-loss test. Empty: 10000."),
+        ),
+    ),
+    (
+        "control_loss_activation_round",
+        forms.IntegerField(
+            min_value=1,
+            help_text=_(
+                "The first round the leader may be paired by control loss. Empty: 3 rounds "
+                "before the last."
+            ),
+        ),
+    ),
+    (
+        "allow_repeat_byes",
+        forms.BooleanField(help_text=_("A second bye is not penalised. Default: off.")),
+    ),
+    (
+        "top_down_byes",
+        forms.BooleanField(
+            help_text=_(
+                "The bye goes to the highest-placed player with the fewest byes. Default: off."
+            ),
+        ),
+    ),
+    (
+        "seed",
+        forms.IntegerField(
+            help_text=_("The simulations' seed. Empty: made from the names and the round."),
+        ),
+    ),
+]
+COP_LABELS = {
+    "place_prizes": _("COP: place prizes"),
+    "class_prizes": _("COP: class prizes"),
+    "player_classes": _("COP: player classes"),
+    "gibson_spread": _("COP: Gibson spread"),
+    "hopefulness_threshold": _("COP: hopefulness threshold"),
+    "control_loss_threshold": _("COP: control loss threshold"),
+    "division_sims": _("COP: simulations"),
+    "control_loss_sims": _("COP: control-loss simulations"),
+    "control_loss_activation_round": _("COP: control loss from round"),
+    "allow_repeat_byes": _("COP: allow repeat byes"),
+    "top_down_byes": _("COP: top-down byes"),
+    "seed": _("COP: seed"),
+}
 
 
 class DivisionSettingsForm(forms.ModelForm):
@@ -190,6 +321,18 @@ class DivisionSettingsForm(forms.ModelForm):
         self.fields["rating_system"] = forms.ChoiceField(
             label=_("Rating system"), choices=rating_system_choices(), widget=forms.RadioSelect
         )
+        cop = division.cop_settings or {}
+        for name, template in COP_FIELDS:
+            field = copy.deepcopy(template)
+            field.required = False
+            field.label = COP_LABELS[name]
+            value = cop.get(name)
+            if name == "player_classes" and value:
+                value = "\n".join(f"{k} {v}" for k, v in value.items())
+            elif isinstance(value, list):
+                value = ", ".join(map(str, value))
+            field.initial = value
+            self.fields[f"cop_{name}"] = field
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -198,6 +341,59 @@ class DivisionSettingsForm(forms.ModelForm):
         if first is not None and last is not None and last < first:
             raise forms.ValidationError(_("The last table comes after the first."))
         return data
+
+    def cop_settings(self) -> dict[str, Any]:
+        """COP's settings as set: only those given (the rest take Woogles' defaults)."""
+        data = self.cleaned_data
+        out: dict[str, Any] = {}
+        for name, _field in COP_FIELDS:
+            value = data.get(f"cop_{name}")
+            if value in (None, "", False):
+                continue
+            out[name] = value
+        return out
+
+    def clean_cop_class_prizes(self) -> list[int] | None:
+        prizes = whole_numbers(self.cleaned_data["cop_class_prizes"], gettext("Class prizes"))
+        if any(p < 1 for p in prizes):
+            raise forms.ValidationError(gettext("A class has at least one prize."))
+        return prizes or None
+
+    def clean_cop_gibson_spread(self) -> int | list[int] | None:
+        spreads = whole_numbers(self.cleaned_data["cop_gibson_spread"], gettext("Gibson spread"))
+        if not spreads:
+            return None
+        return spreads[0] if len(spreads) == 1 else spreads
+
+    def clean_cop_hopefulness_threshold(self) -> float | list[float] | None:
+        what = gettext("Hopefulness threshold")
+        values = decimals(self.cleaned_data["cop_hopefulness_threshold"], what)
+        if any(not 0 < v <= 1 for v in values):
+            raise forms.ValidationError(
+                gettext("%(what)s: each above 0 and at most 1.") % {"what": what}
+            )
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else values
+
+    def clean_cop_player_classes(self) -> dict[str, int] | None:
+        numbers = set(self.instance.players.values_list("number", flat=True))
+        classes: dict[str, int] = {}
+        for number, line in enumerate(self.cleaned_data["cop_player_classes"].splitlines(), 1):
+            pair = whole_numbers(line, gettext("Line %(number)s") % {"number": number})
+            if not pair:
+                continue
+            if len(pair) != 2:
+                raise forms.ValidationError(
+                    gettext("Line %(number)s: a player number and a class.") % {"number": number}
+                )
+            if pair[0] not in numbers:
+                raise forms.ValidationError(
+                    gettext("Line %(number)s: no player %(player)s.")
+                    % {"number": number, "player": pair[0]}
+                )
+            classes[str(pair[0])] = pair[1]
+        return classes or None
 
     def clean_schedule(self) -> list[dict[str, Any]]:
         entries = []
@@ -270,6 +466,7 @@ class DivisionSettingsForm(forms.ModelForm):
         division.gibson_spread = self.cleaned_data["gibson_spread_text"]
         division.prize_bands = self.cleaned_data["prize_bands_text"]
         division.forbidden_pairs = self.cleaned_data["forbidden"]
+        division.cop_settings = self.cop_settings()
         if commit:
             division.save()
         return division

@@ -11,7 +11,7 @@ Player ids given to the engine are the players' primary keys.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -198,8 +198,11 @@ def plan(
     based_on: int | None = None,
     system: str | None = None,
     repeats: int | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Plan:
-    """Pair `round_number` without saving: the schedule's system unless `system` is given."""
+    """Pair `round_number` without saving: the schedule's system unless `system` is given.
+    COP takes the division's COP settings, under the schedule entry's options and `options`
+    (e.g. read from a file by the `pair` command)."""
     entry = schedule_entry(division, round_number)
     based_on = entry.based_on if based_on is None else based_on
     system = system or entry.system
@@ -217,6 +220,10 @@ def plan(
         settings = replace(settings, options=kept)
     if repeats is not None:
         settings = replace(settings, max_repeats=repeats)
+    if system == "cop" or options:
+        cop = division.cop_settings if system == "cop" else {}
+        merged = {**cop, **settings.options, **(options or {})}
+        settings = replace(settings, options=_by_number(merged, past.players))
     try:
         result = pairing.pair_round(
             past.engine_players,
@@ -229,6 +236,21 @@ def plan(
     except pairing.PairingError as error:
         raise PairingRefused(str(error)) from error
     return Plan(division, result, {p.pk: p for p in past.players})
+
+
+def _by_number(options: dict[str, Any], players: Sequence[Player]) -> dict[str, Any]:
+    """COP's options name players by their number (or name): the engine knows them by pk."""
+    pks = {str(p.number): p.pk for p in players}
+
+    def pk(key: Any) -> Any:
+        return pks.get(str(key), key) if key is not None else None
+
+    out = dict(options)
+    if isinstance(out.get("player_classes"), dict):
+        out["player_classes"] = {pk(k): v for k, v in out["player_classes"].items()}
+    if isinstance(out.get("prepaired"), list):
+        out["prepaired"] = [[pk(x) for x in pair] for pair in out["prepaired"]]
+    return out
 
 
 # -- writes --------------------------------------------------------------------------------------
@@ -320,6 +342,7 @@ def save_pairings(
     notes: Sequence[dict[str, Any]] = (),
     reason: str = "",
     auto: bool = False,
+    simulation: dict[str, Any] | None = None,
 ) -> Round:
     """Replace round `round_number`'s pairings with `pairs` (first player first), unpublished:
     the tables numbered in the order given from the division's first table (a player's fixed
@@ -329,7 +352,8 @@ def save_pairings(
     Refused when the round already has results. `notes` are messages as dicts
     (`Message.as_dict()`); the warnings are the engine's checks of the pairs as saved. The
     round keeps what it was paired from (`basis`), and `auto` says the division paired it by
-    itself, so that a change to those results pairs it again (`revisit`).
+    itself, so that a change to those results pairs it again (`revisit`). `simulation` is
+    COP's table of chances (`SimulationTable.as_dict()`), when COP paired the round.
     """
     with transaction.atomic():
         division, before = _clear_round(division, round_number, gettext("paired again"))
@@ -384,6 +408,7 @@ def save_pairings(
                 "auto": auto,
                 "basis": basis(division, round_number, from_round),
                 "stale": [],
+                "simulation": simulation or {},
             },
         )
         _log(division, user, PAIR, before, [snapshot(g) for g in created], reason)
@@ -433,6 +458,7 @@ def save_plan(proposal: Plan, user: Actor, auto: bool = False) -> Round:
         notes=[n.as_dict() for n in (*result.notes, *reasons)],
         reason=f"paired by {result.system} from round {result.based_on}",
         auto=auto,
+        simulation=result.simulation.as_dict() if result.simulation is not None else None,
     )
 
 

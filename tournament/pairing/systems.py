@@ -38,6 +38,12 @@ DESCRIPTIONS: dict[str, str] = {
         "Contention pairing (Chew pairings): players who can still reach a prize band play each "
         "other, the top pairs first; the rest are paired Swiss"
     ),
+    "cop": gettext_noop(
+        "COP (Woogles' contention pairing by simulation): the rounds left simulated to find who "
+        "can still win what; the last round king of the hill among the cashers, the leader "
+        "against the lowest contender they have lost control to, the rest by minimum-weight "
+        "matching"
+    ),
     "australian": gettext_noop(
         "Australian draw: round 1 top half v bottom half; then the top remaining player meets "
         "the highest-placed player they have not met"

@@ -11,9 +11,10 @@ from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_POST
 
+from scoring.i18n import translator
 from tournament.core import bounds, changes, sentences
 from tournament.core.access import get_desk_division
 from tournament.core.forms import form_error
@@ -244,8 +245,34 @@ def round_pairings(
         "past_plan": past_plan(division, round_number),
         "forfeit_spread": division.forfeit_spread,
         "fixed_legend": fixed_table_legend() if any(r["fixed"] for r in rows) else "",
+        "simulation": _simulation(division, state),
     }
     return render(request, "tournament/pairing/round_pairings.html", context)
+
+
+def _simulation(division: Division, state: Round | None) -> dict[str, Any] | None:
+    """COP's table of chances for the page: names, and each chance in percent."""
+    table = state.simulation if state is not None else None
+    if not table:
+        return None
+    names = dict(division.players.values_list("pk", "name"))
+    ordinal = translator(get_language()).ordinal
+    return {
+        "sims": table["sims"],
+        "places": table["places"],
+        "seed": table.get("seed", 0),
+        "place_numbers": [ordinal(k) for k in range(1, table["places"] + 1)],
+        "rows": [
+            {
+                "name": names.get(row["player"], str(row["player"])),
+                "chances": [f"{100 * c:.1f}" for c in row["chances"]],
+                "hopeful": ordinal(row["hopeful"]),
+                "lowest": ordinal(row["lowest"]),
+                "gibsonized": row["gibsonized"],
+            }
+            for row in table["rows"]
+        ],
+    }
 
 
 @login_required

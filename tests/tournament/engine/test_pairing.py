@@ -183,6 +183,7 @@ def test_every_system_is_described() -> None:
         "fontes",
         "factor",
         "cp",
+        "cop",
         "australian",
         "teamrr",
         "manual",

@@ -50,7 +50,7 @@ def test_an_unknown_system_lists_the_known_ones() -> None:
 
     assert str(refused.value) == (
         "there is no pairing system 'dutch' (known: swiss, koth, rr, rr2, fontes, factor, cp, "
-        "australian, teamrr, manual)"
+        "cop, australian, teamrr, manual)"
     )
 
 

@@ -2,8 +2,9 @@
 
 Plain data only: no Django, no database. The systems (`registry.REGISTRY`) are Swiss by
 minimum-weight matching, king of the hill, round robins on Berger tables, Initial Fontes,
-factor pairing, contention pairing for the last rounds (tsh's Chew pairings), the Australian
-draw, and manual pairing, which is only checked. Gibsonization, byes, repeats and forbidden
+factor pairing, contention pairing for the last rounds (tsh's Chew pairings), Woogles' COP
+(the last rounds paired by simulating them), the Australian draw, and manual pairing, which is
+only checked. Gibsonization, byes, repeats and forbidden
 pairs are handled the same way in every system that pairs from the standings
 (`shared/reference/tsh.md` §3-6).
 """

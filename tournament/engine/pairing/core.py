@@ -70,6 +70,7 @@ def pair_round(
         pairings=pairings,
         warnings=warnings,
         notes=list(draft.notes),
+        simulation=draft.simulation,
     )
 
 

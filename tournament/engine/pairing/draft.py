@@ -10,7 +10,7 @@ from tournament.engine.pairing.contention import best_finishes, gibsons
 from tournament.engine.pairing.history import Field
 from tournament.engine.pairing.matching import Matched, levels, min_cost_matching, unpairable
 from tournament.engine.pairing.messages import Message, limit_words
-from tournament.engine.pairing.model import PairingError, PairingWarning
+from tournament.engine.pairing.model import PairingError, PairingWarning, SimulationTable
 from tournament.engine.standings import PlayerId
 
 
@@ -28,6 +28,7 @@ class Draft:
     notes: list[Message] = field(default_factory=list)
     warnings: list[PairingWarning] = field(default_factory=list)
     cost: int = 0  # what the matchings cost, in their own units (for comparing solvers)
+    simulation: SimulationTable | None = None  # a system that simulates the rounds left (COP)
 
     def taken(self) -> set[PlayerId]:
         return {p for t in self.tables for p in (t.a, t.b) if p is not None}

@@ -39,6 +39,7 @@ TEMPLATES: Mapping[str, str] = {
     "by_contention": "contention pairing for places 1-{band}",
     "by_australian": "Australian draw",
     "by_gibson": "Gibson pairing",
+    "by_cop": "COP",
     # --- why two players meet: figures of the two in the order the pair names them ("A v B:
     # places 5 and 2" is A 5th, B 2nd), whatever the field's name says (`SIDES`)
     "places": "places {high} and {low}",
@@ -66,6 +67,28 @@ TEMPLATES: Mapping[str, str] = {
     "table_alone": "{label:label}: alone in the group",
     "table_late_paired": "not in the {label:label}: paired by place",
     "table_late_odd": "not in the {label:label}: the odd one out",
+    "cop_prepaired": "paired by hand before COP paired the rest",
+    "cop_koth": "COP, last round: king of the hill among the players who can still finish in "
+    "places 1-{places}",
+    "cop_class_koth": "COP, last round: king of the hill for class {cls}'s {prizes:#prize}",
+    "cop_control_loss": "control loss: {leader} wins {chance:g}% of the simulations, but "
+    "{player}, the lowest player who can still catch them, winning every game wins the event "
+    "{vs_first:g}% of the time playing {leader} and {vs_factor:g}% otherwise",
+    "cop_control_loss_above": "control loss: {leader} has lost control of the event to {lowest}; "
+    "with more than four rounds left {leader} may play {player}, the contender just above",
+    "cop_factor3": "COP, second-to-last round: factor 3 (1 v 4, 2 v 5, 3 v 6), as 4th, 5th and "
+    "6th can still reach 1st, 2nd and 3rd ({fourth:g}%, {fifth:g}% and {sixth:g}% of runs)",
+    "cop_factor3_control": "COP, second-to-last round: under factor 3 {player} would lose control "
+    "(winning every game, {vs_first:g}% to win the event playing {leader}, {vs_factor:g}% "
+    "otherwise), so plays {leader}",
+    "cop_gibson_group": "COP: Gibson group {group}, paired among themselves",
+    "cop_hopeful": "COP: {player} can hope for {place:ordinal} place, {other} for "
+    "{other_place:ordinal}",
+    "cop_cannot_catch": "COP: {low} cannot hope to catch {high}, paired because nothing better "
+    "was possible",
+    "cop_gibson_bye": "bye: {player} is Gibsonized ({place:ordinal} place settled)",
+    "cop_top_down_bye": "bye: top-down byes, the highest-placed player with {had:byes}",
+    "cop_bye": "bye: the player COP's weights chose ({player}, with {had:byes} so far)",
     # --- who goes first
     "first_by_table": "{player} goes first as the table says",
     "first_fewer_starts": "{player} goes first: {fewer:#start} against {more}",
@@ -115,6 +138,11 @@ TEMPLATES: Mapping[str, str] = {
     "table_opponent_gone": "{player} has a bye: their scheduled opponent {gone} has withdrawn.",
     "table_joined": "{players:list} joined after the {label:label} was drawn.",
     "fontes": "Initial Fontes, round {k} of {rounds}: {groups:#group} of {sizes:or} drawn by seed.",
+    "cop_summary": "COP: {sims} simulations of the {left:#round} left (seed {seed}); {leader} "
+    "wins {chance:g}% of them; a player is hopeful of a place reached in {threshold:g}% of them "
+    "or more.",
+    "cop_control_loss_note": "Control loss: {leader} has lost control of the event to {player}, "
+    "the lowest contender who can still catch them.",
     # --- warnings about a round's pairings
     "unknown_player": "{player!r} is not a player of this division.",
     "withdrawn": "{player} has withdrawn and should not be paired.",

@@ -105,6 +105,46 @@ class PairingWarning:
 
 
 @dataclass
+class SimulationRow:
+    """One player's line of COP's simulation table."""
+
+    player: PlayerId
+    chances: list[float]  # of finishing 1st, 2nd … down to the last prize place (0..1)
+    hopeful: int  # the best place reached in at least the hopefulness threshold's share of runs
+    lowest: int  # the worst place reached in any run
+    gibsonized: bool
+
+
+@dataclass
+class SimulationTable:
+    """COP's simulations of the rounds left: each player's chance of each prize place, in the
+    standings' order."""
+
+    sims: int
+    places: int
+    rows: list[SimulationRow]
+    seed: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON values (the player ids as they are)."""
+        return {
+            "sims": self.sims,
+            "places": self.places,
+            "seed": self.seed,
+            "rows": [
+                {
+                    "player": r.player,
+                    "chances": [round(c, 6) for c in r.chances],
+                    "hopeful": r.hopeful,
+                    "lowest": r.lowest,
+                    "gibsonized": r.gibsonized,
+                }
+                for r in self.rows
+            ],
+        }
+
+
+@dataclass
 class PairingResult:
     round: int
     system: str
@@ -112,6 +152,7 @@ class PairingResult:
     pairings: list[Pairing]
     warnings: list[PairingWarning] = field(default_factory=list)
     notes: list[Message] = field(default_factory=list)
+    simulation: SimulationTable | None = None  # COP's: each player's chance of each prize place
 
     def pairs(self) -> list[tuple[PlayerId, PlayerId | None]]:
         return [(p.first, p.second) for p in self.pairings]

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from tournament.engine.pairing.cop import OPTIONS as COP_OPTIONS
+from tournament.engine.pairing.cop import pair_cop
 from tournament.engine.pairing.draft import Draft
 from tournament.engine.pairing.history import Field
 from tournament.engine.pairing.messages import Message
@@ -181,6 +183,15 @@ REGISTRY: Mapping[str, System] = MappingProxyType(
                 },
                 tsh=("cp", "chewpair"),
                 from_tsh=_cp_args,
+            ),
+            System(
+                "cop",
+                "COP (Woogles' contention pairing by simulation): the rounds left simulated to "
+                "find who can still win what; the last round king of the hill among the "
+                "cashers, the leader against the lowest contender they have lost control to, "
+                "the rest by minimum-weight matching",
+                pair_cop,
+                COP_OPTIONS,
             ),
             System(
                 "australian",

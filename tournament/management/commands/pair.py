@@ -1,16 +1,24 @@
 """python manage.py pair SLUG --division NAME --round R [--based-on S] [--system NAME]
-[--repeats N] [--dry-run] [--json].
+[--repeats N] [--cop FILE] [--dry-run] [--json].
 
 Pairs round R from the results of rounds 1..S (default R-1), as if nothing after round S had
 been recorded. Without --dry-run the pairings are saved, unpublished, replacing any pairings
 of round R that have no results yet.
+
+--cop FILE pairs by COP with the parameters of a JSON file, an object of Woogles' pair request
+fields in snake case (`place_prizes`, `division_sims` …; see `engine/pairing/cop.py`), over the
+division's COP settings.
 """
 
 import json
+from pathlib import Path
+from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
 from tournament.core import sentences
+from tournament.engine.pairing.cop import options_of
+from tournament.engine.pairing.model import PairingError
 from tournament.engine.pairing.registry import automatic
 from tournament.management.base import DivisionCommand
 from tournament.pairing import services as pairing
@@ -30,14 +38,23 @@ class Command(DivisionCommand):
             help="default: the division's schedule for the round",
         )
         parser.add_argument("--repeats", type=int, default=None)
+        parser.add_argument(
+            "--cop", default=None, metavar="FILE", help="COP's parameters, a JSON object"
+        )
         parser.add_argument("--dry-run", action="store_true")
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, slug: str, division: str, round_number: int, **options) -> None:
         div = self.division(slug, division)
+        cop = _cop_options(options["cop"]) if options["cop"] else None
+        system = options["system"]
+        if cop is not None:
+            if system not in (None, "cop"):
+                raise CommandError(f"--cop gives COP's parameters; the system asked is {system}.")
+            system = "cop"
         try:
             proposal = pairing.plan(
-                div, round_number, options["based_on"], options["system"], options["repeats"]
+                div, round_number, options["based_on"], system, options["repeats"], cop
             )
             if not options["dry_run"]:
                 pairing.save_plan(proposal, None)
@@ -62,3 +79,19 @@ class Command(DivisionCommand):
             self.stdout.write(f"warning: {warning}")
         if options["dry_run"]:
             self.stdout.write("Dry run: nothing saved.")
+
+
+def _cop_options(path: str) -> dict[str, Any]:
+    """COP's parameters from a JSON file, or a CommandError saying what is wrong with it."""
+    try:
+        values = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
+    except ValueError as error:
+        raise CommandError(f"{path} is not JSON: {error}.") from error
+    if not isinstance(values, dict):
+        raise CommandError(f"{path} should hold a JSON object of COP's parameters.")
+    try:
+        return options_of(values)
+    except PairingError as error:
+        raise CommandError(str(error)) from error
