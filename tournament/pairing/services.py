@@ -767,7 +767,8 @@ def revisit(division: Division, user: Actor, changes: Sequence[Change]) -> list[
                     % {"round": state.number}
                 )
             continue
-        if state.auto and not state.published:
+        on_demand = state.system in pairing.REGISTRY and pairing.REGISTRY[state.system].on_demand
+        if state.auto and not state.published and not on_demand:
             said.append(_pair_again(division, state, user))
             state.refresh_from_db()
             if not changed_rounds(state.basis, now):
@@ -814,6 +815,18 @@ def auto_pair(division: Division, round_number: int, user: Actor) -> list[str]:
         return []
     if division.games.filter(round=round_number + 1).exists():
         return []
+    try:
+        system = schedule_entry(division, round_number + 1).system
+    except PairingRefused:
+        system = ""
+    if system in pairing.REGISTRY and pairing.REGISTRY[system].on_demand:
+        return [
+            gettext(
+                "Round %(round)s's results are complete: round %(next)s is paired by "
+                "%(system)s, which runs its simulations when you press Pair on its pairing page."
+            )
+            % {"round": round_number, "next": round_number + 1, "system": system}
+        ]
     try:
         with transaction.atomic():
             state = pair(division, round_number + 1, user, auto=True)

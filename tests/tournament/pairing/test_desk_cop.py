@@ -221,3 +221,30 @@ def test_cop_in_the_schedule_with_its_options(desk: Client, played: Division):
     response = desk.post(url("desk-division-settings", played), bad)
     assert response.status_code == 400
     assert "cop takes no option &#x27;sims&#x27;" in plain(response.content.decode())
+
+
+def test_a_division_pairing_itself_leaves_its_cop_round_to_the_director(
+    division: Division, director
+):
+    """COP's simulations take seconds: the last result of a round never runs them inside its
+    write. The desk is told the next round waits for Pair; Pair then pairs it by COP."""
+    division.auto_pair = True
+    division.pairing_schedule = [
+        {"rounds": "1", "system": "swiss"},
+        {"rounds": "2-", "system": "cop", "options": {"division_sims": 2000, "seed": 7}},
+    ]
+    division.save()
+    said = []
+    for line in ROUND_1:
+        said = results.enter_line(division, 1, line, director).said
+    assert not division.games.filter(round=2).exists()
+    assert said[-1] == (
+        "Round 1's results are complete: round 2 is paired by cop, which runs its simulations "
+        "when you press Pair on its pairing page."
+    )
+    state = pairing.pair(division, 2, director, auto=True)
+    assert state.system == "cop" and len(pairs_of(division, 2)) == 4
+    # A corrected round-1 result marks the COP round stale rather than running it again.
+    results.enter_line(division, 1, "1 410 2 350", director, reason="410 for 400")
+    state.refresh_from_db()
+    assert state.stale and division.games.filter(round=2).count() == 4

@@ -101,6 +101,9 @@ class System:
     tsh: tuple[str, ...] = ()  # tsh autopair commands read as this system
     from_tsh: TshArgs | None = None
     from_standings: bool = True  # False: a fixed table, counted from the entry's first round
+    # True: too costly to run inside a write (simulations): paired when the director asks,
+    # never by the division itself when results come in.
+    on_demand: bool = False
 
     def allowed_options(self) -> dict[str, str]:
         return {**COMMON_OPTIONS, **self.options}
@@ -192,6 +195,7 @@ REGISTRY: Mapping[str, System] = MappingProxyType(
                 "the rest by minimum-weight matching",
                 pair_cop,
                 COP_OPTIONS,
+                on_demand=True,
             ),
             System(
                 "australian",
