@@ -277,3 +277,60 @@ def test_a_whole_real_game_is_entered_by_thumb_in_two_taps_a_play(
         }"""
     )
     assert left[0] < left[1] < left[2] <= left[3], left
+
+
+def test_a_landscape_phone_chooses_at_once_and_a_spanish_digraph_is_typed_as_its_tile_set(
+    live_url: str, touch_page
+) -> None:
+    """On a landscape phone the squares are a thumb's already: a tap chooses. The Spanish CH
+    is typed as the tile set writes it, in either case, one tile; Blank, or a tap on a letter
+    of the word under the box, makes it a blank (and a tap again a tile)."""
+    page = touch_page
+    game, token = _game("en", "wespa", ("Ana Ruiz", "Bea Sol"))
+    game.division.tile_set = "spanish"
+    game.division.save()
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.goto(f"{live_url}/p/{token}/games/{game.pk}/sheet")
+    square = _square(page, "8H")
+    box = square.bounding_box()
+    assert box["width"] >= TARGET and box["height"] >= TARGET, box
+    square.tap()
+    assert page.locator(".be-board.zoomed").count() == 0
+    assert page.locator("#be-square").inner_text() == "8H"
+    page.keyboard.type("chico")
+    assert page.locator("#be-word").input_value() == "CHICO"
+    page.wait_for_function(PREVIEWED, arg=["CHICO", "true"])
+    assert page.locator("#be-preview").inner_text().startswith("[CH]ICO at 8H scores 20.")
+    assert page.locator("#be-letters button").all_inner_texts() == ["CH", "I", "C", "O"]
+
+    page.locator("#be-letters button").first.tap()  # CH: a blank
+    assert page.locator("#be-word").input_value() == "?[CH]ICO"
+    page.wait_for_function(PREVIEWED, arg=["?[CH]ICO", "true"])
+    assert page.locator("#be-preview").inner_text().startswith("[ch]ICO at 8H scores 10.")
+    page.locator("#be-letters button").first.tap()  # a tile again
+    assert page.locator("#be-word").input_value() == "CHICO"
+
+    page.locator("#be-word").fill("")
+    page.get_by_role("button", name="Blank", exact=True).tap()
+    assert page.get_by_role("button", name="Blank", exact=True).get_attribute("aria-pressed") == (
+        "true"
+    )
+    page.keyboard.type("ChIco")
+    assert page.locator("#be-word").input_value() == "?CHICO"
+    page.wait_for_function(PREVIEWED, arg=["?[CH]ICO", "true"])
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#be-turns li').length === 1")
+    assert "8H [ch]ICO +10" in " ".join(page.locator("#be-turns li").inner_text().split())
+
+    # Upright, the squares are small: a tap brings the part closer, Whole board takes it back.
+    page.set_viewport_size(PHONE)
+    square = _square(page, "9I")
+    assert square.bounding_box()["width"] < TARGET
+    square.tap()
+    page.wait_for_selector(".be-board.zoomed")
+    assert page.locator("#be-square").inner_text() == "–"  # nothing chosen
+    assert page.locator(".be-board .sq:visible").count() == 49
+    assert square.bounding_box()["width"] >= TARGET
+    page.get_by_role("button", name="Whole board", exact=True).tap()
+    assert page.locator(".be-board.zoomed").count() == 0
+    assert page.locator(".be-board .sq:visible").count() == 225
