@@ -262,6 +262,14 @@ def test_a_whole_real_game_is_entered_by_thumb_in_two_taps_a_play(
     nick = re.search(r"^#player1 (\S+)", sheet.gcg, re.M).group(1)
     first = next(line for line in sheet.gcg.splitlines() if line.startswith(f">{nick}:"))
     page.goto(f"{live_url}/p/{token}/games/{game.pk}/sheet")
+    # A turn of the saved sheet changed on the board: its blank after ?, whatever the case.
+    k, blank = next(
+        (k, t) for k, t in enumerate(saved.turns) if t.word and t.word.upper() != t.word
+    )
+    page.locator("#be-turns .be-turn").nth(k).tap()
+    assert page.locator("#be-word").input_value() == "".join(
+        f"?{ch.upper()}" if ch.islower() else ch for ch in blank.word
+    )
     line = page.locator("#sheet-lines bdi.gcg-line").filter(has_text=first[len(nick) + 3 :]).first
     line.wait_for()
     assert line.evaluate("el => el.outerHTML") == (
@@ -334,3 +342,16 @@ def test_a_landscape_phone_chooses_at_once_and_a_spanish_digraph_is_typed_as_its
     page.get_by_role("button", name="Whole board", exact=True).tap()
     assert page.locator(".be-board.zoomed").count() == 0
     assert page.locator(".be-board .sq:visible").count() == 225
+
+    # Two fingers pinching the closer part in take it back too.
+    square.tap()
+    page.wait_for_selector(".be-board.zoomed")
+    box = page.locator("#be-board").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    for kind, apart in (("touchStart", 120), ("touchMove", 90), ("touchMove", 40)):
+        points = [{"x": x - apart / 2, "y": y}, {"x": x + apart / 2, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function("() => !document.querySelector('.be-board.zoomed')")
+    assert page.locator("#be-square").inner_text() == "–"
