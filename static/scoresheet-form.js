@@ -77,7 +77,7 @@
       cell(row, number);
       var move = cell(row, "", "mono"), gcg = document.createElement("bdi");
       gcg.dir = "ltr";  // a GCG line reads left to right on a right-to-left page too,
-      gcg.className = "ltr gcg-line";  // its nickname isolated (core/html.py's gcg_line_html)
+      gcg.className = "gcg-line";  // wrapping, its nickname isolated (core/html.py's gcg_line_html)
       var line = text.trim(), m = /^>([^:]*):/.exec(line);
       if (m) {
         var nick = document.createElement("bdi");

@@ -57,7 +57,7 @@ def gcg_line_html(value: object) -> str:
         inner = f"&gt;<bdi>{escape(head[1:])}</bdi>:{escape(rest)}"
     else:
         inner = escape(line)
-    return f'<bdi dir="ltr" class="ltr gcg-line">{inner}</bdi>'
+    return f'<bdi dir="ltr" class="gcg-line">{inner}</bdi>'
 
 
 def gcg_line(value: object) -> SafeString | str:

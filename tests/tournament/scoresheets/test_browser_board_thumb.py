@@ -273,7 +273,7 @@ def test_a_whole_real_game_is_entered_by_thumb_in_two_taps_a_play(
     line = page.locator("#sheet-lines bdi.gcg-line").filter(has_text=first[len(nick) + 3 :]).first
     line.wait_for()
     assert line.evaluate("el => el.outerHTML") == (
-        f'<bdi dir="ltr" class="ltr gcg-line">&gt;<bdi>{nick}</bdi>{first[len(nick) + 1 :]}</bdi>'
+        f'<bdi dir="ltr" class="gcg-line">&gt;<bdi>{nick}</bdi>{first[len(nick) + 1 :]}</bdi>'
     )
     left = line.evaluate(
         """el => {

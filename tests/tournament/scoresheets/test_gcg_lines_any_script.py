@@ -19,7 +19,7 @@ from tournament.scoresheets import services as scoresheets
 
 SARA = "سارا"
 LINE = f">{SARA}: 8D DJINN +30 30"
-SHOWN = f'<bdi dir="ltr" class="ltr gcg-line">&gt;<bdi>{SARA}</bdi>: 8D DJINN +30 30</bdi>'
+SHOWN = f'<bdi dir="ltr" class="gcg-line">&gt;<bdi>{SARA}</bdi>: 8D DJINN +30 30</bdi>'
 RECORD = (
     f"#character-encoding UTF-8\n#player1 {SARA} سارا احمدی\n#player2 Ben Ben Crane\n"
     f"{LINE}\n>Ben: I7 W.THY +33 33\n"
@@ -32,11 +32,11 @@ def test_a_move_s_line_isolates_its_nickname_inside_a_left_to_right_line() -> No
     assert rendered == SHOWN
     # A pragma's line, or a line a nickname does not start, is only kept left to right.
     assert html.gcg_line_html("#player1 a<b") == (
-        '<bdi dir="ltr" class="ltr gcg-line">#player1 a&lt;b</bdi>'
+        '<bdi dir="ltr" class="gcg-line">#player1 a&lt;b</bdi>'
     )
     # A nickname holding markup is escaped with the rest.
     assert html.gcg_line_html(">a<b>: 8D DJINN +30 30") == (
-        '<bdi dir="ltr" class="ltr gcg-line">&gt;<bdi>a&lt;b&gt;</bdi>: 8D DJINN +30 30</bdi>'
+        '<bdi dir="ltr" class="gcg-line">&gt;<bdi>a&lt;b&gt;</bdi>: 8D DJINN +30 30</bdi>'
     )
     # As plain text (a caption a script writes): Unicode's isolates, in the same order.
     assert language.gcg_text(LINE) == f"\u2066>\u2068{SARA}\u2069: 8D DJINN +30 30\u2069"
