@@ -8,7 +8,7 @@ from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament.core.sentences import FSI, PDI
+from tournament.core.sentences import FSI, PDI, move_nick
 
 
 def text_html(value: object) -> str:
@@ -52,9 +52,9 @@ def gcg_line_html(value: object) -> str:
     (`>nick: 8D DJINN +30 30`) isolated in its own direction: a Persian nickname followed by
     `: 8D` no longer carries the square to its other side."""
     line = str(value)
-    head, colon, rest = line.partition(":")
-    if line.startswith(">") and colon:
-        inner = f"&gt;<bdi>{escape(head[1:])}</bdi>:{escape(rest)}"
+    move = move_nick(line)
+    if move is not None:
+        inner = f"&gt;<bdi>{escape(move[0])}</bdi>{escape(move[1])}"
     else:
         inner = escape(line)
     return f'<bdi dir="ltr" class="gcg-line">{inner}</bdi>'
