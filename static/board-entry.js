@@ -229,9 +229,8 @@
       zoomOut();
       render();
       // The whole board back in view, with whose turn it is above it: the next play's square.
-      var vv = window.visualViewport, top = vv ? vv.offsetTop : 0, height = vv ? vv.height : window.innerHeight;
-      var whole = board.getBoundingClientRect(), above = status.getBoundingClientRect().top - 4;
-      if (whole.top < top || whole.bottom > top + height) { window.scrollBy(0, above - top); }
+      var seen = onScreen(), whole = board.getBoundingClientRect();
+      if (whole.top < seen.top || whole.bottom > seen.bottom) { window.scrollBy(0, status.getBoundingClientRect().top - 4 - seen.top); }
       // Said where the player looks, and the keyboard put away so that the board shows.
       var last = answer.turns[answer.turns.length - 1];
       if (last && !changed) { preview.textContent = say("tAdded", {move: last.move, score: (last.score >= 0 ? "+" : "") + last.score}); }
@@ -304,12 +303,12 @@
 
   // The board's part around a square brought closer: as many squares across (and down) as
   // are at least TARGET pixels wide, the others hidden; `null`, the whole board.
-  function across() {
+  function closer() {
     var width = board.clientWidth, coord = coords[16].getBoundingClientRect().width;
     return Math.max(1, Math.min(15, Math.floor((width - coord) / (TARGET + 4))));
   }
   function zoomAt(row, col) {
-    var n = across(), half = Math.floor(n / 2);
+    var n = closer(), half = Math.floor(n / 2);
     var r0 = Math.max(0, Math.min(15 - n, row - half)), c0 = Math.max(0, Math.min(15 - n, col - half));
     zoom = {row: r0, col: c0, n: n};
     board.classList.add("zoomed");
@@ -324,9 +323,8 @@
     });
     $("be-zoom-out").hidden = false;
     // All of the closer part on the screen, its top first where it cannot all be.
-    var vv = window.visualViewport, top = vv ? vv.offsetTop : 0, height = vv ? vv.height : window.innerHeight;
-    var part = board.getBoundingClientRect();
-    if (part.bottom > top + height || part.top < top) { window.scrollBy(0, Math.min(part.bottom - top - height, part.top - top)); }
+    var seen = onScreen(), part = board.getBoundingClientRect();
+    if (part.bottom > seen.bottom || part.top < seen.top) { window.scrollBy(0, Math.min(part.bottom - seen.bottom, part.top - seen.top)); }
   }
   function zoomOut() {
     if (!zoom) { return; }
@@ -357,16 +355,22 @@
   // the screen shows, the on-screen keyboard's place taken away (visualViewport).
   function keepInView() {
     if (at.row === null) { return; }
-    var vv = window.visualViewport, top = vv ? vv.offsetTop : 0, height = vv ? vv.height : window.innerHeight;
-    var sq = squares[at.row * 15 + at.col].getBoundingClientRect();
-    var from = sq.top - 4, to = from, ends = [$("be-preview"), $("be-word")];
+    var seen = onScreen(), height = seen.bottom - seen.top;
+    var from = squares[at.row * 15 + at.col].getBoundingClientRect().top - 4, to = from;
+    var ends = [$("be-preview"), $("be-word")];
     for (var k = 0; k < ends.length; k++) {
       to = ends[k].getBoundingClientRect().bottom + 4;
       if (to - from <= height) { break; }
     }
     var by = 0;
-    if (to - from > height || from < top) { by = from - top; } else if (to > top + height) { by = to - top - height; }
+    if (to - from > height || from < seen.top) { by = from - seen.top; } else if (to > seen.bottom) { by = to - seen.bottom; }
     if (Math.abs(by) >= 1) { window.scrollBy(0, by); }
+  }
+  // What the screen shows of the page, in the page's client coordinates: the layout viewport
+  // less what an on-screen keyboard covers (visualViewport, where the browser has it).
+  function onScreen() {
+    var vv = window.visualViewport, top = vv ? vv.offsetTop : 0;
+    return {top: top, bottom: top + (vv ? vv.height : window.innerHeight)};
   }
   var pending = 0;
   function keepSoon() {
