@@ -76,8 +76,16 @@
       var row = document.createElement("tr");
       cell(row, number);
       var move = cell(row, "", "mono"), gcg = document.createElement("bdi");
-      gcg.dir = "ltr";  // a GCG line reads left to right on a right-to-left page too
-      gcg.textContent = text.trim();
+      gcg.dir = "ltr";  // a GCG line reads left to right on a right-to-left page too,
+      gcg.className = "gcg-line";  // wrapping, its nickname isolated (core/html.py's gcg_line_html)
+      var line = text.trim(), m = /^>([^:]*):/.exec(line);
+      if (m) {
+        var nick = document.createElement("bdi");
+        nick.textContent = m[1];
+        gcg.append(">", nick, line.slice(m[0].length - 1));
+      } else {
+        gcg.textContent = line;
+      }
       move.appendChild(gcg);
       found.forEach(function (f) { move.appendChild(finding(f)); });
       var wrongScore = t && t.computed_score !== null && t.computed_score !== t.recorded_score;

@@ -63,6 +63,17 @@ def live_url(transactional_db):
 
 @pytest.fixture
 def page():
+    yield from _chromium()
+
+
+@pytest.fixture
+def touch_page():
+    """A 390 x 844 phone's page that takes touches (`has_touch`: `.tap()`), as Chromium's
+    touch emulation gives them."""
+    yield from _chromium(has_touch=True, viewport={"width": 390, "height": 844})
+
+
+def _chromium(**context):
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -76,7 +87,7 @@ def page():
                 "--no-first-run",
             ],
         )
-        tab = browser.new_page()
+        tab = browser.new_page(**context)
         tab.set_default_timeout(15_000)
         yield tab
         # The test's own queries ran while Playwright's event loop was running, on connections

@@ -1,7 +1,7 @@
 """Shared fixtures for the whole suite; pytest-django provides client, db and settings."""
 
 import pytest
-from browser_support import live_url, page  # noqa: F401
+from browser_support import live_url, page, touch_page  # noqa: F401
 from django.core.cache import cache
 
 
@@ -40,5 +40,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Every test that drives Chromium (takes the `page` fixture of browser_support), wherever
     # its folder: `pytest -m "not browser"` leaves them out.
     for item in items:
-        if "page" in getattr(item, "fixturenames", ()):
+        if {"page", "touch_page"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)

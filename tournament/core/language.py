@@ -19,7 +19,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
-from tournament.core.sentences import LRI, PDI
+from tournament.core.sentences import FSI, LRI, PDI, move_nick
 
 CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
@@ -47,6 +47,16 @@ def apply_tournament_language(request: HttpRequest, tournament_language: str) ->
         translation.activate(code)
         request.LANGUAGE_CODE = code  # type: ignore[attr-defined]
     return code
+
+
+def gcg_text(text: str) -> str:
+    """A line of a GCG record as plain text (a caption a script writes with textContent): left
+    to right in every language, a move's nickname (`>nick:`) isolated in its own direction, so
+    that `>سارا: 8D DJINN +30 30` keeps its order. Pages use the `gcg` filter instead."""
+    move = move_nick(text)
+    if move is not None:
+        text = f">{FSI}{move[0]}{PDI}{move[1]}"
+    return f"{LRI}{text}{PDI}"
 
 
 def ltr_text(text: str) -> str:

@@ -55,6 +55,16 @@ def isolate(text: object) -> str:
     return f"{FSI}{text}{PDI}"
 
 
+def move_nick(line: str) -> tuple[str, str] | None:
+    """A GCG move's line (`>nick: 8D DJINN +30 30`) as its nickname and the rest after the
+    colon (`: 8D DJINN +30 30`); None for another line. What `language.gcg_text` and
+    `html.gcg_line_html` isolate."""
+    head, colon, rest = line.partition(":")
+    if line.startswith(">") and colon:
+        return head[1:], colon + rest
+    return None
+
+
 _NO_MARKS = str.maketrans("", "", MARKS)
 
 

@@ -379,6 +379,8 @@ def board_context(
         ],
         "saved": saved,
         "answer": board_answer(game, added),
+        # The tiles of several letters (Spanish CH), one tile each as the Word box is typed.
+        "digraphs": [t for t in added.report.tiles.letters if len(t) > 1],
     }
     return {
         "rows": rows,

@@ -21,7 +21,7 @@ import scoring
 from scoring import gcg
 from scoring.board import Board, builtin_layout
 from tournament.core import bounds
-from tournament.core.language import ltr_text
+from tournament.core.language import gcg_text
 from tournament.core.sentences import isolate
 from tournament.core.sheet_report import SheetFinding, SheetPlayer, SheetReport, SheetTurn
 from tournament.models import Division, Scoresheet
@@ -165,7 +165,7 @@ def _steps(report: SheetReport) -> list[dict[str, Any]]:
             {
                 "turn": shown.number if shown else 0,
                 "caption": gettext("after line %(line)s: %(move)s")
-                % {"line": shown.line, "move": ltr_text(shown.text)}
+                % {"line": shown.line, "move": gcg_text(shown.text)}
                 if shown
                 else gettext("before the first move"),
                 "totals": [

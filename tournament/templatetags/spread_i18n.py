@@ -14,6 +14,9 @@ uses `sentences.isolate`.
 the element the two filters above write. `{{ name|isolate }}`: a name where no element can go
 (an attribute such as a confirmation's question, an `<option>`, the page's title).
 
+`{{ line|gcg }}`: a line of a GCG record, left to right in every language, its move's nickname
+isolated (`>سارا: 8D DJINN +30 30` keeps its order).
+
 Python that writes HTML itself (the public tables, cell by cell) calls `core.html`'s `bdi_html`
 and `ltr_html`: the same markup as the filters, as plain strings, without `format_html`'s cost.
 """
@@ -37,6 +40,7 @@ _OPENING = {LRI: '<bdi dir="ltr" class="ltr">', RLI: '<bdi dir="rtl">', FSI: "<b
 
 register.filter("ltr", html.ltr)
 register.filter("bdi", html.bdi)
+register.filter("gcg", html.gcg_line)
 
 
 @register.filter

@@ -58,14 +58,13 @@ def _square(page, name: str):
 
 
 def _typed(word: str, board: scoring.Board, row: int, col: int, across: bool, letters: bool) -> str:
-    """The word as a player writes it: with `letters`, the tiles already on the board as their
-    letters (not `.`) and each blank as ? and its letter; else as the record has it."""
-    if not letters:
-        return word
+    """The word as a player writes it: each blank as ? and its letter (the Word box takes
+    letters in either case, so that case marks no blank); with `letters`, the tiles already
+    on the board as their letters, else as `.`."""
     out = []
     for k, ch in enumerate(word):
         r, c = (row, col + k) if across else (row + k, col)
-        if ch == ".":
+        if ch == "." and letters:
             out.append(board.at(r, c) or ".")
         elif ch.islower():
             out.append("?" + ch)
@@ -80,7 +79,6 @@ def _enter(page, record: bytes, rules: str, words: dict[str, str], letters: bool
     report = scoring.verify(record, rules=rules)
     canonical = report.canonical
     shown = 0
-    across = True
     ended = False
     for k, ev in enumerate(parsed.events):
         before = scoring.verify(record, rules=rules, upto=k).board
@@ -89,9 +87,10 @@ def _enter(page, record: bytes, rules: str, words: dict[str, str], letters: bool
             assert pos is not None
             word = canonical[ev.line][1]
             _square(page, f"{pos.row + 1}{chr(65 + pos.col)}").click()
-            if pos.across != across:
-                page.get_by_role("button", name=words["Across" if pos.across else "Down"]).click()
-                across = pos.across
+            # The page guesses the direction from the tiles around the square: set it as recorded.
+            wanted = page.get_by_role("button", name=words["Across" if pos.across else "Down"])
+            if wanted.get_attribute("aria-pressed") != "true":
+                wanted.click()
             page.get_by_label(words["Word"], exact=True).fill(
                 _typed(word, before, pos.row, pos.col, pos.across, letters)
             )

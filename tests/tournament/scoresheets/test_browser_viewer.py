@@ -50,7 +50,10 @@ def test_stepping_forward_three_times_shows_turn_3_as_the_server_draws_it(
     # highlighted.
     assert len(stepped) == 18
     assert page.locator("svg.board g.tile.last").count() == 5
-    assert page.inner_text("#viewer-caption") == "after line 6: >Cora: ACEIPSY B10 SPACY +42 106"
+    # The move left to right, its nickname isolated (plain text: the script writes the marks).
+    assert page.inner_text("#viewer-caption") == (
+        "after line 6: \u2066>\u2068Cora\u2069: ACEIPSY B10 SPACY +42 106\u2069"
+    )
     assert page.locator("#viewer-moves tr.current").get_attribute("data-step") == "3"
     assert page.input_value("#viewer-slider") == "3"
     text = page.inner_text("#viewer-text")

@@ -130,7 +130,10 @@ def test_a_real_game_with_blanks_draws_the_engine_s_board_and_marks_the_blanks(
     page = page_of(client, sheet, 18)
     assert svg_tiles(page)[(8, 10)] == "g"
     assert last_play(page) == {"K5", "K6", "K8", "K9", "K10", "K11", "K12"}
-    assert "after line 20: &gt;doug: ?EIINOR K5 RE.IgION +78 335" in page
+    assert (
+        'after line 20: <bdi dir="ltr" class="ltr">&gt;<bdi>doug</bdi>: ?EIINOR K5 RE.IgION'
+        " +78 335</bdi>" in page
+    )
     # Tile tracking: before emely's last play (?FS, line 29) the bag is empty and all she
     # cannot see is doug's rack, EGOP.
     assert '<dd class="mono unseen" id="viewer-unseen">E G O P</dd>' in page_of(client, sheet, 26)
