@@ -154,20 +154,25 @@ _threads: list[threading.Thread] = []
 
 
 def _start(row: PreparedReport, division: Division, asked: Asked) -> None:
-    global _beater
-    with _LOCK:
-        _BUILDING[row.pk] = row.owner
-        if _beater is None:
-            _beater = threading.Thread(target=_beat, name="report-beat", daemon=True)
-            _beater.start()
+    """Build the row's report in a thread of its own, once the row is committed."""
     thread = threading.Thread(
         target=_build,
         args=(row.pk, row.owner, division.pk, asked),
         name=f"report-{row.pk}",
         daemon=True,
     )
-    _threads[:] = [t for t in _threads if t.is_alive()] + [thread]
-    thread.start()
+
+    def launch() -> None:
+        global _beater
+        with _LOCK:
+            _BUILDING[row.pk] = row.owner
+            if _beater is None:
+                _beater = threading.Thread(target=_beat, name="report-beat", daemon=True)
+                _beater.start()
+            _threads[:] = [t for t in _threads if t.is_alive()] + [thread]
+        thread.start()
+
+    transaction.on_commit(launch)
 
 
 def wait(timeout: float = 60.0) -> None:
