@@ -280,32 +280,30 @@ def width(text: str, font: str, size: float, rtl: bool = False) -> float:
 
 
 # What each canvas has drawn already: a run's text operators (font, size, glyph codes) by its
-# piece, font and size. A run is drawn as reportlab's `drawString` draws it, in the same
-# operators, but written once a document: a 2,000-player crosstable draws 170,000 runs, most
-# of them again and again ("W", "+12"), and reportlab's own path costs most of its time.
+# piece, font and size. A run is drawn in the operators reportlab's `drawString` writes for it
+# (its font's subset, size and leading, then the glyph codes: `PDFTextObject._formatText`),
+# made once a document: a 2,000-player crosstable draws 170,000 runs, 55,000 of them distinct,
+# and reportlab's own path cost most of its time. tests/tournament/reports/test_drawn_runs.py
+# holds the two to the same bytes.
 _WRITTEN: WeakKeyDictionary[Any, dict[tuple[str, str, float], str]] = WeakKeyDictionary()
 
 
 def _operators(canvas: Any, piece: str, font: str, size: float) -> str:
     """The run's operators between its position and the line's end, as `drawString` writes
-    them (made by reportlab the first time, which also assigns its glyphs to the font's
-    subsets in the document)."""
+    them; its glyphs are given their codes in the font's subsets of the document here."""
     written = _WRITTEN.setdefault(canvas, {})
     key = (piece, font, size)
     found = written.get(key)
     if found is None:
-        canvas.setFont(font, size)
-        text = canvas.beginText(0, 0)
-        text.textLine(piece)
-        code = text.getCode()  # "BT 1 0 0 1 0 0 Tm <operators> T* ET"
-        if not code.startswith(_ORIGIN) or not code.endswith(_END):
-            raise RuntimeError(f"reportlab wrote {code[:40]!r}…: pin reportlab")
-        found = written[key] = code[len(_ORIGIN) : -len(_END)]
+        face = pdfmetrics.getFont(font)
+        doc = canvas._doc
+        sized = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+        parts = []
+        for subset, codes in face.splitString(piece, doc):
+            parts.append(f"{face.getSubsetInternalName(subset, doc)} {sized}")
+            parts.append(f"({canvas._escape(codes)}) Tj")
+        found = written[key] = " ".join(parts)
     return found
-
-
-_ORIGIN = "BT 1 0 0 1 0 0 Tm "
-_END = " T* ET"
 
 
 def draw(
