@@ -115,6 +115,11 @@ SNAPSHOT_DIR = os.environ.get("SNAPSHOT_DIR", "")
 SNAPSHOT_KEEP = int(os.environ.get("SNAPSHOT_KEEP", "10") or 10)
 # A snapshot is written by a thread of its own after the commit, so that no save waits for it.
 SNAPSHOT_BACKGROUND = envbool("SNAPSHOT_BACKGROUND", "True")
+# A division of this many players or more has its desk reports built by a thread of their own
+# and kept in the database, the request answering at once (tournament/reports/prepared.py): the
+# scorecards of 500 × 31 take 8.5 s of CPU and of 2,000 × 31 33 s (bench/RESULTS.md), past a
+# worker's timeout on a loaded machine.
+REPORTS_BUILT_APART_FROM = envint("REPORTS_BUILT_APART_FROM", "250")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 

@@ -709,6 +709,33 @@ class RoundClock(models.Model):
         return f"Clock of {self.division}"
 
 
+class PreparedReport(models.Model):
+    """A division's report built apart from the request that asked for it (`reports/prepared.py`):
+    one row a report asked for (`slot`: the kind, format, round, paper, language and address),
+    holding the file once built, with the stamps it was read under (`built_under`): it is
+    served only while they are the division's stamps still. `beat` is renewed every few
+    seconds by the process building it; a build whose beat has stopped is taken over."""
+
+    BUILDING = "building"
+    READY = "ready"
+    FAILED = "failed"
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="prepared")
+    slot = models.CharField(max_length=64, unique=True)
+    state = models.CharField(max_length=10, default=BUILDING)
+    owner = models.CharField(max_length=64, blank=True)  # the build's own token
+    beat = models.DateTimeField()
+    built_under = models.CharField(max_length=200, blank=True)
+    content = models.BinaryField(null=True, blank=True)
+    filename = models.CharField(max_length=200, blank=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    message = models.TextField(blank=True)  # why it could not be made, for the director
+    missing = models.BooleanField(default=False)  # the report cannot be made as asked (404)
+
+    def __str__(self) -> str:
+        return f"{self.division}: {self.filename or self.slot} ({self.state})"
+
+
 class Person(models.Model):
     """One player across tournaments (`people/services.py`): each event's `Player` links to one.
     `key` is the name folded for matching (case, accents, spacing, "Last, First" order)."""

@@ -21,6 +21,8 @@ __all__ = [
     "XLSX_KINDS",
     "Download",
     "ReportError",
+    "check",
+    "language_of",
     "make",
 ]
 
@@ -38,6 +40,12 @@ class Download:
     content: bytes
     filename: str
     content_type: str
+
+
+def language_of(division: Division, lang: str | None = None) -> str:
+    """The language a report is written in: `lang` when one is asked for, else the
+    tournament's default language, else the active one."""
+    return lang or getattr(division.tournament, "language", "") or get_language() or "en"
 
 
 def make(
@@ -58,6 +66,21 @@ def make(
     # Read when a file is made, for speed: reportlab and openpyxl cost a worker's start.
     from tournament.reports import data, pdf, xlsx
 
+    check(kind, fmt, paper, lang)
+    with translation.override(language_of(division, lang)):
+        report = data.build(kind, division, number, public, base)
+        content = pdf.render(report, paper) if fmt == "pdf" else xlsx.render(report)
+    parts = [division.tournament.slug, slugify(division.name) or "division", kind]
+    if report.round is not None:
+        parts.append(f"r{report.round}")
+    return Download(content, "-".join(parts) + f".{fmt}", CONTENT_TYPES[fmt])
+
+
+def check(kind: str, fmt: str = "pdf", paper: str = "a4", lang: str | None = None) -> None:
+    """`ReportError` with a sentence if no division has such a report (kind, format, paper or
+    language unknown)."""
+    from tournament.reports import pdf
+
     if kind not in BUILDERS:
         raise ReportError(
             _("there is no %(kind)r report; the reports are %(kinds)s")
@@ -76,11 +99,3 @@ def make(
             _("%(lang)r is not a language of the reports: %(languages)s")
             % {"lang": lang, "languages": ", ".join(LANGUAGES)}
         )
-    language = lang or getattr(division.tournament, "language", "") or get_language() or "en"
-    with translation.override(language):
-        report = data.build(kind, division, number, public, base)
-        content = pdf.render(report, paper) if fmt == "pdf" else xlsx.render(report)
-    parts = [division.tournament.slug, slugify(division.name) or "division", kind]
-    if report.round is not None:
-        parts.append(f"r{report.round}")
-    return Download(content, "-".join(parts) + f".{fmt}", CONTENT_TYPES[fmt])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -55,8 +56,18 @@ def width(text: str, font: str, size: float) -> float:
     return scripts.width(text, font, size, rtl())
 
 
+# The direction of the report being rendered, read from the language once by `render` (the
+# active language is a lookup too slow for every cell of a 2,000-player crosstable).
+_RIGHT_TO_LEFT: ContextVar[bool | None] = ContextVar("right_to_left", default=None)
+
+
 def rtl() -> bool:
     """The report is printed in a right-to-left language (Persian): its headings align right."""
+    known = _RIGHT_TO_LEFT.get()
+    return _language_is_rtl() if known is None else known
+
+
+def _language_is_rtl() -> bool:
     return (get_language() or "").split("-")[0] == "fa"
 
 
@@ -136,6 +147,21 @@ class TooWide(ValueError):
     """The fixed columns alone do not fit the page."""
 
 
+def natural_widths(
+    header: Sequence[str], rows: Sequence[Sequence[str]], size: float = SIZE
+) -> list[float]:
+    """Each column's width at `size`: its widest line, header (bold) or cell, and the padding."""
+    f = fonts()
+    right = rtl()
+    natural: list[float] = []
+    for i, head in enumerate(header):
+        lines = {line for row in rows if row[i] for line in row[i].split("\n")}
+        widest = max(scripts.width(line, f.bold, size, right) for line in head.split("\n"))
+        widest = max([widest, *(scripts.width(line, f.regular, size, right) for line in lines)])
+        natural.append(math.ceil(widest + 2 * PAD))
+    return natural
+
+
 def column_widths(
     columns: Sequence[Column],
     header: Sequence[str],
@@ -144,20 +170,14 @@ def column_widths(
     size: float = SIZE,
     stretch: bool = True,
     strict: bool = False,
+    natural: Sequence[float] | None = None,
 ) -> list[float]:
     """Each fixed column as wide as its widest cell; flexible ones share what is left, each at
     least 60 points (a name then shrinks or wraps). `TooWide` if that cannot be done, or, when
-    `strict`, if a flexible column would get less than its widest cell (up to 180 points)."""
-    f = fonts()
-    natural = []
-    for i in range(len(columns)):
-        widest = max(width(line, f.bold, size) for line in header[i].split("\n"))
-        for row in rows:
-            text = row[i]
-            if text:
-                for line in text.split("\n"):
-                    widest = max(widest, width(line, f.regular, size))
-        natural.append(math.ceil(widest + 2 * PAD))
+    `strict`, if a flexible column would get less than its widest cell (up to 180 points).
+    `natural`: the columns' `natural_widths`, when they are measured already."""
+    if natural is None:
+        natural = natural_widths(header, rows, size)
     flexible = [i for i, c in enumerate(columns) if c.flexible]
     fixed = sum(w for i, w in enumerate(natural) if i not in flexible)
     left = room - fixed
@@ -268,16 +288,17 @@ class FitTable(Flowable):
 
 
 def _draw_row(c, cells: list[Fitted], xs: list[float], top: float, numeric, font: str) -> None:
+    right = rtl()
     for i, cell in enumerate(cells):
         if not cell.lines or cell.lines == ("",):
             continue
         lead = leading(cell.size)
         y = top - PAD - cell.size * 0.95
         for line in cell.lines:
-            if numeric[i] or (rtl() and scripts.reads_right_to_left(line, True)):
-                scripts.draw(c, xs[i + 1] - PAD, y, line, font, cell.size, right=True, rtl=rtl())
+            if numeric[i] or (right and scripts.reads_right_to_left(line, True)):
+                scripts.draw(c, xs[i + 1] - PAD, y, line, font, cell.size, right=True, rtl=right)
             else:
-                scripts.draw(c, xs[i] + PAD, y, line, font, cell.size, rtl=rtl())
+                scripts.draw(c, xs[i] + PAD, y, line, font, cell.size, rtl=right)
             y -= lead
 
 
@@ -474,8 +495,10 @@ def _table_slices(table: Table, texts: list[list[str]], room: float) -> list[Flo
     header = [c.header for c in table.columns]
     # A table with key columns can be sliced: rather that than names squeezed to fit.
     strict = any(c.key for c in table.columns)
+    # Each column measured once: a slice's columns are as wide in it as in the whole table.
+    natural = natural_widths(header, texts)
     try:
-        widths = column_widths(table.columns, header, texts, room, strict=strict)
+        widths = column_widths(table.columns, header, texts, room, strict=strict, natural=natural)
         return [FitTable(layout_table(table.columns, texts, widths))]
     except TooWide:
         pass
@@ -489,9 +512,10 @@ def _table_slices(table: Table, texts: list[list[str]], room: float) -> list[Flo
             column_widths(
                 [table.columns[j] for j in trial],
                 [header[j] for j in trial],
-                [[row[j] for j in trial] for row in texts],
+                [],
                 room,
                 strict=True,
+                natural=[natural[j] for j in trial],
             )
             current.append(i)
         except TooWide:
@@ -506,7 +530,13 @@ def _table_slices(table: Table, texts: list[list[str]], room: float) -> list[Flo
         chosen = keys + part
         columns = [table.columns[j] for j in chosen]
         part_texts = [[row[j] for j in chosen] for row in texts]
-        widths = column_widths(columns, [header[j] for j in chosen], part_texts, room)
+        widths = column_widths(
+            columns,
+            [header[j] for j in chosen],
+            part_texts,
+            room,
+            natural=[natural[j] for j in chosen],
+        )
         first, last = table.columns[part[0]].header, table.columns[part[-1]].header
         story.append(FitLine(f"{table.title}: {first} to {last}", 10, after=6))
         story.append(FitTable(layout_table(columns, part_texts, widths)))
@@ -894,4 +924,8 @@ RENDERERS["participation"] = certificates_pdf
 
 
 def render(report: Report, paper: str = "a4") -> bytes:
-    return RENDERERS.get(report.kind, tables_pdf)(report, paper)
+    direction = _RIGHT_TO_LEFT.set(_language_is_rtl())
+    try:
+        return RENDERERS.get(report.kind, tables_pdf)(report, paper)
+    finally:
+        _RIGHT_TO_LEFT.reset(direction)

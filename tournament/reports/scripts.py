@@ -31,10 +31,12 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import arabic_reshaper
 from bidi import get_display
 from bidi.mirror import MIRRORED
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -104,10 +106,11 @@ def on_reset(clear: Callable[[], Any]) -> None:
 def reset() -> None:
     """Forget the fonts read and every measurement made with them: the next line reads the
     fonts again from `FONT_DIR`."""
-    for cached in (face, _cmap, runs, width):
+    for cached in (face, _cmap, runs, _measured):
         cached.cache_clear()
     for clear in _RESETS:
         clear()
+    _WRITTEN.clear()
     # reportlab keeps the first font registered under a name: forget ours, to read them anew.
     for name, face_name in _REGISTERED.items():
         pdfmetrics._fonts.pop(name, None)
@@ -217,6 +220,8 @@ def visual(text: str, rtl: bool = False) -> str:
     brackets mirrored in right-to-left runs. The line's own direction is its first letter's
     outside any isolated name, or right to left in a Persian report (where a line holding an
     isolated name is ordered too: "⁨Smith, John⁩ (4)" prints "(4) Smith, John")."""
+    if text.isascii():  # no right-to-left letter, isolate or mark: drawn as it is
+        return text
     if reads_right_to_left(text, rtl):
         text = _display(_RESHAPER.reshape(text), rtl)
     return text.translate(_CONTROLS)  # the marks that steered the ordering are not drawn
@@ -226,13 +231,18 @@ def _neutral(char: str) -> bool:
     return char.isspace() or unicodedata.category(char)[0] in "PZ"
 
 
+_PRINTABLE_ASCII = frozenset(range(0x20, 0x7F))
+
+
 @lru_cache(maxsize=65536)
 def runs(text: str, font: str) -> tuple[tuple[str, str], ...]:
     """`text` (in visual order) as (piece, font) runs: `font` (the Latin one, regular or bold)
     for what it has, the script fonts for Hangul and Arabic script."""
+    latin = _cmap(font)
+    if text.isascii() and text.isprintable() and latin >= _PRINTABLE_ASCII:
+        return ((text, font),) if text else ()  # a number, a score, a Latin name
     bold = font.endswith("-Bold")
     scripts = faces(bold)
-    latin = _cmap(font)
     out: list[list[str]] = []
     for char in text:
         code = ord(char)
@@ -252,10 +262,48 @@ def runs(text: str, font: str) -> tuple[tuple[str, str], ...]:
     return tuple((piece, name) for piece, name in out)
 
 
+Measured = tuple[tuple[str, str, float], ...]  # (piece, font, width) a run
+
+
 @lru_cache(maxsize=65536)
+def _measured(text: str, font: str, size: float, rtl: bool) -> tuple[Measured, float]:
+    """The line's runs with their widths, and the whole line's width."""
+    pieces = tuple(
+        (p, f, pdfmetrics.stringWidth(p, f, size)) for p, f in runs(visual(text, rtl), font)
+    )
+    return pieces, sum(w for _, _, w in pieces)
+
+
 def width(text: str, font: str, size: float, rtl: bool = False) -> float:
     """The width of a line as `draw` draws it."""
-    return sum(pdfmetrics.stringWidth(p, f, size) for p, f in runs(visual(text, rtl), font))
+    return _measured(text, font, size, rtl)[1]
+
+
+# What each canvas has drawn already: a run's text operators (font, size, glyph codes) by its
+# piece, font and size. A run is drawn in the operators reportlab's `drawString` writes for it
+# (its font's subset, size and leading, then the glyph codes: `PDFTextObject._formatText`),
+# made once a document: a 2,000-player crosstable draws 170,000 runs, 55,000 of them distinct,
+# and reportlab's own path cost most of its time. tests/tournament/reports/test_drawn_runs.py
+# holds the two to the same bytes.
+_WRITTEN: WeakKeyDictionary[Any, dict[tuple[str, str, float], str]] = WeakKeyDictionary()
+
+
+def _operators(canvas: Any, piece: str, font: str, size: float) -> str:
+    """The run's operators between its position and the line's end, as `drawString` writes
+    them; its glyphs are given their codes in the font's subsets of the document here."""
+    written = _WRITTEN.setdefault(canvas, {})
+    key = (piece, font, size)
+    found = written.get(key)
+    if found is None:
+        face = pdfmetrics.getFont(font)
+        doc = canvas._doc
+        sized = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+        parts = []
+        for subset, codes in face.splitString(piece, doc):
+            parts.append(f"{face.getSubsetInternalName(subset, doc)} {sized}")
+            parts.append(f"({canvas._escape(codes)}) Tj")
+        found = written[key] = " ".join(parts)
+    return found
 
 
 def draw(
@@ -271,14 +319,14 @@ def draw(
 ) -> None:
     """Draw a line at (x, y): from x, or ending at x (`right`), or centred on x (`centre`);
     `rtl`: the line is of a right-to-left report."""
-    shown = runs(visual(text, rtl), font)
-    total = sum(pdfmetrics.stringWidth(p, f, size) for p, f in shown)
+    shown, total = _measured(text, font, size, rtl)
     if right:
         x -= total
     elif centre:
         x -= total / 2
-    for piece, name in shown:
-        canvas.setFont(name, size)
-        canvas.drawString(x, y, piece)
-        x += pdfmetrics.stringWidth(piece, name, size)
+    code = canvas._code  # the page's operators, where `drawString` writes them
+    for piece, name, wide in shown:
+        operators = _operators(canvas, piece, name, size)
+        code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {operators} T* ET")
+        x += wide
     canvas.setFont(font, size)

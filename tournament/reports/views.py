@@ -31,9 +31,9 @@ from tournament.core.language import explicit_choice
 from tournament.event import services as event
 from tournament.exchange import tsh_io
 from tournament.interchange.tou import TouError
-from tournament.models import Division, Scoresheet
+from tournament.models import Division, PreparedReport, Scoresheet
 from tournament.players import services as players
-from tournament.reports import data
+from tournament.reports import data, prepared
 from tournament.reports.data import ReportError, game_record, tou_text
 from tournament.reports.pdf import render as render_pdf
 from tournament.standings import read_model, statistics
@@ -95,7 +95,63 @@ def desk_report(
     # the player's own key to their page.
     keeps_score = kind not in data.LINK_KINDS
     division = get_desk_division(request, slug, division_id, scorekeeper=keeps_score)
+    if prepared.built_apart(division):
+        return _prepared(request, division, kind, fmt)
     return _make(request, division, kind, fmt, public=False)
+
+
+def _prepared(request: HttpRequest, division: Division, kind: str, fmt: str) -> HttpResponse:
+    """A large division's report, built apart from the request (`reports/prepared.py`): the
+    file when it is built under the division's stamps as they are now, else a page that says
+    it is being prepared and asks again (`?wait=1`) until it is, then downloads it."""
+    lang = request.GET.get("lang") or explicit_choice(request)
+    paper = _paper(request)
+    try:
+        reports.check(kind, fmt, paper, lang)
+    except ReportError as error:
+        raise Http404(str(error)) from error
+    asked = prepared.Asked(
+        kind,
+        fmt,
+        _number(request, "round"),
+        paper,
+        public=False,
+        lang=reports.language_of(division, lang),
+        base=request.build_absolute_uri("/"),
+    )
+    waiting = request.GET.get("wait") == "1"
+    row = prepared.prepare(division, asked, again=not waiting)
+    query = request.GET.copy()
+    query.pop("wait", None)
+    download = f"{request.path}?{query.urlencode()}" if query else request.path
+    query["wait"] = "1"
+    context = {
+        "tournament": division.tournament,
+        "division": division,
+        "kind": kind,
+        "fmt": fmt,
+        "row": row,
+        "download": download,
+        "again": f"{request.path}?{query.urlencode()}",
+        "refresh": prepared.REFRESH,
+    }
+    template = "tournament/reports/prepared.html"
+    if row.state == PreparedReport.FAILED:
+        return render(request, template, context, status=404 if row.missing else 500)
+    if row.state == PreparedReport.READY:
+        if waiting:  # the page that asked again downloads it, and says so
+            return render(request, template, context)
+        content = PreparedReport.objects.filter(pk=row.pk, state=PreparedReport.READY)
+        found = content.values_list("content", flat=True).first()
+        if found is not None:
+            made = reports.Download(bytes(found), row.filename, row.content_type)
+            response = _download(made)
+            response["Cache-Control"] = "no-store"
+            return response
+        context["row"] = PreparedReport(state=PreparedReport.BUILDING)  # taken over meanwhile
+    response = render(request, template, context, status=202)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @login_required
