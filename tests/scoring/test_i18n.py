@@ -59,7 +59,7 @@ def test_the_catalog_holds_every_message_of_both_tables() -> None:
     nouns = {e.msgid for e in catalog.entries() if e.context == "counted"}
     assert nouns == {
         f"{{n}} {noun}(s)"
-        for noun in ("bye", "error", "group", "player", "repeat", "round", "start", "time")
+        for noun in ("bye", "error", "group", "player", "prize", "repeat", "round", "start", "time")
     }
 
 

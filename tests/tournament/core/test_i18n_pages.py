@@ -198,24 +198,39 @@ class _Reader(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.skipping: list[str] = []
+        self.joined = self.after_text = False
         self.found = Visible()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # An isolate (<bdi>) is inline: text running into it, through it and out of it is one
+        # string on the page.
+        self.joined = tag == "bdi" and self.after_text
+        self.after_text = False
         classes = (dict(attrs).get("class") or "").split()
-        skipped = tag in self.SKIP or {"gcg", "mono", "board-text"} & set(classes)
-        if skipped and tag not in ("br", "img", "input"):
+        skipped = tag in self.SKIP or {"gcg", "gcg-line", "mono", "board-text"} & set(classes)
+        # Inside a skipped element every element is counted, so that a nested one of the same
+        # tag (a nickname's <bdi> in a line's) does not end the skipping.
+        if (skipped or self.skipping) and tag not in ("br", "img", "input", "meta", "link"):
             self.skipping.append(tag)
         for name, value in attrs:
             if value and (name in self.SHOWN or name.startswith("data-t-")):
                 self.found.segments.append(value)
 
     def handle_endtag(self, tag: str) -> None:
+        self.joined = self.after_text = tag == "bdi"
         if self.skipping and self.skipping[-1] == tag:
             self.skipping.pop()
 
     def handle_data(self, data: str) -> None:
-        if not self.skipping and data.strip():
+        if self.skipping:
+            return
+        if self.joined and self.found.segments:
+            self.found.segments[-1] += data
+        elif data.strip():
             self.found.segments.append(data)
+        else:
+            return
+        self.joined = self.after_text = True
 
 
 def visible(page: str) -> list[str]:
