@@ -60,7 +60,8 @@ def test_the_public_page_of_a_scoresheet_does_not_run_the_engine(
 
     assert response.status_code == 200
     page = response.content.decode()
-    assert '<bdi dir="ltr" class="gcg-line">&gt;<bdi>Ada</bdi>: DJINNRS 8D DJINN +30 30</bdi>' in page
+    line = '<bdi dir="ltr" class="gcg-line">&gt;<bdi>Ada</bdi>: DJINNRS 8D DJINN +30 30</bdi>'
+    assert line in page
     assert "verified" in page
     assert '<bdi>Ada Quill</bdi> <bdi dir="ltr" class="ltr">20</bdi>' in page
     assert '<bdi>Ben Crane</bdi> <bdi dir="ltr" class="ltr">24</bdi>' in page
