@@ -487,6 +487,15 @@ def kept_snapshot(division_id: int, stamp: str) -> dict[str, Any] | None:
     return memos.PHONE_SNAPSHOTS.get(snapshot_key(division_id, stamp))
 
 
+def parts_key(division_id: int, stamp: str) -> str:
+    """Where the parts a write changed of the snapshot are kept, under the stamp it wrote."""
+    return f"phone-parts:{division_id}:{stamp}"
+
+
+# How many writes' parts a worker puts into the snapshot it holds before it builds one afresh.
+PARTS_CHAIN = 30
+
+
 def snapshot(division: Division) -> dict[str, Any]:
     """What every player's phone page shows of the division, for the public (published rounds
     only), computed once per stamp for all its players and kept in the cache under it.
@@ -495,7 +504,8 @@ def snapshot(division: Division) -> dict[str, Any]:
     numbers and names, the games' states for reporting and sending a scoresheet, which player
     sent a scoresheet of which game, who recorded each player's latest result (`_who_recorded`),
     the games' disputes (`disputes.side`) and whether self check-in is open (`checkin.is_open`).
-    Seven queries and the cached standings.
+    Seven queries and the cached standings; after a result, the worker's snapshot of the stamp
+    before it with the parts the result changed (`_patched`).
     """
 
     def build() -> dict[str, Any]:
@@ -504,29 +514,85 @@ def snapshot(division: Division) -> dict[str, Any]:
     key = snapshot_key(division.pk, division.stamp)
     found = memos.PHONE_SNAPSHOTS.get(key)
     if found is None:
-        found = get_or_compute(key, build, 6 * 3600) or build()
+        found = _patched(division) or get_or_compute(key, build, 6 * 3600) or build()
         # Kept in the worker too: unpickling a 200-player snapshot from the shared cache on every
         # page build would cost more than the build of the page. Exact: the key holds the stamp.
         memos.PHONE_SNAPSHOTS.put(key, found)
     return found
 
 
+def _patched(division: Division) -> dict[str, Any] | None:
+    """The snapshot under the division's stamp made from one this worker holds under an
+    earlier stamp, and the parts each write since changed (`keep_parts`), in order; None where
+    a write between them kept no parts (it changed more than games: the snapshot is built
+    afresh) or this worker holds none of the stamps before.
+
+    Exact: each write's parts are its games' players' whole lists, read after it committed,
+    and kept under the stamp it wrote with the stamp it replaced, read with the division's row
+    locked (`stamps.Replaced`); the rest of the snapshot holds under the new stamp as it held
+    under the old. The ranks and records are read afresh (`read_model`, under the stamp)."""
+    if memos.computing_afresh():
+        return None
+    chain: list[dict[str, Any]] = []
+    stamp, base = division.stamp, None
+    while base is None and len(chain) < PARTS_CHAIN:
+        parts = cache.get(parts_key(division.pk, stamp))
+        if parts is None:
+            return None
+        chain.append(parts)
+        stamp = parts["after"]
+        base = memos.PHONE_SNAPSHOTS.get(snapshot_key(division.pk, stamp))
+    if base is None:
+        return None
+    games = dict(base["games"])
+    for parts in reversed(chain):
+        games.update(parts["games"])
+    return {**base, "games": games, "standing": _standing(division)}
+
+
 def warm_after_commit(division_id: int) -> None:
     """After a result: the division's phones all poll for what changed, so its snapshot is made
     once, after the commit, by the write (`warm_snapshot`), rather than by the first poll of
-    each worker while that worker's other polls wait on it."""
-    transaction.on_commit(partial(warm_snapshot, division_id))
+    each worker while that worker's other polls wait on it. What the write's transaction
+    replaced (`stamps.replaced`, complete by the commit) says which parts it changed."""
+    replaced = division_stamps.replaced(division_id)
+    transaction.on_commit(partial(warm_snapshot, division_id, replaced))
 
 
-def warm_snapshot(division_id: int) -> None:
+def warm_snapshot(division_id: int, replaced: division_stamps.Replaced | None = None) -> None:
     """The division's snapshot under its new stamp, made and kept now (`snapshot`), where
-    some player of it has a live link (no phone, no snapshot to make)."""
+    some player of it has a live link (no phone, no snapshot to make); first the parts the
+    write changed, where it changed its games' results alone (`keep_parts`)."""
     links = PlayerLink.objects.filter(player__division_id=division_id, revoked__isnull=True)
     if not links.exists():
         return
     division = Division.objects.select_related("tournament").filter(pk=division_id).first()
-    if division is not None:
-        snapshot(division)
+    if division is None:
+        return
+    if replaced is not None:
+        keep_parts(division, replaced)
+    snapshot(division)
+
+
+def keep_parts(division: Division, replaced: division_stamps.Replaced) -> None:
+    """The parts of the snapshot a committed write changed, kept under the stamp it wrote with
+    the stamp it replaced: its games' players' lists of games, read now (a few rows each). None
+    for a write that changed more than some games' results, scoresheets and disputes."""
+    if replaced.whole or not replaced.before or not replaced.after:
+        return
+    games = _snapshot_games(division, division.tournament.locked, list(replaced.players), True)
+    cache.set(
+        parts_key(division.pk, replaced.after), {"after": replaced.before, "games": games}, 6 * 3600
+    )
+
+
+def _standing(division: Division) -> dict[int, dict[str, Any]]:
+    """Each player's record and rank, by the player's key (the cached standings)."""
+    stamps = division_stamps.read(division)
+    return {
+        row.player.pk: {"record": row.record, "rank": row.rank}
+        for row in read_model.division_standings(division, public=True, stamps=stamps)
+    }
 
 
 def _build_snapshot(division: Division) -> dict[str, Any]:
@@ -539,15 +605,10 @@ def _build_snapshot(division: Division) -> dict[str, Any]:
         ).values_list("pk", "number", "name", "checked_in")
     }
     games = _snapshot_games(division, tournament.locked, list(players))
-    stamps = division_stamps.read(division)
-    standing = {
-        row.player.pk: {"record": row.record, "rank": row.rank}
-        for row in read_model.division_standings(division, public=True, stamps=stamps)
-    }
     return {
         "players": players,
         "games": games,
-        "standing": standing,
+        "standing": _standing(division),
         "division": {
             "id": division.pk,
             "name": division.name,
@@ -558,25 +619,29 @@ def _build_snapshot(division: Division) -> dict[str, Any]:
 
 
 def _snapshot_games(
-    division: Division, tournament_locked: bool, players: list[int]
+    division: Division, tournament_locked: bool, players: list[int], only: bool = False
 ) -> dict[int, list[dict[str, Any]]]:
     """Each player's published games (by the player's pk), their own side of each: the
     opponent, scores and first as the player sees them, whether they may report it or send its
-    scoresheet, and whether they sent one (verified or not)."""
+    scoresheet, and whether they sent one (verified or not). `only`: `players` are some of the
+    division's, and only their games are read."""
     locked = set(
         Round.objects.filter(division_id=division.pk, locked=True).values_list("number", flat=True)
     )
+    theirs = Q(player1_id__in=players) | Q(player2_id__in=players)
+    sheets = Scoresheet.objects.filter(game__division_id=division.pk, sent_by__isnull=False)
+    if only:
+        sheets = sheets.filter(game__in=Game.objects.filter(theirs))
     sent = {
         (game, player): verified
-        for game, player, verified in Scoresheet.objects.filter(
-            game__division_id=division.pk, sent_by__isnull=False
-        ).values_list("game_id", "sent_by_id", "verified")
+        for game, player, verified in sheets.values_list("game_id", "sent_by_id", "verified")
     }
-    disputed = disputes.for_snapshot(division)
+    disputed = disputes.for_snapshot(division, players if only else None)
     games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
     rows = (
         Game.objects.published()
         .filter(division_id=division.pk)
+        .filter(theirs if only else Q())
         .order_by("round", "table", "pk")
         .values_list(
             "pk", "round", "table", "player1_id", "player2_id", "first", "kind",
@@ -588,7 +653,8 @@ def _snapshot_games(
             (one, two, score1, score2, 1),
             (two, one, score2, score1, 2),
         ):  # noqa: E501
-            if me is None:
+            mine_now = games.get(me) if me is not None else None
+            if mine_now is None:
                 continue
             has_result = kind != Game.VOID and score1 is not None
             state = GameState(
@@ -601,7 +667,7 @@ def _snapshot_games(
                 played=kind == Game.PLAYED,
                 has_result=has_result,
             )
-            games[me].append(
+            mine_now.append(
                 {
                     "game": pk,
                     "side": side,  # 1: the player is the game's player1
