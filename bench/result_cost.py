@@ -20,6 +20,7 @@ out of the garbage collector, collections every 50,000 allocations), on a throw-
 with the process's own cache; each size in a process of its own.
 
     .venv/bin/python bench/result_cost.py [--results 12] [--sizes 500,2000] [--rounds 31]
+    .venv/bin/python bench/result_cost.py --profile "the desk's save" --sizes 2000
 
 Prints the mean of each part over the results after the first (the first also reads what the
 desk's page had not), their sum, and the ratio of the largest size to the smallest.
@@ -77,7 +78,9 @@ class Parts:
         setattr(module, attribute, timed)
 
 
-def one_size(players: int, rounds: int, results: int) -> dict[str, list[float]]:
+def one_size(
+    players: int, rounds: int, results: int, profile: str = ""
+) -> dict[str, list[float]]:
     import bench.standings  # sets Django up on a throw-away database: before the rest
 
     # isort: split
@@ -123,6 +126,23 @@ def one_size(players: int, rounds: int, results: int) -> dict[str, list[float]]:
 
     rng = random.Random(1)
     times: dict[str, list[float]] = {name: [] for name in PARTS}
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        run = parts.run
+
+        def profiled(name: str, fn: Callable[[], Any]) -> Any:
+            if name != profile:
+                return run(name, fn)
+            profiler.enable()
+            try:
+                return run(name, fn)
+            finally:
+                profiler.disable()
+
+        parts.run = profiled  # type: ignore[method-assign]
     for game in games[:results]:
         line = f"{game.player1.number} {rng.randint(250, 550)} {game.player2.number} " + str(
             rng.randint(250, 550)
@@ -139,6 +159,10 @@ def one_size(players: int, rounds: int, results: int) -> dict[str, list[float]]:
             parts.run(feed, lambda feed=feed: viewer.get(api + feed))
         for name in PARTS:
             times[name].append(parts.times.get(name, 0.0))
+    if profiler is not None:
+        import pstats
+
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(120)
     return times
 
 
@@ -166,9 +190,12 @@ def main() -> int:
     parser.add_argument("--sizes", default="500,2000")
     parser.add_argument("--rounds", type=int, default=31)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a size, in this process
+    parser.add_argument("--profile", default="", help="a part's name: its profile, one size")
     args = parser.parse_args()
+    if args.profile:
+        args.one = args.one or int(args.sizes.split(",")[-1])
     if args.one:
-        times = one_size(args.one, args.rounds, args.results)
+        times = one_size(args.one, args.rounds, args.results, args.profile)
         means = report(args.one, args.rounds, args.results, times)
         print("MEANS " + json.dumps(means))
         return 0

@@ -169,3 +169,28 @@ def test_a_bye_counts_in_the_records_when_the_division_counts_it(
     data = _enter(desk, division, "5 420 6 400")
     assert both() == [("1–0", 50, 1), ("1–0", 66, 1)]
     assert plain(data["records"]) == "Now: North, Fay 1–0 +20; Stone, Gus 0–1 -20."
+
+
+@pytest.mark.django_db
+def test_the_rounds_missing_results_are_counted_and_the_first_linked(
+    desk: Client, division: Division
+) -> None:
+    from tournament.models import Player, Round
+    from tournament.results import unresolved
+
+    more = [Player.objects.create(division=division, number=n, name=f"P{n}") for n in range(8, 72)]
+    for table, k in enumerate(range(0, len(more), 2), start=4):
+        Game.objects.create(
+            division=division, round=1, table=table, player1=more[k], player2=more[k + 1]
+        )
+    Round.objects.create(division=division, number=1, published=True)
+    assert _enter(desk, division, "1 455 2 389")["ok"]
+
+    [item] = unresolved.for_division(division, 1)
+    [whole] = unresolved.for_division(division)  # the dashboard's, from the division's games
+    assert plain(item.sentence) == plain(whole.sentence) == "Round 1: 35 results missing."
+    assert [g.table for g in item.games] == [g.table for g in whole.games]
+    assert {None, 2, 3, 4} <= {g.table for g in item.games} and len(item.games) == 30
+    assert item.more == whole.more == 5
+    page = desk.get(f"/desk/spring-open/division/{division.pk}/round/1/").content.decode()
+    assert ", and 5 more" in page
