@@ -487,15 +487,6 @@ def kept_snapshot(division_id: int, stamp: str) -> dict[str, Any] | None:
     return memos.PHONE_SNAPSHOTS.get(snapshot_key(division_id, stamp))
 
 
-def parts_key(division_id: int, stamp: str) -> str:
-    """Where the parts a write changed of the snapshot are kept, under the stamp it wrote."""
-    return f"phone-parts:{division_id}:{stamp}"
-
-
-# How many writes' parts a worker puts into the snapshot it holds before it builds one afresh.
-PARTS_CHAIN = 30
-
-
 def snapshot(division: Division) -> dict[str, Any]:
     """What every player's phone page shows of the division, for the public (published rounds
     only), computed once per stamp for all its players and kept in the cache under it.
@@ -523,67 +514,44 @@ def snapshot(division: Division) -> dict[str, Any]:
 
 def _patched(division: Division) -> dict[str, Any] | None:
     """The snapshot under the division's stamp made from one this worker holds under an
-    earlier stamp, and the parts each write since changed (`keep_parts`), in order; None where
-    a write between them kept no parts (it changed more than games: the snapshot is built
-    afresh) or this worker holds none of the stamps before.
+    earlier stamp, the games of the players each write since changed read again
+    (`stamps.changed_players`); None where a write between changed more than games (the
+    snapshot is built afresh) or this worker holds none of the stamps before.
 
-    Exact: each write's parts are its games' players' whole lists, read after it committed,
-    and kept under the stamp it wrote with the stamp it replaced, read with the division's row
-    locked (`stamps.Replaced`); the rest of the snapshot holds under the new stamp as it held
-    under the old. The ranks and records are read afresh (`read_model`, under the stamp)."""
+    Exact: nothing else of the snapshot changes under a write of games' results, scoresheets
+    or disputes alone (anything else replaces the frame stamp, and keeps no record); the
+    players' games are read after the stamp, so never older than it; the ranks and records
+    are read afresh (`read_model`, under the stamp)."""
     if memos.computing_afresh():
         return None
-    chain: list[dict[str, Any]] = []
-    stamp, base = division.stamp, None
-    while base is None and len(chain) < PARTS_CHAIN:
-        parts = cache.get(parts_key(division.pk, stamp))
-        if parts is None:
-            return None
-        chain.append(parts)
-        stamp = parts["after"]
-        base = memos.PHONE_SNAPSHOTS.get(snapshot_key(division.pk, stamp))
-    if base is None:
+
+    def held(stamp: str) -> bool:
+        return snapshot_key(division.pk, stamp) in memos.PHONE_SNAPSHOTS
+
+    found = division_stamps.changed_players(division.pk, division.stamp, held)
+    base = found and memos.PHONE_SNAPSHOTS.get(snapshot_key(division.pk, found[0]))
+    if not found or base is None:
         return None
-    games = dict(base["games"])
-    for parts in reversed(chain):
-        games.update(parts["games"])
-    return {**base, "games": games, "standing": _standing(division)}
+    changed = _snapshot_games(division, division.tournament.locked, list(found[1]), True)
+    return {**base, "games": {**base["games"], **changed}, "standing": _standing(division)}
 
 
 def warm_after_commit(division_id: int) -> None:
     """After a result: the division's phones all poll for what changed, so its snapshot is made
     once, after the commit, by the write (`warm_snapshot`), rather than by the first poll of
-    each worker while that worker's other polls wait on it. What the write's transaction
-    replaced (`stamps.replaced`, complete by the commit) says which parts it changed."""
-    replaced = division_stamps.replaced(division_id)
-    transaction.on_commit(partial(warm_snapshot, division_id, replaced))
+    each worker while that worker's other polls wait on it."""
+    transaction.on_commit(partial(warm_snapshot, division_id))
 
 
-def warm_snapshot(division_id: int, replaced: division_stamps.Replaced | None = None) -> None:
+def warm_snapshot(division_id: int) -> None:
     """The division's snapshot under its new stamp, made and kept now (`snapshot`), where
-    some player of it has a live link (no phone, no snapshot to make); first the parts the
-    write changed, where it changed its games' results alone (`keep_parts`)."""
+    some player of it has a live link (no phone, no snapshot to make)."""
     links = PlayerLink.objects.filter(player__division_id=division_id, revoked__isnull=True)
     if not links.exists():
         return
     division = Division.objects.select_related("tournament").filter(pk=division_id).first()
-    if division is None:
-        return
-    if replaced is not None:
-        keep_parts(division, replaced)
-    snapshot(division)
-
-
-def keep_parts(division: Division, replaced: division_stamps.Replaced) -> None:
-    """The parts of the snapshot a committed write changed, kept under the stamp it wrote with
-    the stamp it replaced: its games' players' lists of games, read now (a few rows each). None
-    for a write that changed more than some games' results, scoresheets and disputes."""
-    if replaced.whole or not replaced.before or not replaced.after:
-        return
-    games = _snapshot_games(division, division.tournament.locked, list(replaced.players), True)
-    cache.set(
-        parts_key(division.pk, replaced.after), {"after": replaced.before, "games": games}, 6 * 3600
-    )
+    if division is not None:
+        snapshot(division)
 
 
 def _standing(division: Division) -> dict[int, dict[str, Any]]:

@@ -154,3 +154,8 @@ PLAYER_PARTS: Kept[tuple[int, str, str], tuple[Division, dict[int, PlayerParts]]
 # The phones' snapshot of a division (plain values: each player's games, rank and record), by
 # division and stamp: every personal link of the division reads it.
 PHONE_SNAPSHOTS: Kept[str, dict[str, Any]] = Kept("phone snapshots", 8)
+
+# The player cards' parts of each player (their last game with a result and their game of the
+# latest round, as a card shows them) and the latest round, by division and stamp: after a
+# write of results, those of the stamp before with the changed players' read again.
+CARD_PARTS: Kept[tuple[int, str], tuple[dict[int, tuple[Any, Any]], int]] = Kept("card parts", 8)

@@ -24,10 +24,12 @@ at least as new as they are, so a value kept under them is never stale.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 
@@ -96,8 +98,8 @@ class Replaced:
     or its first change did not read the stamp it replaced: no part of a value kept under
     `before` is known to hold under `after`.
 
-    Read by a subscriber that keeps a value a part at a time (`phone.services`): a value under
-    `before`, its parts for these games' players made again, is the value under `after`."""
+    Kept at commit for the values kept a part a player at a time (`changed_players`): a value
+    under `before`, its parts for these games' players made again, is the value under `after`."""
 
     before: str = ""
     after: str = ""
@@ -121,7 +123,16 @@ class _Touched:
         self.replaced: dict[int, Replaced] = {}
 
     def __call__(self) -> None:
-        pass
+        """At commit: each division's games' players this transaction changed, kept under the
+        stamp it wrote with the stamp it replaced (`changed_players`), where it changed no more
+        than that. The write has landed; a failure of the cache loses nothing but the record
+        (the values kept a part at a time are then built afresh)."""
+        for pk, replaced in self.replaced.items():
+            if replaced.whole or not replaced.before or not replaced.after:
+                continue
+            record = (replaced.before, sorted(replaced.players))
+            with contextlib.suppress(Exception):
+                cache.set(changes_key(pk, replaced.after), record, CHANGES_TIMEOUT)
 
     def whole(self, ids: Iterable[int]) -> None:
         for pk in ids:
@@ -241,6 +252,37 @@ def _note_before(ids: set[int], using: str, marker: _Touched) -> None:
         replaced = marker.replaced.setdefault(pk, Replaced())
         if not replaced.whole and not replaced.after:
             replaced.before = stamp
+
+
+CHANGES_TIMEOUT = 6 * 3600
+# How many writes' records a caller follows back before it builds its value afresh.
+CHANGES_CHAIN = 30
+
+
+def changes_key(division_id: int, stamp: str) -> str:
+    return f"stamp-changes:{division_id}:{stamp}"
+
+
+def changed_players(
+    division_id: int, stamp: str, held: Callable[[str], bool]
+) -> tuple[str, set[int]] | None:
+    """For a value kept a part a player at a time: the latest stamp before `stamp` that
+    `held(stamp)` says the caller keeps its value under, and the players whose games' results,
+    scoresheets or disputes every write since changed (each write's record, kept at its commit
+    under the stamp it wrote with the stamp it replaced, read with the division's row locked:
+    `Replaced`). The caller's value under that stamp, those players' parts read again now, is
+    its value under `stamp`. None where a write between changed more (it keeps no record), a
+    record is gone, or the chain is longer than `CHANGES_CHAIN`."""
+    players: set[int] = set()
+    for _ in range(CHANGES_CHAIN):
+        found = cache.get(changes_key(division_id, stamp))
+        if found is None:
+            return None
+        stamp, changed = found
+        players.update(changed)
+        if held(stamp):
+            return stamp, players
+    return None
 
 
 def _unread(replaced: Replaced | None) -> bool:

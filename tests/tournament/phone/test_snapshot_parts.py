@@ -1,6 +1,6 @@
-"""The phones' snapshot after a write of results: the worker's snapshot of the stamp before,
-with the parts the write changed (its games' players' lists), is exactly the snapshot built
-afresh; a write that changes more than games (a game made, a player) builds it afresh."""
+"""The phones' snapshot after a write of results, scoresheets or disputes: the worker's snapshot
+of the stamp before, the games of the players the write changed read again, is exactly the
+snapshot built afresh; a write that changes more than games (a game made) builds it afresh."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tournament.phone import disputes
 from tournament.phone import services as phone
 from tournament.results import corrections
 from tournament.results import services as results
-from tournament.standings import memos
+from tournament.standings import memos, stamps
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def _now(division: Division) -> tuple[dict[str, Any], dict[str, Any], bool]:
     """The snapshot the phones are served now, the one built afresh, and whether the first
     was made from the parts the last write kept."""
     fresh = Division.objects.select_related("tournament").get(pk=division.pk)
-    parts = cache.get(phone.parts_key(fresh.pk, fresh.stamp)) is not None
+    parts = cache.get(stamps.changes_key(fresh.pk, fresh.stamp)) is not None
     served = phone.snapshot(fresh)
     with memos.afresh():
         built = phone._build_snapshot(fresh)
@@ -71,10 +71,7 @@ def test_each_write_of_results_patches_the_snapshot_exactly(
     served = step(lambda: phone.report(p[4], game_of(3), 380, 400))
     assert served["games"][p[4].pk][0]["recorded_by"] == {"by": phone.AGREED, "name": ""}
 
-    # A dispute is no write of results: the next poll builds the snapshot afresh.
-    served = step(
-        lambda: disputes.open_dispute(p[2], game_of(1), "It was 389 to 465."), patched=False
-    )
+    served = step(lambda: disputes.open_dispute(p[2], game_of(1), "It was 389 to 465."))
     assert served["games"][p[2].pk][0]["disputes"] == [
         {"mine": True, "text": "It was 389 to 465.", "answer": ""}
     ]
@@ -86,7 +83,7 @@ def test_each_write_of_results_patches_the_snapshot_exactly(
     assert served["games"][p[1].pk][0]["recorded_by"]["by"] == phone.DESK_CORRECTED
 
     sheet = record("Ada", "Quill, Ada", "Ben", "Crane, Ben")
-    served = step(lambda: phone.send_sheet(p[1], game_of(1), sheet), patched=False)
+    served = step(lambda: phone.send_sheet(p[1], game_of(1), sheet))
     assert served["games"][p[1].pk][0]["sheet"] is not None
 
     step(lambda: corrections.undo_last(live, director))
