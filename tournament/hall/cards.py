@@ -7,6 +7,7 @@ and the streaming overlays (`overlays.py`) are drawn from by `static/cards.js`.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ def _joins(ch: str) -> bool:
     return any(lo <= ord(ch) <= hi for lo, hi in _JOINING)
 
 
+@functools.lru_cache(maxsize=8192)  # a pure function of the name: every card, every result
 def initials(name: str) -> str:
     """The first letters of the name's first two words, as the name is given ("Smylie, Jackson":
     "SJ"; "رضا محمدی": "ر‌م"; "김민준": "김"); letters of a joining script (Arabic, Persian) kept
