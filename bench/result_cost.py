@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -162,7 +163,7 @@ def one_size(
     if profiler is not None:
         import pstats
 
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(120)
+        pstats.Stats(profiler).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(120)
     return times
 
 

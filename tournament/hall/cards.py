@@ -8,6 +8,7 @@ and the streaming overlays (`overlays.py`) are drawn from by `static/cards.js`.
 from __future__ import annotations
 
 import functools
+import json
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -256,22 +257,59 @@ def _tables(cards: list[dict[str, Any]], current_round: int) -> list[dict[str, A
 
 def scoreboard(division: Division, stamps: DivisionStamps) -> dict[str, Any]:
     """The division's cards in standing order, and the latest published round's tables."""
+    return _scoreboard(division, stamps)[0]
+
+
+def scoreboard_json(division: Division, stamps: DivisionStamps) -> str:
+    """`scoreboard` as the feed's JSON text (names as written, not escaped), each card's text
+    the one kept with it (`_scoreboard`): a result writes again the cards whose rank, record,
+    rating or games it changed, not every card."""
+    data, texts = _scoreboard(division, stamps)
+    head = {k: v for k, v in data.items() if k not in ("players", "tables")}
+    return (
+        json.dumps(head, ensure_ascii=False)[:-1]
+        + ', "players": ['
+        + ", ".join(texts)
+        + '], "tables": '
+        + json.dumps(data["tables"], ensure_ascii=False)
+        + "}"
+    )
+
+
+def _scoreboard(division: Division, stamps: DivisionStamps) -> tuple[dict[str, Any], list[str]]:
+    """`scoreboard`, and each card's JSON text. A card is a function of what it shows alone
+    (`shown`: the player's row, rating, games, marks and photo, and the division's address), so
+    a card and its text are kept in this process by it (`memos.CARD_TEXTS`), and made again
+    only for a player where it differs."""
     rows = read_model.division_standings(division, public=True, stamps=stamps)
     rated = read_model.division_ratings(division, public=True, stamps=stamps)
     ratings = {r.player.pk: r for r in rated}
     players = [r.player for r in rows]
     parts, current_round = _parts(division, {p.pk: p for p in players}, stamps.stamp)
     gibsons, classes = _marks(division, players, stamps)
-    extras = {
-        "division": division,
-        "photos": photos.photo_stamps(division),
-        "gibsons": gibsons,
-        "classes": classes,
-    }
-    cards = [
-        _card(r, ratings.get(r.player.pk), parts.get(r.player.pk, _NO_GAMES), extras) for r in rows
-    ]
-    return {
+    photo_stamps = photos.photo_stamps(division)
+    extras = {"division": division, "photos": photo_stamps, "gibsons": gibsons, "classes": classes}
+    where = (division.tournament.slug, division.name)
+    kept = memos.CARD_TEXTS.get(division.pk) or {}
+    made: dict[int, tuple[tuple, dict[str, Any], str]] = {}
+    cards, texts = [], []
+    for r in rows:
+        p, rating = r.player, ratings.get(r.player.pk)
+        games = parts.get(p.pk, _NO_GAMES)
+        shown = (
+            where, r.rank, r.wins, r.losses, r.spread, r.games, p.number, p.name, p.xtid,
+            p.rating, rating.before if rating else None, rating.after if rating else None, games,
+            p.pk in gibsons, classes.get(p.pk, ""), photo_stamps.get(p.pk),
+        )  # fmt: skip
+        entry = kept.get(p.pk)
+        if entry is None or entry[0] != shown:
+            card = _card(r, rating, games, extras)
+            entry = (shown, card, json.dumps(card, ensure_ascii=False))
+        made[p.pk] = entry
+        cards.append(entry[1])
+        texts.append(entry[2])
+    memos.CARD_TEXTS.put(division.pk, made)
+    data = {
         "tournament": division.tournament.name,
         "division": division.name,
         "round": current_round,
@@ -279,3 +317,4 @@ def scoreboard(division: Division, stamps: DivisionStamps) -> dict[str, Any]:
         "players": cards,
         "tables": _tables(cards, current_round),
     }
+    return data, texts

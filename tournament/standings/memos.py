@@ -159,3 +159,8 @@ PHONE_SNAPSHOTS: Kept[str, dict[str, Any]] = Kept("phone snapshots", 8)
 # latest round, as a card shows them) and the latest round, by division and stamp: after a
 # write of results, those of the stamp before with the changed players' read again.
 CARD_PARTS: Kept[tuple[int, str], tuple[dict[int, tuple[Any, Any]], int]] = Kept("card parts", 8)
+
+# Each player's card (`hall/cards.py`) with its JSON text, by division and player, kept with
+# everything the card shows (`shown`), which it is compared with before it is used: exact under
+# any stamp; a result writes again the cards whose rank, record, rating or games it changed.
+CARD_TEXTS: Kept[int, dict[int, tuple[tuple, dict[str, Any], str]]] = Kept("card texts", 8)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 
@@ -218,7 +220,11 @@ def test_after_each_result_the_cards_are_the_changed_players_read_again_and_exac
         assert cards._patched(d, {p.pk: p for p in d.players.all()}, now.stamp) is not None
         served = cards.scoreboard(d, now)
         with memos.afresh():
-            assert served == cards.scoreboard(d, now)
+            built = cards.scoreboard(d, now)
+        assert served == built
+        # The feed's text, each card's kept with it: the same cards, exactly.
+        assert json.loads(cards.scoreboard_json(d, now)) == built
+        assert json.loads(Client().get(FEED).content) == built
         return served
 
     served = after(lambda: results.enter_line(d, 2, "1 420 4 440", director))

@@ -49,6 +49,7 @@ def test_every_memo_declared_is_registered() -> None:
         "PLAYER_PARTS",
         "PHONE_SNAPSHOTS",
         "CARD_PARTS",
+        "CARD_TEXTS",
     }
     assert set(declared.values()) <= set(memos.every())
 
