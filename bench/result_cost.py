@@ -79,9 +79,7 @@ class Parts:
         setattr(module, attribute, timed)
 
 
-def one_size(
-    players: int, rounds: int, results: int, profile: str = ""
-) -> dict[str, list[float]]:
+def one_size(players: int, rounds: int, results: int, profile: str = "") -> dict[str, list[float]]:
     import bench.standings  # sets Django up on a throw-away database: before the rest
 
     # isort: split
@@ -163,7 +161,8 @@ def one_size(
     if profiler is not None:
         import pstats
 
-        pstats.Stats(profiler).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(120)
+        order = os.environ.get("BENCH_SORT", "cumulative")  # or tottime
+        pstats.Stats(profiler).sort_stats(order).print_stats(60)
     return times
 
 

@@ -164,3 +164,7 @@ CARD_PARTS: Kept[tuple[int, str], tuple[dict[int, tuple[Any, Any]], int]] = Kept
 # everything the card shows (`shown`), which it is compared with before it is used: exact under
 # any stamp; a result writes again the cards whose rank, record, rating or games it changed.
 CARD_TEXTS: Kept[int, dict[int, tuple[tuple, dict[str, Any], str]]] = Kept("card texts", 8)
+
+# The display feed's rows as JSON text (a pairing by name, a standing), by division, each under
+# everything it shows (`public/api.display`): exact under any stamp.
+DISPLAY_TEXTS: Kept[int, dict[tuple, str]] = Kept("display texts", 8)

@@ -50,6 +50,7 @@ def test_every_memo_declared_is_registered() -> None:
         "PHONE_SNAPSHOTS",
         "CARD_PARTS",
         "CARD_TEXTS",
+        "DISPLAY_TEXTS",
     }
     assert set(declared.values()) <= set(memos.every())
 
@@ -71,6 +72,7 @@ def test_the_pages_fill_every_memo_and_one_call_forgets_them_all(
         reverse("player", args=[slug, name, 1]),
         reverse("phone", args=[token]),
         reverse("api-scoreboard", args=[slug, name]),
+        reverse("api-display", args=[slug, name]),
     ):
         assert visitor.get(page).status_code == 200, page
     filled = {name: len(kept) for name, kept in _declared().items()}
