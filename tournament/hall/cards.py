@@ -283,9 +283,9 @@ def _scoreboard(division: Division, stamps: DivisionStamps) -> tuple[dict[str, A
     only for a player where it differs."""
     rows = read_model.division_standings(division, public=True, stamps=stamps)
     rated = read_model.division_ratings(division, public=True, stamps=stamps)
-    ratings = {r.player.pk: r for r in rated}
+    ratings = {r.player.id: r for r in rated}
     players = [r.player for r in rows]
-    parts, current_round = _parts(division, {p.pk: p for p in players}, stamps.stamp)
+    parts, current_round = _parts(division, {p.id: p for p in players}, stamps.stamp)
     gibsons, classes = _marks(division, players, stamps)
     photo_stamps = photos.photo_stamps(division)
     extras = {"division": division, "photos": photo_stamps, "gibsons": gibsons, "classes": classes}
@@ -294,18 +294,19 @@ def _scoreboard(division: Division, stamps: DivisionStamps) -> tuple[dict[str, A
     made: dict[int, tuple[tuple, dict[str, Any], str]] = {}
     cards, texts = [], []
     for r in rows:
-        p, rating = r.player, ratings.get(r.player.pk)
-        games = parts.get(p.pk, _NO_GAMES)
+        p = r.player
+        pk, rating = p.id, ratings.get(p.id)
+        games = parts.get(pk, _NO_GAMES)
         shown = (
             where, r.rank, r.wins, r.losses, r.spread, r.games, p.number, p.name, p.xtid,
             p.rating, rating.before if rating else None, rating.after if rating else None, games,
-            p.pk in gibsons, classes.get(p.pk, ""), photo_stamps.get(p.pk),
+            pk in gibsons, classes.get(pk, ""), photo_stamps.get(pk),
         )  # fmt: skip
-        entry = kept.get(p.pk)
+        entry = kept.get(pk)
         if entry is None or entry[0] != shown:
             card = _card(r, rating, games, extras)
             entry = (shown, card, json.dumps(card, ensure_ascii=False))
-        made[p.pk] = entry
+        made[pk] = entry
         cards.append(entry[1])
         texts.append(entry[2])
     memos.CARD_TEXTS.put(division.pk, made)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -256,17 +255,9 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     stamps = page.stamps(div)
     last, games, people = _latest_round(div, stamps)
     rated = read_model.division_ratings(div, public=True, stamps=stamps)
-    ratings = {r.player.pk: r for r in rated}
+    ratings = {r.player.id: r for r in rated}
     kept = memos.DISPLAY_TEXTS.get(div.pk) or {}
-    made: dict[tuple, str] = {}
-
-    def text(shown: tuple, value: Callable[[], dict[str, Any]]) -> str:
-        """A row's JSON text, kept by what it shows (`memos.DISPLAY_TEXTS`)."""
-        found = kept.get(shown)
-        if found is None:
-            found = json.dumps(value(), ensure_ascii=False)
-        made[shown] = found
-        return found
+    made: dict[tuple, str] = {}  # each row's JSON text, kept by what it shows
 
     by_name: list[tuple[str, str]] = []
     for g in games:
@@ -275,9 +266,13 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         for me, other in sides:
             pairing: tuple = (
                 "pairing", me.name, me.number, g.table, other.name if other else g.kind,
-                g.first == (1 if me.pk == g.player1_id else 2),
+                g.first == (1 if me is one else 2),
             )  # fmt: skip
-            by_name.append((me.name.casefold(), text(pairing, partial(_pairing_row, pairing))))
+            found = kept.get(pairing)
+            if found is None:
+                found = json.dumps(_pairing_row(pairing), ensure_ascii=False)
+            made[pairing] = found
+            by_name.append((me.name.casefold(), found))
     by_name.sort(key=lambda row: row[0])
     done = {g.pk: g for g in games if g.has_result and g.player2_id is not None}
     # The latest results by when they were saved: one small query of the round's keys.
@@ -304,9 +299,14 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     rows = read_model.division_standings(div, public=True, stamps=stamps)
     standing = []
     for r in rows:
-        rating = ratings[r.player.pk].after if r.player.pk in ratings else None
+        rated_row = ratings.get(r.player.id)
+        rating = rated_row.after if rated_row is not None else None
         shown: tuple = ("standing", r.rank, r.player.name, r.wins, r.losses, r.spread, rating)
-        standing.append(text(shown, partial(_standing_row, r, rating)))
+        found = kept.get(shown)
+        if found is None:
+            found = json.dumps(_standing_row(r, rating), ensure_ascii=False)
+        made[shown] = found
+        standing.append(found)
     memos.DISPLAY_TEXTS.put(div.pk, made)
     head = {
         "division": div.name,
