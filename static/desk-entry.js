@@ -72,6 +72,25 @@
     while (log.children.length > 8) { log.removeChild(log.lastChild); }
   }
 
+  // What a save changed, patched into the page: the rows of the games it wrote, what is
+  // unresolved, the round's notes (undo, latest changes); the whole round where the answer
+  // brings it, and the whole page again where a row it names is not on the page.
+  function patch(data) {
+    if (data.html !== undefined) { roundBox.innerHTML = data.html; return; }
+    var rows = data.rows || {};
+    var found = Object.keys(rows).map(function (pk) {
+      return roundBox.querySelector('tr[data-game="' + pk + '"]');
+    });
+    if (found.indexOf(null) !== -1 || !data.notes) { window.location.reload(); return; }
+    Object.keys(rows).forEach(function (pk, i) {
+      var holder = document.createElement("tbody");
+      holder.innerHTML = rows[pk];
+      found[i].replaceWith(holder.firstElementChild);
+    });
+    document.getElementById("round-unresolved").innerHTML = data.unresolved;
+    document.getElementById("round-notes").innerHTML = data.notes;
+  }
+
   function post(target, body) {
     return fetch(target.action, {method: "POST", body: body, headers: JSON_HEADERS, credentials: "same-origin"})
       .then(answer);
@@ -113,7 +132,7 @@
           // Both players' record and spread now: a score put to the wrong player stands out.
           note("success", data.records ? data.message + ". " + data.records : data.message);
           clearEntry();
-          roundBox.innerHTML = data.html;
+          patch(data);
           line.focus();
         } else {
           show({errors: [data.error]});

@@ -380,6 +380,7 @@ class Game(models.Model):
 
     # Set by `from_db` on a game read from the database; absent on one not yet saved.
     loaded_round: int | None
+    loaded_players: tuple[int | None, int | None] | None
 
     @classmethod
     def from_db(cls, db: str | None, field_names: Any, values: Any) -> Game:
@@ -387,6 +388,14 @@ class Game(models.Model):
         # rounds and the list of rounds, not one round's games (`standings/stamps.py`).
         game = super().from_db(db, field_names, values)
         game.loaded_round = game.__dict__.get("round")
+        # Its players as read (None where not read): a save that changes them changes the
+        # games of four players (`standings/stamps.py`).
+        read = game.__dict__
+        game.loaded_players = (
+            (read["player1_id"], read["player2_id"])
+            if "player1_id" in read and "player2_id" in read
+            else None
+        )
         return game
 
     class Meta:

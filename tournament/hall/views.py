@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from tournament.core.access import get_public_division, get_public_tournament
 from tournament.core.bounds import plain_number
-from tournament.core.http import public_json
+from tournament.core.http import public_json_text
 from tournament.hall import cards
 from tournament.models import Division, PlayerPhoto, Tournament
 from tournament.standings.pages import Page
@@ -38,7 +38,7 @@ def _bounded(request: HttpRequest, name: str, bounds: tuple[int, int], default: 
 def feed(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     """The cards' feed: `cards.scoreboard` as JSON."""
     _, div = _division(request, slug, division)
-    return public_json(cards.scoreboard(div, page.stamps(div)))
+    return public_json_text(cards.scoreboard_json(div, page.stamps(div)))
 
 
 def _context(tournament: Tournament, div: Division, **more: object) -> dict[str, object]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
@@ -137,7 +138,11 @@ def _open(player: Player, game: Game, text: str) -> Dispute:
             after={"dispute": dispute.pk, "text": text},
             reason=f"{isolate(player.name)} says the result is wrong",
         )
-        stamps.touch([game.division_id], rounds=[game.round])
+        stamps.touch(
+            [game.division_id],
+            rounds=[game.round],
+            games=[(game.pk, (game.player1_id, game.player2_id))],
+        )
     return dispute
 
 
@@ -166,7 +171,11 @@ def answer_stands(dispute: Dispute, user: Actor) -> Dispute:
             after={"dispute": dispute.pk, "answer": Dispute.STANDS},
             reason=f"The result stands ({isolate(dispute.player.name)} said it was wrong)",
         )
-        stamps.touch([game.division_id], rounds=[game.round])
+        stamps.touch(
+            [game.division_id],
+            rounds=[game.round],
+            games=[(game.pk, (game.player1_id, game.player2_id))],
+        )
     return dispute
 
 
@@ -198,15 +207,18 @@ def corrected(outcome: Outcome) -> None:
     )
 
 
-def for_snapshot(division: Division) -> dict[int, list[dict[str, object]]]:
+def for_snapshot(
+    division: Division, players: list[int] | None = None
+) -> dict[int, list[dict[str, object]]]:
     """Each game's disputes as the phones show them, by game: each player's latest, open or
-    answered ("" open, "stands", "corrected"), with its words. One query."""
+    answered ("" open, "stands", "corrected"), with its words; of the games of `players` alone
+    where given. One query."""
     found: dict[int, dict[int, dict[str, object]]] = {}
-    rows = (
-        Dispute.objects.filter(game__division_id=division.pk)
-        .order_by("game_id", "pk")
-        .values_list("game_id", "player_id", "text", "answer")
-    )
+    disputes = Dispute.objects.filter(game__division_id=division.pk)
+    if players is not None:
+        theirs = Q(player1_id__in=players) | Q(player2_id__in=players)
+        disputes = disputes.filter(game__in=Game.objects.filter(theirs))
+    rows = disputes.order_by("game_id", "pk").values_list("game_id", "player_id", "text", "answer")
     for game, player, text, answer in rows:
         found.setdefault(game, {})[player] = {"player": player, "text": text, "answer": answer}
     return {game: list(by_player.values()) for game, by_player in found.items()}

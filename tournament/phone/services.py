@@ -495,7 +495,8 @@ def snapshot(division: Division) -> dict[str, Any]:
     numbers and names, the games' states for reporting and sending a scoresheet, which player
     sent a scoresheet of which game, who recorded each player's latest result (`_who_recorded`),
     the games' disputes (`disputes.side`) and whether self check-in is open (`checkin.is_open`).
-    Seven queries and the cached standings.
+    Seven queries and the cached standings; after a result, the worker's snapshot of the stamp
+    before it with the parts the result changed (`_patched`).
     """
 
     def build() -> dict[str, Any]:
@@ -504,11 +505,35 @@ def snapshot(division: Division) -> dict[str, Any]:
     key = snapshot_key(division.pk, division.stamp)
     found = memos.PHONE_SNAPSHOTS.get(key)
     if found is None:
-        found = get_or_compute(key, build, 6 * 3600) or build()
+        found = _patched(division) or get_or_compute(key, build, 6 * 3600) or build()
         # Kept in the worker too: unpickling a 200-player snapshot from the shared cache on every
         # page build would cost more than the build of the page. Exact: the key holds the stamp.
         memos.PHONE_SNAPSHOTS.put(key, found)
     return found
+
+
+def _patched(division: Division) -> dict[str, Any] | None:
+    """The snapshot under the division's stamp made from one this worker holds under an
+    earlier stamp, the games of the players each write since changed read again
+    (`stamps.changed_players`); None where a write between changed more than games (the
+    snapshot is built afresh) or this worker holds none of the stamps before.
+
+    Exact: nothing else of the snapshot changes under a write of games' results, scoresheets
+    or disputes alone (anything else replaces the frame stamp, and keeps no record); the
+    players' games are read after the stamp, so never older than it; the ranks and records
+    are read afresh (`read_model`, under the stamp)."""
+    if memos.computing_afresh():
+        return None
+
+    def held(stamp: str) -> bool:
+        return snapshot_key(division.pk, stamp) in memos.PHONE_SNAPSHOTS
+
+    found = division_stamps.changed_players(division.pk, division.stamp, held)
+    base = found and memos.PHONE_SNAPSHOTS.get(snapshot_key(division.pk, found[0]))
+    if not found or base is None:
+        return None
+    changed = _snapshot_games(division, division.tournament.locked, list(found[1]), True)
+    return {**base, "games": {**base["games"], **changed}, "standing": _standing(division)}
 
 
 def warm_after_commit(division_id: int) -> None:
@@ -529,6 +554,15 @@ def warm_snapshot(division_id: int) -> None:
         snapshot(division)
 
 
+def _standing(division: Division) -> dict[int, dict[str, Any]]:
+    """Each player's record and rank, by the player's key (the cached standings)."""
+    stamps = division_stamps.read(division)
+    return {
+        row.player.pk: {"record": row.record, "rank": row.rank}
+        for row in read_model.division_standings(division, public=True, stamps=stamps)
+    }
+
+
 def _build_snapshot(division: Division) -> dict[str, Any]:
     """The division's snapshot as `snapshot` keeps it, read afresh."""
     tournament = division.tournament
@@ -539,15 +573,10 @@ def _build_snapshot(division: Division) -> dict[str, Any]:
         ).values_list("pk", "number", "name", "checked_in")
     }
     games = _snapshot_games(division, tournament.locked, list(players))
-    stamps = division_stamps.read(division)
-    standing = {
-        row.player.pk: {"record": row.record, "rank": row.rank}
-        for row in read_model.division_standings(division, public=True, stamps=stamps)
-    }
     return {
         "players": players,
         "games": games,
-        "standing": standing,
+        "standing": _standing(division),
         "division": {
             "id": division.pk,
             "name": division.name,
@@ -558,25 +587,29 @@ def _build_snapshot(division: Division) -> dict[str, Any]:
 
 
 def _snapshot_games(
-    division: Division, tournament_locked: bool, players: list[int]
+    division: Division, tournament_locked: bool, players: list[int], only: bool = False
 ) -> dict[int, list[dict[str, Any]]]:
     """Each player's published games (by the player's pk), their own side of each: the
     opponent, scores and first as the player sees them, whether they may report it or send its
-    scoresheet, and whether they sent one (verified or not)."""
+    scoresheet, and whether they sent one (verified or not). `only`: `players` are some of the
+    division's, and only their games are read."""
     locked = set(
         Round.objects.filter(division_id=division.pk, locked=True).values_list("number", flat=True)
     )
+    theirs = Q(player1_id__in=players) | Q(player2_id__in=players)
+    sheets = Scoresheet.objects.filter(game__division_id=division.pk, sent_by__isnull=False)
+    if only:
+        sheets = sheets.filter(game__in=Game.objects.filter(theirs))
     sent = {
         (game, player): verified
-        for game, player, verified in Scoresheet.objects.filter(
-            game__division_id=division.pk, sent_by__isnull=False
-        ).values_list("game_id", "sent_by_id", "verified")
+        for game, player, verified in sheets.values_list("game_id", "sent_by_id", "verified")
     }
-    disputed = disputes.for_snapshot(division)
+    disputed = disputes.for_snapshot(division, players if only else None)
     games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
     rows = (
         Game.objects.published()
         .filter(division_id=division.pk)
+        .filter(theirs if only else Q())
         .order_by("round", "table", "pk")
         .values_list(
             "pk", "round", "table", "player1_id", "player2_id", "first", "kind",
@@ -588,7 +621,8 @@ def _snapshot_games(
             (one, two, score1, score2, 1),
             (two, one, score2, score1, 2),
         ):  # noqa: E501
-            if me is None:
+            mine_now = games.get(me) if me is not None else None
+            if mine_now is None:
                 continue
             has_result = kind != Game.VOID and score1 is not None
             state = GameState(
@@ -601,7 +635,7 @@ def _snapshot_games(
                 played=kind == Game.PLAYED,
                 has_result=has_result,
             )
-            games[me].append(
+            mine_now.append(
                 {
                     "game": pk,
                     "side": side,  # 1: the player is the game's player1

@@ -18,11 +18,11 @@ from django.utils.translation import gettext
 
 from tournament.core.access import get_public_division, get_public_tournament
 from tournament.core.choices import DISPLAY_VIEWS
-from tournament.core.http import public_json
+from tournament.core.http import public_json, public_json_text
 from tournament.hall import photos
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
-from tournament.standings import queries, read_model
+from tournament.standings import memos, queries, read_model
 from tournament.standings.pages import Page
 from tournament.standings.stamps import DivisionStamps
 
@@ -232,8 +232,6 @@ def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     )
 
 
-
-
 def _latest_round(div: Division, stamps: Any) -> tuple[int, list[Any], dict[int, Any]]:
     """The division's latest published round with games: its number, its games (plain rows,
     by table, byes last) and the players by key, from the read model (read once per stamp in
@@ -250,27 +248,32 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     """All the hall display shows of a division, in one answer: the latest round's pairings by
     name, the standings, the latest results with rating changes, and the view pinned. Read
     through the read model (a feed rendered again after every result of the division: at 500
-    players building the games' model instances was most of its cost)."""
+    players building the games' model instances was most of its cost); each pairing's and
+    standing's JSON text kept by what it shows, so that a result writes again the rows it
+    changed (at 2,000 players writing every row was most of the rest)."""
     div = _division(request, slug, division)
     stamps = page.stamps(div)
     last, games, people = _latest_round(div, stamps)
     rated = read_model.division_ratings(div, public=True, stamps=stamps)
-    ratings = {r.player.pk: r for r in rated}
-    by_name: list[dict[str, Any]] = []
+    ratings = {r.player.id: r for r in rated}
+    kept = memos.DISPLAY_TEXTS.get(div.pk) or {}
+    made: dict[tuple, str] = {}  # each row's JSON text, kept by what it shows
+
+    by_name: list[tuple[str, str]] = []
     for g in games:
         one, two = people[g.player1_id], people.get(g.player2_id) if g.player2_id else None
         sides = [(one, two)] if two is None else [(one, two), (two, one)]
         for me, other in sides:
-            by_name.append(
-                {
-                    "name": me.name,
-                    "number": me.number,
-                    "table": g.table,
-                    "opponent": other.name if other else g.kind,
-                    "first": g.first == (1 if me.pk == g.player1_id else 2),
-                }
-            )
-    by_name.sort(key=lambda row: row["name"].casefold())
+            pairing: tuple = (
+                "pairing", me.name, me.number, g.table, other.name if other else g.kind,
+                g.first == (1 if me is one else 2),
+            )  # fmt: skip
+            found = kept.get(pairing)
+            if found is None:
+                found = json.dumps(_pairing_row(pairing), ensure_ascii=False)
+            made[pairing] = found
+            by_name.append((me.name.casefold(), found))
+    by_name.sort(key=lambda row: row[0])
     done = {g.pk: g for g in games if g.has_result and g.player2_id is not None}
     # The latest results by when they were saved: one small query of the round's keys.
     order = Game.objects.filter(pk__in=list(done)).order_by("-updated", "-pk")
@@ -294,23 +297,44 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         for g in recent
     ]
     rows = read_model.division_standings(div, public=True, stamps=stamps)
-    standing = [
-        {
-            "rank": r.rank,
-            "name": r.player.name,
-            "record": r.record,
-            "spread": r.spread,
-            "rating": ratings[r.player.pk].after if r.player.pk in ratings else None,
-        }
-        for r in rows
-    ]
-    return public_json(
-        {
-            "division": div.name,
-            "round": last,
-            "pin": div.display_pin if div.display_pin in DISPLAY_VIEWS else "",
-            "pairings": by_name,
-            "standings": standing,
-            "results": latest,
-        }
+    standing = []
+    for r in rows:
+        rated_row = ratings.get(r.player.id)
+        rating = rated_row.after if rated_row is not None else None
+        shown: tuple = ("standing", r.rank, r.player.name, r.wins, r.losses, r.spread, rating)
+        found = kept.get(shown)
+        if found is None:
+            found = json.dumps(_standing_row(r, rating), ensure_ascii=False)
+        made[shown] = found
+        standing.append(found)
+    memos.DISPLAY_TEXTS.put(div.pk, made)
+    head = {
+        "division": div.name,
+        "round": last,
+        "pin": div.display_pin if div.display_pin in DISPLAY_VIEWS else "",
+    }
+    return public_json_text(
+        json.dumps(head, ensure_ascii=False)[:-1]
+        + ', "pairings": ['
+        + ", ".join(t for _, t in by_name)
+        + '], "standings": ['
+        + ", ".join(standing)
+        + '], "results": '
+        + json.dumps(latest, ensure_ascii=False)
+        + "}"
     )
+
+
+def _pairing_row(row: tuple) -> dict[str, Any]:
+    _, name, number, table, opponent, first = row
+    return {"name": name, "number": number, "table": table, "opponent": opponent, "first": first}
+
+
+def _standing_row(r: Any, rating: int | None) -> dict[str, Any]:
+    return {
+        "rank": r.rank,
+        "name": r.player.name,
+        "record": r.record,
+        "spread": r.spread,
+        "rating": rating,
+    }

@@ -57,6 +57,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
@@ -474,8 +475,12 @@ def _plan(
     games: list[Game],
     players: list[Player],
     first_as_typed: bool = False,
+    paired: bool = True,
 ) -> _Plan:
     """What an entry would write; `EntryError` if it cannot be entered in this round.
+
+    `games`: the round's games of the players the entry names (or more), `players` their
+    players (`_named`); `paired`: the round has games.
 
     Who went first is the pairing's when it says so, whichever player is typed first: typing
     the second player first records them as first only with `first_as_typed`, the director's
@@ -492,7 +497,7 @@ def _plan(
                 gettext("No player %(number)s in division %(name)s.")
                 % {"number": number, "name": division.name}
             )
-    if not games:
+    if not paired:
         raise EntryError(
             gettext("Round %(round_number)s has no pairings yet.") % {"round_number": round_number}
         )
@@ -681,9 +686,9 @@ def check_line(
         entry = parse_line(
             text, spread=division.entry_mode == "spread", rules=division_rules(division)
         )
-        games = list(division.games.filter(round=round_number))
-        players = list(division.players.all())
-        plan = _plan(division, round_number, entry, games, players, first_as_typed)
+        games, players = _named(division, round_number, entry)
+        paired = bool(games) or division.games.filter(round=round_number).exists()
+        plan = _plan(division, round_number, entry, games, players, first_as_typed, paired)
     except EntryError as error:
         return Check(ok=False, errors=[str(error)])
     check = Check(
@@ -811,15 +816,32 @@ def _apply(
     )
 
 
-def locked_round(division: Division, round_number: int) -> list[Game]:
-    """Every game of the round, locked in primary-key order: the one order every writer of a
+def locked_round(division: Division, round_number: int) -> list[int]:
+    """Every game of the round locked, in primary-key order: the one order every writer of a
     round's results locks in (the desk's entry line, the players' reports), so that two
-    writers never wait on each other."""
+    writers never wait on each other. Their keys: the games a writer needs it reads itself."""
     return list(
         Game.objects.select_for_update()
         .filter(division=division, round=round_number)
         .order_by("pk")
+        .values_list("pk", flat=True)
     )
+
+
+def _named(division: Division, round_number: int, entry: Entry) -> tuple[list[Game], list[Player]]:
+    """What `_plan` reads of the round: the games of the players the entry names, and their
+    players with the named ones (not the round's every game and the division's every player)."""
+    numbers = [entry.player] + ([entry.opponent] if entry.opponent is not None else [])
+    named = list(division.players.filter(number__in=numbers))
+    ids = [p.pk for p in named]
+    games = list(
+        division.games.filter(round=round_number).filter(
+            Q(player1_id__in=ids) | Q(player2_id__in=ids)
+        )
+    )
+    others = {pk for g in games for pk in (g.player1_id, g.player2_id) if pk is not None}
+    others -= set(ids)
+    return games, named + list(Player.objects.filter(pk__in=others))
 
 
 def _saved_already(plan: _Plan, version: int | None, actor: Actor) -> Change | None:
@@ -923,8 +945,10 @@ def _record_result(
     version: int | None,
     penalty1: int,
     penalty2: int,
+    locked: bool = False,
 ) -> Change:
-    locked_round(game.division, game.round)
+    if not locked:  # `_enter` holds the round locked already
+        locked_round(game.division, game.round)
     game = Game.objects.select_related("division__tournament", "player1", "player2").get(pk=game.pk)
     if game.kind == Game.VOID:
         raise EntryError(
@@ -994,20 +1018,25 @@ def _enter(
     first_as_typed: bool,
     absent: dict[str, int] | None,
 ) -> Change:
-    games = locked_round(division, round_number)
-    players = list(division.players.all())
-    plan = _plan(division, round_number, entry, games, players, first_as_typed)
+    paired = bool(locked_round(division, round_number))
+    games, players = _named(division, round_number, entry)
+    plan = _plan(division, round_number, entry, games, players, first_as_typed, paired)
     if entry.kind == Game.PLAYED and not absent:
-        return record_result(
+        score1, score2 = plan.values["score1"], plan.values["score2"]
+        _possible(score1)
+        _possible(score2)
+        # Within this write's own announcing block (`enter_line`), the round locked already.
+        return _record_result(
             plan.game,
-            plan.values["score1"],
-            plan.values["score2"],
+            score1,
+            score2,
             user,
-            reason=reason,
-            first=plan.values["first"],
-            version=version,
-            penalty1=plan.values["penalty1"],
-            penalty2=plan.values["penalty2"],
+            reason,
+            plan.values["first"],
+            version,
+            plan.values["penalty1"],
+            plan.values["penalty2"],
+            locked=True,
         )
     again = _saved_already(plan, version, user)
     if again is not None:

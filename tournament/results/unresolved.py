@@ -39,6 +39,11 @@ class Item:
     claims: list[Claim] = field(default_factory=list)  # CLAIMS: each player's report
     sheet: Scoresheet | None = None  # SHEET
     dispute: Dispute | None = None  # DISPUTE
+    more: int = 0  # MISSING: the games without a result past the first `MISSING_SHOWN`
+
+
+# The games without a result a missing item links to, the first by table: the rest are counted.
+MISSING_SHOWN = 30
 
 
 def game_text(game: Game) -> str:
@@ -67,15 +72,36 @@ def _missing(division: Division, games: list[Game], states: dict[int, Round]) ->
         if state is not None and not state.published and not played:
             continue  # paired, not published, nothing entered: not under way yet
         missing = [g for g in round_games if not g.has_result and g.kind != Game.VOID]
-        if not missing:
-            continue
-        sentence = ngettext(
-            "Round %(round)s: %(count)s result missing.",
-            "Round %(round)s: %(count)s results missing.",
-            len(missing),
-        ) % {"round": number, "count": len(missing)}
-        items.append(Item(MISSING, division, number, sentence, games=missing))
+        if missing:
+            items.append(_missing_item(division, number, missing[:MISSING_SHOWN], len(missing)))
     return items
+
+
+def _missing_item(division: Division, number: int, shown: list[Game], count: int) -> Item:
+    sentence = ngettext(
+        "Round %(round)s: %(count)s result missing.",
+        "Round %(round)s: %(count)s results missing.",
+        count,
+    ) % {"round": number, "count": count}
+    return Item(MISSING, division, number, sentence, games=shown, more=count - len(shown))
+
+
+def _missing_in_round(division: Division, number: int, states: dict[int, Round]) -> list[Item]:
+    """`_missing` for one round, counted in the database: a round's entry page asks after every
+    save, and reads the first games without a result alone, not the round's every game."""
+    games = division.games.filter(round=number)
+    done = Q(score1__isnull=False) & (Q(player2__isnull=True) | Q(score2__isnull=False))
+    state = states.get(number)
+    if state is not None and not state.published and not games.filter(done).exists():
+        return []  # paired, not published, nothing entered: not under way yet
+    missing = games.exclude(done).exclude(kind=Game.VOID)
+    shown = list(
+        missing.select_related("player1", "player2").order_by("table", "pk")[:MISSING_SHOWN]
+    )
+    if not shown:
+        return []
+    count = len(shown) if len(shown) < MISSING_SHOWN else missing.count()
+    return [_missing_item(division, number, shown, count)]
 
 
 def _claims(division: Division, round_number: int | None) -> list[Item]:
@@ -179,14 +205,16 @@ def for_division(division: Division, round_number: int | None = None) -> list[It
     """What the division's desk must still do; for one round's entry page, what of that round
     (and every stale round of the division, which that round's results may be the cause of)."""
     states = {r.number: r for r in division.rounds.all()}
-    games = list(
-        division.games.filter(**({"round": round_number} if round_number else {}))
-        .select_related("player1", "player2")
-        .order_by("round", "table", "pk")
-    )
+    if round_number:
+        missing = _missing_in_round(division, round_number, states)
+    else:
+        games = list(
+            division.games.select_related("player1", "player2").order_by("round", "table", "pk")
+        )
+        missing = _missing(division, games, states)
     return [
         *_stale(division, states),
-        *_missing(division, games, states),
+        *missing,
         *_claims(division, round_number),
         *_disputes(division, round_number),
         *_sheets(division, round_number),

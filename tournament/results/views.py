@@ -9,6 +9,7 @@ what they say.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
@@ -65,14 +66,29 @@ _ROUND_COLUMNS = (
 
 def round_rows_html(division: Division, round_number: int) -> str:
     """The rows of the round's games for the desk's entry table, written in one pass from plain
-    values: the desk swaps the table in after every save, and a template loop over 250 games'
-    model instances cost most of a save at 500 players."""
-    games = division.games.filter(round=round_number).values_list(*_ROUND_COLUMNS)
+    values: a template loop over 250 games' model instances cost most of a save at 500 players."""
+    rows = [html for _, html in round_rows(division, round_number)]
+    if not rows:
+        text = _("Round %(round)s has no pairings yet.") % {"round": round_number}
+        rows.append(f'<tr><td colspan="7" class="muted">{escape(text)}</td></tr>')
+    return "\n".join(rows)
+
+
+def round_rows(
+    division: Division, round_number: int, pks: Iterable[int] | None = None
+) -> list[tuple[int, str]]:
+    """Each game's row of the round's entry table, by the game's key, in the table's order;
+    only the games `pks` where given (the rows a save changed, which the desk's page patches
+    in: `static/desk-entry.js`)."""
+    games = division.games.filter(round=round_number)
+    if pks is not None:
+        games = games.filter(pk__in=list(pks))
     marker = 987654321  # a game's address, with the game's own key put in below
     url = reverse("desk-game", args=[division.tournament.slug, marker])
     head, tail = (escape(part) for part in url.split(str(marker)))
     rows = []
-    for pk, table, score1, score2, first, kind, n1, name1, p2, n2, name2, t1, t2 in games:
+    for values in games.values_list(*_ROUND_COLUMNS):
+        pk, table, score1, score2, first, kind, n1, name1, p2, n2, name2, t1, t2 = values
         done = score1 is not None and (p2 is None or score2 is not None)
         cells = [
             _number(table),
@@ -94,14 +110,14 @@ def round_rows_html(division: Division, round_number: int) -> str:
             tail_cells = f'<td colspan="3" class="muted">{what}</td>'
         link = escape(_("correct") if done else _("open"))
         rows.append(
-            f'<tr class="{"" if done else "missing"}" data-game="{pk}">'
-            f'<td>{cells[0]}</td><td>{cells[1]}</td><td class="num">{cells[2]}</td>'
-            f'{tail_cells}<td><a href="{head}{pk}{tail}">{link}</a></td></tr>'
+            (
+                pk,
+                f'<tr class="{"" if done else "missing"}" data-game="{pk}">'
+                f'<td>{cells[0]}</td><td>{cells[1]}</td><td class="num">{cells[2]}</td>'
+                f'{tail_cells}<td><a href="{head}{pk}{tail}">{link}</a></td></tr>',
+            )
         )
-    if not rows:
-        text = _("Round %(round)s has no pairings yet.") % {"round": round_number}
-        rows.append(f'<tr><td colspan="7" class="muted">{escape(text)}</td></tr>')
-    return "\n".join(rows)
+    return rows
 
 
 def _number(value: int | None) -> str:
@@ -115,8 +131,8 @@ def _penalty(points: int) -> str:
     return f' <span class="penalty">{escape(penalty_note(points))}</span>'
 
 
-def _round_context(request: HttpRequest, division: Division, round_number: int) -> dict[str, Any]:
-    rows = mark_safe(round_rows_html(division, round_number))  # noqa: S308 - escaped there
+def _notes_context(request: HttpRequest, division: Division, round_number: int) -> dict[str, Any]:
+    """The entry page's round but its table: what is unresolved, undo, the latest changes."""
     recent = Change.objects.filter(
         game__division=division, game__round=round_number
     ).select_related("user", "player", "game", "scoresheet")
@@ -126,12 +142,16 @@ def _round_context(request: HttpRequest, division: Division, round_number: int) 
         "tournament": division.tournament,
         "division": division,
         "round": round_number,
-        "game_rows": rows,
         "recent": change_rows(recent[:10]),
         "undoable": undoable,
         "undoable_text": change_text(undoable.after) if undoable else "",
         "unresolved": unresolved.for_division(division, round_number),
     }
+
+
+def _round_context(request: HttpRequest, division: Division, round_number: int) -> dict[str, Any]:
+    rows = mark_safe(round_rows_html(division, round_number))  # noqa: S308 - escaped there
+    return {**_notes_context(request, division, round_number), "game_rows": rows}
 
 
 def _entry_page(
@@ -167,6 +187,28 @@ def _round_html(request: HttpRequest, division: Division, round_number: int) -> 
     return render_to_string(
         "tournament/results/_round.html", _round_context(request, division, round_number), request
     )
+
+
+def _round_patch(
+    request: HttpRequest, division: Division, round_number: int, change: Change
+) -> dict[str, Any]:
+    """What a save changed on the round's entry page, for `static/desk-entry.js` to patch in:
+    the rows of the games it wrote (`rows`, by game), what is unresolved and the round's notes
+    (undo, the latest changes). The whole round (`html`) where the save made a game the page
+    does not show (a forfeit's win for the opponent)."""
+    sides = [(change.before or {}).get("games") or [], (change.after or {}).get("games") or []]
+    before, after = ({s["id"] for s in side if isinstance(s, dict)} for side in sides)
+    if after - before:
+        return {"html": _round_html(request, division, round_number)}
+    context = _notes_context(request, division, round_number)
+    unresolved_html = render_to_string(
+        "tournament/results/_unresolved.html", {"items": context["unresolved"]}, request
+    )
+    return {
+        "rows": {str(pk): row for pk, row in round_rows(division, round_number, before | after)},
+        "unresolved": unresolved_html,
+        "notes": render_to_string("tournament/results/_round_notes.html", context, request),
+    }
 
 
 @login_required
@@ -243,14 +285,13 @@ def enter(request: HttpRequest, slug: str, division_id: int, round_number: int) 
             message = saved_text(change)
             records = " ".join(filter(None, [_records_now(division, change), *change.said]))
             if _wants_json(request):
-                html = _round_html(request, division, round_number)
                 return JsonResponse(
                     {
                         "ok": True,
                         "message": message,
                         "records": records,
                         "pairings": change.said,
-                        "html": html,
+                        **_round_patch(request, division, round_number, change),
                     }
                 )
             messages.success(

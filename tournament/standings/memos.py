@@ -154,3 +154,17 @@ PLAYER_PARTS: Kept[tuple[int, str, str], tuple[Division, dict[int, PlayerParts]]
 # The phones' snapshot of a division (plain values: each player's games, rank and record), by
 # division and stamp: every personal link of the division reads it.
 PHONE_SNAPSHOTS: Kept[str, dict[str, Any]] = Kept("phone snapshots", 8)
+
+# The player cards' parts of each player (their last game with a result and their game of the
+# latest round, as a card shows them) and the latest round, by division and stamp: after a
+# write of results, those of the stamp before with the changed players' read again.
+CARD_PARTS: Kept[tuple[int, str], tuple[dict[int, tuple[Any, Any]], int]] = Kept("card parts", 8)
+
+# Each player's card (`hall/cards.py`) with its JSON text, by division and player, kept with
+# everything the card shows (`shown`), which it is compared with before it is used: exact under
+# any stamp; a result writes again the cards whose rank, record, rating or games it changed.
+CARD_TEXTS: Kept[int, dict[int, tuple[tuple, dict[str, Any], str]]] = Kept("card texts", 8)
+
+# The display feed's rows as JSON text (a pairing by name, a standing), by division, each under
+# everything it shows (`public/api.display`): exact under any stamp.
+DISPLAY_TEXTS: Kept[int, dict[tuple, str]] = Kept("display texts", 8)

@@ -24,10 +24,12 @@ at least as new as they are, so a value kept under them is never stale.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import contextlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 
@@ -86,8 +88,29 @@ def of_public_tournament(slug: str) -> list[DivisionStamps]:
     return [_made(values) for values in rows.values_list(*_FIELDS)]
 
 
+@dataclass
+class Replaced:
+    """What one transaction changed of a division, as its stamps saw it: the stamp it found
+    (`before`, read with the division's row locked) and the last it wrote (`after`), and the
+    games whose results, scoresheets or disputes it changed with their players, before and
+    after (`games`, `players`). `whole`: it changed something else too (a player, a round, a
+    game made, deleted or moved, the division or its tournament, a write that named no game),
+    or its first change did not read the stamp it replaced: no part of a value kept under
+    `before` is known to hold under `after`.
+
+    Kept at commit for the values kept a part a player at a time (`changed_players`): a value
+    under `before`, its parts for these games' players made again, is the value under `after`."""
+
+    before: str = ""
+    after: str = ""
+    games: set[int] = field(default_factory=set)
+    players: set[int] = field(default_factory=set)
+    whole: bool = False
+
+
 class _Touched:
-    """Marks the divisions already stamped in the current transaction (a no-op at commit).
+    """Marks the divisions already stamped in the current transaction (a no-op at commit), and
+    what it replaced of each (`Replaced`).
 
     Kept in the connection's on-commit list, so a rolled-back savepoint forgets it together
     with the stamp it rolled back: pairing a round of 250 games stamps the division once.
@@ -97,9 +120,23 @@ class _Touched:
         self.key = key
         self.divisions: set[int] = set()  # every stamp replaced
         self.rounds: set[tuple[int, int]] = set()  # (division, round): the round's stamp
+        self.replaced: dict[int, Replaced] = {}
 
     def __call__(self) -> None:
-        pass
+        """At commit: each division's games' players this transaction changed, kept under the
+        stamp it wrote with the stamp it replaced (`changed_players`), where it changed no more
+        than that. The write has landed; a failure of the cache loses nothing but the record
+        (the values kept a part at a time are then built afresh)."""
+        for pk, replaced in self.replaced.items():
+            if replaced.whole or not replaced.before or not replaced.after:
+                continue
+            record = (replaced.before, sorted(replaced.players))
+            with contextlib.suppress(Exception):
+                cache.set(changes_key(pk, replaced.after), record, CHANGES_TIMEOUT)
+
+    def whole(self, ids: Iterable[int]) -> None:
+        for pk in ids:
+            self.replaced.setdefault(pk, Replaced()).whole = True
 
 
 def _transaction_key(connection: Any) -> str | None:
@@ -134,36 +171,49 @@ def touch(
     division_ids: Iterable[int],
     using: str = DEFAULT_DB_ALIAS,
     rounds: Iterable[int] | None = None,
+    games: Iterable[tuple[int, Iterable[int | None]]] | None = None,
 ) -> None:
     """Give these divisions a new stamp, once per transaction: every stamp (the default), or,
-    for a change to the games or scoresheets of `rounds` alone, those rounds' stamps."""
+    for a change to the games or scoresheets of `rounds` alone, those rounds' stamps. `games`:
+    for a round's change, the games it changed, each with its players (before and after), as
+    the transaction's `Replaced` keeps them; a round's change without them is `whole`."""
     ids = set(division_ids)
     marker = _touched(using)
     if marker is not None:
         ids -= marker.divisions
     if rounds is not None:
-        _touch_rounds(ids, set(rounds), using, marker)
+        _touch_rounds(ids, set(rounds), using, marker, games)
         return
     if not ids:
         return
-    Division.objects.using(using).filter(pk__in=ids).update(
-        stamp=new_stamp(), frame_stamp=new_stamp()
-    )
+    stamp = new_stamp()
+    Division.objects.using(using).filter(pk__in=ids).update(stamp=stamp, frame_stamp=new_stamp())
     if marker is not None:
         marker.divisions |= ids
+        marker.whole(ids)
 
 
-def _touch_rounds(ids: set[int], rounds: set[int], using: str, marker: _Touched | None) -> None:
+def _touch_rounds(
+    ids: set[int],
+    rounds: set[int],
+    using: str,
+    marker: _Touched | None,
+    games: Iterable[tuple[int, Iterable[int | None]]] | None,
+) -> None:
     wanted = {(d, r) for d in ids for r in rounds}
     if marker is not None:
+        _note_games(ids, marker, games)
         wanted -= marker.rounds
     if not wanted:
         return
     divisions = Division.objects.using(using).filter(pk__in={d for d, _ in wanted})
     with transaction.atomic(using=using, savepoint=False):
+        if marker is not None:
+            _note_before({d for d, _ in wanted}, using, marker)
         # The update locks the divisions' rows until commit, so the round stamps read next
         # are the last committed and no other writer's round is lost in between.
-        divisions.update(stamp=new_stamp())
+        written = new_stamp()
+        divisions.update(stamp=written)
         for pk, kept in divisions.values_list("pk", "round_stamps"):
             stamp = new_stamp()
             kept = dict(kept or {})
@@ -171,6 +221,85 @@ def _touch_rounds(ids: set[int], rounds: set[int], using: str, marker: _Touched 
             Division.objects.using(using).filter(pk=pk).update(round_stamps=kept)
     if marker is not None:
         marker.rounds |= wanted
+        for pk in {d for d, _ in wanted}:
+            marker.replaced[pk].after = written
+
+
+def _note_games(
+    ids: set[int], marker: _Touched, games: Iterable[tuple[int, Iterable[int | None]]] | None
+) -> None:
+    """The games a round's change names, kept in the transaction's `Replaced` of each division
+    (`whole` where it names none)."""
+    if games is None:
+        marker.whole(ids)
+        return
+    named = [(pk, {p for p in players if p is not None}) for pk, players in games]
+    for division in ids:
+        replaced = marker.replaced.setdefault(division, Replaced())
+        for pk, players in named:
+            replaced.games.add(pk)
+            replaced.players |= players
+
+
+def _note_before(ids: set[int], using: str, marker: _Touched) -> None:
+    """The stamps the transaction's first change of these divisions replaces, read with their
+    rows locked until commit (no other writer's change can come in between)."""
+    new = [pk for pk in ids if _unread(marker.replaced.get(pk))]
+    if not new:
+        return
+    rows = Division.objects.using(using).select_for_update().filter(pk__in=new)
+    for pk, stamp in rows.values_list("pk", "stamp"):
+        replaced = marker.replaced.setdefault(pk, Replaced())
+        if not replaced.whole and not replaced.after:
+            replaced.before = stamp
+
+
+CHANGES_TIMEOUT = 6 * 3600
+# How many writes' records a caller follows back before it builds its value afresh.
+CHANGES_CHAIN = 30
+
+
+def changes_key(division_id: int, stamp: str) -> str:
+    return f"stamp-changes:{division_id}:{stamp}"
+
+
+def changed_players(
+    division_id: int, stamp: str, held: Callable[[str], bool]
+) -> tuple[str, set[int]] | None:
+    """For a value kept a part a player at a time: the latest stamp before `stamp` that
+    `held(stamp)` says the caller keeps its value under, and the players whose games' results,
+    scoresheets or disputes every write since changed (each write's record, kept at its commit
+    under the stamp it wrote with the stamp it replaced, read with the division's row locked:
+    `Replaced`). The caller's value under that stamp, those players' parts read again now, is
+    its value under `stamp`. None where a write between changed more (it keeps no record), a
+    record is gone, or the chain is longer than `CHANGES_CHAIN`."""
+    players: set[int] = set()
+    for _ in range(CHANGES_CHAIN):
+        found = cache.get(changes_key(division_id, stamp))
+        if found is None:
+            return None
+        stamp, changed = found
+        players.update(changed)
+        if held(stamp):
+            return stamp, players
+    return None
+
+
+def _unread(replaced: Replaced | None) -> bool:
+    return replaced is None or not (replaced.before or replaced.after or replaced.whole)
+
+
+def replaced(division_id: int, using: str = DEFAULT_DB_ALIAS) -> Replaced | None:
+    """What the current transaction has replaced of the division so far (`Replaced`, kept up
+    to date until commit), or None outside a transaction or before its first change."""
+    connection = transaction.get_connection(using)
+    key = _transaction_key(connection) if connection.in_atomic_block else None
+    if key is None:
+        return None
+    for _savepoints, func, _robust in connection.run_on_commit:
+        if isinstance(func, _Touched) and func.key == key:
+            return func.replaced.get(division_id)
+    return None
 
 
 def _division_changed(sender: type, instance: Division, **kwargs: Any) -> None:
@@ -178,6 +307,9 @@ def _division_changed(sender: type, instance: Division, **kwargs: Any) -> None:
     # round stamps it writes back may be old too, but under a new frame stamp no page is kept.
     instance.stamp = new_stamp()
     instance.frame_stamp = new_stamp()
+    marker = _touched(kwargs.get("using") or DEFAULT_DB_ALIAS)
+    if marker is not None and instance.pk is not None:
+        marker.whole([instance.pk])
 
 
 def _division_saved(sender: type, instance: Division, **kwargs: Any) -> None:
@@ -196,7 +328,11 @@ def _game_saved(sender: type, instance: Game, created: bool = False, **kwargs: A
     if created or getattr(instance, "loaded_round", None) != instance.round:
         touch([instance.division_id], using)  # the list of rounds, or two rounds, changed
     else:
-        touch([instance.division_id], using, rounds=[instance.round])
+        loaded = getattr(instance, "loaded_players", None)  # None: not read with the game
+        games = None
+        if loaded is not None:
+            games = [(instance.pk, (*loaded, instance.player1_id, instance.player2_id))]
+        touch([instance.division_id], using, rounds=[instance.round], games=games)
 
 
 def _game_deleted(sender: type, instance: Game, **kwargs: Any) -> None:
@@ -206,8 +342,10 @@ def _game_deleted(sender: type, instance: Game, **kwargs: Any) -> None:
 def _scoresheet_changed(sender: type, instance: Scoresheet, **kwargs: Any) -> None:
     using = kwargs.get("using") or DEFAULT_DB_ALIAS
     games = Game.objects.using(using).filter(pk=instance.game_id)
-    for division, number in games.values_list("division_id", "round"):
-        touch([division], using, rounds=[number])
+    for division, number, one, two in games.values_list(
+        "division_id", "round", "player1_id", "player2_id"
+    ):
+        touch([division], using, rounds=[number], games=[(instance.game_id, (one, two))])
 
 
 def _tournament_changed(sender: type, instance: Tournament, **kwargs: Any) -> None:

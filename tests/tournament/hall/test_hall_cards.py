@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 
@@ -195,3 +197,52 @@ def test_overlay_pages(event) -> None:
         refused = Client().get(PAGE + "overlay/" + query)
         assert refused.status_code == 400, query
         assert word in refused.content.decode()
+
+
+def test_after_each_result_the_cards_are_the_changed_players_read_again_and_exact(
+    event, django_capture_on_commit_callbacks
+) -> None:
+    from django.core.cache import cache
+
+    from tournament.hall import cards
+    from tournament.results import corrections
+    from tournament.standings import memos
+
+    d, director = event
+    cache.clear()
+    memos.clear_all()
+    cards.scoreboard(d, read_stamps(d))  # the cards kept under the stamp before
+
+    def after(write) -> dict:
+        with django_capture_on_commit_callbacks(execute=True):
+            write()
+        now = read_stamps(d)
+        assert cards._patched(d, {p.pk: p for p in d.players.all()}, now.stamp) is not None
+        served = cards.scoreboard(d, now)
+        with memos.afresh():
+            built = cards.scoreboard(d, now)
+        assert served == built
+        # The feed's text, each card's kept with it: the same cards, exactly.
+        assert json.loads(cards.scoreboard_json(d, now)) == built
+        assert json.loads(Client().get(FEED).content) == built
+        return served
+
+    served = after(lambda: results.enter_line(d, 2, "1 420 4 440", director))
+    four = next(c for c in served["players"] if c["number"] == 4)
+    assert four["last"] == {
+        "round": 2,
+        "table": 1,
+        "opponent": "Smylie, Jackson",
+        "opponent_number": 1,
+        "kind": "played",
+        "first": True,
+        "score": 440,
+        "opponent_score": 420,
+        "result": "W",
+    }
+    assert served["tables"][0] == {"table": 1, "round": 2, "players": [4, 1], "scores": [440, 420]}
+    after(lambda: results.enter_line(d, 2, "1 430 4 440", director, 1, reason="the slip"))
+    after(lambda: corrections.undo_last(d, director))
+    served = after(lambda: corrections.undo_last(d, director))
+    four = next(c for c in served["players"] if c["number"] == 4)
+    assert four["last"]["round"] == 1 and four["current"]["score"] is None

@@ -366,7 +366,8 @@ def test_persian_names_are_isolated_on_the_entry_page_and_in_the_json_message(
         "Now: \u2068سارا احمدی\u2069 \u20680–1\u2069 \u2068-311\u2069; "
         "\u2068Crane, Ben\u2069 \u20681–0\u2069 \u2068+311\u2069."
     )
-    assert "<td>1 <bdi>سارا احمدی</bdi></td>" in data["html"]
+    [row] = data["rows"].values()  # the saved game's row, patched into the page
+    assert "<td>1 <bdi>سارا احمدی</bdi></td>" in row
     page = desk.get(f"/desk/spring-open/division/{division.pk}/round/1/").content.decode()
     assert "<td>1 <bdi>سارا احمدی</bdi></td>" in page
     # The undo label and the change log say the same, the names isolated.

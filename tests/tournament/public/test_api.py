@@ -159,3 +159,33 @@ def test_the_playoff_is_in_the_api_once_published(division: Division, director) 
     assert final == {"slot": 1, "players": [4, 1], "games": [[400, 350], [380, 420], [410, 300]],
                      "wins": [2, 1], "winner": 4}  # fmt: skip
     assert later.json()["champion"] == 4
+
+
+def test_the_display_feeds_kept_rows_are_exact_after_each_result(
+    division: Division, director
+) -> None:
+    from tournament.results import corrections
+    from tournament.standings import memos
+
+    Round.objects.create(division=division, number=1, published=True)
+    division.players.update(rating=1500)
+    memos.clear_all()
+    first = Client().get(BASE + "display").json()  # every row written, and kept
+    assert [r["record"] for r in first["standings"]] == ["0–0"] * 7
+
+    for write in (
+        lambda: results.enter_line(division, 1, "1 420 2 380", director),
+        lambda: results.enter_line(division, 1, "4 300 3 380", director),
+        lambda: results.enter_line(division, 1, "1 400 2 380", director, 1, reason="slip"),
+        lambda: corrections.undo_last(division, director),
+    ):
+        write()
+        served = Client().get(BASE + "display").json()  # the rows kept, where unchanged
+        cache.clear()
+        memos.clear_all()
+        assert served == Client().get(BASE + "display").json()  # every row written afresh
+    # The undo put back 420–380 (+40): Cora's +80 first.
+    assert [(r["name"], r["record"], r["spread"]) for r in served["standings"]][:2] == [
+        ("Vale, Cora", "1–0", 80),
+        ("Quill, Ada", "1–0", 40),
+    ]

@@ -155,7 +155,7 @@ def test_entering_a_line_saves_the_result_and_who_went_first(
     )
 
 
-def test_entering_from_the_page_answers_in_json_with_the_round_redrawn(
+def test_entering_from_the_page_answers_in_json_with_what_changed(
     desk: Client, division: Division
 ) -> None:
     response = desk.post(url(division, "enter"), {"line": "1 455 2 389", "version": "0"}, **JSON)
@@ -164,7 +164,12 @@ def test_entering_from_the_page_answers_in_json_with_the_round_redrawn(
     data = response.json()
     assert data["ok"] is True
     assert plain(data["message"]) == "Saved: 1 Quill, Ada 455 – 2 Crane, Ben 389, Quill, Ada first"
-    assert 'data-game="' in data["html"] and ">455<" in data["html"]
+    game = division.games.get(round=1, player1__number=1)
+    # The saved game's row alone, not the round's table; the notes with the undo of this save.
+    assert list(data["rows"]) == [str(game.pk)] and ">455<" in data["rows"][str(game.pk)]
+    assert "html" not in data
+    assert 'id="undo-form"' in data["notes"]
+    assert "Round 1: 3 results missing." in plain(data["unresolved"])
 
 
 def test_a_refused_line_is_said_and_nothing_is_saved(desk: Client, division: Division) -> None:

@@ -2,8 +2,8 @@
 
 After each save the desk shows both players' records (`read_model.records_of`, from their own
 games alone, where the whole standings were computed afresh) and swaps in the round's table
-(`director.round_rows_html`, written in one pass from plain values, where a template looped over
-every game's model instance).
+(`results.views.round_rows_html`, written in one pass from plain values, where a template looped
+over every game's model instance); the save sends back the rows of the games it wrote alone.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def test_records_count_byes_forfeits_and_only_what_the_public_may_see(
 def test_the_save_answers_the_players_records_and_the_rounds_rows(
     desk: Client, division: Division
 ) -> None:
-    _enter(desk, division, "3 forfeit")
+    forfeit = _enter(desk, division, "3 forfeit")
     data = _enter(desk, division, "1 455 2 389")
 
     assert plain(data["records"]) == "Now: Quill, Ada 1–0 +66; Crane, Ben 0–1 -66."
@@ -121,7 +121,11 @@ def test_the_save_answers_the_players_records_and_the_rounds_rows(
     # In the games' order (the bye's empty table sorts first or last as the database has it).
     written = "\n".join(rows[g.player1.number] for g in division.games.filter(round=1))
     assert round_rows_html(division, 1) == written
-    assert written in data["html"]
+    # The forfeit made the opponent's game, not on the page: the whole round came back.
+    assert rows[3] in forfeit["html"] and rows[4] in forfeit["html"]
+    # The save answers the row of its game alone, exactly as the round's table writes it.
+    assert data["rows"] == {str(games[1]): rows[1]}
+    assert "html" not in data
     assert (
         written in desk.get(f"/desk/spring-open/division/{division.pk}/round/1/").content.decode()
     )
@@ -165,3 +169,28 @@ def test_a_bye_counts_in_the_records_when_the_division_counts_it(
     data = _enter(desk, division, "5 420 6 400")
     assert both() == [("1–0", 50, 1), ("1–0", 66, 1)]
     assert plain(data["records"]) == "Now: North, Fay 1–0 +20; Stone, Gus 0–1 -20."
+
+
+@pytest.mark.django_db
+def test_the_rounds_missing_results_are_counted_and_the_first_linked(
+    desk: Client, division: Division
+) -> None:
+    from tournament.models import Player, Round
+    from tournament.results import unresolved
+
+    more = [Player.objects.create(division=division, number=n, name=f"P{n}") for n in range(8, 72)]
+    for table, k in enumerate(range(0, len(more), 2), start=4):
+        Game.objects.create(
+            division=division, round=1, table=table, player1=more[k], player2=more[k + 1]
+        )
+    Round.objects.create(division=division, number=1, published=True)
+    assert _enter(desk, division, "1 455 2 389")["ok"]
+
+    [item] = unresolved.for_division(division, 1)
+    [whole] = unresolved.for_division(division)  # the dashboard's, from the division's games
+    assert plain(item.sentence) == plain(whole.sentence) == "Round 1: 35 results missing."
+    assert [g.table for g in item.games] == [g.table for g in whole.games]
+    assert {None, 2, 3, 4} <= {g.table for g in item.games} and len(item.games) == 30
+    assert item.more == whole.more == 5
+    page = desk.get(f"/desk/spring-open/division/{division.pk}/round/1/").content.decode()
+    assert ", and 5 more" in page

@@ -48,6 +48,9 @@ def test_every_memo_declared_is_registered() -> None:
         "CROSSTABLE_CELLS",
         "PLAYER_PARTS",
         "PHONE_SNAPSHOTS",
+        "CARD_PARTS",
+        "CARD_TEXTS",
+        "DISPLAY_TEXTS",
     }
     assert set(declared.values()) <= set(memos.every())
 
@@ -68,6 +71,8 @@ def test_the_pages_fill_every_memo_and_one_call_forgets_them_all(
         reverse("ratings", args=[slug, name]),
         reverse("player", args=[slug, name, 1]),
         reverse("phone", args=[token]),
+        reverse("api-scoreboard", args=[slug, name]),
+        reverse("api-display", args=[slug, name]),
     ):
         assert visitor.get(page).status_code == 200, page
     filled = {name: len(kept) for name, kept in _declared().items()}
