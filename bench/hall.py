@@ -90,7 +90,8 @@ twice = (
     Change.objects.filter(game__isnull=False, action=Change.Action.CREATE)
     .values("game").annotate(n=Count("id")).filter(n__gt=1).count()
 )
-print("JSON" + json.dumps({"recorded": Game.objects.exclude(score1=None).count(), "twice": twice}))
+recorded = list(Game.objects.exclude(score1=None).values_list("table", flat=True))
+print("JSON" + json.dumps({"recorded": recorded, "twice": twice}))
 """
 # The same polls in one process (the test client, middleware included), on the same database and
 # cache once the server has stopped: what a poll costs without the server around it.
@@ -394,8 +395,11 @@ def main() -> int:
         f" in one process {inproc['304']:.2f} ms a 304, {inproc['200']:.2f} ms a 200"
     )
     counted = django_shell(env, COUNT)
-    recorded, twice = counted["recorded"], counted["twice"]
-    lost = info["games"] - recorded
+    twice, recorded = counted["twice"], set(counted["recorded"])
+    # Lost: a game both of whose reports were answered as taken, with no result. A report that
+    # got no answer (a timeout, a refused connection) is the phone's to send again.
+    lost = len(set(saved) - recorded)
+    unanswered = info["games"] - len(saved)
     missed = False
     for kind in ("live", "report", "display", "clock", "scoreboard"):
         times = tally.times[kind]
@@ -408,7 +412,10 @@ def main() -> int:
             f" ms  p99 {p99:6.0f} ms  errors {tally.errors[kind]}"
         )
         missed |= p99 >= 500 or tally.errors[kind] > 0
-    print(f"reports: {info['games']} games, {recorded} recorded, {lost} lost, {twice} twice")
+    print(
+        f"reports: {info['games']} games, {len(recorded)} recorded, {lost} lost, {twice} twice;"
+        f" {unanswered} games with a report unanswered (the phone sends it again)"
+    )
     screen_lag = [max(0.0, on_screen[t] - saved[t]) for t in saved if t in on_screen]
     # Each player's own result on their own phone: from its save to their feed's first showing.
     phone_lag = [
