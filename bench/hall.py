@@ -321,11 +321,11 @@ def main() -> int:
     def game_reported(i: int) -> None:
         one, two = tokens[2 * i], tokens[2 * i + 1]
         a, b = random.randint(300, 500), random.randint(300, 500)
-        done = False
+        done = True  # both reports answered as taken
         for token, mine, theirs in ((one, a, b), (two, b, a)):
             try:
                 again = args.service_worker and random.random() < args.resend
-                done = report(port, token, mine, theirs, tally, args.service_worker, again)
+                done &= report(port, token, mine, theirs, tally, args.service_worker, again)
             except OSError:
                 tally.add("report", 0.0, False)
                 done = False
