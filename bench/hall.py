@@ -201,6 +201,11 @@ def main() -> int:
     parser.add_argument(
         "--quiet", type=float, default=10.0, help="seconds of polls alone before the round"
     )
+    parser.add_argument(
+        "--keep-alive",
+        action="store_true",
+        help="phones and screens keep their connection between polls, as browsers do",
+    )
     parser.add_argument("--check", action="store_true")
     parser.add_argument(
         "--service-worker", action="store_true", help="phones with the installable page"
@@ -234,35 +239,57 @@ def main() -> int:
     stopping: asyncio.Event | None = None
     ready = threading.Event()
 
-    async def get(path: str, etag: str) -> tuple[int, str, str]:
-        """One GET on a connection of its own, as bench/load.py's: status, body, ETag."""
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        try:
-            match = f"If-None-Match: {etag}\r\n" if etag else ""
-            head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{match}Connection: close\r\n"
-            writer.write((head + "\r\n").encode())
-            raw = await reader.read()
-        finally:
+    async def get(path: str, etag: str, kept: list | None = None) -> tuple[int, str, str]:
+        """One GET: status, body, ETag. On a connection of its own, closed after it, as
+        bench/load.py's; with `kept` (`--keep-alive`), on the connection kept there from the
+        last, as a browser keeps one, and a new one when the server has closed it."""
+        match = f"If-None-Match: {etag}\r\n" if etag else ""
+        close = "" if kept is not None else "Connection: close\r\n"
+        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{match}{close}\r\n".encode()
+        for attempt in (1, 2):
+            if kept:
+                reader, writer = kept
+            else:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            try:
+                writer.write(request)
+                raw = await reader.readuntil(b"\r\n\r\n")
+            except (OSError, asyncio.IncompleteReadError):
+                writer.close()
+                if kept:
+                    kept.clear()
+                if attempt == 2 or kept is None:
+                    raise ConnectionError("no answer") from None
+                continue
+            break
+        lines = raw[:-4].decode("latin-1").split("\r\n")
+        headers = {k.lower(): v for k, _, v in (line.partition(": ") for line in lines[1:])}
+        if "content-length" in headers:
+            body = await reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            body = b""
+            while size := int((await reader.readuntil(b"\r\n"))[:-2], 16):
+                body += (await reader.readexactly(size + 2))[:-2]
+            await reader.readuntil(b"\r\n")
+        elif lines[0].split()[1] in ("204", "304"):
+            body = b""
+        else:
+            body = await reader.read()
+        if kept is None or headers.get("connection", "").lower() == "close":
             writer.close()
-        head, _, body = raw.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
-        headers = {k.lower(): v for k, v in headers.items()}
-        if headers.get("transfer-encoding", "").lower() == "chunked":
-            plain, rest = b"", body
-            while rest:
-                size, _, rest = rest.partition(b"\r\n")
-                if not int(size, 16):
-                    break
-                plain, rest = plain + rest[: int(size, 16)], rest[int(size, 16) + 2 :]
-            body = plain
+            if kept is not None:
+                kept.clear()
+        elif not kept:
+            kept[:] = [reader, writer]
         return int(lines[0].split()[1]), body.decode(errors="replace"), headers.get("etag", etag)
 
-    async def timed(kind: str, path: str, etag: str) -> tuple[int, str, str, float]:
+    async def timed(
+        kind: str, path: str, etag: str, kept: list | None = None
+    ) -> tuple[int, str, str, float]:
         start = time.perf_counter()
         try:
-            status, body, etag = await asyncio.wait_for(get(path, etag), 30)
-        except (TimeoutError, OSError, ValueError, IndexError):
+            status, body, etag = await asyncio.wait_for(get(path, etag, kept), 30)
+        except (TimeoutError, OSError, ValueError, IndexError, asyncio.IncompleteReadError):
             status, body = 0, ""
         now = time.perf_counter()
         tally.add(kind, now - start, status in (200, 304))
@@ -275,8 +302,9 @@ def main() -> int:
         static/phone.js."""
         await asyncio.sleep(random.random() * args.poll)
         etag = ""
+        kept: list | None = [] if args.keep_alive else None
         while not stopping.is_set():
-            status, body, etag, now = await timed("live", f"/p/{token}/live", etag)
+            status, body, etag, now = await timed("live", f"/p/{token}/live", etag, kept)
             if status in (200, 304):
                 opened.add(index)
             if status == 200 and "Recorded:" in body and index not in on_phone:
@@ -287,11 +315,12 @@ def main() -> int:
         """A hall display: the display feed and the clock every 2 s with If-None-Match, and
         the scoreboard feed after each new display feed (until it answers 404: none here)."""
         etags = {"display": "", "clock": "", "scoreboard": ""}
+        kept: list | None = [] if args.keep_alive else None
         scoreboard = True
         await asyncio.sleep(random.random() * SCREEN_POLL)
         while not stopping.is_set():
             for kind, path in (("display", DISPLAY), ("clock", CLOCK)):
-                status, body, etags[kind], now = await timed(kind, path, etags[kind])
+                status, body, etags[kind], now = await timed(kind, path, etags[kind], kept)
                 if kind != "display" or status != 200:
                     continue
                 for row in json.loads(body)["results"]:
@@ -299,8 +328,10 @@ def main() -> int:
                 if scoreboard:
                     start = time.perf_counter()
                     try:
-                        status, _, etags["scoreboard"] = await get(SCOREBOARD, etags["scoreboard"])
-                    except OSError:
+                        status, _, etags["scoreboard"] = await get(
+                            SCOREBOARD, etags["scoreboard"], kept
+                        )
+                    except (OSError, asyncio.IncompleteReadError):
                         status = 0
                     if status == 404:
                         scoreboard = False
