@@ -1,7 +1,7 @@
 """`make serve` and `make hall`: migrate, collect the static files, then hand over to gunicorn.
 
     python -m config.serve          # production: DEBUG off, SECRET_KEY, PORT, WEB_CONCURRENCY,
-                                    # WEB_THREADS
+                                    # WEB_THREADS, WEB_KEEPALIVE
     python -m config.serve --hall   # the venue laptop: every interface, its addresses allowed,
                                     # the address players open printed with a QR code
 
@@ -23,6 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # Connection threads a worker (WEB_THREADS): as many slow clients as a worker holds with its
 # pages still answering; Django renders in one thread a worker whatever this is (config/wsgi.py).
 WEB_THREADS = 256
+# Seconds an idle connection is kept open for its next request (WEB_KEEPALIVE): longer than a
+# phone waits between two polls of its live feed (3 s, static/phone.js) and a screen between
+# two of its feeds (2 s), so that each keeps one connection instead of opening one a poll. An
+# idle connection waits in the worker's poller, holding no thread.
+WEB_KEEPALIVE = 5
 
 
 def hall_addresses() -> list[str]:
@@ -140,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         # when a connection needs one, and waits on its socket without the interpreter lock.
         "--worker-class", "gthread",
         "--threads", env.get("WEB_THREADS", str(WEB_THREADS)),
+        "--keep-alive", env.get("WEB_KEEPALIVE", str(WEB_KEEPALIVE)),
         "--error-logfile", "-",
         "--graceful-timeout", "10",
         "--no-control-socket",  # several servers may share a machine (and its home folder)

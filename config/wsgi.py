@@ -14,11 +14,17 @@ thread a worker, handed each request once it has fully arrived:
   slowly holds its own thread only;
 - a request that renders past gunicorn's timeout still has its worker killed and restarted, as
   a sync worker's would (`busy_for`, which config/gunicorn_conf.py makes hold the heartbeat).
+
+The polls of the hall (a phone's live feed, the round's clock: `POLLS`) render in a second
+thread of their own, so that they never wait behind a save or a page being rendered: a poll
+costs a couple of milliseconds, a save at a big division hundreds, and the hall's thousand
+phones poll every three seconds (bench/hall.py, bench/RESULTS.md "The hall at 1,000 phones").
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -30,6 +36,9 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 _CHUNK = 64 * 1024
+# The hall's polls: a phone's live feed (`/p/<token>/live`) and a division's round clock
+# (`/api/v1/t/<slug>/<division>/clock`), each a GET answered from one query and the caches.
+POLLS = re.compile(r"/p/[^/]+/live|/api/v1/t/[^/]+/[^/]+/clock")
 
 
 def _has_body(environ: dict[str, Any]) -> bool:
@@ -45,15 +54,19 @@ class OneRenderAtATime:
     def __init__(self, app: Callable[..., Iterable[bytes]], spool_bytes: int) -> None:
         self.app = app
         self.spool_bytes = spool_bytes
-        # Its one thread starts with the first request, in the worker: never in a parent
-        # process that forks the workers.
+        # Each thread starts with the first request it renders, in the worker: never in a
+        # parent process that forks the workers.
         self.renderer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-        self._since: float | None = None  # when the request rendering now began
+        self.poller = ThreadPoolExecutor(max_workers=1, thread_name_prefix="poll")
+        # When the request rendering now in each began, by its executor.
+        self._since: dict[ThreadPoolExecutor, float | None] = dict.fromkeys(
+            (self.renderer, self.poller)
+        )
 
     def busy_for(self) -> float:
-        """Seconds the request rendering now has taken so far; 0.0 when none is."""
-        since = self._since
-        return 0.0 if since is None else time.monotonic() - since
+        """Seconds the longest request rendering now has taken so far; 0.0 when none is."""
+        began = [since for since in self._since.values() if since is not None]
+        return time.monotonic() - min(began) if began else 0.0
 
     def __call__(
         self, environ: dict[str, Any], start_response: Callable[..., Any]
@@ -74,16 +87,23 @@ class OneRenderAtATime:
     ) -> Iterable[bytes]:
         # start_response only records the status and headers: the calling thread writes them
         # with the answer, after Django has returned it.
-        return self.renderer.submit(self._timed, environ, start_response).result()
+        poll = environ.get("REQUEST_METHOD") in ("GET", "HEAD") and POLLS.fullmatch(
+            environ.get("PATH_INFO", "")
+        )
+        lane = self.poller if poll else self.renderer
+        return lane.submit(self._timed, lane, environ, start_response).result()
 
     def _timed(
-        self, environ: dict[str, Any], start_response: Callable[..., Any]
+        self,
+        lane: ThreadPoolExecutor,
+        environ: dict[str, Any],
+        start_response: Callable[..., Any],
     ) -> Iterable[bytes]:
-        self._since = time.monotonic()
+        self._since[lane] = time.monotonic()
         try:
             return self.app(environ, start_response)
         finally:
-            self._since = None
+            self._since[lane] = None
 
 
 def _application() -> OneRenderAtATime:

@@ -18,11 +18,12 @@ every page of the division be rendered again (the feeds that show it read it fre
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
 from tournament.core import audit
@@ -117,6 +118,29 @@ def public_state(
     `round_shown` says)."""
     shown = read(division)
     return {**state_of(shown, now), "round": round_shown(division, shown, director)}
+
+
+def public_state_read(
+    row: tuple[int | None, int, Any, int | None, bool] | None, now: datetime | None = None
+) -> dict[str, Any]:
+    """`public_state` from the clock's row as a query read it beside others (a phone's poll:
+    `phone.poll_state`): its round, length, end (a datetime, naive or as text from SQLite),
+    remaining, and whether its round is one the public may not see yet."""
+    if row is None:
+        return public_state_of(None, False, now)
+    number, length, ends_at, remaining, hidden = row
+    if isinstance(ends_at, str):
+        ends_at = parse_datetime(ends_at)
+    if ends_at is not None and timezone.is_naive(ends_at):  # SQLite's, in UTC
+        ends_at = timezone.make_aware(ends_at, UTC)
+    read = RoundClock(round=number, length=length, ends_at=ends_at, remaining=remaining)
+    return public_state_of(read, hidden, now)
+
+
+def public_state_of(clock: RoundClock | None, hidden: bool, now: datetime | None) -> dict[str, Any]:
+    """The clock as the public sees it, its round left out while that round is hidden."""
+    shown = None if clock is None or hidden else clock.round
+    return {**state_of(clock, now), "round": shown}
 
 
 def version_of(clock: RoundClock | None) -> str:

@@ -19,7 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -109,7 +109,31 @@ def player_for(token: str) -> Player | None:
 
 # A claim as a poll reads it: (game, player, my_score, opponent_score).
 PollClaim = tuple[int, int, int, int]
-PollState = tuple[int, int, str, tuple[PollClaim, ...], str]
+# The division's round clock as a poll reads it, None for no clock: (round, length, ends_at,
+# remaining, whether its round is one the public may not see yet: `hall/clock.round_shown`).
+PollClock = tuple[int | None, int, Any, int | None, bool]
+PollState = tuple[int, int, str, tuple[PollClaim, ...], str, PollClock | None]
+
+
+def _fresh_rows(sql: str, params: list[Any]) -> list[tuple]:
+    """The rows of one query, in one round trip to the database. With CONN_HEALTH_CHECKS the
+    request's first query is preceded by a `SELECT 1` on a connection kept from before (a second
+    round trip, as dear as the query itself); here it is left out, and a connection found broken
+    by the query itself is closed and the query sent once more on a new one, as the check
+    would have done."""
+    checked = connection.health_check_done  # type: ignore[attr-defined]  # not in the stubs
+    connection.health_check_done = True  # type: ignore[attr-defined]
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    except (OperationalError, InterfaceError):
+        if checked or connection.in_atomic_block:
+            raise
+        connection.close()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
 
 
 def poll_state(token: str) -> PollState | None:
@@ -117,37 +141,42 @@ def poll_state(token: str) -> PollState | None:
     player (by a live token's digest), their division and its stamp, the claims of the games
     they have claimed, theirs and their opponent's (a claim is no result: it leaves the stamp
     alone, so a phone reads them here, and sees its opponent's only once it has claimed too:
-    `PollClaim`), and what the division's round clock is kept by (its row as read, "" for none:
-    `hall/clock.py`), read fresh with two small fixed queries written out (a poll is the
-    hall's commonest request, and the ORM's compiling would be most of its cost). None for a
-    link that does not work."""
+    `PollClaim`), what the division's round clock is kept by (its row as read, "" for none:
+    `hall/clock.py`) and the clock itself (`PollClock`). Read fresh in one fixed query written
+    out, in one round trip (a poll is the hall's commonest request: the ORM's compiling, a
+    second query or a health check would be most of its cost). None for a link that does not
+    work."""
     if not token or len(token) > 100:
         return None
     link, player, division = (m._meta.db_table for m in (PlayerLink, Player, Division))
-    claim, clock = Claim._meta.db_table, RoundClock._meta.db_table
+    claim, clock, round_ = Claim._meta.db_table, RoundClock._meta.db_table, Round._meta.db_table
     digests = tokens.digests(token)
     marks = ", ".join(["%s"] * len(digests))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT l.player_id, d.id, d.stamp, c.id, c.round, c.length, c.ends_at, c.remaining "
-            f"FROM {link} l JOIN {player} p ON p.id = l.player_id "  # noqa: S608 - table names
-            f"JOIN {division} d ON d.id = p.division_id "
-            f"LEFT JOIN {clock} c ON c.division_id = d.id "
-            f"WHERE l.token_hash IN ({marks}) AND l.revoked IS NULL",
-            digests,
-        )
-        row = cursor.fetchone()
-        if row is None:
-            return None
-        cursor.execute(
-            f"SELECT game_id, player_id, my_score, opponent_score FROM {claim} "  # noqa: S608
-            f"WHERE game_id IN (SELECT game_id FROM {claim} WHERE player_id = %s) "
-            "ORDER BY game_id, player_id",
-            [row[0]],
-        )
-        claims = tuple(tuple(c) for c in cursor.fetchall())
-    clock_version = "" if row[3] is None else ":".join(str(v) for v in row[3:])
-    return row[0], row[1], row[2], claims, clock_version
+    # The player's row first (kind 0), then the claims (kind 1) in the same columns.
+    rows = _fresh_rows(
+        "SELECT 0, l.player_id, d.id, d.stamp, c.round, c.length, c.ends_at, c.remaining, "
+        f"EXISTS (SELECT 1 FROM {round_} r WHERE r.division_id = d.id "  # noqa: S608
+        "AND r.number = c.round AND NOT r.published) "
+        f"FROM {link} l JOIN {player} p ON p.id = l.player_id "
+        f"JOIN {division} d ON d.id = p.division_id "
+        f"LEFT JOIN {clock} c ON c.division_id = d.id "
+        f"WHERE l.token_hash IN ({marks}) AND l.revoked IS NULL "
+        "UNION ALL "
+        "SELECT 1, o.game_id, o.player_id, NULL, o.my_score, o.opponent_score, NULL, NULL, NULL "
+        f"FROM {claim} o WHERE o.game_id IN (SELECT m.game_id FROM {claim} m "
+        f"JOIN {link} l ON l.player_id = m.player_id "
+        f"WHERE l.token_hash IN ({marks}) AND l.revoked IS NULL) "
+        "ORDER BY 1, 2, 3",
+        [*digests, *digests],
+    )
+    if not rows or rows[0][0] != 0:
+        return None
+    player_id, division_id, stamp, *held, hidden = rows[0][1:]
+    claims = tuple((r[1], r[2], r[4], r[5]) for r in rows[1:])
+    if held[1] is None:  # a clock always has a length: none here
+        return player_id, division_id, stamp, claims, "", None
+    version = ":".join(str(v) for v in held)
+    return player_id, division_id, stamp, claims, version, (*held, bool(hidden))
 
 
 def allow(token: str, limit: int = REPORTS_PER_MINUTE) -> bool:

@@ -73,6 +73,7 @@ class _Poll:
     claims: tuple
     key: str
     clock_version: str
+    clock_row: phone.PollClock | None
     token: str
 
     def kept(self) -> dict[str, str]:
@@ -93,7 +94,7 @@ def _poll(request: HttpRequest, token: str) -> _Poll:
     state = phone.poll_state(token)
     if state is None:
         raise Http404(_("This link does not work: ask the desk for a new one."))
-    player_id, division_id, stamp, claims, clock_version = state
+    player_id, division_id, stamp, claims, clock_version, clock_row = state
     snap = phone.kept_snapshot(division_id, stamp)
     if snap is None:
         player = _player(request, token)
@@ -105,7 +106,7 @@ def _poll(request: HttpRequest, token: str) -> _Poll:
     own = _own(snap, player_id)
     raw = f"{player_id}:{token}:{claims}:{own!r}:{get_language()}"
     key = "phone-page:" + hashlib.sha256(raw.encode()).hexdigest()
-    return _Poll(player_id, snap, claims, key, clock_version, token)
+    return _Poll(player_id, snap, claims, key, clock_version, clock_row, token)
 
 
 def _live_etag(key: str, standing: str, clock_version: str) -> str:
@@ -119,7 +120,7 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     own (their games, opponents, check-in, scoresheets, the division's switches) and their
     claims, so a result elsewhere in the division re-renders no one's page: their record and
     rank, which every result may move, and the request's CSRF token and messages are put in
-    afresh every time. A poll costs two small queries and cache reads. The page then keeps
+    afresh every time. A poll costs one query and cache reads. The page then keeps
     itself up to date from its live feed (`live`, `static/phone.js`)."""
     poll = _poll(request, token)
     kept, standing = poll.kept(), poll.standing()
@@ -147,8 +148,8 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
     """The page's live feed, polled by `static/phone.js` with If-None-Match: a bare 304 while
     nothing the page shows has changed (its kept body's key, the record and rank, the round's
     clock), else the body (its CSRF fields left marked, for the page to fill with its own
-    token), the title and the clock with the server's time (one query more). Two small
-    queries and the page's own cache reads; nothing is rendered that the page has not kept."""
+    token), the title and the clock with the server's time. One query and the page's own cache
+    reads; nothing is rendered that the page has not kept."""
     poll = _poll(request, token)
     standing = poll.standing()
     etag = _live_etag(poll.key, standing, poll.clock_version)
@@ -158,8 +159,8 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
     else:
         kept = poll.kept()  # only now: an unchanged page costs no cache read of its body
         body = kept["body"].replace(STANDING_MARK, standing)
-        division_id = poll.snap["division"]["id"]
-        data = {"title": kept["title"], "body": body, "clock": clock.public_state(division_id)}
+        public_clock = clock.public_state_read(poll.clock_row)  # as the poll read it
+        data = {"title": kept["title"], "body": body, "clock": public_clock}
         response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache, private"

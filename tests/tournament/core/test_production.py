@@ -421,6 +421,7 @@ def test_make_serve_gives_gunicorn_the_workers_settings(monkeypatch: pytest.Monk
     monkeypatch.setattr(django.core.management, "call_command", lambda *a, **k: None)
     monkeypatch.setenv("DEBUG", "True")
     monkeypatch.delenv("WEB_THREADS", raising=False)
+    monkeypatch.delenv("WEB_KEEPALIVE", raising=False)
 
     serve.main([])
 
@@ -428,3 +429,5 @@ def test_make_serve_gives_gunicorn_the_workers_settings(monkeypatch: pytest.Monk
     assert argv[argv.index("--config") + 1] == "python:config.gunicorn_conf"
     assert argv[argv.index("--worker-class") + 1] == "gthread"
     assert argv[argv.index("--threads") + 1] == "256"
+    # A connection outlives the 3 s a phone waits between two polls of its live feed.
+    assert argv[argv.index("--keep-alive") + 1] == "5"

@@ -251,3 +251,39 @@ def test_a_worker_holds_its_heartbeat_while_a_request_renders_past_a_second(
     worker.notify()  # done: beats again
 
     assert (held, Worker.beats) == (2, 3)
+
+
+def test_a_poll_is_answered_while_a_save_renders() -> None:
+    """The hall's polls (a phone's live feed, the round's clock) render in a thread of their
+    own: one is answered while a long request holds the other; two polls share their thread."""
+    from config.wsgi import OneRenderAtATime
+
+    release = threading.Event()
+    seen: dict[str, int] = {}
+
+    def app(environ, start_response):
+        seen[environ["PATH_INFO"]] = threading.get_ident()
+        if environ["PATH_INFO"] == "/desk/save":
+            release.wait(10)
+        return [environ["PATH_INFO"].encode()]
+
+    served = OneRenderAtATime(app, spool_bytes=8)
+
+    def call(method: str, path: str) -> list[bytes]:
+        return list(served({"REQUEST_METHOD": method, "PATH_INFO": path}, None))
+
+    saving = threading.Thread(target=call, args=("GET", "/desk/save"))
+    saving.start()
+    time.sleep(0.05)
+    assert served.busy_for() > 0.0
+    assert call("GET", "/p/abc/live") == [b"/p/abc/live"]  # not behind the save
+    assert call("GET", "/api/v1/t/open/A/clock") == [b"/api/v1/t/open/A/clock"]
+    assert saving.is_alive()
+    poller = seen["/p/abc/live"]
+    release.set()
+    saving.join(timeout=10)
+    assert call("POST", "/p/abc/live") == [b"/p/abc/live"]  # a write is no poll: the main lane
+
+    assert poller != seen["/desk/save"] == seen["/p/abc/live"]
+    assert seen["/api/v1/t/open/A/clock"] == poller != threading.get_ident()
+    assert served.busy_for() == 0.0

@@ -45,7 +45,7 @@ def _page_etag(token: str) -> str:
     return json.loads(found.group(1))["etag"]
 
 
-def test_an_unchanged_page_is_a_304_for_two_queries(
+def test_an_unchanged_page_is_a_304_for_one_query(
     on: Division, django_assert_num_queries: Callable
 ) -> None:
     token = phone.issue_link(on.players.get(number=2))
@@ -56,7 +56,7 @@ def test_an_unchanged_page_is_a_304_for_two_queries(
     assert data["clock"]["shown"] is False
     assert _page_etag(token) == first["ETag"]  # the page starts from the feed's own tag
 
-    with django_assert_num_queries(2):  # the link with its division and clock; the claims
+    with django_assert_num_queries(1):  # the link with its division and clock, and the claims
         again = _live(token, first["ETag"])
     assert again.status_code == 304 and again["ETag"] == first["ETag"]
 
@@ -169,3 +169,51 @@ def test_a_result_typed_at_the_desk_makes_the_snapshot_only_where_a_phone_polls(
     assert Game.objects.get(division=on, round=1, player1__number=1).score1 == 400
     kept = phone.kept_snapshot(on.pk, on.stamp)
     assert (kept is not None) is linked
+
+
+class _Broken:
+    """A cursor on a connection the database has closed (a restart, a dropped socket)."""
+
+    def __enter__(self) -> _Broken:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def execute(self, *args: object) -> None:
+        from django.db import OperationalError
+
+        raise OperationalError("server closed the connection unexpectedly")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_poll_finds_a_broken_connection_itself_and_asks_again_on_a_new_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No health check (`SELECT 1`) before a poll's one query: the query finds the broken
+    connection, which is closed, and the query is sent once more. Only then: a query that fails
+    after the request's check, or inside a transaction, fails as any query does."""
+    from django.db import OperationalError, connection, transaction
+
+    opened: list[str] = []
+    real = connection.cursor
+
+    def cursor():
+        opened.append("broken" if not opened else "new")
+        return _Broken() if opened[-1] == "broken" else real()
+
+    monkeypatch.setattr(connection, "cursor", cursor)
+    connection.health_check_done = False  # as at the start of a request
+    assert phone._fresh_rows("SELECT 7", []) == [(7,)]
+    assert opened == ["broken", "new"]
+
+    opened.clear()
+    connection.health_check_done = True  # checked already in this request: no second try
+    with pytest.raises(OperationalError):
+        phone._fresh_rows("SELECT 7", [])
+    with transaction.atomic():
+        opened.clear()
+        connection.health_check_done = False
+        with pytest.raises(OperationalError):
+            phone._fresh_rows("SELECT 7", [])
+        assert opened == ["broken"]

@@ -42,15 +42,13 @@ def _unisolated(page: str) -> str:
     return re.sub(r'<bdi dir="ltr" class="ltr">([^<]*)</bdi>', r"\1", page)
 
 
-def test_a_poll_of_an_unchanged_division_costs_two_queries(
+def test_a_poll_of_an_unchanged_division_costs_one_query(
     on: Division, django_assert_num_queries: Callable
 ) -> None:
     token = phone.issue_link(on.players.get(number=1))
     _page(token)
 
-    with django_assert_num_queries(
-        2
-    ):  # the link with its player, division and tournament; the claim
+    with django_assert_num_queries(1):  # the link with its division and clock, and the claims
         page = _page(token)
 
     assert "Table 1" in page and "1 <bdi>Quill, Ada</bdi>" not in page
