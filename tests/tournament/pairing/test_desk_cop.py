@@ -112,7 +112,7 @@ def test_pair_command_cop_file_is_for_cop(played: Division, tmp_path: Path):
         pair_command("--round", "2", "--system", "koth", "--cop", cop_file(tmp_path, SMALL))
     path = tmp_path / "broken.json"
     path.write_text("{place_prizes: 2", encoding="utf-8")
-    with pytest.raises(CommandError, match="broken.json is not JSON"):
+    with pytest.raises(CommandError, match="broken.json cannot be read: it is not JSON"):
         pair_command("--round", "2", "--cop", str(path))
 
 

@@ -42,14 +42,17 @@ WRONG_SCORE_GCG = (
 
 
 class _Tables(HTMLParser):
-    """The text of every cell of every <table>, row by row."""
+    """The text of every cell of every <table>, row by row: the texts of a cell's elements
+    joined by a space, but an isolate (<bdi>) read as the inline text it is."""
 
     def __init__(self) -> None:
         super().__init__()
         self.tables: list[list[list[str]]] = []
         self._cell: list[str] | None = None
+        self._inline = False
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
+        self._inline = tag == "bdi"
         if tag == "table":
             self.tables.append([])
         elif tag == "tr":
@@ -58,13 +61,15 @@ class _Tables(HTMLParser):
             self._cell = []
 
     def handle_endtag(self, tag: str) -> None:
+        self._inline = tag == "bdi"
         if tag in ("td", "th") and self._cell is not None:
             self.tables[-1][-1].append(" ".join("".join(self._cell).split()))
             self._cell = None
 
     def handle_data(self, data: str) -> None:
         if self._cell is not None:
-            self._cell.append(" " + data)
+            self._cell.append(("" if self._inline else " ") + data)
+        self._inline = True
 
 
 def tables_of(response) -> list[list[list[str]]]:

@@ -16,12 +16,14 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from tournament.core import sentences
+from tournament.core import jsonin, sentences
 from tournament.engine.pairing.cop import options_of
 from tournament.engine.pairing.model import PairingError
 from tournament.engine.pairing.registry import automatic
 from tournament.management.base import DivisionCommand
 from tournament.pairing import services as pairing
+
+COP_FILE_BYTES = 1 << 20  # a file of COP's parameters is a few hundred bytes
 
 
 class Command(DivisionCommand):
@@ -84,11 +86,11 @@ class Command(DivisionCommand):
 def _cop_options(path: str) -> dict[str, Any]:
     """COP's parameters from a JSON file, or a CommandError saying what is wrong with it."""
     try:
-        values = json.loads(Path(path).read_text(encoding="utf-8"))
+        values = jsonin.read(Path(path).read_bytes(), COP_FILE_BYTES)
     except OSError as error:
         raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
-    except ValueError as error:
-        raise CommandError(f"{path} is not JSON: {error}.") from error
+    except jsonin.Refused as error:
+        raise CommandError(f"{path} cannot be read: {error}.") from error
     if not isinstance(values, dict):
         raise CommandError(f"{path} should hold a JSON object of COP's parameters.")
     try:
