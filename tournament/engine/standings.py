@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import itemgetter
 from typing import TypeAlias
 
 from tournament.engine.text import counted
@@ -205,19 +206,18 @@ def ranking(
         r = by_player[p.id]
         return (-r.wins, r.losses, -(r.capped_spread if capped else r.spread), -p.rating, p.seed)
 
-    ranked.sort(key=key)
+    keyed = sorted(((key(p), p) for p in ranked), key=itemgetter(0))
     unranked.sort(key=key)
     table: list[Standing] = []
     previous: tuple[float, ...] | None = None
     rank = 0
-    for index, p in enumerate(ranked, 1):
-        r = by_player[p.id]
+    for index, (k, p) in enumerate(keyed, 1):
         # Before round 1 everyone is 0-0 and rating alone separates players (ComputeRanks with
         # a negative round); afterwards the rating orders players but never splits a shared rank.
-        level = (p.rating,) if last == 0 else key(p)[:3]
+        level = (p.rating,) if last == 0 else k[:3]
         if level != previous:
             rank, previous = index, level
-        table.append(_standing(p, rank, r))
+        table.append(_standing(p, rank, by_player[p.id]))
     table.extend(_standing(p, None, by_player[p.id]) for p in unranked)
     return table
 

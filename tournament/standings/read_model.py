@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from tournament.core import tsh_settings
@@ -117,9 +118,8 @@ def _packed(rows: Sequence[Row] | Sequence[RatingRow]) -> tuple[tuple[str, ...],
     if not rows:
         return (), []
     names = tuple(f.name for f in fields(rows[0]))
-    return names, [
-        tuple(getattr(r, n).pk if n == "player" else getattr(r, n) for n in names) for r in rows
-    ]
+    at = names.index("player")
+    return names, [(*v[:at], v[at].pk, *v[at + 1 :]) for v in map(attrgetter(*names), rows)]
 
 
 def _unpacked(
