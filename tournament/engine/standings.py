@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import itemgetter
 from typing import TypeAlias
 
 from tournament.engine.text import counted
@@ -102,7 +103,9 @@ class Standing:
 
 
 @dataclass(slots=True)
-class _Record:
+class Record:
+    """A player's results counted up to some round (`records`): read-only once handed out."""
+
     wins: float = 0
     losses: float = 0
     spread: int = 0
@@ -124,43 +127,107 @@ def standings(
     0 gives the pre-event ranking by rating. With `spread_cap` (one cap for every round, or one per
     round, the last repeated for later rounds, as tsh's `config spread_cap`) players are ranked on
     their capped spread. Withdrawn players come last, unranked, unless `rank_withdrawn`.
+    The two steps: each player's `records`, then their `ranking`.
     """
-    last = len(rounds) if after_round is None else after_round
-    if not 0 <= last <= len(rounds):
-        given = counted(len(rounds), "round")
-        raise StandingsError(f"standings after round {last} asked of {given}")
+    return ranking(
+        players,
+        records(players, rounds, after_round=after_round, spread_cap=spread_cap),
+        after_round=_last_round(rounds, after_round),
+        capped=spread_cap is not None,
+        rank_withdrawn=rank_withdrawn,
+    )
+
+
+def records(
+    players: Sequence[Player],
+    rounds: Sequence[Iterable[Game]],
+    *,
+    after_round: int | None = None,
+    spread_cap: SpreadCap | None = None,
+) -> dict[PlayerId, Record]:
+    """Each player's record after `after_round` (as `standings` counts it), by player."""
+    last = _last_round(rounds, after_round)
     by_id = _players_by_id(players)
     caps = _caps(spread_cap)
-    records = {p.id: _Record() for p in players}
+    by_player = {p.id: Record() for p in players}
     for number, games in enumerate(rounds[:last], 1):
         cap = _cap_for_round(caps, number)
         for player_id, spread, opposed, result in _results_of_round(number, games, by_id):
-            _count(records[player_id], spread, opposed, cap, result)
-    capped = caps is not None
+            _count(by_player[player_id], spread, opposed, cap, result)
+    return by_player
+
+
+def recounted(
+    kept: dict[PlayerId, Record],
+    players: Sequence[Player],
+    rounds: Sequence[Iterable[Game]],
+    changed: Iterable[PlayerId],
+    *,
+    after_round: int | None = None,
+    spread_cap: SpreadCap | None = None,
+) -> dict[PlayerId, Record]:
+    """The `records` of `players` after `after_round`, given `kept`, their records counted from
+    other results in which only the games of the `changed` players differ (a game has both its
+    players among them): those players' records counted again from `rounds`, everyone else's
+    as kept. `kept` is left as it is."""
+    last = _last_round(rounds, after_round)
+    by_id = _players_by_id(players)
+    if kept.keys() != by_id.keys():
+        raise StandingsError("records kept of other players than those given")
+    caps = _caps(spread_cap)
+    fresh = {p: Record() for p in changed if p in by_id}
+    for number, games in enumerate(rounds[:last], 1):
+        cap = _cap_for_round(caps, number)
+        mine = [g for g in games if g.player in fresh or g.opponent in fresh]
+        for player_id, spread, opposed, result in _results_of_round(number, mine, by_id):
+            record = fresh.get(player_id)
+            if record is not None:  # an unchanged opponent's record is kept
+                _count(record, spread, opposed, cap, result)
+    return {**kept, **fresh}
+
+
+def ranking(
+    players: Sequence[Player],
+    by_player: dict[PlayerId, Record],
+    *,
+    after_round: int,
+    capped: bool = False,
+    rank_withdrawn: bool = False,
+) -> list[Standing]:
+    """The players in rank order by their records (`records`) after round `after_round`, on
+    their capped spread if `capped`; withdrawn players last, unranked, unless `rank_withdrawn`."""
+    last = after_round
     ranked: list[Player] = []
     unranked: list[Player] = []
     for p in players:
         (unranked if p.withdrawn_after(last) and not rank_withdrawn else ranked).append(p)
 
     def key(p: Player) -> tuple[float, float, int, float, int]:
-        r = records[p.id]
+        r = by_player[p.id]
         return (-r.wins, r.losses, -(r.capped_spread if capped else r.spread), -p.rating, p.seed)
 
-    ranked.sort(key=key)
+    keyed = sorted(((key(p), p) for p in ranked), key=itemgetter(0))
     unranked.sort(key=key)
     table: list[Standing] = []
     previous: tuple[float, ...] | None = None
     rank = 0
-    for index, p in enumerate(ranked, 1):
-        r = records[p.id]
+    for index, (k, p) in enumerate(keyed, 1):
         # Before round 1 everyone is 0-0 and rating alone separates players (ComputeRanks with
         # a negative round); afterwards the rating orders players but never splits a shared rank.
-        level = (p.rating,) if last == 0 else key(p)[:3]
+        level = (p.rating,) if last == 0 else k[:3]
         if level != previous:
             rank, previous = index, level
-        table.append(_standing(p, rank, r))
-    table.extend(_standing(p, None, records[p.id]) for p in unranked)
+        table.append(_standing(p, rank, by_player[p.id]))
+    table.extend(_standing(p, None, by_player[p.id]) for p in unranked)
     return table
+
+
+def _last_round(rounds: Sequence[Iterable[Game]], after_round: int | None) -> int:
+    last = len(rounds) if after_round is None else after_round
+    if not 0 <= last <= len(rounds):
+        given = counted(len(rounds), "round")
+        raise StandingsError(f"standings after round {last} asked of {given}")
+    return last
 
 
 def ranks_by_round(
@@ -186,12 +253,12 @@ def ranks_by_round(
     return ranks
 
 
-def _standing(player: Player, rank: int | None, r: _Record) -> Standing:
+def _standing(player: Player, rank: int | None, r: Record) -> Standing:
     return Standing(player, rank, r.wins, r.losses, r.spread, r.capped_spread, r.games)
 
 
 def _count(
-    record: _Record, spread: int, opposed: bool, cap: int | None, given: float | None = None
+    record: Record, spread: int, opposed: bool, cap: int | None, given: float | None = None
 ) -> None:
     capped = spread if cap is None else max(-cap, min(cap, spread))
     record.spread += spread

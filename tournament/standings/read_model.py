@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from tournament.core import tsh_settings
@@ -18,14 +19,17 @@ from tournament.models import Division, Game, GameQuerySet, Player
 from tournament.standings import cache_once, keys, memos
 from tournament.standings.cache_once import get_or_compute
 from tournament.standings.rows import (
+    CountedRecords,
     DivisionRead,
     GameRow,
     RatingRow,
     RoundRead,
     Row,
+    byes_count,
+    round_counts,
     scored_when_paired,
 )
-from tournament.standings.stamps import DivisionStamps
+from tournament.standings.stamps import DivisionStamps, changed_players
 
 T = TypeVar("T")
 
@@ -114,9 +118,8 @@ def _packed(rows: Sequence[Row] | Sequence[RatingRow]) -> tuple[tuple[str, ...],
     if not rows:
         return (), []
     names = tuple(f.name for f in fields(rows[0]))
-    return names, [
-        tuple(getattr(r, n).pk if n == "player" else getattr(r, n) for n in names) for r in rows
-    ]
+    at = names.index("player")
+    return names, [(*v[:at], v[at].pk, *v[at + 1 :]) for v in map(attrgetter(*names), rows)]
 
 
 def _unpacked(
@@ -287,11 +290,13 @@ def _standings(
     if show_inactive is None:
         withdrawn = any(p.withdrawn_from_round is not None for p in players)
         show_inactive = withdrawn and tsh_settings.shows_inactive(division.tournament)
-    table = engine.standings(
-        [engine_player(p) for p in players],
-        results,
+    spread_cap = division.spread_cap if capped else None
+    engine_players, records = _records(division, public, stamps, after, spread_cap)
+    table = engine.ranking(
+        engine_players,
+        records,
         after_round=after,
-        spread_cap=division.spread_cap if capped else None,
+        capped=spread_cap is not None,
         rank_withdrawn=show_inactive,
     )
     # An event imported from a `.tou` file that recorded only wins and losses has no spread.
@@ -307,6 +312,63 @@ def _standings(
         )
         for s in table
     ]
+
+
+def _records(
+    division: Division,
+    public: bool,
+    stamps: DivisionStamps,
+    after: int,
+    spread_cap: engine.SpreadCap | None,
+) -> tuple[list[engine.Player], dict[Hashable, engine.Record]]:
+    """The players as the engine takes them, and each one's record after round `after` (the
+    engine's `records`), kept in this worker
+    (`memos.STANDING_RECORDS`): under a stamp that only writes of games' results replaced since
+    one it holds the records of (`changed_players`), those records with the changed players'
+    counted again from their games; else counted afresh.
+
+    Exact: such a write changes no player, round or setting (the frame stamp is the same) and
+    no game but the changed players' (a game has both its players among them); the records
+    are kept only where the same rounds count, with the same byes (`shape`), so every other
+    player's record is the one counted before."""
+    read = division_read(division, public, stamps=stamps)
+    mode = stamps.byes_count
+    shaped = []
+    for rr in (read.rounds.get(n) for n in range(1, after + 1)):
+        counts = rr is not None and round_counts(mode, rr.played, rr.pending, len(rr.alone))
+        shaped.append(
+            (counts, rr is not None and counts and byes_count(mode, rr.played, rr.pending))
+        )
+    shape = tuple(shaped)
+    variant = repr((public, after, spread_cap, mode))
+
+    def fresh() -> tuple[list[engine.Player], dict[Hashable, engine.Record]]:
+        players = [engine_player(p) for p in read.players]
+        return players, engine.records(
+            players, read.results, after_round=after, spread_cap=spread_cap
+        )
+
+    if memos.computing_afresh():
+        return fresh()
+    now = memos.STANDING_RECORDS.get((division.pk, stamps.stamp, variant))
+    if now is not None and (now.frame, now.after, now.shape) == (stamps.frame, after, shape):
+        return now.players, now.records  # counted for another table of the stamp
+
+    def held(stamp: str) -> bool:
+        return (division.pk, stamp, variant) in memos.STANDING_RECORDS
+
+    found = changed_players(division.pk, stamps.stamp, held)
+    kept = found and memos.STANDING_RECORDS.get((division.pk, found[0], variant))
+    if found and kept and (kept.frame, kept.after, kept.shape) == (stamps.frame, after, shape):
+        players = kept.players  # the same players: the frame stamp is the same
+        records = engine.recounted(
+            kept.records, players, read.results, found[1], after_round=after, spread_cap=spread_cap
+        )
+    else:
+        players, records = fresh()
+    counted = CountedRecords(stamps.frame, after, shape, players, records)
+    memos.STANDING_RECORDS.put((division.pk, stamps.stamp, variant), counted)
+    return players, records
 
 
 def records_of(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
 from tournament.engine import standings as engine
@@ -195,6 +195,19 @@ class RoundCount:
     @property
     def complete(self) -> bool:
         return self.pending == 0
+
+
+@dataclass(frozen=True)
+class CountedRecords:
+    """Each player's record (the engine's `records`) as the standings counted them under a
+    stamp, with what they were counted by: after a write of results, the records of the
+    players it changed are counted again and everyone else's kept (`read_model`)."""
+
+    frame: str  # the division's frame stamp: its players, rounds and settings
+    after: int  # the last round counted
+    shape: tuple[tuple[bool, bool], ...]  # each round counted: (it counts, its byes count)
+    players: list[engine.Player]  # as the engine takes them
+    records: dict[Hashable, engine.Record]
 
 
 @dataclass(frozen=True)

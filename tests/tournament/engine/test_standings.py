@@ -10,7 +10,10 @@ from tournament.engine.standings import (
     Player,
     Standing,
     StandingsError,
+    ranking,
     ranks_by_round,
+    records,
+    recounted,
     standings,
 )
 
@@ -264,3 +267,36 @@ def test_standings_after_a_round_not_given_are_refused() -> None:
 def test_two_players_with_one_id_are_refused() -> None:
     with pytest.raises(StandingsError, match="two players"):
         standings([Player("A"), Player("A")], [])
+
+
+def test_records_counted_again_for_the_changed_players_rank_as_the_standings_afresh() -> None:
+    field = players("A", "B", "C", "D", "E")
+    before = [
+        [played("A", "B", 400, 350), played("C", "D", 380, 380), bye("E", 50)],
+        [played("A", "C", 300, 450), played("B", "E", 410, 300), forfeit("D", -50)],
+    ]
+    # A correction of round 1's A-B: B won by 10, not A by 50. Only A and B changed.
+    after = [
+        [played("A", "B", 350, 360), played("C", "D", 380, 380), bye("E", 50)],
+        [played("A", "C", 300, 450), played("B", "E", 410, 300), forfeit("D", -50)],
+    ]
+    kept = records(field, before, spread_cap=[60, 100])
+    again = recounted(kept, field, after, {"A", "B"}, spread_cap=[60, 100])
+    assert again == records(field, after, spread_cap=[60, 100])
+    assert kept == records(field, before, spread_cap=[60, 100])  # left as it was
+    assert (again["A"].wins, again["A"].losses, again["A"].spread, again["A"].capped_spread) == (
+        0,
+        2,
+        -160,
+        -110,
+    )
+    assert again["C"] is kept["C"]
+    table = ranking(field, again, after_round=2, capped=True)
+    assert order(table) == [("B", 1), ("C", 2), ("E", 3), ("D", 4), ("A", 5)]
+    assert table == standings(field, after, spread_cap=[60, 100])
+
+
+def test_records_kept_of_other_players_are_refused() -> None:
+    kept = records(players("A", "B"), [[played("A", "B", 400, 350)]])
+    with pytest.raises(StandingsError, match="records kept of other players"):
+        recounted(kept, players("A", "B", "C"), [[played("A", "B", 400, 350)]], {"A"})

@@ -40,6 +40,7 @@ def test_every_memo_declared_is_registered() -> None:
     assert set(declared) == {
         "STANDINGS",
         "RATINGS",
+        "STANDING_RECORDS",
         "DIVISION_READS",
         "ROUND_READS",
         "PLAYERS",
