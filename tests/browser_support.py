@@ -96,3 +96,25 @@ def _chromium(**context):
 
         connections.close_all()
         browser.close()
+
+
+def board_game(event: str, language: str, rules: str, names: tuple[str, str]):
+    """A published round-1 game of a new self-reporting event `event`, and the first player's
+    phone link: what the board entry's tests enter a whole game on."""
+    from django.utils.text import slugify
+
+    from tournament.models import Division, Game, Player, Round, Tournament
+    from tournament.phone import services as phone
+
+    tournament = Tournament.objects.create(name=event, slug=slugify(event), language=language)
+    division = Division.objects.create(
+        tournament=tournament, name="A", ruleset=rules, self_report=True
+    )
+    one, two = (
+        Player.objects.create(division=division, number=n, name=names[n - 1]) for n in (1, 2)
+    )
+    Round.objects.create(division=division, number=1, published=True)
+    game = Game.objects.create(
+        division=division, round=1, table=1, player1=one, player2=two, first=1
+    )
+    return game, phone.issue_link(one)

@@ -154,14 +154,26 @@ def _transaction_key(connection: Any) -> str | None:
     return connection.savepoint_ids[depth - 1]  # None for a block without a savepoint
 
 
-def _touched(using: str) -> _Touched | None:
+def _held(using: str) -> tuple[Any, _Touched | None] | None:
+    """The current transaction's key and its marker (None: not marked yet); None outside a
+    transaction."""
     connection = transaction.get_connection(using)
     key = _transaction_key(connection) if connection.in_atomic_block else None
     if key is None:
         return None
     for _savepoints, func, _robust in connection.run_on_commit:
         if isinstance(func, _Touched) and func.key == key:
-            return func
+            return key, func
+    return key, None
+
+
+def _touched(using: str) -> _Touched | None:
+    held = _held(using)
+    if held is None:
+        return None
+    key, found = held
+    if found is not None:
+        return found
     marker = _Touched(key)
     transaction.on_commit(marker, using=using)
     return marker
@@ -292,14 +304,10 @@ def _unread(replaced: Replaced | None) -> bool:
 def replaced(division_id: int, using: str = DEFAULT_DB_ALIAS) -> Replaced | None:
     """What the current transaction has replaced of the division so far (`Replaced`, kept up
     to date until commit), or None outside a transaction or before its first change."""
-    connection = transaction.get_connection(using)
-    key = _transaction_key(connection) if connection.in_atomic_block else None
-    if key is None:
+    held = _held(using)
+    if held is None or held[1] is None:
         return None
-    for _savepoints, func, _robust in connection.run_on_commit:
-        if isinstance(func, _Touched) and func.key == key:
-            return func.replaced.get(division_id)
-    return None
+    return held[1].replaced.get(division_id)
 
 
 def _division_changed(sender: type, instance: Division, **kwargs: Any) -> None:

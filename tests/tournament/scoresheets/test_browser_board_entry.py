@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_support import board_game
 from django.utils import translation
 from django.utils.translation import gettext
 from scoring_support import corpus_game
@@ -33,24 +34,6 @@ CLIPPED = """() => [...document.querySelectorAll(
         return el.scrollWidth > el.clientWidth + 1 || box.left < 0 || box.right > window.innerWidth;
     })
     .map(el => el.innerText.trim().slice(0, 60) || el.getAttribute('aria-label'))"""
-
-
-def _game(language: str, rules: str, names: tuple[str, str]):
-    from tournament.models import Division, Game, Player, Round, Tournament
-    from tournament.phone import services as phone
-
-    tournament = Tournament.objects.create(name="Board Open", slug="board-open", language=language)
-    division = Division.objects.create(
-        tournament=tournament, name="A", ruleset=rules, self_report=True
-    )
-    one, two = (
-        Player.objects.create(division=division, number=n, name=names[n - 1]) for n in (1, 2)
-    )
-    Round.objects.create(division=division, number=1, published=True)
-    game = Game.objects.create(
-        division=division, round=1, table=1, player1=one, player2=two, first=1
-    )
-    return game, phone.issue_link(one)
 
 
 def _square(page, name: str):
@@ -167,7 +150,7 @@ def test_a_whole_real_game_is_entered_by_tapping_and_saved_verified(
     from tournament.models import Scoresheet
 
     record = corpus_game(corpus)
-    game, token = _game(language, rules, names)
+    game, token = board_game("Board Open", language, rules, names)
     words = _words(language)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/p/{token}/games/{game.pk}/sheet")
@@ -220,7 +203,7 @@ def test_a_whole_real_game_is_entered_by_tapping_and_saved_verified(
 def test_a_half_entered_sheet_survives_a_reload_and_undo_takes_a_turn_back(
     live_url: str, page
 ) -> None:
-    game, token = _game("en", "naspa", ("Ada Quill", "Ben Crane"))
+    game, token = board_game("Board Open", "en", "naspa", ("Ada Quill", "Ben Crane"))
     words = _words("en")
     page.set_viewport_size({"width": 390, "height": 844})
     url = f"{live_url}/p/{token}/games/{game.pk}/sheet"
@@ -265,7 +248,7 @@ def test_the_desk_enters_a_sheet_on_its_typing_page_and_saves_it(live_url: str, 
 
     from tournament.models import Scoresheet
 
-    game, _token = _game("en", "naspa", ("Ada Quill", "Ben Crane"))
+    game, _token = board_game("Board Open", "en", "naspa", ("Ada Quill", "Ben Crane"))
     director = User.objects.create_user("director", password="board-entry")
     game.division.tournament.directors.add(director)
     page.set_viewport_size({"width": 1280, "height": 900})

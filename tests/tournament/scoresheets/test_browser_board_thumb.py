@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from browser_support import board_game
 from django.utils import translation
 from django.utils.translation import gettext
 from scoring_support import corpus_game
@@ -52,24 +53,6 @@ PREVIEWED = """([word, across]) => {
     const shown = document.getElementById('be-preview').dataset;
     return shown.word === word && (across === null || shown.across === across);
 }"""
-
-
-def _game(language: str, rules: str, names: tuple[str, str]):
-    from tournament.models import Division, Game, Player, Round, Tournament
-    from tournament.phone import services as phone
-
-    tournament = Tournament.objects.create(name="Thumb Open", slug="thumb-open", language=language)
-    division = Division.objects.create(
-        tournament=tournament, name="A", ruleset=rules, self_report=True
-    )
-    one, two = (
-        Player.objects.create(division=division, number=n, name=names[n - 1]) for n in (1, 2)
-    )
-    Round.objects.create(division=division, number=1, published=True)
-    game = Game.objects.create(
-        division=division, round=1, table=1, player1=one, player2=two, first=1
-    )
-    return game, phone.issue_link(one)
 
 
 def _words(language: str) -> dict[str, str]:
@@ -227,7 +210,7 @@ def test_a_whole_real_game_is_entered_by_thumb_in_two_taps_a_play(
 
     page = touch_page
     record = corpus_game(corpus)
-    game, token = _game(language, rules, names)
+    game, token = board_game("Thumb Open", language, rules, names)
     words = _words(language)
     page.goto(f"{live_url}/p/{token}/games/{game.pk}/sheet")
     started = time.perf_counter()
@@ -294,7 +277,7 @@ def test_a_landscape_phone_chooses_at_once_and_a_spanish_digraph_is_typed_as_its
     is typed as the tile set writes it, in either case, one tile; Blank, or a tap on a letter
     of the word under the box, makes it a blank (and a tap again a tile)."""
     page = touch_page
-    game, token = _game("en", "wespa", ("Ana Ruiz", "Bea Sol"))
+    game, token = board_game("Thumb Open", "en", "wespa", ("Ana Ruiz", "Bea Sol"))
     game.division.tile_set = "spanish"
     game.division.save()
     page.set_viewport_size({"width": 844, "height": 390})
