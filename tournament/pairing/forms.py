@@ -14,7 +14,7 @@ from tournament.core import bounds
 from tournament.core.choices import rating_system_choices
 from tournament.core.forms import whole_numbers
 from tournament.engine.pairing import parse_schedule
-from tournament.engine.pairing.registry import automatic
+from tournament.engine.pairing.registry import REGISTRY, automatic
 from tournament.models import Division
 from tournament.pairing.systems import description
 from tournament.results import services as results
@@ -86,7 +86,12 @@ def schedule_text(schedule: list[dict[str, Any]]) -> str:
     lines = []
     for entry in schedule or []:
         extra = [f"{k}={v}" for k, v in entry.items() if k not in ("rounds", "system", "options")]
-        extra += [f"{k}={_shown(v)}" for k, v in (entry.get("options") or {}).items()]
+        # In the system's own order of its options: a JSON column may keep keys in any order.
+        options = entry.get("options") or {}
+        system = REGISTRY.get(entry.get("system", ""))
+        order = list(system.allowed_options()) if system else []
+        ranked = sorted(options, key=lambda k: (order.index(k) if k in order else len(order), k))
+        extra += [f"{k}={_shown(options[k])}" for k in ranked]
         lines.append(" ".join([str(entry["rounds"]), str(entry["system"]), *extra]))
     return "\n".join(lines)
 

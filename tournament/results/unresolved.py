@@ -16,13 +16,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext, ngettext
 
 from tournament.core.changes import stale_text
 from tournament.core.sentences import isolate
 from tournament.models import Claim, Dispute, Division, Game, Round, Scoresheet, Tournament
 from tournament.results import claims as reports
+
+# A game without a table (a bye, a forfeit) first, on every database (SQLite and PostgreSQL
+# sort NULL at opposite ends).
+BY_TABLE = (F("table").asc(nulls_first=True), "pk")
 
 MISSING, CLAIMS, DISPUTE, SHEET, STALE = "missing", "claims", "dispute", "sheet", "stale"
 
@@ -95,9 +99,7 @@ def _missing_in_round(division: Division, number: int, states: dict[int, Round])
     if state is not None and not state.published and not games.filter(done).exists():
         return []  # paired, not published, nothing entered: not under way yet
     missing = games.exclude(done).exclude(kind=Game.VOID)
-    shown = list(
-        missing.select_related("player1", "player2").order_by("table", "pk")[:MISSING_SHOWN]
-    )
+    shown = list(missing.select_related("player1", "player2").order_by(*BY_TABLE)[:MISSING_SHOWN])
     if not shown:
         return []
     count = len(shown) if len(shown) < MISSING_SHOWN else missing.count()
@@ -209,7 +211,7 @@ def for_division(division: Division, round_number: int | None = None) -> list[It
         missing = _missing_in_round(division, round_number, states)
     else:
         games = list(
-            division.games.select_related("player1", "player2").order_by("round", "table", "pk")
+            division.games.select_related("player1", "player2").order_by("round", *BY_TABLE)
         )
         missing = _missing(division, games, states)
     return [
