@@ -21,7 +21,7 @@ from tournament.models import Division, Game, Player
 from tournament.standings import memos, prizes, read_model
 from tournament.standings.gibson import gibsonized
 from tournament.standings.rows import RatingRow, Row
-from tournament.standings.stamps import DivisionStamps, changed_players
+from tournament.standings.stamps import DivisionStamps, kept_before
 
 # The Arabic script's blocks, whose letters join their neighbours.
 _JOINING = (
@@ -172,24 +172,19 @@ def _patched(
     division: Division, players: dict[int, Player], stamp: str
 ) -> tuple[dict[int, tuple[Any, Any]], int] | None:
     """The parts under `stamp` from those this process keeps under an earlier stamp, the
-    players each write since changed read again (`stamps.changed_players`: a write of games'
+    players each write since changed read again (`stamps.kept_before`: a write of games'
     results, scoresheets or disputes alone, which changes nothing else a card's games show);
     None where there are none, or the latest round is another."""
-    if memos.computing_afresh():
+    found = kept_before(
+        division.pk, stamp, memos.CARD_PARTS, lambda earlier: (division.pk, earlier)
+    )
+    if found is None:
         return None
-
-    def held(earlier: str) -> bool:
-        return (division.pk, earlier) in memos.CARD_PARTS
-
-    found = changed_players(division.pk, stamp, held)
-    base = found and memos.CARD_PARTS.get((division.pk, found[0]))
-    if not found or base is None:
-        return None
-    parts, current_round = base
+    (parts, current_round), players_changed = found
     games = Game.objects.published().filter(division=division).exclude(kind=Game.VOID)
     if (games.aggregate(last=Max("round"))["last"] or 0) != current_round:
         return None
-    changed = sorted(found[1])
+    changed = sorted(players_changed)
     by_player, _ = _sides(division, players, changed)
     fresh = {pk: _games_of(by_player.get(pk, []), current_round) for pk in changed}
     return {**parts, **fresh}, current_round

@@ -544,24 +544,20 @@ def snapshot(division: Division) -> dict[str, Any]:
 def _patched(division: Division) -> dict[str, Any] | None:
     """The snapshot under the division's stamp made from one this worker holds under an
     earlier stamp, the games of the players each write since changed read again
-    (`stamps.changed_players`); None where a write between changed more than games (the
+    (`stamps.kept_before`); None where a write between changed more than games (the
     snapshot is built afresh) or this worker holds none of the stamps before.
 
     Exact: nothing else of the snapshot changes under a write of games' results, scoresheets
     or disputes alone (anything else replaces the frame stamp, and keeps no record); the
     players' games are read after the stamp, so never older than it; the ranks and records
     are read afresh (`read_model`, under the stamp)."""
-    if memos.computing_afresh():
+    found = division_stamps.kept_before(
+        division.pk, division.stamp, memos.PHONE_SNAPSHOTS, partial(snapshot_key, division.pk)
+    )
+    if found is None:
         return None
-
-    def held(stamp: str) -> bool:
-        return snapshot_key(division.pk, stamp) in memos.PHONE_SNAPSHOTS
-
-    found = division_stamps.changed_players(division.pk, division.stamp, held)
-    base = found and memos.PHONE_SNAPSHOTS.get(snapshot_key(division.pk, found[0]))
-    if not found or base is None:
-        return None
-    changed = _snapshot_games(division, division.tournament.locked, list(found[1]), True)
+    base, players = found
+    changed = _snapshot_games(division, division.tournament.locked, list(players), True)
     return {**base, "games": {**base["games"], **changed}, "standing": _standing(division)}
 
 

@@ -29,7 +29,7 @@ from tournament.standings.rows import (
     round_counts,
     scored_when_paired,
 )
-from tournament.standings.stamps import DivisionStamps, changed_players
+from tournament.standings.stamps import DivisionStamps, kept_before
 
 T = TypeVar("T")
 
@@ -324,7 +324,7 @@ def _records(
     """The players as the engine takes them, and each one's record after round `after` (the
     engine's `records`), kept in this worker
     (`memos.STANDING_RECORDS`): under a stamp that only writes of games' results replaced since
-    one it holds the records of (`changed_players`), those records with the changed players'
+    one it holds the records of (`kept_before`), those records with the changed players'
     counted again from their games; else counted afresh.
 
     Exact: such a write changes no player, round or setting (the frame stamp is the same) and
@@ -354,15 +354,14 @@ def _records(
     if now is not None and (now.frame, now.after, now.shape) == (stamps.frame, after, shape):
         return now.players, now.records  # counted for another table of the stamp
 
-    def held(stamp: str) -> bool:
-        return (division.pk, stamp, variant) in memos.STANDING_RECORDS
-
-    found = changed_players(division.pk, stamps.stamp, held)
-    kept = found and memos.STANDING_RECORDS.get((division.pk, found[0], variant))
-    if found and kept and (kept.frame, kept.after, kept.shape) == (stamps.frame, after, shape):
+    found = kept_before(
+        division.pk, stamps.stamp, memos.STANDING_RECORDS, lambda s: (division.pk, s, variant)
+    )
+    kept, changed = found or (None, set())
+    if kept and (kept.frame, kept.after, kept.shape) == (stamps.frame, after, shape):
         players = kept.players  # the same players: the frame stamp is the same
         records = engine.recounted(
-            kept.records, players, read.results, found[1], after_round=after, spread_cap=spread_cap
+            kept.records, players, read.results, changed, after_round=after, spread_cap=spread_cap
         )
     else:
         players, records = fresh()

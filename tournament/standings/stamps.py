@@ -27,13 +27,17 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 
 from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament, new_stamp
+from tournament.standings.memos import Kept, computing_afresh
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ class Replaced:
     or its first change did not read the stamp it replaced: no part of a value kept under
     `before` is known to hold under `after`.
 
-    Kept at commit for the values kept a part a player at a time (`changed_players`): a value
+    Kept at commit for the values kept a part a player at a time (`kept_before`): a value
     under `before`, its parts for these games' players made again, is the value under `after`."""
 
     before: str = ""
@@ -124,7 +128,7 @@ class _Touched:
 
     def __call__(self) -> None:
         """At commit: each division's games' players this transaction changed, kept under the
-        stamp it wrote with the stamp it replaced (`changed_players`), where it changed no more
+        stamp it wrote with the stamp it replaced (`kept_before`), where it changed no more
         than that. The write has landed; a failure of the cache loses nothing but the record
         (the values kept a part at a time are then built afresh)."""
         for pk, replaced in self.replaced.items():
@@ -275,16 +279,18 @@ def changes_key(division_id: int, stamp: str) -> str:
     return f"stamp-changes:{division_id}:{stamp}"
 
 
-def changed_players(
-    division_id: int, stamp: str, held: Callable[[str], bool]
-) -> tuple[str, set[int]] | None:
-    """For a value kept a part a player at a time: the latest stamp before `stamp` that
-    `held(stamp)` says the caller keeps its value under, and the players whose games' results,
-    scoresheets or disputes every write since changed (each write's record, kept at its commit
-    under the stamp it wrote with the stamp it replaced, read with the division's row locked:
-    `Replaced`). The caller's value under that stamp, those players' parts read again now, is
-    its value under `stamp`. None where a write between changed more (it keeps no record), a
-    record is gone, or the chain is longer than `CHANGES_CHAIN`."""
+def kept_before(
+    division_id: int, stamp: str, memo: Kept[K, V], key_of: Callable[[str], K]
+) -> tuple[V, set[int]] | None:
+    """For a value kept a part a player at a time in `memo` (under `key_of(stamp)`): the value
+    this worker keeps under the latest stamp before `stamp`, and the players whose games'
+    results, scoresheets or disputes every write since changed (each write's record, kept at
+    its commit under the stamp it wrote with the stamp it replaced, read with the division's row
+    locked: `Replaced`). That value, those players' parts read again now, is the value under
+    `stamp`. None where the value is to be computed afresh, a write between changed more (it
+    keeps no record), a record is gone, or the chain is longer than `CHANGES_CHAIN`."""
+    if computing_afresh():
+        return None
     players: set[int] = set()
     for _ in range(CHANGES_CHAIN):
         found = cache.get(changes_key(division_id, stamp))
@@ -292,8 +298,9 @@ def changed_players(
             return None
         stamp, changed = found
         players.update(changed)
-        if held(stamp):
-            return stamp, players
+        if key_of(stamp) in memo:
+            value = memo.get(key_of(stamp))
+            return None if value is None else (value, players)
     return None
 
 
