@@ -159,7 +159,7 @@ def _solve(
         graph = rx.PyGraph(multigraph=False)
         graph.add_nodes_from(range(n + 1))
         graph.add_edges_from(weighted)
-        matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_weight)
+        matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     else:
         matching = _solve_wide(n + 1, weighted)
     size = n + (1 if byes else 0)
@@ -177,10 +177,6 @@ def _solve(
         pairs.append((i, j))
         total += edges[(i, j)]
     return pairs, bye, total
-
-
-def _weight(weight: int) -> int:
-    return weight
 
 
 def _solve_wide(nodes: int, weighted: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
