@@ -234,7 +234,9 @@ def main() -> int:
     saved: dict[int, float] = {}  # table: when its second report was answered
     on_screen: dict[int, float] = {}  # table: when a screen's feed first showed it
     on_phone: dict[int, float] = {}  # player index: when their live feed first had the result
-    answers = {200: 0, 304: 0}  # the live feed's answers: a new body, or nothing changed
+    # The live feed's answers: a new body, a new record or rank alone, or nothing changed.
+    answers = {200: 0, 304: 0}
+    parts = [0]
     opened: set[int] = set()  # the phones whose feed has answered once
     stopping: asyncio.Event | None = None
     ready = threading.Event()
@@ -244,6 +246,8 @@ def main() -> int:
         bench/load.py's; with `kept` (`--keep-alive`), on the connection kept there from the
         last, as a browser keeps one, and a new one when the server has closed it."""
         match = f"If-None-Match: {etag}\r\n" if etag else ""
+        if etag and path.endswith("/live"):  # as static/phone.js: a record and rank alone
+            match += "X-Spread-Parts: 1\r\n"
         close = "" if kept is not None else "Connection: close\r\n"
         request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{match}{close}\r\n".encode()
         for attempt in (1, 2):
@@ -307,6 +311,8 @@ def main() -> int:
             status, body, etag, now = await timed("live", f"/p/{token}/live", etag, kept)
             if status in (200, 304):
                 opened.add(index)
+            if status == 200 and '"body"' not in body:
+                parts[0] += 1
             if status == 200 and "Recorded:" in body and index not in on_phone:
                 on_phone[index] = now
             await asyncio.sleep(args.poll)
@@ -468,8 +474,9 @@ def main() -> int:
     )
     polls = answers[200] + answers[304]
     print(
-        f"live answers: {answers[200]} bodies (200), {answers[304]} unchanged (304):"
-        f" {answers[200] / max(1, polls):.0%} of polls brought something new"
+        f"live answers: {answers[200] - parts[0]} bodies (200), {parts[0]} a record and rank"
+        f" alone (200), {answers[304]} unchanged (304): {answers[200] / max(1, polls):.0%} of"
+        " polls brought something new"
     )
     missed |= len(screen_lag) < len(saved) or max(screen_lag, default=0.0) >= 5.0
     print(cpu_line(cpu, requests) + f"; the bench's own CPU {client_cpu:.1f} s")

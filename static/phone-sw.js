@@ -106,6 +106,29 @@ function page(event) {
   ]);
 }
 
+// A live answer kept as the page's last: one without the body (a new record or rank alone)
+// goes into the body kept before it, under its own tag.
+function keepLive(key, response) {
+  return Promise.all([caches.open(CACHE), response.json()]).then(function (both) {
+    const cache = both[0];
+    const data = both[1];
+    const tag = response.headers.get("ETag") || "";
+    const keep = function (kept) {
+      return cache.put(key, new Response(JSON.stringify(kept), {
+        headers: { "Content-Type": "application/json", ETag: tag },
+      }));
+    };
+    if (typeof data.body === "string") return keep(data);
+    return cache.match(key).then(function (found) {
+      if (!found) return null;
+      return found.json().then(function (kept) {
+        kept.standing = data.standing;
+        return keep(kept);
+      });
+    });
+  });
+}
+
 // The page's live feed: as the network answers it; its last body kept, and given back when the
 // network does not answer (without the clock, whose time would be old).
 function live(event) {
@@ -115,7 +138,7 @@ function live(event) {
     tell(event.clientId, false);
     if (response.status === 200) {
       const copy = response.clone();
-      event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(key, copy); }));
+      event.waitUntil(keepLive(key, copy));
     }
     return response;
   }).catch(function () {

@@ -1,7 +1,8 @@
 // The player's page keeps itself up to date without a reload: it polls its live feed
 // (/p/<token>/live) every 3 s with If-None-Match, a bare 304 while nothing it shows has
-// changed; a new round's table and opponent, a result recorded, a new record or rank come
-// in its body, put in place of the old one, and the round's clock with the server's time.
+// changed; a new round's table and opponent or a result recorded come in its body, put in
+// place of the old one; a new record or rank alone (another game's result) comes alone and
+// replaces only itself; and the round's clock with the server's time.
 (function () {
   "use strict";
   const live = JSON.parse(document.getElementById("phone-live").textContent);
@@ -47,14 +48,21 @@
   function poll() {
     const sentAt = Date.now();
     const fresh = sentAt - synced > RESYNC;
-    const headers = fresh ? {} : { "If-None-Match": etag };
+    // X-Spread-Parts: while the body is the feed's own, a new record or rank comes alone.
+    const headers = fresh ? {} : { "If-None-Match": etag, "X-Spread-Parts": "1" };
     fetch(live.url, { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         const receivedAt = Date.now();
         if (response.status !== 200) return null;
         const tag = response.headers.get("ETag");
         return response.json().then(function (data) {
-          if (tag !== etag) replace(data.body, data.title);
+          if (tag !== etag) {
+            if (typeof data.body === "string") replace(data.body, data.title);
+            // The record and rank come with every answer; kept offline, they may be newer
+            // than the kept body's.
+            const standing = document.getElementById("phone-standing");
+            if (standing && typeof data.standing === "string") standing.innerHTML = data.standing;
+          }
           etag = tag || etag;
           synced = sentAt;
           clock.update(data.clock, sentAt, receivedAt);

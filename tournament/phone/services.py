@@ -15,7 +15,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
@@ -46,6 +46,7 @@ from tournament.scoresheets import services as scoresheets
 from tournament.standings import memos, read_model
 from tournament.standings import stamps as division_stamps
 from tournament.standings.cache_once import get_or_compute
+from tournament.standings.rows import record_text
 
 if TYPE_CHECKING:
     pass
@@ -580,12 +581,18 @@ def warm_snapshot(division_id: int) -> None:
 
 
 def _standing(division: Division) -> dict[int, dict[str, Any]]:
-    """Each player's record and rank, by the player's key (the cached standings)."""
+    """Each player's record and rank, by the player's key (the cached standings). Players of
+    the same record and rank share one entry (`_standing_entry`): read, never changed."""
     stamps = division_stamps.read(division)
     return {
-        row.player.pk: {"record": row.record, "rank": row.rank}
+        row.player.pk: _standing_entry(row.wins, row.losses, row.rank)
         for row in read_model.division_standings(division, public=True, stamps=stamps)
     }
+
+
+@lru_cache(maxsize=4096)
+def _standing_entry(wins: float, losses: float, rank: int | None) -> dict[str, Any]:
+    return {"record": record_text(wins, losses), "rank": rank}
 
 
 def _build_snapshot(division: Division) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
@@ -85,7 +86,8 @@ class _Poll:
         return kept
 
     def standing(self) -> str:
-        return _standing(self.snap["standing"].get(self.player_id))
+        row = self.snap["standing"].get(self.player_id)
+        return "" if row is None else _standing(row["record"], row["rank"], get_language())
 
 
 def _poll(request: HttpRequest, token: str) -> _Poll:
@@ -110,9 +112,23 @@ def _poll(request: HttpRequest, token: str) -> _Poll:
 
 
 def _live_etag(key: str, standing: str, clock_version: str) -> str:
-    """What the live feed is kept by: the body's key, the record and rank, the clock."""
-    raw = f"{key}:{standing}:{clock_version}"
-    return '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
+    """What the live feed is kept by: the body's key, then the record and rank and the clock,
+    each part a digest of its own (`_body_part`: a page whose body is the feed's own needs
+    only the rest)."""
+    body = hashlib.sha256(key.encode()).hexdigest()[:16]
+    rest = hashlib.sha256(f"{standing}:{clock_version}".encode()).hexdigest()[:16]
+    return f'"{body}-{rest}"'
+
+
+def _body_part(tag: str) -> str:
+    """The body's part of a live feed's tag (`_live_etag`), "" for any other tag."""
+    body, dash, _rest = tag.strip().strip('"').partition("-")
+    return body if dash and len(body) == 16 else ""
+
+
+# Sent by a page that takes a live answer without the body when its own body is the feed's:
+# the record and rank, and the clock (static/phone.js). A page without it gets the body always.
+PARTS_HEADER = "X-Spread-Parts"
 
 
 def page(request: HttpRequest, token: str) -> HttpResponse:
@@ -125,7 +141,7 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     poll = _poll(request, token)
     kept, standing = poll.kept(), poll.standing()
     csrf = get_token(request)
-    body = kept["body"].replace(CSRF_MARK, csrf).replace(STANDING_MARK, standing)
+    body = kept["body"].replace(CSRF_MARK, csrf).replace(STANDING_MARK, _standing_holder(standing))
     # The clock comes with the live feed's first answer, asked for at once (`static/phone.js`).
     live = {
         "url": reverse("phone-live", args=[token]),
@@ -153,14 +169,21 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
     poll = _poll(request, token)
     standing = poll.standing()
     etag = _live_etag(poll.key, standing, poll.clock_version)
-    wanted = request.headers.get("If-None-Match", "")
-    if any(tag.strip() == etag for tag in wanted.split(",")):
+    wanted = [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
+    if etag in wanted:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        kept = poll.kept()  # only now: an unchanged page costs no cache read of its body
-        body = kept["body"].replace(STANDING_MARK, standing)
         public_clock = clock.public_state_read(poll.clock_row)  # as the poll read it
-        data = {"title": kept["title"], "body": body, "clock": public_clock}
+        data = {"standing": standing, "clock": public_clock}
+        # A result elsewhere moves most players' ranks: a page whose body is still the feed's
+        # is sent its record and rank alone, and keeps its body (what the player is typing).
+        same_body = request.headers.get(PARTS_HEADER) == "1" and _body_part(etag) in map(
+            _body_part, wanted
+        )
+        if not same_body:
+            kept = poll.kept()  # only now: an unchanged body costs no cache read of it
+            data["title"] = kept["title"]
+            data["body"] = kept["body"].replace(STANDING_MARK, _standing_holder(standing))
         response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache, private"
@@ -175,13 +198,20 @@ def _own(snap: dict, player_id: int) -> tuple:
     return (players[player_id], mine, opponents, snap["division"], snap["tournament"])
 
 
-def _standing(row: dict | None) -> str:
-    if row is None:
-        return ""
+def _standing_holder(standing: str) -> str:
+    """The record and rank in the body, where a live answer without the body puts them
+    again (`static/phone.js`)."""
+    return f'<div id="phone-standing">{standing}</div>'
+
+
+@lru_cache(maxsize=4096)
+def _standing(record: str, rank: int | None, language: str) -> str:
+    """The record and rank as the page shows them, in the active `language` (the key it is
+    kept by: one line for every player of the same record, rank and language)."""
     # The record ("2–1") stays left to right inside a right-to-left sentence.
-    text = conditional_escape(_("Record %(record)s")) % {"record": ltr(row["record"])}
-    if row["rank"]:
-        text += " · " + conditional_escape(_("rank %(rank)s") % {"rank": row["rank"]})
+    text = conditional_escape(_("Record %(record)s")) % {"record": ltr(record)}
+    if rank:
+        text += " · " + conditional_escape(_("rank %(rank)s") % {"rank": rank})
     return str(format_html('<p class="record">{}</p>', mark_safe(text)))  # noqa: S308
 
 

@@ -37,7 +37,13 @@ class Row:
 
     @property
     def record(self) -> str:
-        return f"{count_text(self.wins)}–{count_text(self.losses)}"
+        return record_text(self.wins, self.losses)
+
+
+@functools.lru_cache(maxsize=4096)
+def record_text(wins: float, losses: float) -> str:
+    """A record as every page writes it ("3–1", "2½–1½")."""
+    return f"{count_text(wins)}–{count_text(losses)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,51 @@ def test_a_result_recorded_elsewhere_or_for_the_player_comes_in_the_feed(
     assert _live(token, won["ETag"]).status_code == 304
 
 
+def _plain(html: str) -> str:
+    """The text without its left-to-right isolation (`|ltr`)."""
+    return re.sub(r'<bdi dir="ltr" class="ltr">([^<]*)</bdi>', r"\1", html)
+
+
+def _parts(token: str, etag: str):
+    """A poll as static/phone.js sends it: it takes a record and rank without the body."""
+    return Client().get(
+        reverse("phone-live", args=[token]), HTTP_IF_NONE_MATCH=etag, HTTP_X_SPREAD_PARTS="1"
+    )
+
+
+def test_a_rank_moved_by_another_game_comes_alone_to_a_page_that_keeps_its_body(
+    on: Division, director: User
+) -> None:
+    token = phone.issue_link(on.players.get(number=6))  # Gus, against Fay
+    first = _live(token)
+    etag = first["ETag"]
+    assert '<div id="phone-standing"><p class="record">Record 0–0 · rank 1</p></div>' in _plain(
+        first.json()["body"]
+    )
+
+    results.enter_line(on, 1, "3 400 4 300", director)  # not Gus's game: his rank moves
+    moved = _parts(token, etag)
+    assert moved.status_code == 200
+    data = moved.json()
+    assert set(data) == {"standing", "clock"}  # no body, no title: the page keeps its own
+    assert _plain(data["standing"]) == '<p class="record">Record 0–0 · rank 2</p>'
+    assert moved["ETag"] != etag and moved["ETag"].split("-")[0] == etag.split("-")[0]
+    assert _parts(token, moved["ETag"]).status_code == 304
+
+    # The same change to a page that does not take parts, or holds another body: the body.
+    whole = _live(token, etag).json()
+    assert '<div id="phone-standing"><p class="record">Record 0–0 · rank 2</p></div>' in (
+        _plain(whole["body"])
+    )
+    assert whole["standing"] == data["standing"] and whole["title"]
+    assert "body" in _parts(token, '"0123456789abcdef-0123456789abcdef"').json()
+    assert "body" in _parts(token, "").json()
+
+    results.enter_line(on, 1, "6 500 5 300", director)  # Gus's own game: his body changes
+    won = _parts(token, moved["ETag"]).json()
+    assert "Recorded:" in won["body"] and "Record 1–0 · rank 1" in _plain(won["body"])
+
+
 def test_the_next_round_appears_once_published_and_not_before(
     on: Division, director: User, game_of: Callable[..., Game]
 ) -> None:
