@@ -26,6 +26,10 @@ PUBLIC_DIVISION = PUBLIC + "<str:division>/"
 API_DIVISION = "api/v1/" + PUBLIC_DIVISION
 
 urlpatterns = [
+    # The players' phones first: a hall's thousand phones poll their live feed every 3 s, and
+    # no other address begins with p/.
+    path("p/", include(phone.worker)),
+    path("p/<str:token>/", include(phone.player)),
     # The desk's pages of people and rating lists, before /desk/<slug>/ (those slugs are
     # reserved: `Tournament.RESERVED_SLUGS`).
     path("desk/people/", include(people.desk)),
@@ -43,9 +47,7 @@ urlpatterns = [
     path(DIVISION, include(scoresheets.desk_division)),
     path(GAME, include(scoresheets.desk_game)),
     path(SHEET, include(scoresheets.desk_sheet)),
-    # The players' phones.
-    path("p/", include(phone.worker)),
-    path("p/<str:token>/", include(phone.player)),
+    # The desk's side of the players' phones.
     path(DIVISION, include(phone.desk_division)),
     # The public pages, the hall's display and the API.
     path("", include(public.pages)),
