@@ -159,6 +159,9 @@ _PLAYER = operator.attrgetter("player")
 _RANK = operator.attrgetter("rank")
 _BEFORE = operator.attrgetter("before")
 _AFTER = operator.attrgetter("after")
+# A row's record (made in C: one small tuple a player): a write of results changes the records
+# of players it did not name too (a round's byes count once it has a result).
+RECORD = operator.attrgetter("wins", "losses", "spread", "games")
 _MISSING = object()
 
 # A card's keys before its rank: a card's text is kept in two pieces, either side of its rank,
@@ -180,6 +183,7 @@ class _Board:
     tails: dict[int, bytes]
     befores: dict[int, int]
     afters: dict[int, int]
+    records: dict[int, tuple[float, float, int, int]]  # wins, losses, spread, games
     gibsons: set[int]
     classes: dict[int, str]
     photos: dict[int, str]
@@ -413,6 +417,7 @@ def _built(
     where = (division.tournament.slug, division.name)
     befores = dict(zip(map(_PK, rated), map(_BEFORE, rated), strict=True))
     afters = dict(zip(map(_PK, rated), map(_AFTER, rated), strict=True))
+    records = dict(zip(order, map(RECORD, rows), strict=True))
     found = kept_before(division.pk, stamps.stamp, memos.CARD_TEXTS, lambda s: (division.pk, s))
     old = found[0] if found is not None else None
     if old is not None and (
@@ -425,15 +430,16 @@ def _built(
         gibsons, classes = _marks(division, list(players.values()), stamps)
         photo_stamps = photos.photo_stamps(division)
         changed = set(order)
-        board = _Board(where, current_round, {}, {}, {}, befores, afters, gibsons, classes,
+        board = _Board(where, current_round, {}, {}, {}, befores, afters, records, gibsons, classes,
                        photo_stamps, {}, {}, set(), {}, {}, b"[]")  # fmt: skip
     else:
         gibsons = _gibsons(division, stamps)
         changed = found[1] | _differing(befores, old.befores) | _differing(afters, old.afters)
+        changed |= _differing(records, old.records)
         changed = (changed | (gibsons ^ old.gibsons)) & players.keys()
         board = _Board(
             where, current_round, dict(old.cards), dict(old.heads), dict(old.tails), befores,
-            afters, gibsons, old.classes, old.photos, dict(old.seats), dict(old.tables),
+            afters, records, gibsons, old.classes, old.photos, dict(old.seats), dict(old.tables),
             set(old.loose), dict(old.table_entries), dict(old.table_texts), old.tables_text,
         )  # fmt: skip
     extras = {"division": division, "photos": board.photos, "gibsons": gibsons,

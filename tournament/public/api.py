@@ -23,7 +23,7 @@ from tournament.core.access import get_public_division, get_public_tournament
 from tournament.core.choices import DISPLAY_VIEWS
 from tournament.core.http import public_json, public_json_text
 from tournament.hall import photos
-from tournament.hall.cards import rank_texts
+from tournament.hall.cards import RECORD, rank_texts
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
 from tournament.standings import memos, queries, read_model
@@ -263,6 +263,7 @@ class _Display:
     pairings_text: bytes
     tails: dict[int, bytes]
     afters: dict[int, int]
+    records: dict[int, tuple[float, float, int, int]]  # wins, losses, spread, games
 
 
 def _pairings_of(
@@ -317,22 +318,24 @@ def _displayed(
     last, games = _latest_round(read)
     people = dict(zip(map(_ID, read.players), read.players, strict=True))
     afters = dict(zip(map(_PK, rated), map(_AFTER, rated), strict=True))
+    records = dict(zip(order, map(RECORD, rows), strict=True))
     found = kept_before(div.pk, stamps.stamp, memos.DISPLAY_TEXTS, lambda s: (div.pk, s))
     if found is None or found[0].last != last or found[0].tails.keys() != set(order):
         pairings = _pairings_of(games, people)
-        shown = _Display(last, pairings, _joined(pairings), {}, afters)
+        shown = _Display(last, pairings, _joined(pairings), {}, afters, records)
         changed = set(order)
     else:
         old, changed = found
         mine = [g for g in games if g.player1_id in changed or g.player2_id in changed]
         now = _pairings_of(mine, people, changed)
-        shown = _Display(last, old.pairings, old.pairings_text, dict(old.tails), afters)
+        shown = _Display(last, old.pairings, old.pairings_text, dict(old.tails), afters, records)
         if any(now.get(pk, []) != old.pairings.get(pk, []) for pk in changed):
             pairings = {**old.pairings, **now}
             for pk in changed - now.keys():
                 pairings.pop(pk, None)
             shown.pairings, shown.pairings_text = pairings, _joined(pairings)
-        changed = (changed | _differing(afters, old.afters)) & shown.tails.keys()
+        changed |= _differing(afters, old.afters) | _differing(records, old.records)
+        changed &= shown.tails.keys()
     by_pk = dict(zip(order, rows, strict=True))
     for pk in changed:
         row = _standing_row(by_pk[pk], afters.get(pk))
