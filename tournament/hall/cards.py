@@ -11,7 +11,7 @@ import functools
 import json
 import operator
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import chain, islice, repeat
 from typing import Any, cast
@@ -157,8 +157,7 @@ _NO_GAMES: tuple[Any, Any] = (None, None)
 _PK = operator.attrgetter("player.id")
 _PLAYER = operator.attrgetter("player")
 _RANK = operator.attrgetter("rank")
-_BEFORE = operator.attrgetter("before")
-_AFTER = operator.attrgetter("after")
+_RATING = operator.attrgetter("before", "after")
 # A row's record (made in C: one small tuple a player): a write of results changes the records
 # of players it did not name too (a round's byes count once it has a result).
 RECORD = operator.attrgetter("wins", "losses", "spread", "games")
@@ -181,8 +180,7 @@ class _Board:
     cards: dict[int, dict[str, Any]]  # with "rank": None, put in when asked (`_ranked`)
     heads: dict[int, bytes]  # UTF-8, as the feed is sent: joined without a copy of each
     tails: dict[int, bytes]
-    befores: dict[int, int]
-    afters: dict[int, int]
+    ratings: dict[int, tuple[int, int]]  # before the event, now
     records: dict[int, tuple[float, float, int, int]]  # wins, losses, spread, games
     gibsons: set[int]
     classes: dict[int, str]
@@ -270,7 +268,7 @@ def _read_parts(
 
 
 def _parts(
-    division: Division, players: dict[int, Player], stamp: str
+    division: Division, players_of: Callable[[], dict[int, Player]], stamp: str
 ) -> tuple[dict[int, tuple[Any, Any]], int]:
     """Every player's part of the cards (`_games_of`) and the latest round, kept in this
     process under the division's stamp (`memos.CARD_PARTS`); after a write of results, the
@@ -278,6 +276,7 @@ def _parts(
     key = (division.pk, stamp)
     found = memos.CARD_PARTS.get(key)
     if found is None:
+        players = players_of()  # the standings' players by key, made where they are read
         found = _patched(division, players, stamp) or _read_parts(division, players)
         memos.CARD_PARTS.put(key, found)
     return found
@@ -296,13 +295,11 @@ def _patched(
     if found is None:
         return None
     (parts, current_round), players_changed = found
-    # The latest round is the same where it has a game and none is after it (two lookups by
-    # the division's and round's index, not a scan of every game).
-    games = Game.objects.published().filter(division=division).exclude(kind=Game.VOID)
-    if (
-        not games.filter(round=current_round).exists()
-        or games.filter(round__gt=current_round).exists()
-    ):
+    # The latest round is the same where it is the highest from it on (one lookup by the
+    # division's and round's index, not a scan of every game).
+    games = Game.objects.published().filter(division=division, round__gte=current_round)
+    latest = games.exclude(kind=Game.VOID).order_by("-round").values_list("round", flat=True)
+    if list(latest[:1]) != [current_round]:
         return None
     changed = sorted(players_changed)
     by_player, _ = _sides(division, players, changed)
@@ -312,14 +309,14 @@ def _patched(
 
 def _card(
     row: Row,
-    rating: RatingRow | None,
+    rating: tuple[int, int] | None,
     games: tuple[Any, Any],
     extras: dict[str, Any],
 ) -> dict[str, Any]:
+    """A player's card; `rating`: their rating before the event and now (None: unrated)."""
     p = row.player
     last, current = games
-    before = rating.before if rating else p.rating
-    now = rating.after if rating else p.rating
+    before, now = rating if rating is not None else (p.rating, p.rating)
     stamp = extras["photos"].get(p.pk)
     return {
         "number": p.number,
@@ -391,6 +388,14 @@ def _board(division: Division, stamps: DivisionStamps) -> tuple[_Board, list[Row
     return board, rows, order
 
 
+def rows_of(players: set[int], order: list[int], rows: list[Row]) -> dict[int, Row]:
+    """These players' standings rows by key (`order`: the rows' players' keys): found in C, one
+    by one where they are few."""
+    if len(players) <= 32:
+        return {pk: rows[order.index(pk)] for pk in players}
+    return dict(zip(order, rows, strict=True))
+
+
 def _differing(now: dict[int, Any], before: dict[int, Any]) -> set[int]:
     """The players whose value differs between the two (or is in one alone)."""
     if now == before:
@@ -412,40 +417,38 @@ def _built(
     of an earlier round changes the ratings after it), the rest kept (a rank is put in when the
     feed is written); else every card made. A card is a function of the player's row but its
     rank, rating, games, marks and photo, and the division's address."""
-    players = dict(zip(order, map(_PLAYER, rows), strict=True))
-    parts, current_round = _parts(division, players, stamps.stamp)
+    parts, current_round = _parts(
+        division, lambda: dict(zip(order, map(_PLAYER, rows), strict=True)), stamps.stamp
+    )
     where = (division.tournament.slug, division.name)
-    befores = dict(zip(map(_PK, rated), map(_BEFORE, rated), strict=True))
-    afters = dict(zip(map(_PK, rated), map(_AFTER, rated), strict=True))
+    ratings = dict(zip(map(_PK, rated), map(_RATING, rated), strict=True))
     records = dict(zip(order, map(RECORD, rows), strict=True))
     found = kept_before(division.pk, stamps.stamp, memos.CARD_TEXTS, lambda s: (division.pk, s))
     old = found[0] if found is not None else None
     if old is not None and (
         old.where != where
         or old.current_round != current_round
-        or old.heads.keys() != players.keys()
+        or old.heads.keys() != records.keys()
     ):
         old = None
     if found is None or old is None:
-        gibsons, classes = _marks(division, list(players.values()), stamps)
+        gibsons, classes = _marks(division, list(map(_PLAYER, rows)), stamps)
         photo_stamps = photos.photo_stamps(division)
         changed = set(order)
-        board = _Board(where, current_round, {}, {}, {}, befores, afters, records, gibsons, classes,
+        board = _Board(where, current_round, {}, {}, {}, ratings, records, gibsons, classes,
                        photo_stamps, {}, {}, set(), {}, {}, b"[]")  # fmt: skip
     else:
         gibsons = _gibsons(division, stamps)
-        changed = found[1] | _differing(befores, old.befores) | _differing(afters, old.afters)
-        changed |= _differing(records, old.records)
-        changed = (changed | (gibsons ^ old.gibsons)) & players.keys()
+        changed = found[1] | _differing(ratings, old.ratings) | _differing(records, old.records)
+        changed = (changed | (gibsons ^ old.gibsons)) & records.keys()
         board = _Board(
-            where, current_round, dict(old.cards), dict(old.heads), dict(old.tails), befores,
-            afters, records, gibsons, old.classes, old.photos, dict(old.seats), dict(old.tables),
+            where, current_round, dict(old.cards), dict(old.heads), dict(old.tails), ratings,
+            records, gibsons, old.classes, old.photos, dict(old.seats), dict(old.tables),
             set(old.loose), dict(old.table_entries), dict(old.table_texts), old.tables_text,
         )  # fmt: skip
     extras = {"division": division, "photos": board.photos, "gibsons": gibsons,
               "classes": board.classes}  # fmt: skip
-    by_pk = dict(zip(order, rows, strict=True))
-    ratings = dict(zip(map(_PK, rated), rated, strict=True))
+    by_pk = rows_of(changed, order, rows)
     seats, tables = board.seats, board.tables
     touched: set[int] = set()
     for pk in changed:
@@ -471,9 +474,15 @@ def _arrange(board: _Board, order: list[int], touched: set[int]) -> None:
     """The latest round's tables made again where their players or their order changed: the
     tables `touched`, and those whose order is the standings' where it moved."""
     seats, tables = board.seats, board.tables
-    pos = dict(zip(order, range(len(order)), strict=True))
+    pos: dict[int, int] = {}  # each player's place in the standings, made where it is needed
+
+    def places() -> dict[int, int]:
+        if not pos:
+            pos.update(zip(order, range(len(order)), strict=True))
+        return pos
+
     for table in board.loose - touched:
-        if _seated(tables[table], seats, pos) != tables[table]:
+        if _seated(tables[table], seats, places()) != tables[table]:
             touched.add(table)
     for table in touched:
         if not tables.get(table):
@@ -482,10 +491,11 @@ def _arrange(board: _Board, order: list[int], touched: set[int]) -> None:
             board.table_entries.pop(table, None)
             board.table_texts.pop(table, None)
             continue
-        tables[table] = _seated(tables[table], seats, pos)
         if _loose(tables[table], seats):
+            tables[table] = _seated(tables[table], seats, places())
             board.loose.add(table)
-        else:
+        else:  # one player going first, the other not: the standings do not count
+            tables[table] = sorted(tables[table], key=lambda pk: not seats[pk][2])
             board.loose.discard(table)
         entry = _table(table, tables[table], seats, board.current_round)
         board.table_entries[table] = entry

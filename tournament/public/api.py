@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import chain, islice, repeat
 from typing import Any
@@ -23,7 +23,7 @@ from tournament.core.access import get_public_division, get_public_tournament
 from tournament.core.choices import DISPLAY_VIEWS
 from tournament.core.http import public_json, public_json_text
 from tournament.hall import photos
-from tournament.hall.cards import RECORD, rank_texts
+from tournament.hall.cards import RECORD, rank_texts, rows_of
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
 from tournament.standings import memos, queries, read_model
@@ -236,12 +236,17 @@ def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     )
 
 
-def _latest_round(read: Any) -> tuple[int, list[Any]]:
-    """The division's latest published round with games, from the read model's (`read`): its
-    number and its games (plain rows, as read; no model instance built for a game)."""
+def _latest_round(read: Any) -> int:
+    """The division's latest published round with games, from the read model's (`read`)."""
     rounds = [n for n, rows in read.rows.items() if any(g.kind != Game.VOID for g in rows)]
-    last = max(rounds, default=0)
-    return last, [g for g in read.rows.get(last, ()) if g.kind != Game.VOID]
+    return max(rounds, default=0)
+
+
+def _done(games: Iterable[Any]) -> dict[int, Any]:
+    """The games between two players with a result, by key."""
+    return {
+        g.pk: g for g in games if g.kind != Game.VOID and g.player2_id is not None and g.has_result
+    }
 
 
 _ID = operator.attrgetter("id")
@@ -264,6 +269,8 @@ class _Display:
     tails: dict[int, bytes]
     afters: dict[int, int]
     records: dict[int, tuple[float, float, int, int]]  # wins, losses, spread, games
+    people: dict[int, Any]  # the players by key (a result changes none)
+    done: dict[int, Any]  # the round's games between two players with a result, by key
 
 
 def _pairings_of(
@@ -315,20 +322,33 @@ def _displayed(
     under an earlier stamp where a write of results alone came between (`stamps.kept_before`),
     the rows of the players it changed, and the standing rows of those whose rating changed,
     written again; else every row written."""
-    last, games = _latest_round(read)
-    people = dict(zip(map(_ID, read.players), read.players, strict=True))
+    last = _latest_round(read)
     afters = dict(zip(map(_PK, rated), map(_AFTER, rated), strict=True))
     records = dict(zip(order, map(RECORD, rows), strict=True))
     found = kept_before(div.pk, stamps.stamp, memos.DISPLAY_TEXTS, lambda s: (div.pk, s))
-    if found is None or found[0].last != last or found[0].tails.keys() != set(order):
+    if found is None or found[0].last != last or found[0].tails.keys() != records.keys():
+        games = [g for g in read.rows.get(last, ()) if g.kind != Game.VOID]
+        people = dict(zip(map(_ID, read.players), read.players, strict=True))
         pairings = _pairings_of(games, people)
-        shown = _Display(last, pairings, _joined(pairings), {}, afters, records)
+        shown = _Display(
+            last, pairings, _joined(pairings), {}, afters, records, people, _done(games)
+        )
         changed = set(order)
     else:
         old, changed = found
-        mine = [g for g in games if g.player1_id in changed or g.player2_id in changed]
-        now = _pairings_of(mine, people, changed)
-        shown = _Display(last, old.pairings, old.pairings_text, dict(old.tails), afters, records)
+        mine = [
+            g for g in read.rows.get(last, ()) if g.player1_id in changed or g.player2_id in changed
+        ]
+        done = dict(old.done)
+        for g in mine:
+            done.pop(g.pk, None)
+        done.update(_done(mine))
+        mine = [g for g in mine if g.kind != Game.VOID]
+        now = _pairings_of(mine, old.people, changed)
+        shown = _Display(
+            last, old.pairings, old.pairings_text, dict(old.tails), afters, records, old.people,
+            done,
+        )  # fmt: skip
         if any(now.get(pk, []) != old.pairings.get(pk, []) for pk in changed):
             pairings = {**old.pairings, **now}
             for pk in changed - now.keys():
@@ -336,7 +356,7 @@ def _displayed(
             shown.pairings, shown.pairings_text = pairings, _joined(pairings)
         changed |= _differing(afters, old.afters) | _differing(records, old.records)
         changed &= shown.tails.keys()
-    by_pk = dict(zip(order, rows, strict=True))
+    by_pk = rows_of(changed, order, rows)
     for pk in changed:
         row = _standing_row(by_pk[pk], afters.get(pk))
         del row["rank"]  # put in as the feed is written
@@ -377,14 +397,8 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     if shown is None:
         shown = _displayed(div, stamps, read, rows, order, rated)
         memos.DISPLAY_TEXTS.put(key, shown)
-    last = shown.last
-    done = {
-        g.pk: g
-        for g in read.rows.get(last, ())
-        if g.kind != Game.VOID and g.player2_id is not None and g.has_result
-    }
-    recent = _recent(div, last, done)
-    people = dict(zip(map(_ID, read.players), read.players, strict=True))
+    last, people = shown.last, shown.people
+    recent = _recent(div, last, shown.done)
     ratings = dict(zip(map(_PK, rated), rated, strict=True))
 
     def change(p: Any) -> int:
