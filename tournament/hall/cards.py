@@ -13,7 +13,6 @@ import operator
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import chain, islice, repeat
 from typing import Any, cast
 
 from django.db.models import Q
@@ -161,7 +160,6 @@ _RATING = operator.attrgetter("before", "after")
 # A row's record (made in C: one small tuple a player): a write of results changes the records
 # of players it did not name too (a round's byes count once it has a result).
 RECORD = operator.attrgetter("wins", "losses", "spread", "games")
-_MISSING = object()
 
 # A card's keys before its rank: a card's text is kept in two pieces, either side of its rank,
 # which a result moves for the players between the two's old and new places.
@@ -205,7 +203,7 @@ def _split(card: dict[str, Any]) -> tuple[bytes, bytes]:
 _RANK_TEXTS: tuple[bytes, ...] = ()
 
 
-def rank_texts(ranks: list[int | None]) -> Iterable[bytes]:
+def rank_texts(ranks: list[int | None]) -> list[bytes]:
     """Each rank as JSON text (UTF-8), from a table of them made once (a tuple replaced whole
     where it is too short, never changed: safe for any thread to read)."""
     global _RANK_TEXTS
@@ -218,7 +216,7 @@ def rank_texts(ranks: list[int | None]) -> Iterable[bytes]:
     top = max(known, default=0)
     if top >= len(table):
         table = _RANK_TEXTS = tuple(str(n).encode() for n in range(max(top + 1, 2 * len(table))))
-    return map(table.__getitem__, known)
+    return list(map(table.__getitem__, known))
 
 
 def _seat(card: dict[str, Any]) -> tuple[int, int, bool, Any] | None:
@@ -366,12 +364,25 @@ def scoreboard_json(division: Division, stamps: DivisionStamps) -> bytes:
     between, in one join."""
     board, rows, order = _board(division, stamps)
     head = json.dumps(_head(division, board), ensure_ascii=False)[:-1] + ', "players": ['
+    heads = list(map(board.heads.__getitem__, order))
+    tails = list(map(board.tails.__getitem__, order))
     ranks = rank_texts(list(map(_RANK, rows)))
-    heads, tails = map(board.heads.__getitem__, order), map(board.tails.__getitem__, order)
-    cards = zip(repeat(b", "), heads, ranks, tails)
-    pieces = islice(chain.from_iterable(cards), 1, None)  # no ", " before the first card
     end = (b'], "tables": ', board.tables_text, b"}")
-    return b"".join(chain((head.encode(),), pieces, end))
+    return interleaved(head.encode(), [heads, ranks, tails], end)
+
+
+def interleaved(start: bytes, columns: list[list[bytes]], end: Iterable[bytes]) -> bytes:
+    """`start`, the rows' pieces (row i: each column's i-th piece), each row after the first
+    after ", ", and `end`, joined once (the pieces put in place by slices, in C)."""
+    count, width = len(columns[0]), len(columns) + 1
+    if not count:
+        return b"".join((start, *end))
+    pieces: list[bytes] = [b", "] * (count * width)
+    for i, column in enumerate(columns, 1):
+        pieces[i::width] = column
+    pieces[0] = start  # in the first row's ", "
+    pieces.extend(end)
+    return b"".join(pieces)
 
 
 def _board(division: Division, stamps: DivisionStamps) -> tuple[_Board, list[Row], list[int]]:
@@ -396,12 +407,12 @@ def rows_of(players: set[int], order: list[int], rows: list[Row]) -> dict[int, R
     return dict(zip(order, rows, strict=True))
 
 
-def _differing(now: dict[int, Any], before: dict[int, Any]) -> set[int]:
-    """The players whose value differs between the two (or is in one alone)."""
+def differing(now: dict[int, Any], before: dict[int, Any]) -> set[int]:
+    """The players whose value (hashable) differs between the two, or is in one alone: found
+    in C, by the two's items."""
     if now == before:
         return set()
-    found = {pk for pk, value in now.items() if before.get(pk, _MISSING) != value}
-    return found | (before.keys() - now.keys())
+    return {pk for pk, _ in now.items() ^ before.items()}
 
 
 def _built(
@@ -439,7 +450,7 @@ def _built(
                        photo_stamps, {}, {}, set(), {}, {}, b"[]")  # fmt: skip
     else:
         gibsons = _gibsons(division, stamps)
-        changed = found[1] | _differing(ratings, old.ratings) | _differing(records, old.records)
+        changed = found[1] | differing(ratings, old.ratings) | differing(records, old.records)
         changed = (changed | (gibsons ^ old.gibsons)) & records.keys()
         board = _Board(
             where, current_round, dict(old.cards), dict(old.heads), dict(old.tails), ratings,

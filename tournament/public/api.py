@@ -11,7 +11,7 @@ import json
 import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import chain, islice, repeat
+from itertools import chain
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -23,7 +23,7 @@ from tournament.core.access import get_public_division, get_public_tournament
 from tournament.core.choices import DISPLAY_VIEWS
 from tournament.core.http import public_json, public_json_text
 from tournament.hall import photos
-from tournament.hall.cards import RECORD, rank_texts, rows_of
+from tournament.hall.cards import RECORD, differing, interleaved, rank_texts, rows_of
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
 from tournament.standings import memos, queries, read_model
@@ -253,7 +253,7 @@ _ID = operator.attrgetter("id")
 _PK = operator.attrgetter("player.id")
 _RANK = operator.attrgetter("rank")
 _AFTER = operator.attrgetter("after")
-_MISSING = object()
+_RANK_OPENING = b'{"rank": '  # a standing row's text, to its rank
 
 
 @dataclass
@@ -302,14 +302,6 @@ def _joined(pairings: dict[int, list[tuple[tuple, str]]]) -> bytes:
     return ", ".join(t for _, t in sorted(chain.from_iterable(pairings.values()))).encode()
 
 
-def _differing(now: dict[int, Any], before: dict[int, Any]) -> set[int]:
-    """The players whose value differs between the two (or is in one alone)."""
-    if now == before:
-        return set()
-    found = {pk for pk, value in now.items() if before.get(pk, _MISSING) != value}
-    return found | (before.keys() - now.keys())
-
-
 def _displayed(
     div: Division,
     stamps: DivisionStamps,
@@ -354,7 +346,7 @@ def _displayed(
             for pk in changed - now.keys():
                 pairings.pop(pk, None)
             shown.pairings, shown.pairings_text = pairings, _joined(pairings)
-        changed |= _differing(afters, old.afters) | _differing(records, old.records)
+        changed |= differing(afters, old.afters) | differing(records, old.records)
         changed &= shown.tails.keys()
     by_pk = rows_of(changed, order, rows)
     for pk in changed:
@@ -424,18 +416,12 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         "pin": div.display_pin if div.display_pin in DISPLAY_VIEWS else "",
     }
     ranks = rank_texts(list(map(_RANK, rows)))
-    tails = map(shown.tails.__getitem__, order)
-    standing = zip(repeat(b", "), repeat(b'{"rank": '), ranks, tails)
+    tails = list(map(shown.tails.__getitem__, order))
     start = json.dumps(head, ensure_ascii=False)[:-1] + ', "pairings": ['
     end = '], "results": ' + json.dumps(latest, ensure_ascii=False) + "}"
+    opening = b"".join((start.encode(), shown.pairings_text, b'], "standings": ['))
     return public_json_text(
-        b"".join(
-            chain(
-                (start.encode(), shown.pairings_text, b'], "standings": ['),
-                islice(chain.from_iterable(standing), 1, None),  # no ", " before the first
-                (end.encode(),),
-            )
-        )
+        interleaved(opening, [[_RANK_OPENING] * len(tails), ranks, tails], (end.encode(),))
     )
 
 

@@ -210,3 +210,15 @@ def test_a_worker_without_the_feeds_before_builds_them_afresh(
     memos.clear_all()  # another worker: it keeps no feed of the stamp before
     for served, built in _feeds(event):
         assert served == built
+
+
+def test_the_feeds_of_a_division_without_players(director: User) -> None:
+    cache.clear()
+    memos.clear_all()
+    tournament = Tournament.objects.create(name="Hall Open", slug="hall-open", public=True)
+    Division.objects.create(tournament=tournament, name="A")
+    for served, built in _feeds(Division.objects.get(tournament=tournament)):
+        assert served == built
+    display = Client().get(DISPLAY).json()
+    assert (display["pairings"], display["standings"], display["results"]) == ([], [], [])
+    assert Client().get(SCOREBOARD).json()["players"] == []
