@@ -175,6 +175,7 @@ class _Board:
 
     where: tuple[str, str]
     current_round: int
+    players: dict[int, Player]  # the standings' players by key
     cards: dict[int, dict[str, Any]]  # with "rank": None, put in when asked (`_ranked`)
     heads: dict[int, bytes]  # UTF-8, as the feed is sent: joined without a copy of each
     tails: dict[int, bytes]
@@ -428,14 +429,16 @@ def _built(
     of an earlier round changes the ratings after it), the rest kept (a rank is put in when the
     feed is written); else every card made. A card is a function of the player's row but its
     rank, rating, games, marks and photo, and the division's address."""
-    parts, current_round = _parts(
-        division, lambda: dict(zip(order, map(_PLAYER, rows), strict=True)), stamps.stamp
-    )
     where = (division.tournament.slug, division.name)
     ratings = dict(zip(map(_PK, rated), map(_RATING, rated), strict=True))
     records = dict(zip(order, map(RECORD, rows), strict=True))
     found = kept_before(division.pk, stamps.stamp, memos.CARD_TEXTS, lambda s: (division.pk, s))
     old = found[0] if found is not None else None
+    if old is not None and old.players.keys() == records.keys():
+        players = old.players  # a write of results alone changes no player
+    else:
+        players = dict(zip(order, map(_PLAYER, rows), strict=True))
+    parts, current_round = _parts(division, lambda: players, stamps.stamp)
     if old is not None and (
         old.where != where
         or old.current_round != current_round
@@ -443,17 +446,18 @@ def _built(
     ):
         old = None
     if found is None or old is None:
-        gibsons, classes = _marks(division, list(map(_PLAYER, rows)), stamps)
+        gibsons, classes = _marks(division, list(players.values()), stamps)
         photo_stamps = photos.photo_stamps(division)
         changed = set(order)
-        board = _Board(where, current_round, {}, {}, {}, ratings, records, gibsons, classes,
-                       photo_stamps, {}, {}, set(), {}, {}, b"[]")  # fmt: skip
+        board = _Board(where, current_round, players, {}, {}, {}, ratings, records, gibsons,
+                       classes, photo_stamps, {}, {}, set(), {}, {}, b"[]")  # fmt: skip
     else:
         gibsons = _gibsons(division, stamps)
         changed = found[1] | differing(ratings, old.ratings) | differing(records, old.records)
         changed = (changed | (gibsons ^ old.gibsons)) & records.keys()
         board = _Board(
-            where, current_round, dict(old.cards), dict(old.heads), dict(old.tails), ratings,
+            where, current_round, players, dict(old.cards), dict(old.heads), dict(old.tails),
+            ratings,
             records, gibsons, old.classes, old.photos, dict(old.seats), dict(old.tables),
             set(old.loose), dict(old.table_entries), dict(old.table_texts), old.tables_text,
         )  # fmt: skip
