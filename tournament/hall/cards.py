@@ -176,7 +176,7 @@ class _Board:
     where: tuple[str, str]
     current_round: int
     players: dict[int, Player]  # the standings' players by key
-    cards: dict[int, dict[str, Any]]  # with "rank": None, put in when asked (`_ranked`)
+    cards: dict[int, dict[str, Any]]  # with "rank": None, put in when asked (`scoreboard`)
     heads: dict[int, bytes]  # UTF-8, as the feed is sent: joined without a copy of each
     tails: dict[int, bytes]
     ratings: dict[int, tuple[int, int]]  # before the event, now

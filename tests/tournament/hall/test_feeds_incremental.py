@@ -8,6 +8,7 @@ afresh)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -82,6 +83,11 @@ def _feeds(division: Division, made: list[int] | None = None) -> list[tuple[Any,
     ]
     if made is not None:
         made[:] = [len(made)]  # then the cards made afresh, after it
+    # Each feed's text is its content as `json.dumps` writes it (names as written), as the
+    # feeds were written whole.
+    assert served[0] == json.dumps(served[1], ensure_ascii=False).encode()
+    for text in served[2:]:
+        assert text == json.dumps(json.loads(text), ensure_ascii=False).encode()
     with memos.afresh():
         built = [
             cards.scoreboard_json(fresh, now),
