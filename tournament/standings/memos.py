@@ -169,11 +169,11 @@ CARD_PARTS: Kept[tuple[int, str], tuple[dict[int, tuple[Any, Any]], int]] = Kept
 # The player cards as the feed last built them (`hall/cards._Board`: each card's text either
 # side of its rank, what the cards show, the latest round's tables), by division and stamp:
 # after a write of results, those of the stamp before with the cards of the players whose
-# games, rating or mark it changed made again; the ranks are put in as the feed is written.
-CARD_TEXTS: Kept[tuple[int, str], Any] = Kept("card texts", 16)
+# games, record, rating or mark it changed made again; the ranks put in as the feed is written.
+CARD_TEXTS: Kept[tuple[int, str], Any] = Kept("card texts", 8)
 
 # The display feed's rows as last written (`public/api._Display`: the pairings by name, each
 # player's standing row's text after its rank, the ratings they show), by division and stamp:
-# after a write of results, those of the stamp before with the rows of the players whose games
-# or rating it changed written again; the ranks are put in as the feed is written.
-DISPLAY_TEXTS: Kept[tuple[int, str], Any] = Kept("display texts", 16)
+# after a write of results, those of the stamp before with the rows of the players whose games,
+# record or rating it changed written again; the ranks put in as the feed is written.
+DISPLAY_TEXTS: Kept[tuple[int, str], Any] = Kept("display texts", 8)
