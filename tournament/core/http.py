@@ -15,8 +15,9 @@ def public_json(data: Any) -> JsonResponse:
     return response
 
 
-def public_json_text(text: str) -> HttpResponse:
-    """`public_json` of a feed's JSON text, written already (`hall/cards.scoreboard_json`)."""
+def public_json_text(text: str | bytes) -> HttpResponse:
+    """`public_json` of a feed's JSON text (bytes: in UTF-8), written already
+    (`hall/cards.scoreboard_json`)."""
     response = HttpResponse(text, content_type="application/json")
     _public(response)
     return response

@@ -8,7 +8,10 @@ stamps, with the stamp as its ETag, so a display polling with If-None-Match gets
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -20,11 +23,12 @@ from tournament.core.access import get_public_division, get_public_tournament
 from tournament.core.choices import DISPLAY_VIEWS
 from tournament.core.http import public_json, public_json_text
 from tournament.hall import photos
+from tournament.hall.cards import RECORD, differing, interleaved, rank_texts, rows_of
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
 from tournament.standings import memos, queries, read_model
 from tournament.standings.pages import Page
-from tournament.standings.stamps import DivisionStamps
+from tournament.standings.stamps import DivisionStamps, kept_before
 
 
 def _division(request: HttpRequest, slug: str, division: str) -> Division:
@@ -232,55 +236,165 @@ def playoff(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     )
 
 
-def _latest_round(div: Division, stamps: Any) -> tuple[int, list[Any], dict[int, Any]]:
-    """The division's latest published round with games: its number, its games (plain rows,
-    by table, byes last) and the players by key, from the read model (read once per stamp in
-    each process, no model instance built for a game)."""
-    read = read_model.division_read(div, public=True, stamps=stamps)
+def _latest_round(read: Any) -> int:
+    """The division's latest published round with games, from the read model's (`read`)."""
     rounds = [n for n, rows in read.rows.items() if any(g.kind != Game.VOID for g in rows)]
-    last = max(rounds, default=0)
-    games = [g for g in read.rows.get(last, ()) if g.kind != Game.VOID]
-    games.sort(key=lambda g: (g.table is None, g.table or 0, g.pk))
-    return last, games, {p.pk: p for p in read.players}
+    return max(rounds, default=0)
+
+
+def _done(games: Iterable[Any]) -> dict[int, Any]:
+    """The games between two players with a result, by key."""
+    return {
+        g.pk: g for g in games if g.kind != Game.VOID and g.player2_id is not None and g.has_result
+    }
+
+
+_ID = operator.attrgetter("id")
+_PK = operator.attrgetter("player.id")
+_RANK = operator.attrgetter("rank")
+_AFTER = operator.attrgetter("after")
+_RANK_OPENING = b'{"rank": '  # a standing row's text, to its rank
+
+
+@dataclass
+class _Display:
+    """The display feed's rows as last written under a stamp (`memos.DISPLAY_TEXTS`): each
+    player's pairings by name (their place among them and JSON text) and all of them joined, in
+    order (UTF-8); each player's standing row's text after its rank (`tails`, UTF-8), and the
+    ratings they show."""
+
+    last: int
+    pairings: dict[int, list[tuple[tuple, str]]]
+    pairings_text: bytes
+    tails: dict[int, bytes]
+    afters: dict[int, int]
+    records: dict[int, tuple[float, float, int, int]]  # wins, losses, spread, games
+    people: dict[int, Any]  # the players by key (a result changes none)
+    done: dict[int, Any]  # the round's games between two players with a result, by key
+
+
+def _pairings_of(
+    games: list[Any], people: dict[int, Any], only: set[int] | None = None
+) -> dict[int, list[tuple[tuple, str]]]:
+    """Each player's rows of the pairings by name (`only`: those players' alone), each with its
+    place among them: by name, then as the round lists its games (by table, byes last), the
+    first player's row first."""
+    found: dict[int, list[tuple[tuple, str]]] = {}
+    for g in games:
+        one, two = people[g.player1_id], people.get(g.player2_id) if g.player2_id else None
+        sides = [(one, two)] if two is None else [(one, two), (two, one)]
+        for side, (me, other) in enumerate(sides):
+            if only is not None and me.id not in only:
+                continue
+            row = {
+                "name": me.name,
+                "number": me.number,
+                "table": g.table,
+                "opponent": other.name if other else g.kind,
+                "first": g.first == (1 if me is one else 2),
+            }
+            place = (me.name.casefold(), g.table is None, g.table or 0, g.pk, side)
+            found.setdefault(me.id, []).append((place, json.dumps(row, ensure_ascii=False)))
+    return found
+
+
+def _joined(pairings: dict[int, list[tuple[tuple, str]]]) -> bytes:
+    return ", ".join(t for _, t in sorted(chain.from_iterable(pairings.values()))).encode()
+
+
+def _displayed(
+    div: Division,
+    stamps: DivisionStamps,
+    read: Any,
+    rows: list[Any],
+    order: list[int],
+    rated: list[Any],
+) -> _Display:
+    """The display's pairings and standing rows under `stamps`: from those this process keeps
+    under an earlier stamp where a write of results alone came between (`stamps.kept_before`),
+    the rows of the players it changed, and the standing rows of those whose rating changed,
+    written again; else every row written."""
+    last = _latest_round(read)
+    afters = dict(zip(map(_PK, rated), map(_AFTER, rated), strict=True))
+    records = dict(zip(order, map(RECORD, rows), strict=True))
+    found = kept_before(div.pk, stamps.stamp, memos.DISPLAY_TEXTS, lambda s: (div.pk, s))
+    if found is None or found[0].last != last or found[0].tails.keys() != records.keys():
+        games = [g for g in read.rows.get(last, ()) if g.kind != Game.VOID]
+        people = dict(zip(map(_ID, read.players), read.players, strict=True))
+        pairings = _pairings_of(games, people)
+        shown = _Display(
+            last, pairings, _joined(pairings), {}, afters, records, people, _done(games)
+        )
+        changed = set(order)
+    else:
+        old, changed = found
+        mine = [
+            g for g in read.rows.get(last, ()) if g.player1_id in changed or g.player2_id in changed
+        ]
+        done = dict(old.done)
+        for g in mine:
+            done.pop(g.pk, None)
+        done.update(_done(mine))
+        mine = [g for g in mine if g.kind != Game.VOID]
+        now = _pairings_of(mine, old.people, changed)
+        shown = _Display(
+            last, old.pairings, old.pairings_text, dict(old.tails), afters, records, old.people,
+            done,
+        )  # fmt: skip
+        if any(now.get(pk, []) != old.pairings.get(pk, []) for pk in changed):
+            pairings = {**old.pairings, **now}
+            for pk in changed - now.keys():
+                pairings.pop(pk, None)
+            shown.pairings, shown.pairings_text = pairings, _joined(pairings)
+        changed |= differing(afters, old.afters) | differing(records, old.records)
+        changed &= shown.tails.keys()
+    by_pk = rows_of(changed, order, rows)
+    for pk in changed:
+        row = _standing_row(by_pk[pk], afters.get(pk))
+        del row["rank"]  # put in as the feed is written
+        shown.tails[pk] = (", " + json.dumps(row, ensure_ascii=False)[1:]).encode()
+    return shown
+
+
+def _recent(div: Division, last: int, done: dict[int, Any]) -> list[Any]:
+    """The latest results of the round (`done`: its games between two players with a result)
+    by when they were saved, the last 12: one small query of the round's games with a result,
+    or, where the database holds others than `done` (a write since it was read), of `done`'s."""
+    with_result = Game.objects.filter(
+        division=div, round=last, player2__isnull=False, score1__isnull=False,
+        score2__isnull=False,
+    ).exclude(kind=Game.VOID)  # fmt: skip
+    pks = list(with_result.order_by("-updated", "-pk").values_list("pk", flat=True)[:12])
+    if not all(pk in done for pk in pks) or len(pks) < min(12, len(done)):
+        order = Game.objects.filter(pk__in=list(done)).order_by("-updated", "-pk")
+        pks = list(order.values_list("pk", flat=True)[:12])
+    return [done[pk] for pk in pks]
 
 
 def display(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
     """All the hall display shows of a division, in one answer: the latest round's pairings by
     name, the standings, the latest results with rating changes, and the view pinned. Read
-    through the read model (a feed rendered again after every result of the division: at 500
-    players building the games' model instances was most of its cost); each pairing's and
-    standing's JSON text kept by what it shows, so that a result writes again the rows it
-    changed (at 2,000 players writing every row was most of the rest)."""
+    through the read model (no model instance built for a game); the pairings' and standing
+    rows' texts kept under the stamp (`_displayed`), so that a result writes again the rows of
+    the players it changed (and the standing rows of those whose rating it changed), the ranks
+    put in as the feed is written, in one join."""
     div = _division(request, slug, division)
     stamps = page.stamps(div)
-    last, games, people = _latest_round(div, stamps)
+    read = read_model.division_read(div, public=True, stamps=stamps)
+    rows = read_model.division_standings(div, public=True, stamps=stamps)
     rated = read_model.division_ratings(div, public=True, stamps=stamps)
-    ratings = {r.player.id: r for r in rated}
-    kept = memos.DISPLAY_TEXTS.get(div.pk) or {}
-    made: dict[tuple, str] = {}  # each row's JSON text, kept by what it shows
-
-    by_name: list[tuple[str, str]] = []
-    for g in games:
-        one, two = people[g.player1_id], people.get(g.player2_id) if g.player2_id else None
-        sides = [(one, two)] if two is None else [(one, two), (two, one)]
-        for me, other in sides:
-            pairing: tuple = (
-                "pairing", me.name, me.number, g.table, other.name if other else g.kind,
-                g.first == (1 if me is one else 2),
-            )  # fmt: skip
-            found = kept.get(pairing)
-            if found is None:
-                found = json.dumps(_pairing_row(pairing), ensure_ascii=False)
-            made[pairing] = found
-            by_name.append((me.name.casefold(), found))
-    by_name.sort(key=lambda row: row[0])
-    done = {g.pk: g for g in games if g.has_result and g.player2_id is not None}
-    # The latest results by when they were saved: one small query of the round's keys.
-    order = Game.objects.filter(pk__in=list(done)).order_by("-updated", "-pk")
-    recent = [done[pk] for pk in order.values_list("pk", flat=True)[:12]]
+    order = list(map(_PK, rows))
+    key = (div.pk, stamps.stamp)
+    shown: _Display | None = memos.DISPLAY_TEXTS.get(key)
+    if shown is None:
+        shown = _displayed(div, stamps, read, rows, order, rated)
+        memos.DISPLAY_TEXTS.put(key, shown)
+    last, people = shown.last, shown.people
+    recent = _recent(div, last, shown.done)
+    ratings = dict(zip(map(_PK, rated), rated, strict=True))
 
     def change(p: Any) -> int:
-        r = ratings.get(p.pk)
+        r = ratings.get(p.id)
         if r is None or not r.by_round:
             return 0
         before = r.by_round[-2] if len(r.by_round) > 1 else r.before
@@ -296,38 +410,19 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         }
         for g in recent
     ]
-    rows = read_model.division_standings(div, public=True, stamps=stamps)
-    standing = []
-    for r in rows:
-        rated_row = ratings.get(r.player.id)
-        rating = rated_row.after if rated_row is not None else None
-        shown: tuple = ("standing", r.rank, r.player.name, r.wins, r.losses, r.spread, rating)
-        found = kept.get(shown)
-        if found is None:
-            found = json.dumps(_standing_row(r, rating), ensure_ascii=False)
-        made[shown] = found
-        standing.append(found)
-    memos.DISPLAY_TEXTS.put(div.pk, made)
     head = {
         "division": div.name,
         "round": last,
         "pin": div.display_pin if div.display_pin in DISPLAY_VIEWS else "",
     }
+    ranks = rank_texts(list(map(_RANK, rows)))
+    tails = list(map(shown.tails.__getitem__, order))
+    start = json.dumps(head, ensure_ascii=False)[:-1] + ', "pairings": ['
+    end = '], "results": ' + json.dumps(latest, ensure_ascii=False) + "}"
+    opening = b"".join((start.encode(), shown.pairings_text, b'], "standings": ['))
     return public_json_text(
-        json.dumps(head, ensure_ascii=False)[:-1]
-        + ', "pairings": ['
-        + ", ".join(t for _, t in by_name)
-        + '], "standings": ['
-        + ", ".join(standing)
-        + '], "results": '
-        + json.dumps(latest, ensure_ascii=False)
-        + "}"
+        interleaved(opening, [[_RANK_OPENING] * len(tails), ranks, tails], (end.encode(),))
     )
-
-
-def _pairing_row(row: tuple) -> dict[str, Any]:
-    _, name, number, table, opponent, first = row
-    return {"name": name, "number": number, "table": table, "opponent": opponent, "first": first}
 
 
 def _standing_row(r: Any, rating: int | None) -> dict[str, Any]:

@@ -166,11 +166,14 @@ PHONE_SNAPSHOTS: Kept[str, dict[str, Any]] = Kept("phone snapshots", 8)
 # write of results, those of the stamp before with the changed players' read again.
 CARD_PARTS: Kept[tuple[int, str], tuple[dict[int, tuple[Any, Any]], int]] = Kept("card parts", 8)
 
-# Each player's card (`hall/cards.py`) with its JSON text, by division and player, kept with
-# everything the card shows (`shown`), which it is compared with before it is used: exact under
-# any stamp; a result writes again the cards whose rank, record, rating or games it changed.
-CARD_TEXTS: Kept[int, dict[int, tuple[tuple, dict[str, Any], str]]] = Kept("card texts", 8)
+# The player cards as the feed last built them (`hall/cards._Board`: each card's text either
+# side of its rank, what the cards show, the latest round's tables), by division and stamp:
+# after a write of results, those of the stamp before with the cards of the players whose
+# games, record, rating or mark it changed made again; the ranks put in as the feed is written.
+CARD_TEXTS: Kept[tuple[int, str], Any] = Kept("card texts", 8)
 
-# The display feed's rows as JSON text (a pairing by name, a standing), by division, each under
-# everything it shows (`public/api.display`): exact under any stamp.
-DISPLAY_TEXTS: Kept[int, dict[tuple, str]] = Kept("display texts", 8)
+# The display feed's rows as last written (`public/api._Display`: the pairings by name, each
+# player's standing row's text after its rank, the ratings they show), by division and stamp:
+# after a write of results, those of the stamp before with the rows of the players whose games,
+# record or rating it changed written again; the ranks put in as the feed is written.
+DISPLAY_TEXTS: Kept[tuple[int, str], Any] = Kept("display texts", 8)
