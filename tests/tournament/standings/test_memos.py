@@ -40,7 +40,7 @@ def test_every_memo_declared_is_registered() -> None:
     assert set(declared) == {
         "STANDINGS",
         "RATINGS",
-        "STANDING_RECORDS",
+        "STANDING_TABLES",
         "DIVISION_READS",
         "ROUND_READS",
         "PLAYERS",
