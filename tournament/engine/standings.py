@@ -196,17 +196,37 @@ _Entry: TypeAlias = tuple[tuple[float, float, int, float, int], int]
 @dataclass(frozen=True, slots=True)
 class Ranking:
     """A ranking (`ranked`) with what it was sorted by, so that after a few players' records
-    change it is made again without sorting everyone (`reranked`). Read-only once handed out."""
+    change it is made again without sorting everyone (`reranked`). Read-only once handed out.
 
-    table: list[Standing]  # the ranked players in rank order, then the unranked
+    Its table's rows (`table`) are the ranked players in rank order, then the unranked: the
+    row at `position` is the player `place(position)` with the rank `ranks[position]`."""
+
+    ranks: list[int | None]  # each row's rank (None: not ranked)
     players: Sequence[Player]
     by_player: dict[PlayerId, Record]
     after_round: int
     capped: bool
     rank_withdrawn: bool
-    ranked: list[_Entry]  # the ranked players' entries, as sorted: `table`'s first rows
-    unranked: list[_Entry]  # the unranked players', as sorted: `table`'s last rows
+    ranked: list[_Entry]  # the ranked players' entries, as sorted: the table's first rows
+    unranked: list[_Entry]  # the unranked players', as sorted: the table's last rows
     index: dict[PlayerId, int]  # each player's index among `players`
+
+    def place(self, position: int) -> int:
+        """The index among `players` of the player in the table's row `position`."""
+        if position < len(self.ranked):
+            return self.ranked[position][1]
+        return self.unranked[position - len(self.ranked)][1]
+
+    @property
+    def table(self) -> list[Standing]:
+        """Every player's `Standing`, in the table's order."""
+        players, by_player = self.players, self.by_player
+        return [
+            _standing(p, rank, by_player[p.id])
+            for p, rank in zip(
+                (players[e[1]] for e in (*self.ranked, *self.unranked)), self.ranks, strict=True
+            )
+        ]
 
 
 def _key(p: Player, r: Record, capped: bool) -> tuple[float, float, int, float, int]:
@@ -254,25 +274,22 @@ def ranked(
     # By key, then as given: the order of a stable sort by key.
     ranked_.sort()
     unranked.sort()
-    table: list[Standing] = []
+    ranks: list[int | None] = []
     previous: tuple[float, ...] | None = None
     rank = 0
     for position, entry in enumerate(ranked_, 1):
         level = _level(entry, last)
         if level != previous:
             rank, previous = position, level
-        p = players[entry[1]]
-        table.append(_standing(p, rank, by_player[p.id]))
-    for entry in unranked:
-        p = players[entry[1]]
-        table.append(_standing(p, None, by_player[p.id]))
+        ranks.append(rank)
+    ranks.extend(None for _ in unranked)
     return Ranking(
-        table, players, by_player, last, capped, rank_withdrawn, ranked_, unranked, index
+        ranks, players, by_player, last, capped, rank_withdrawn, ranked_, unranked, index
     )
 
 
 # A part of a table made again (`reranked`): its rows [start, end), and for each the row of
-# the table before that has the same player and record (None: the player's record changed).
+# the table before with the same player and record (None: the player's record changed).
 Span: TypeAlias = tuple[int, int, list[int | None]]
 
 
@@ -283,8 +300,7 @@ def reranked(
     by in the `changed` players' records alone: exactly `ranked` of them, with each changed
     player taken out of the sorted order and put back by bisection, and the ranks worked out
     again only where they can differ. With the spans of the table made again (`Span`): every
-    other row is the one of `kept` at the same place, and within them a row whose player,
-    rank and record are as before is the one of `kept` too (with another rank, a new one)."""
+    other row is the one of `kept` at the same place (the same player, rank and record)."""
     players, last, capped = kept.players, kept.after_round, kept.capped
     parts = {True: kept.ranked, False: kept.unranked}
     made: dict[bool, list[_Entry]] = {}
@@ -311,7 +327,7 @@ def reranked(
         bounds[in_ranked] = (min(low, before, after), max(high, before, after))
     if not bounds:
         return kept, []
-    table = list(kept.table)
+    ranks = list(kept.ranks)
     spans: list[Span] = []
     for in_ranked, (low, high) in bounds.items():
         entries = made.get(in_ranked, parts[in_ranked])
@@ -331,7 +347,7 @@ def reranked(
             ):
                 end += 1
             if start > 0:  # the rank of a run of level players begun before
-                rank, level = kept.table[start - 1].rank, _level(entries[start - 1], last)
+                rank, level = kept.ranks[start - 1], _level(entries[start - 1], last)
         same: list[int | None] = []
         # The unchanged players of the span are those of the span before, in the same order.
         was = start
@@ -341,23 +357,18 @@ def reranked(
                 now = entry[0][3:4] if last == 0 else entry[0][:3]
                 if now != level:
                     rank, level = position + 1, now
+            ranks[offset + position] = rank
             if entry[1] in moved:
-                p = players[entry[1]]
                 same.append(None)
-                table[offset + position] = _standing(p, rank, by_player[p.id])
                 continue
             while old_entries[was][1] in moved:
                 was += 1
             same.append(offset + was)
-            s = kept.table[offset + was]
             was += 1
-            if s.rank != rank:
-                s = Standing(s.player, rank, s.wins, s.losses, s.spread, s.capped_spread, s.games)
-            table[offset + position] = s
         spans.append((offset + start, offset + end, same))
     return (
         Ranking(
-            table,
+            ranks,
             players,
             by_player,
             last,

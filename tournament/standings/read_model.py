@@ -591,15 +591,15 @@ def _kept_standings(
     for start, end, same in spans:
         made = []
         for position, was in zip(range(start, end), same, strict=True):
-            s = ranking.table[position]
+            rank = ranking.ranks[position]
             if was is None:  # a changed player's record
-                player = kept.players[ranking.index[s.player.id]]
-                made.append(_row(s, player, capped, no_spread))
+                player = kept.players[ranking.place(position)]
+                r = records[player.pk]
+                spread = 0 if no_spread else r.capped_spread if capped else r.spread
+                made.append(Row(rank, player, r.wins, r.losses, spread, r.games))
                 continue
             row = kept.rows[was]
-            if row.rank != s.rank:  # moved by the changed players
-                row = Row(s.rank, row.player, row.wins, row.losses, row.spread, row.games)
-            made.append(row)
+            made.append(row if row.rank == rank else row.ranked(rank))
         rows[start:end] = made
     memos.STANDING_TABLES.put(
         key,

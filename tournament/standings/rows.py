@@ -40,6 +40,14 @@ class Row:
     def record(self) -> str:
         return f"{count_text(self.wins)}–{count_text(self.losses)}"
 
+    def ranked(self, rank: int | None) -> Row:
+        """This row with another rank: the table's rows between a player's place before a
+        result and after it (made by the thousand, the quick way a frozen row is copied)."""
+        row = object.__new__(Row)
+        row.__dict__.update(self.__dict__)
+        row.__dict__["rank"] = rank
+        return row
+
 
 @dataclass(frozen=True, slots=True)
 class GameRow:

@@ -350,19 +350,24 @@ def test_a_ranking_made_again_by_moving_the_changed_players_is_the_one_sorted_af
                     afresh = ranked(field, now, **given)
                     assert again.table == afresh.table
                     assert (again.ranked, again.unranked) == (afresh.ranked, afresh.unranked)
-                    # Outside the spans, the rows of the ranking before, as they were.
+                    # Outside the spans, the rows of the ranking before, as they were; within
+                    # them, each unchanged player's row before.
                     made = {i for start, end, _same in spans for i in range(start, end)}
-                    for i, row in enumerate(again.table):
+                    for i in range(count):
                         if i not in made:
-                            assert row is kept.table[i]
+                            assert again.place(i) == kept.place(i)
+                            assert again.ranks[i] == kept.ranks[i]
+                            assert field[again.place(i)].id not in changed or (
+                                now[field[again.place(i)].id] == by_player[field[again.place(i)].id]
+                            )
                     for start, end, same in spans:
                         for i, was in zip(range(start, end), same, strict=True):
+                            pid = field[again.place(i)].id
                             if was is None:
-                                assert again.table[i].id in changed
+                                assert pid in changed
                             else:
-                                assert kept.table[was].id == again.table[i].id
-                                if kept.table[was].rank == again.table[i].rank:
-                                    assert again.table[i] is kept.table[was]
+                                assert kept.place(was) == again.place(i)
+                                assert now[pid] == by_player[pid]
                     kept, by_player = again, now
 
 
