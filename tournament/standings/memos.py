@@ -123,6 +123,11 @@ RATINGS: Kept[str, list[RatingRow]] = Kept("ratings", 8)
 # players it changed are counted again and the table ranked again, every other row kept.
 STANDING_TABLES: Kept[tuple[int, str, str], KeptTable] = Kept("standing tables", 16)
 
+# What each write of results replaced (`stamps.kept_before`: the stamp before, the players
+# whose games it changed), by division and the stamp it wrote: kept by the shared cache at the
+# write's commit and never changed, read from it once by this process, not once a value.
+CHANGES: Kept[tuple[int, str], tuple[str, list[int]]] = Kept("changes", 256)
+
 # The last few divisions' players and results read (`DivisionRead`), by division,
 # stamp, public view and byes rule: after a change, the standings, the ratings and the
 # Gibsonized players each need them, and reading a big division's games is most of computing
