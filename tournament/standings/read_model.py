@@ -353,9 +353,10 @@ def division_read(
     """The division's players and games under the request's `stamps` (for the public, its
     published games only; two queries, none when this process read them under the same stamp;
     the games are read as plain values, without building
-    model instances, and only those of the rounds changed since this process last read them;
-    the players only if the frame stamp changed). Read-only: shared by every caller under the
-    same stamp."""
+    model instances, and only those of the rounds changed since this process last read them:
+    after writes of results alone, only the changed players' games of those rounds
+    (`_rounds_patched`); the players only if the frame stamp changed). Read-only: shared by
+    every caller under the same stamp."""
     # The stamps were read first: what is read after them is at least as new, so never stale.
     key = (division.pk, stamps.stamp, public, stamps.byes_count)
     found = memos.DIVISION_READS.get(key)
