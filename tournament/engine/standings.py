@@ -20,10 +20,10 @@ Plain data only: no Django, no database.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+import bisect
+from collections.abc import Container, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from operator import itemgetter
 from typing import TypeAlias
 
 from tournament.engine.text import counted
@@ -159,7 +159,7 @@ def records(
 
 def recounted(
     kept: dict[PlayerId, Record],
-    players: Sequence[Player],
+    players: Sequence[Player] | None,
     rounds: Sequence[Iterable[Game]],
     changed: Iterable[PlayerId],
     *,
@@ -169,21 +169,74 @@ def recounted(
     """The `records` of `players` after `after_round`, given `kept`, their records counted from
     other results in which only the games of the `changed` players differ (a game has both its
     players among them): those players' records counted again from `rounds`, everyone else's
-    as kept. `kept` is left as it is."""
+    as kept. `kept` is left as it is.
+
+    `rounds` need hold no more than the changed players' games of each round (in the round's
+    order), as an index of each round's games by player gives them: the others are left out
+    here. `players` None: the players `kept` was counted for, checked then."""
     last = _last_round(rounds, after_round)
-    by_id = _players_by_id(players)
-    if kept.keys() != by_id.keys():
+    if players is not None and kept.keys() != _players_by_id(players).keys():
         raise StandingsError("records kept of other players than those given")
     caps = _caps(spread_cap)
-    fresh = {p: Record() for p in changed if p in by_id}
+    fresh = {p: Record() for p in changed if p in kept}
     for number, games in enumerate(rounds[:last], 1):
         cap = _cap_for_round(caps, number)
         mine = [g for g in games if g.player in fresh or g.opponent in fresh]
-        for player_id, spread, opposed, result in _results_of_round(number, mine, by_id):
+        for player_id, spread, opposed, result in _results_of_round(number, mine, kept):
             record = fresh.get(player_id)
             if record is not None:  # an unchanged opponent's record is kept
                 _count(record, spread, opposed, cap, result)
     return {**kept, **fresh}
+
+
+# A ranked player's place in the sort: their key (`_key`) and their index among the players.
+_Entry: TypeAlias = tuple[tuple[float, float, int, float, int], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """A ranking (`ranked`) with what it was sorted by, so that after a few players' records
+    change it is made again without sorting everyone (`reranked`). Read-only once handed out.
+
+    Its table's rows (`table`) are the ranked players in rank order, then the unranked: the
+    row at `position` is the player `place(position)` with the rank `ranks[position]`."""
+
+    ranks: list[int | None]  # each row's rank (None: not ranked)
+    players: Sequence[Player]
+    by_player: dict[PlayerId, Record]
+    after_round: int
+    capped: bool
+    rank_withdrawn: bool
+    ranked: list[_Entry]  # the ranked players' entries, as sorted: the table's first rows
+    unranked: list[_Entry]  # the unranked players', as sorted: the table's last rows
+    index: dict[PlayerId, int]  # each player's index among `players`
+
+    def place(self, position: int) -> int:
+        """The index among `players` of the player in the table's row `position`."""
+        if position < len(self.ranked):
+            return self.ranked[position][1]
+        return self.unranked[position - len(self.ranked)][1]
+
+    @property
+    def table(self) -> list[Standing]:
+        """Every player's `Standing`, in the table's order."""
+        players, by_player = self.players, self.by_player
+        return [
+            _standing(p, rank, by_player[p.id])
+            for p, rank in zip(
+                (players[e[1]] for e in (*self.ranked, *self.unranked)), self.ranks, strict=True
+            )
+        ]
+
+
+def _key(p: Player, r: Record, capped: bool) -> tuple[float, float, int, float, int]:
+    return (-r.wins, r.losses, -(r.capped_spread if capped else r.spread), -p.rating, p.seed)
+
+
+def _level(entry: _Entry, last: int) -> tuple[float, ...]:
+    # Before round 1 everyone is 0-0 and rating alone separates players (ComputeRanks with a
+    # negative round); afterwards the rating orders players but never splits a shared rank.
+    return entry[0][3:4] if last == 0 else entry[0][:3]
 
 
 def ranking(
@@ -196,30 +249,137 @@ def ranking(
 ) -> list[Standing]:
     """The players in rank order by their records (`records`) after round `after_round`, on
     their capped spread if `capped`; withdrawn players last, unranked, unless `rank_withdrawn`."""
+    return ranked(
+        players, by_player, after_round=after_round, capped=capped, rank_withdrawn=rank_withdrawn
+    ).table
+
+
+def ranked(
+    players: Sequence[Player],
+    by_player: dict[PlayerId, Record],
+    *,
+    after_round: int,
+    capped: bool = False,
+    rank_withdrawn: bool = False,
+) -> Ranking:
+    """`ranking`, with what it was sorted by (`Ranking`)."""
     last = after_round
-    ranked: list[Player] = []
-    unranked: list[Player] = []
-    for p in players:
-        (unranked if p.withdrawn_after(last) and not rank_withdrawn else ranked).append(p)
-
-    def key(p: Player) -> tuple[float, float, int, float, int]:
-        r = by_player[p.id]
-        return (-r.wins, r.losses, -(r.capped_spread if capped else r.spread), -p.rating, p.seed)
-
-    keyed = sorted(((key(p), p) for p in ranked), key=itemgetter(0))
-    unranked.sort(key=key)
-    table: list[Standing] = []
+    ranked_: list[_Entry] = []
+    unranked: list[_Entry] = []
+    index: dict[PlayerId, int] = {}
+    for i, p in enumerate(players):
+        index[p.id] = i
+        entry = (_key(p, by_player[p.id], capped), i)
+        (unranked if p.withdrawn_after(last) and not rank_withdrawn else ranked_).append(entry)
+    # By key, then as given: the order of a stable sort by key.
+    ranked_.sort()
+    unranked.sort()
+    ranks: list[int | None] = []
     previous: tuple[float, ...] | None = None
     rank = 0
-    for index, (k, p) in enumerate(keyed, 1):
-        # Before round 1 everyone is 0-0 and rating alone separates players (ComputeRanks with
-        # a negative round); afterwards the rating orders players but never splits a shared rank.
-        level = (p.rating,) if last == 0 else k[:3]
+    for position, entry in enumerate(ranked_, 1):
+        level = _level(entry, last)
         if level != previous:
-            rank, previous = index, level
-        table.append(_standing(p, rank, by_player[p.id]))
-    table.extend(_standing(p, None, by_player[p.id]) for p in unranked)
-    return table
+            rank, previous = position, level
+        ranks.append(rank)
+    ranks.extend(None for _ in unranked)
+    return Ranking(
+        ranks, players, by_player, last, capped, rank_withdrawn, ranked_, unranked, index
+    )
+
+
+# A part of a table made again (`reranked`): its rows [start, end), and for each the row of
+# the table before with the same player and record (None: the player's record changed).
+Span: TypeAlias = tuple[int, int, list[int | None]]
+
+
+def reranked(
+    kept: Ranking, by_player: dict[PlayerId, Record], changed: Iterable[PlayerId]
+) -> tuple[Ranking, list[Span]]:
+    """`kept` ranked again by the records `by_player`, which differ from those it was ranked
+    by in the `changed` players' records alone: exactly `ranked` of them, with each changed
+    player taken out of the sorted order and put back by bisection, and the ranks worked out
+    again only where they can differ. With the spans of the table made again (`Span`): every
+    other row is the one of `kept` at the same place (the same player, rank and record)."""
+    players, last, capped = kept.players, kept.after_round, kept.capped
+    parts = {True: kept.ranked, False: kept.unranked}
+    made: dict[bool, list[_Entry]] = {}
+    bounds: dict[bool, tuple[_Entry, _Entry]] = {}
+    moved: set[int] = set()
+    for pid in changed:
+        i = kept.index.get(pid)
+        if i is None:
+            continue
+        old, new = kept.by_player[pid], by_player[pid]
+        if old == new:
+            continue
+        p = players[i]
+        moved.add(i)
+        in_ranked = not (p.withdrawn_after(last) and not kept.rank_withdrawn)
+        before, after = (_key(p, old, capped), i), (_key(p, new, capped), i)
+        if before != after:
+            entries = made.get(in_ranked)
+            if entries is None:
+                entries = made[in_ranked] = list(parts[in_ranked])
+            del entries[bisect.bisect_left(entries, before)]
+            bisect.insort(entries, after)
+        low, high = bounds.get(in_ranked, (min(before, after), max(before, after)))
+        bounds[in_ranked] = (min(low, before, after), max(high, before, after))
+    if not bounds:
+        return kept, []
+    ranks = list(kept.ranks)
+    spans: list[Span] = []
+    for in_ranked, (low, high) in bounds.items():
+        entries = made.get(in_ranked, parts[in_ranked])
+        old_entries = parts[in_ranked]
+        offset = 0 if in_ranked else len(kept.ranked)
+        # Everyone sorted before `low` or after `high` keeps their place (the same players on
+        # either side); a rank can differ up to the end of the run of level players at `high`,
+        # as sorted now or before.
+        start = bisect.bisect_left(entries, low)
+        end = bisect.bisect_right(entries, high)
+        rank: int | None = None
+        level: tuple[float, ...] | None = None
+        if in_ranked:
+            while end < len(entries) and (
+                _level(entries[end], last) == _level(entries[end - 1], last)
+                or _level(old_entries[end], last) == _level(old_entries[end - 1], last)
+            ):
+                end += 1
+            if start > 0:  # the rank of a run of level players begun before
+                rank, level = kept.ranks[start - 1], _level(entries[start - 1], last)
+        same: list[int | None] = []
+        # The unchanged players of the span are those of the span before, in the same order.
+        was = start
+        for position in range(start, end):
+            entry = entries[position]
+            if in_ranked:
+                now = entry[0][3:4] if last == 0 else entry[0][:3]
+                if now != level:
+                    rank, level = position + 1, now
+            ranks[offset + position] = rank
+            if entry[1] in moved:
+                same.append(None)
+                continue
+            while old_entries[was][1] in moved:
+                was += 1
+            same.append(offset + was)
+            was += 1
+        spans.append((offset + start, offset + end, same))
+    return (
+        Ranking(
+            ranks,
+            players,
+            by_player,
+            last,
+            capped,
+            kept.rank_withdrawn,
+            made.get(True, kept.ranked),
+            made.get(False, kept.unranked),
+            kept.index,
+        ),
+        spans,
+    )
 
 
 def _last_round(rounds: Sequence[Iterable[Game]], after_round: int | None) -> int:
@@ -276,7 +436,7 @@ def _count(
 
 
 def _results_of_round(
-    number: int, games: Iterable[Game], by_id: dict[PlayerId, Player]
+    number: int, games: Iterable[Game], by_id: Container[PlayerId]
 ) -> list[tuple[PlayerId, int, bool, float | None]]:
     """(player, spread, opposed, result given apart from the scores or None) once per player
     who has a result in the round."""
@@ -320,7 +480,7 @@ def _describe(game: Game) -> str:
     return f"{game.kind.value} {game.player!r} {game.score}-{game.opponent_score} {against}"
 
 
-def _check_game(number: int, game: Game, by_id: dict[PlayerId, Player]) -> None:
+def _check_game(number: int, game: Game, by_id: Container[PlayerId]) -> None:
     if game.player not in by_id:
         raise StandingsError(f"round {number}: a result for unknown player {game.player!r}")
     if game.opponent is not None and game.opponent not in by_id:

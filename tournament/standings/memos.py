@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 if TYPE_CHECKING:  # the values' types: their modules read them from here
     from tournament.models import Division, Player
     from tournament.standings.rows import (
-        CountedRecords,
         DivisionRead,
+        KeptTable,
         PlayerParts,
         RatingRow,
         RoundCount,
@@ -117,10 +117,16 @@ def clear_all() -> None:
 STANDINGS: Kept[str, list[Row]] = Kept("standings", 16)
 RATINGS: Kept[str, list[RatingRow]] = Kept("ratings", 8)
 
-# Each player's record as the standings last counted them (`CountedRecords`), by division,
-# stamp and what they count (public view, after which round, spread cap, byes rule): after a
-# write of results, the records of the players it changed are counted again, the rest kept.
-STANDING_RECORDS: Kept[tuple[int, str, str], CountedRecords] = Kept("standing records", 16)
+# Each standings table as this worker last made it (`KeptTable`: the players' records, as
+# ranked, and the rows), by division, stamp and the table asked for (public view, after which
+# round, capped, withdrawn players ranked): after a write of results, the records of the
+# players it changed are counted again and the table ranked again, every other row kept.
+STANDING_TABLES: Kept[tuple[int, str, str], KeptTable] = Kept("standing tables", 16)
+
+# What each write of results replaced (`stamps.kept_before`: the stamp before, the players
+# whose games it changed), by division and the stamp it wrote: kept by the shared cache at the
+# write's commit and never changed, read from it once by this process, not once a value.
+CHANGES: Kept[tuple[int, str], tuple[str, list[int]]] = Kept("changes", 256)
 
 # The last few divisions' players and results read (`DivisionRead`), by division,
 # stamp, public view and byes rule: after a change, the standings, the ratings and the

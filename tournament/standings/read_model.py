@@ -7,10 +7,13 @@ come here; they never compute standings themselves.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Hashable, Sequence
 from dataclasses import fields, replace
 from operator import attrgetter
 from typing import Any, TypeVar
+
+from django.db.models import Q
 
 from tournament.core import tsh_settings
 from tournament.engine import ratings as ratings_engine
@@ -19,13 +22,15 @@ from tournament.models import Division, Game, GameQuerySet, Player
 from tournament.standings import cache_once, keys, memos
 from tournament.standings.cache_once import get_or_compute
 from tournament.standings.rows import (
-    CountedRecords,
     DivisionRead,
     GameRow,
+    KeptTable,
     RatingRow,
     RoundRead,
     Row,
     byes_count,
+    games_text,
+    key_values,
     round_counts,
     scored_when_paired,
 )
@@ -100,6 +105,13 @@ def division_standings(
     request (`stamps.read`) and passes them: nothing here reads them again.
     """
     key = standings_key(division, after_round, capped, show_inactive, public=public, stamps=stamps)
+    if not memos.computing_afresh() and memos.STANDINGS.get(key) is None:
+        # This worker's table of a stamp before, ranked again for the players the writes since
+        # changed, costs less than the other worker's table unpacked from the shared cache.
+        made = _kept_standings(division, after_round, capped, show_inactive, public, stamps)
+        if made is not None:
+            memos.STANDINGS.put(key, made)
+            return made
     rows = get_or_compute(
         key,
         lambda: _standings(division, after_round, capped, show_inactive, public, stamps),
@@ -184,26 +196,146 @@ def engine_player(p: Player) -> engine.Player:
     return engine.Player(p.pk, p.name, p.rating, p.number, p.withdrawn_from_round)
 
 
+def _part(g: GameRow) -> str:
+    """What a game adds to its round's read (`RoundRead`): "two" a result between two players,
+    "forfeit" a paired game's forfeit (both in `pairs`), "alone" a bye or an absent player's
+    forfeit with its result, "pending" a game between two players without one, "" nothing."""
+    if g.kind == Game.VOID:
+        return ""
+    if scored_when_paired(g.kind, g.player2_id, g.table):
+        return "alone" if g.has_result else ""
+    if g.has_result:
+        return "forfeit" if g.player2_id is None else "two"
+    return "pending"
+
+
 def _round_read(games: list[GameRow]) -> RoundRead:
-    played = pending = 0
-    forfeit_tables: set[int | None] = set()  # a paired game's forfeit: two rows, one result
+    two = pending = 0
+    forfeit_tables: dict[int | None, int] = {}  # a paired game's forfeit: two rows, one result
     pairs: list[engine.Game] = []
     alone: list[engine.Game] = []
-    for g in games:
-        if g.kind == Game.VOID:
-            continue
-        if scored_when_paired(g.kind, g.player2_id, g.table):
-            if g.has_result:
-                alone.append(engine_game(g))
-        elif g.has_result:
-            if g.player2_id is None:
-                forfeit_tables.add(g.table)
-            else:
-                played += 1
-            pairs.append(engine_game(g))
-        else:
+    pair_rows: list[int] = []
+    alone_rows: list[int] = []
+    positions: dict[int, int] = {}
+    rows_of: dict[int, list[int]] = {}
+    for i, g in enumerate(games):
+        # The index of the round's games by player, kept with the round read (`rows_of`).
+        positions[g.pk] = i
+        rows_of.setdefault(g.player1_id, []).append(i)
+        if g.player2_id is not None and g.player2_id != g.player1_id:
+            rows_of.setdefault(g.player2_id, []).append(i)
+        part = _part(g)
+        if part == "alone":
+            alone.append(engine_game(g))
+            alone_rows.append(i)
+        elif part == "pending":
             pending += 1
-    return RoundRead(played + len(forfeit_tables), pending, pairs, alone, tuple(games))
+        elif part:
+            if part == "two":
+                two += 1
+            else:
+                forfeit_tables[g.table] = forfeit_tables.get(g.table, 0) + 1
+            pairs.append(engine_game(g))
+            pair_rows.append(i)
+    read = RoundRead(
+        two + len(forfeit_tables),
+        pending,
+        pairs,
+        alone,
+        tuple(games),
+        pair_rows,
+        alone_rows,
+        two,
+        forfeit_tables,
+    )
+    read.__dict__["positions"] = positions
+    read.__dict__["rows_of"] = {pk: tuple(rows) for pk, rows in rows_of.items()}
+    return read
+
+
+def _round_patched(kept: RoundRead, read: list[GameRow], changed: set[int]) -> RoundRead | None:
+    """The round read `kept`, its games of the `changed` players as `read` now (every game of
+    theirs in the round): the same as the round read afresh, the games in the same order, from
+    these games alone. None where a game of theirs is new to the round, gone from it or at
+    another table (its place in the order moved): the round is then read afresh."""
+    positions, rows_of = kept.positions, kept.rows_of
+    rows = list(kept.rows)
+    at: dict[int, GameRow] = {}
+    for g in read:
+        i = positions.get(g.pk)
+        if i is None or rows[i].table != g.table:
+            return None
+        at[i] = g
+    if any(i not in at for p in changed for i in rows_of.get(p, ())):
+        return None
+    two, pending = kept.two, kept.pending
+    tables = kept.forfeit_tables
+    pairs, pair_rows = list(kept.pairs), list(kept.pair_rows)
+    alone, alone_rows = list(kept.alone), list(kept.alone_rows)
+    moved_players = False
+    for i, g in sorted(at.items()):
+        was = rows[i]
+        if was == g:
+            continue
+        rows[i] = g
+        moved_players |= (was.player1_id, was.player2_id) != (g.player1_id, g.player2_id)
+        before, after = _part(was), _part(g)
+        if before == "two":
+            two -= 1
+        elif before == "pending":
+            pending -= 1
+        elif before == "forfeit":
+            tables = dict(tables) if tables is kept.forfeit_tables else tables
+            tables[was.table] -= 1
+            if not tables[was.table]:
+                del tables[was.table]
+        if after == "two":
+            two += 1
+        elif after == "pending":
+            pending += 1
+        elif after == "forfeit":
+            tables = dict(tables) if tables is kept.forfeit_tables else tables
+            tables[g.table] = tables.get(g.table, 0) + 1
+        for counted, games, where in (
+            (("two", "forfeit"), pairs, pair_rows),
+            (("alone",), alone, alone_rows),
+        ):
+            j = bisect.bisect_left(where, i)
+            if before in counted:
+                del games[j], where[j]
+            if after in counted:
+                games.insert(j, engine_game(g))
+                where.insert(j, i)
+    patched = RoundRead(
+        two + len(tables),
+        pending,
+        pairs,
+        alone,
+        tuple(rows),
+        pair_rows,
+        alone_rows,
+        two,
+        tables,
+    )
+    # The indexes of the round read kept, for the games of the changed players made again.
+    made = patched.__dict__
+    made["positions"] = positions
+    if not moved_players:
+        made["rows_of"] = rows_of
+    if "by_player" in kept.__dict__:
+        texts = dict(kept.by_player)
+        mine = {p for i in at for p in (kept.rows[i].player1_id, kept.rows[i].player2_id)}
+        mine |= {p for i in at for p in (rows[i].player1_id, rows[i].player2_id)}
+        for pk in mine:
+            if pk is None:
+                continue
+            values = [key_values(rows[i]) for i in patched.rows_of.get(pk, ())]
+            if values:
+                texts[pk] = games_text(rows[0].round, values)
+            else:
+                texts.pop(pk, None)
+        made["by_player"] = texts
+    return patched
 
 
 def players_and_results(
@@ -221,9 +353,10 @@ def division_read(
     """The division's players and games under the request's `stamps` (for the public, its
     published games only; two queries, none when this process read them under the same stamp;
     the games are read as plain values, without building
-    model instances, and only those of the rounds changed since this process last read them;
-    the players only if the frame stamp changed). Read-only: shared by every caller under the
-    same stamp."""
+    model instances, and only those of the rounds changed since this process last read them:
+    after writes of results alone, only the changed players' games of those rounds
+    (`_rounds_patched`); the players only if the frame stamp changed). Read-only: shared by
+    every caller under the same stamp."""
     # The stamps were read first: what is read after them is at least as new, so never stale.
     key = (division.pk, stamps.stamp, public, stamps.byes_count)
     found = memos.DIVISION_READS.get(key)
@@ -252,14 +385,18 @@ def _read_division(
         for number, held in (memos.ROUND_READS.get(where) or {}).items()
         if held[0] == round_stamps.get(str(number), "")
     }
-    fresh: dict[int, list[GameRow]] = {}
-    for values in (
-        _games(division, public).exclude(round__in=list(kept)).values_list(*_GAME_COLUMNS)
-    ):
-        game = GameRow(*values)
-        fresh.setdefault(game.round, []).append(game)
-    for number, games in fresh.items():
-        kept[number] = (round_stamps.get(str(number), ""), _round_read(games))
+    patched = _rounds_patched(division, public, stamp, frame, round_stamps, mode, kept)
+    if patched is not None:
+        kept = patched
+    else:
+        fresh: dict[int, list[GameRow]] = {}
+        for values in (
+            _games(division, public).exclude(round__in=list(kept)).values_list(*_GAME_COLUMNS)
+        ):
+            game = GameRow(*values)
+            fresh.setdefault(game.round, []).append(game)
+        for number, games in fresh.items():
+            kept[number] = (round_stamps.get(str(number), ""), _round_read(games))
     memos.ROUND_READS.put(where, kept)
     memos.PLAYERS.put((division.pk, frame), players)
     counted = {n: held[1].results(mode) for n, held in kept.items()}
@@ -269,10 +406,66 @@ def _read_division(
         frame,
         round_stamps,
         players,
-        [list(counted.get(n) or []) for n in range(1, last_round + 1)],
+        [counted.get(n) or [] for n in range(1, last_round + 1)],
         {n: held[1].rows for n, held in sorted(kept.items())},
         {n: held[1] for n, held in sorted(kept.items())},
     )
+
+
+def _rounds_patched(
+    division: Division,
+    public: bool,
+    stamp: str,
+    frame: str,
+    round_stamps: dict[str, str],
+    mode: str,
+    kept: dict[int, tuple[str, RoundRead]],
+) -> dict[int, tuple[str, RoundRead]] | None:
+    """Every round's read under `stamp`, where this worker read the division under a stamp
+    before it that only writes of games' results replaced since (`kept_before`): each round
+    whose stamp changed is that read with the changed players' games of the round read again
+    (`_round_patched`; one query for them all), the others as read; None otherwise (read the
+    changed rounds afresh).
+
+    Exact: such a write changes no player, round or setting (the frame stamp is the same), and
+    no game but the changed players' (a game has both its players among them, before and
+    after the write): under the same frame stamp the division has the same games, in the same
+    rounds."""
+    found = kept_before(
+        division.pk,
+        stamp,
+        memos.DIVISION_READS,
+        lambda s: (division.pk, s, public, mode),
+    )
+    if found is None or found[0].frame != frame:
+        return None
+    before, changed = found
+    rounds: dict[int, tuple[str, RoundRead]] = {}
+    stale: list[int] = []
+    for number, read in before.rounds.items():
+        now = round_stamps.get(str(number), "")
+        if number in kept:
+            rounds[number] = kept[number]
+        elif before.round_stamps.get(str(number), "") == now or not changed:
+            rounds[number] = (now, read)
+        else:
+            stale.append(number)
+    if not stale:
+        return rounds
+    games = _games(division, public).filter(round__in=stale)
+    mine = games.filter(Q(player1_id__in=changed) | Q(player2_id__in=changed))
+    by_round: dict[int, list[GameRow]] = {n: [] for n in stale}
+    for values in mine.values_list(*_GAME_COLUMNS):
+        game = GameRow(*values)
+        by_round[game.round].append(game)
+    for number, read_again in by_round.items():
+        made = _round_patched(before.rounds[number], read_again, changed)
+        if made is None:  # a game came, went or moved: the round afresh
+            made = _round_read(
+                [GameRow(*v) for v in games.filter(round=number).values_list(*_GAME_COLUMNS)]
+            )
+        rounds[number] = (round_stamps.get(str(number), ""), made)
+    return rounds
 
 
 def _standings(
@@ -283,55 +476,60 @@ def _standings(
     public: bool,
     stamps: DivisionStamps,
 ) -> list[Row]:
-    players, results = players_and_results(division, public, stamps)
-    last_round = len(results)
-    after = last_round if after_round is None else min(after_round, last_round)
-    by_id: dict[Hashable, Player] = {p.pk: p for p in players}
+    made = _kept_standings(division, after_round, capped, show_inactive, public, stamps)
+    if made is not None:
+        return made
+    key = _table_key(division, after_round, capped, show_inactive, public, stamps)
+    read = division_read(division, public, stamps=stamps)
+    players = read.players
+    after, shape, spread_cap, no_spread = _table_shape(division, read, after_round, capped, stamps)
     if show_inactive is None:
         withdrawn = any(p.withdrawn_from_round is not None for p in players)
         show_inactive = withdrawn and tsh_settings.shows_inactive(division.tournament)
-    spread_cap = division.spread_cap if capped else None
-    engine_players, records = _records(division, public, stamps, after, spread_cap)
-    table = engine.ranking(
+    engine_players = [engine_player(p) for p in players]
+    records = engine.records(engine_players, read.results, after_round=after, spread_cap=spread_cap)
+    ranking = engine.ranked(
         engine_players,
         records,
         after_round=after,
         capped=spread_cap is not None,
         rank_withdrawn=show_inactive,
     )
+    by_id: dict[Hashable, Player] = {p.pk: p for p in players}
+    rows = [_row(s, by_id[s.player.id], capped, no_spread) for s in ranking.table]
+    table = KeptTable(stamps.frame, after, shape, spread_cap, no_spread, players, ranking, rows)
+    memos.STANDING_TABLES.put(key, table)
+    return rows
+
+
+def _row(s: engine.Standing, player: Player, capped: bool, no_spread: bool) -> Row:
     # An event imported from a `.tou` file that recorded only wins and losses has no spread.
-    no_spread = bool(division.tou.get("results_only"))
-    return [
-        Row(
-            s.rank,
-            by_id[s.player.id],
-            s.wins,
-            s.losses,
-            0 if no_spread else s.capped_spread if capped else s.spread,
-            s.games,
-        )
-        for s in table
-    ]
+    spread = 0 if no_spread else s.capped_spread if capped else s.spread
+    return Row(s.rank, player, s.wins, s.losses, spread, s.games)
 
 
-def _records(
+def _table_key(
     division: Division,
+    after_round: int | None,
+    capped: bool,
+    show_inactive: bool | None,
     public: bool,
     stamps: DivisionStamps,
-    after: int,
-    spread_cap: engine.SpreadCap | None,
-) -> tuple[list[engine.Player], dict[Hashable, engine.Record]]:
-    """The players as the engine takes them, and each one's record after round `after` (the
-    engine's `records`), kept in this worker
-    (`memos.STANDING_RECORDS`): under a stamp that only writes of games' results replaced since
-    one it holds the records of (`kept_before`), those records with the changed players'
-    counted again from their games; else counted afresh.
+) -> tuple[int, str, str]:
+    return (division.pk, stamps.stamp, repr((public, after_round, capped, show_inactive)))
 
-    Exact: such a write changes no player, round or setting (the frame stamp is the same) and
-    no game but the changed players' (a game has both its players among them); the records
-    are kept only where the same rounds count, with the same byes (`shape`), so every other
-    player's record is the one counted before."""
-    read = division_read(division, public, stamps=stamps)
+
+def _table_shape(
+    division: Division,
+    read: DivisionRead,
+    after_round: int | None,
+    capped: bool,
+    stamps: DivisionStamps,
+) -> tuple[int, tuple[tuple[bool, bool], ...], engine.SpreadCap | None, bool]:
+    """What a standings table is counted by besides the games: the last round counted, each
+    round's shape (it counts, its byes count), the spread cap, and whether spread is shown."""
+    last_round = len(read.results)
+    after = last_round if after_round is None else min(after_round, last_round)
     mode = stamps.byes_count
     shaped = []
     for rr in (read.rounds.get(n) for n in range(1, after + 1)):
@@ -339,35 +537,76 @@ def _records(
         shaped.append(
             (counts, rr is not None and counts and byes_count(mode, rr.played, rr.pending))
         )
-    shape = tuple(shaped)
-    variant = repr((public, after, spread_cap, mode))
+    spread_cap = division.spread_cap if capped else None
+    return after, tuple(shaped), spread_cap, bool(division.tou.get("results_only"))
 
-    def fresh() -> tuple[list[engine.Player], dict[Hashable, engine.Record]]:
-        players = [engine_player(p) for p in read.players]
-        return players, engine.records(
-            players, read.results, after_round=after, spread_cap=spread_cap
-        )
 
-    if memos.computing_afresh():
-        return fresh()
-    now = memos.STANDING_RECORDS.get((division.pk, stamps.stamp, variant))
-    if now is not None and (now.frame, now.after, now.shape) == (stamps.frame, after, shape):
-        return now.players, now.records  # counted for another table of the stamp
+def _kept_standings(
+    division: Division,
+    after_round: int | None,
+    capped: bool,
+    show_inactive: bool | None,
+    public: bool,
+    stamps: DivisionStamps,
+) -> list[Row] | None:
+    """The standings table, where this worker made it under a stamp before that only writes of
+    games' results replaced since (`kept_before`, `memos.STANDING_TABLES`): the changed
+    players' records counted again from their own games (the index of each round's games by
+    player), the table ranked again by moving them alone (`engine.reranked`), and every row
+    whose player's rank and record are unchanged kept. None otherwise: made afresh.
 
+    Exact: such a write changes no player, round or setting (the frame stamp is the same) and
+    no game but the changed players' (a game has both its players among them); the table is
+    kept only where the same rounds count, with the same byes (`shape`), so every other
+    player's record is the one counted before."""
+    key = _table_key(division, after_round, capped, show_inactive, public, stamps)
+    now = memos.STANDING_TABLES.get(key)
+    if now is not None:
+        return now.rows
     found = kept_before(
-        division.pk, stamps.stamp, memos.STANDING_RECORDS, lambda s: (division.pk, s, variant)
+        division.pk, stamps.stamp, memos.STANDING_TABLES, lambda s: (key[0], s, key[2])
     )
-    kept, changed = found or (None, set())
-    if kept and (kept.frame, kept.after, kept.shape) == (stamps.frame, after, shape):
-        players = kept.players  # the same players: the frame stamp is the same
-        records = engine.recounted(
-            kept.records, players, read.results, changed, after_round=after, spread_cap=spread_cap
-        )
-    else:
-        players, records = fresh()
-    counted = CountedRecords(stamps.frame, after, shape, players, records)
-    memos.STANDING_RECORDS.put((division.pk, stamps.stamp, variant), counted)
-    return players, records
+    if found is None:
+        return None
+    kept, changed = found
+    read = division_read(division, public, stamps=stamps)
+    after, shape, spread_cap, no_spread = _table_shape(division, read, after_round, capped, stamps)
+    if (kept.frame, kept.after, kept.shape, kept.spread_cap, kept.no_spread) != (
+        stamps.frame,
+        after,
+        shape,
+        spread_cap,
+        no_spread,
+    ):
+        return None
+    mode = stamps.byes_count
+    theirs = [
+        read.rounds[n].results_of(mode, changed) if n in read.rounds else []
+        for n in range(1, after + 1)
+    ]
+    records = engine.recounted(
+        kept.ranking.by_player, None, theirs, changed, after_round=after, spread_cap=spread_cap
+    )
+    ranking, spans = engine.reranked(kept.ranking, records, changed)
+    rows = list(kept.rows)
+    for start, end, same in spans:
+        made = []
+        for position, was in zip(range(start, end), same, strict=True):
+            rank = ranking.ranks[position]
+            if was is None:  # a changed player's record
+                player = kept.players[ranking.place(position)]
+                r = records[player.pk]
+                spread = 0 if no_spread else r.capped_spread if capped else r.spread
+                made.append(Row(rank, player, r.wins, r.losses, spread, r.games))
+                continue
+            row = kept.rows[was]
+            made.append(row if row.rank == rank else row.ranked(rank))
+        rows[start:end] = made
+    memos.STANDING_TABLES.put(
+        key,
+        KeptTable(stamps.frame, after, shape, spread_cap, no_spread, kept.players, ranking, rows),
+    )
+    return rows
 
 
 def records_of(

@@ -6,10 +6,11 @@ keeps them (`memos.py` types its memos with them), importing none of them.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
-from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
@@ -44,6 +45,14 @@ class Row:
 def record_text(wins: float, losses: float) -> str:
     """A record as every page writes it ("3–1", "2½–1½")."""
     return f"{count_text(wins)}–{count_text(losses)}"
+
+    def ranked(self, rank: int | None) -> Row:
+        """This row with another rank: the table's rows between a player's place before a
+        result and after it (made by the thousand, the quick way a frozen row is copied)."""
+        row = object.__new__(Row)
+        row.__dict__.update(self.__dict__)
+        row.__dict__["rank"] = rank
+        return row
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +106,21 @@ def round_counts(mode: str, played: int, pending: int, alone: int) -> bool:
 
 @dataclass(frozen=True)
 class RoundRead:
-    """A round's games as the engines take them, with what `byes_count` needs."""
+    """A round's games as the engines take them, with what `byes_count` needs, and how they
+    were counted (the row of each result, the forfeits' tables), so that after a write of a
+    few games' results it is made again from those games alone (`read_model`)."""
 
     played: int  # results entered: games between two players, forfeits of paired games
     pending: int  # games between two players without a result
     pairs: list[engine.Game]  # the results entered
     alone: list[engine.Game]  # byes and absent players' forfeits, scored when paired
     rows: tuple[GameRow, ...]  # every game of the round as read, void ones too
+    pair_rows: list[int] = field(default_factory=list)  # the row of each of `pairs`, ascending
+    alone_rows: list[int] = field(default_factory=list)  # the row of each of `alone`, ascending
+    # How `played` was counted: the results between two players, and each table's rows of a
+    # paired game's forfeit (two rows, one result: a table counts once).
+    two: int = 0
+    forfeit_tables: dict[int | None, int] = field(default_factory=dict)
 
     @functools.cached_property
     def by_player(self) -> dict[int, str]:
@@ -117,13 +134,58 @@ class RoundRead:
                     mine.setdefault(pk, []).append(key_values(g))
         return {pk: games_text(self.rows[0].round, values) for pk, values in mine.items()}
 
+    @functools.cached_property
+    def positions(self) -> dict[int, int]:
+        """Each game's row, by its primary key."""
+        return {g.pk: i for i, g in enumerate(self.rows)}
+
+    @functools.cached_property
+    def rows_of(self) -> dict[int, tuple[int, ...]]:
+        """Each player's rows (ascending), by the player's primary key: the index of the
+        round's games by player."""
+        mine: dict[int, list[int]] = {}
+        for i, g in enumerate(self.rows):
+            mine.setdefault(g.player1_id, []).append(i)
+            if g.player2_id is not None and g.player2_id != g.player1_id:
+                mine.setdefault(g.player2_id, []).append(i)
+        return {pk: tuple(rows) for pk, rows in mine.items()}
+
+    @functools.cached_property
+    def _counted(self) -> dict[str, list[engine.Game] | None]:
+        return {}
+
     def results(self, mode: str) -> list[engine.Game] | None:
-        """The round's results that count, or None when nothing of it counts yet."""
-        if not round_counts(mode, self.played, self.pending, len(self.alone)):
-            return None
-        if byes_count(mode, self.played, self.pending):
-            return self.pairs + self.alone
-        return list(self.pairs)
+        """The round's results that count, or None when nothing of it counts yet: one list a
+        rule, kept with the round read (read-only)."""
+        counted = self._counted
+        if mode not in counted:
+            if not round_counts(mode, self.played, self.pending, len(self.alone)):
+                counted[mode] = None
+            elif byes_count(mode, self.played, self.pending):
+                counted[mode] = self.pairs + self.alone
+            else:
+                counted[mode] = list(self.pairs)
+        return counted[mode]
+
+    def results_of(self, mode: str, players: Iterable[int]) -> list[engine.Game]:
+        """The round's results that count (`results`) of the games of `players`, in the same
+        order: by the index of the games by player (`rows_of`), not a look at every game."""
+        if self.results(mode) is None:
+            return []
+        rows_of = self.rows_of
+        wanted = sorted({i for p in players for i in rows_of.get(p, ())})
+        pairs: list[engine.Game] = []
+        alone: list[engine.Game] = []
+        with_alone = byes_count(mode, self.played, self.pending)
+        for i in wanted:
+            j = bisect.bisect_left(self.pair_rows, i)
+            if j < len(self.pair_rows) and self.pair_rows[j] == i:
+                pairs.append(self.pairs[j])
+            elif with_alone:
+                j = bisect.bisect_left(self.alone_rows, i)
+                if j < len(self.alone_rows) and self.alone_rows[j] == i:
+                    alone.append(self.alone[j])
+        return pairs + alone
 
 
 def key_values(g: GameRow) -> tuple:
@@ -204,16 +266,19 @@ class RoundCount:
 
 
 @dataclass(frozen=True)
-class CountedRecords:
-    """Each player's record (the engine's `records`) as the standings counted them under a
-    stamp, with what they were counted by: after a write of results, the records of the
-    players it changed are counted again and everyone else's kept (`read_model`)."""
+class KeptTable:
+    """A standings table as this worker made it under a stamp, with what it was made by: after
+    a write of results, the records of the players it changed are counted again, and the table
+    ranked again from them, every other row kept (`read_model`)."""
 
     frame: str  # the division's frame stamp: its players, rounds and settings
     after: int  # the last round counted
     shape: tuple[tuple[bool, bool], ...]  # each round counted: (it counts, its byes count)
-    players: list[engine.Player]  # as the engine takes them
-    records: dict[Hashable, engine.Record]
+    spread_cap: engine.SpreadCap | None
+    no_spread: bool  # every spread shown as 0 (an event whose `.tou` has results alone)
+    players: list[Player]  # the division's players, as `ranking.players` (by index)
+    ranking: engine.Ranking  # the players' records, as ranked
+    rows: list[Row]
 
 
 @dataclass(frozen=True)

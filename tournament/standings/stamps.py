@@ -34,7 +34,7 @@ from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 
 from tournament.models import Division, Game, Player, Round, Scoresheet, Tournament, new_stamp
-from tournament.standings.memos import Kept, computing_afresh
+from tournament.standings.memos import CHANGES, Kept, computing_afresh
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -293,9 +293,12 @@ def kept_before(
         return None
     players: set[int] = set()
     for _ in range(CHANGES_CHAIN):
-        found = cache.get(changes_key(division_id, stamp))
+        found = CHANGES.get((division_id, stamp))
         if found is None:
-            return None
+            found = cache.get(changes_key(division_id, stamp))
+            if found is None:
+                return None
+            CHANGES.put((division_id, stamp), found)
         stamp, changed = found
         players.update(changed)
         if key_of(stamp) in memo:

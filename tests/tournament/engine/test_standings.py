@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tournament.engine.standings import (
     Game,
     GameKind,
     Player,
+    Record,
     Standing,
     StandingsError,
+    ranked,
     ranking,
     ranks_by_round,
     records,
     recounted,
+    reranked,
     standings,
 )
 
@@ -300,3 +305,79 @@ def test_records_kept_of_other_players_are_refused() -> None:
     kept = records(players("A", "B"), [[played("A", "B", 400, 350)]])
     with pytest.raises(StandingsError, match="records kept of other players"):
         recounted(kept, players("A", "B", "C"), [[played("A", "B", 400, 350)]], {"A"})
+
+
+def _random_records(rng: random.Random, ids: list[str]) -> dict[str, Record]:
+    """Records close together: many players level on wins, losses and spread."""
+    found = {}
+    for pid in ids:
+        wins = rng.choice([0, 0.5, 1, 1.5, 2, 2, 3])
+        losses = rng.choice([0, 1, 1, 2])
+        spread = rng.choice([-20, 0, 0, 10, 20])
+        found[pid] = Record(wins, losses, spread, rng.choice([-10, 0, 10]), rng.randint(0, 4))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_ranking_made_again_by_moving_the_changed_players_is_the_one_sorted_afresh(
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    count = rng.randint(1, 40)
+    field = [
+        Player(
+            f"P{n}",
+            f"P{n}",
+            rng.choice([0, 1500, 1500, 1600]),
+            rng.choice([n, n, 1]),  # seeds mostly distinct, sometimes equal
+            rng.choice([None, None, None, 1, 2, 3]),
+        )
+        for n in range(count)
+    ]
+    ids = [p.id for p in field]
+    for after in (0, 1, 2, 3):
+        for capped in (False, True):
+            for rank_withdrawn in (False, True):
+                given = {"after_round": after, "capped": capped, "rank_withdrawn": rank_withdrawn}
+                by_player = _random_records(rng, ids)
+                kept = ranked(field, by_player, **given)
+                assert kept.table == ranking(field, by_player, **given)
+                for _write in range(25):
+                    changed = set(rng.sample(ids, rng.randint(0, min(4, count))))
+                    now = dict(by_player)
+                    now.update(_random_records(rng, sorted(changed)))
+                    again, spans = reranked(kept, now, changed)
+                    afresh = ranked(field, now, **given)
+                    assert again.table == afresh.table
+                    assert (again.ranked, again.unranked) == (afresh.ranked, afresh.unranked)
+                    # Outside the spans, the rows of the ranking before, as they were; within
+                    # them, each unchanged player's row before.
+                    made = {i for start, end, _same in spans for i in range(start, end)}
+                    for i in range(count):
+                        if i not in made:
+                            assert again.place(i) == kept.place(i)
+                            assert again.ranks[i] == kept.ranks[i]
+                            assert field[again.place(i)].id not in changed or (
+                                now[field[again.place(i)].id] == by_player[field[again.place(i)].id]
+                            )
+                    for start, end, same in spans:
+                        for i, was in zip(range(start, end), same, strict=True):
+                            pid = field[again.place(i)].id
+                            if was is None:
+                                assert pid in changed
+                            else:
+                                assert kept.place(was) == again.place(i)
+                                assert now[pid] == by_player[pid]
+                    kept, by_player = again, now
+
+
+def test_records_counted_again_from_the_changed_players_games_alone() -> None:
+    field = players("A", "B", "C", "D")
+    before = [[played("A", "B", 400, 300), played("C", "D", 350, 360)], [bye("A", 50)]]
+    after = [[played("A", "B", 300, 400), played("C", "D", 350, 360)], [bye("A", 50)]]
+    kept = records(field, before)
+    # Only the changed players' games, as the index of each round's games by player gives them.
+    theirs = [[played("A", "B", 300, 400)], [bye("A", 50)]]
+    again = recounted(kept, None, theirs, {"A", "B"})
+    assert again == records(field, after)
+    assert again["C"] is kept["C"]

@@ -4,7 +4,9 @@ filled by the pages that read them, and all forgotten by one call."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.test import Client
@@ -40,7 +42,8 @@ def test_every_memo_declared_is_registered() -> None:
     assert set(declared) == {
         "STANDINGS",
         "RATINGS",
-        "STANDING_RECORDS",
+        "STANDING_TABLES",
+        "CHANGES",
         "DIVISION_READS",
         "ROUND_READS",
         "PLAYERS",
@@ -57,7 +60,9 @@ def test_every_memo_declared_is_registered() -> None:
 
 
 def test_the_pages_fill_every_memo_and_one_call_forgets_them_all(
-    division: Division, director: User
+    division: Division,
+    director: User,
+    django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     division.self_report = True
     division.save()
@@ -76,6 +81,10 @@ def test_the_pages_fill_every_memo_and_one_call_forgets_them_all(
         reverse("api-display", args=[slug, name]),
     ):
         assert visitor.get(page).status_code == 200, page
+    # A result entered after them: the standings made again from those of the stamp before.
+    with django_capture_on_commit_callbacks(execute=True):
+        results.enter_line(division, 1, "3 420 4 380", director)
+    assert visitor.get(reverse("standings", args=[slug, name])).status_code == 200
     filled = {name: len(kept) for name, kept in _declared().items()}
     assert all(filled.values()), filled
 
