@@ -40,12 +40,6 @@ class Row:
     def record(self) -> str:
         return record_text(self.wins, self.losses)
 
-
-@functools.lru_cache(maxsize=4096)
-def record_text(wins: float, losses: float) -> str:
-    """A record as every page writes it ("3–1", "2½–1½")."""
-    return f"{count_text(wins)}–{count_text(losses)}"
-
     def ranked(self, rank: int | None) -> Row:
         """This row with another rank: the table's rows between a player's place before a
         result and after it (made by the thousand, the quick way a frozen row is copied)."""
@@ -53,6 +47,12 @@ def record_text(wins: float, losses: float) -> str:
         row.__dict__.update(self.__dict__)
         row.__dict__["rank"] = rank
         return row
+
+
+@functools.lru_cache(maxsize=4096)
+def record_text(wins: float, losses: float) -> str:
+    """A record as every page writes it ("3–1", "2½–1½")."""
+    return f"{count_text(wins)}–{count_text(losses)}"
 
 
 @dataclass(frozen=True, slots=True)
