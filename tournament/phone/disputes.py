@@ -214,10 +214,11 @@ def for_snapshot(
     answered ("" open, "stands", "corrected"), with its words; of the games of `players` alone
     where given. One query."""
     found: dict[int, dict[int, dict[str, object]]] = {}
-    disputes = Dispute.objects.filter(game__division_id=division.pk)
-    if players is not None:
+    if players is None:
+        disputes = Dispute.objects.filter(game__division_id=division.pk)
+    else:  # by the players' own indexes alone (a player's games are all of their division)
         theirs = Q(player1_id__in=players) | Q(player2_id__in=players)
-        disputes = disputes.filter(game__in=Game.objects.filter(theirs))
+        disputes = Dispute.objects.filter(game__in=Game.objects.filter(theirs))
     rows = disputes.order_by("game_id", "pk").values_list("game_id", "player_id", "text", "answer")
     for game, player, text, answer in rows:
         found.setdefault(game, {})[player] = {"player": player, "text": text, "answer": answer}

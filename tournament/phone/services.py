@@ -629,9 +629,12 @@ def _snapshot_games(
         Round.objects.filter(division_id=division.pk, locked=True).values_list("number", flat=True)
     )
     theirs = Q(player1_id__in=players) | Q(player2_id__in=players)
-    sheets = Scoresheet.objects.filter(game__division_id=division.pk, sent_by__isnull=False)
-    if only:
-        sheets = sheets.filter(game__in=Game.objects.filter(theirs))
+    # Some players' games are found by the players' own indexes alone: a filter by the division
+    # beside them has the database scan every game of the division (a player's games are all
+    # of their division).
+    read = Game.objects.filter(theirs) if only else Game.objects.filter(division_id=division.pk)
+    sheets = Scoresheet.objects.filter(sent_by__isnull=False)
+    sheets = sheets.filter(game__in=read) if only else sheets.filter(game__division=division)
     sent = {
         (game, player): verified
         for game, player, verified in sheets.values_list("game_id", "sent_by_id", "verified")
@@ -639,9 +642,7 @@ def _snapshot_games(
     disputed = disputes.for_snapshot(division, players if only else None)
     games: dict[int, list[dict[str, Any]]] = {pk: [] for pk in players}
     rows = (
-        Game.objects.published()
-        .filter(division_id=division.pk)
-        .filter(theirs if only else Q())
+        read.published()
         .order_by("round", "table", "pk")
         .values_list(
             "pk", "round", "table", "player1_id", "player2_id", "first", "kind",
