@@ -255,7 +255,9 @@ class Player(models.Model):
     objects = PlayerQuerySet.as_manager()
 
     class Meta:
-        ordering = ["division", "number"]
+        # By the division's key, not "division": that is the division's own ordering, which
+        # joins the division and its tournament into every query of players.
+        ordering = ["division_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["division", "number"], name="unique_player_number")
         ]
@@ -325,7 +327,7 @@ class Round(models.Model):
     simulation = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["division", "number"]
+        ordering = ["division_id", "number"]  # by the key, as a player's (no join)
         constraints = [
             models.UniqueConstraint(fields=["division", "number"], name="unique_round_number")
         ]
@@ -399,7 +401,7 @@ class Game(models.Model):
         return game
 
     class Meta:
-        ordering = ["division", "round", "table", "pk"]
+        ordering = ["division_id", "round", "table", "pk"]  # by the key, as a player's
         indexes = [models.Index(fields=["division", "round"])]
 
     def __str__(self) -> str:
