@@ -33,7 +33,7 @@ from tournament.core.html import bdi, ltr
 from tournament.core.language import apply_tournament_language, ltr_text
 from tournament.core.sentences import isolate
 from tournament.hall import clock
-from tournament.models import Claim, Game, Player, Scoresheet
+from tournament.models import Claim, Division, Game, Player, Scoresheet
 from tournament.phone import checkin, link_lists, offline, sheet_reports
 from tournament.phone import services as phone
 from tournament.results import claims as reports
@@ -99,9 +99,11 @@ def _poll(request: HttpRequest, token: str) -> _Poll:
     player_id, division_id, stamp, claims, clock_version, clock_row = state
     snap = phone.kept_snapshot(division_id, stamp)
     if snap is None:
-        player = _player(request, token)
-        player.division.stamp = stamp  # kept under the stamp read with the claims
-        snap = phone.snapshot(player.division)
+        division = Division.objects.select_related("tournament").filter(pk=division_id).first()
+        if division is None:  # removed since the poll's query
+            raise Http404(_("This link does not work: ask the desk for a new one."))
+        division.stamp = stamp  # kept under the stamp read with the claims
+        snap = phone.snapshot(division)
     # The page speaks the tournament's language unless the player chose another; its body is
     # kept once per language.
     apply_tournament_language(request, snap["tournament"].get("language", ""))
