@@ -13,9 +13,11 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache, partial
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
@@ -559,7 +561,8 @@ def _patched(division: Division) -> dict[str, Any] | None:
         return None
     base, players = found
     changed = _snapshot_games(division, division.tournament.locked, list(players), True)
-    return {**base, "games": {**base["games"], **changed}, "standing": _standing(division)}
+    standing = Standing(division_stamps.read(division), division)
+    return {**base, "games": {**base["games"], **changed}, "standing": standing}
 
 
 def warm_after_commit(division_id: int) -> None:
@@ -583,11 +586,29 @@ def warm_snapshot(division_id: int) -> None:
 def _standing(division: Division) -> dict[int, dict[str, Any]]:
     """Each player's record and rank, by the player's key (the cached standings). Players of
     the same record and rank share one entry (`_standing_entry`): read, never changed."""
-    stamps = division_stamps.read(division)
-    return {
-        row.player.pk: _standing_entry(row.wins, row.losses, row.rank)
-        for row in read_model.division_standings(division, public=True, stamps=stamps)
-    }
+    return dict(Standing(division_stamps.read(division), division).items())
+
+
+class Standing(Mapping[int, dict[str, Any]]):
+    """`_standing` as a worker keeps it after a result: each entry made when it is asked for,
+    from the standings' rows (a result moves most players' ranks; a poll asks for one)."""
+
+    def __init__(self, stamps: division_stamps.DivisionStamps, division: Division) -> None:
+        rows = read_model.division_standings(division, public=True, stamps=stamps)
+        self._rows = dict(zip(map(_PLAYER_KEY, rows), rows, strict=True))
+
+    def __getitem__(self, pk: int) -> dict[str, Any]:
+        row = self._rows[pk]
+        return _standing_entry(row.wins, row.losses, row.rank)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+_PLAYER_KEY = attrgetter("player.pk")
 
 
 @lru_cache(maxsize=4096)
