@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -149,6 +150,149 @@ def rate_event(
     players and games of rounds 1 to k, and kept in it when computed: a result entered in the
     last round rates that round again, not every round before it.
     """
+    rater, known, pairings, scheduled = _prepared(players, rounds, system, max_rounds)
+    after, _held = _rated_rounds(rater, players, pairings, scheduled, memo, hold=False)
+    return {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in players}
+
+
+@dataclass(frozen=True)
+class RatedEvent:
+    """An event's ratings after every round (`ratings`, as `rate_event` gives them) with what
+    they were computed from, kept to rate the event again after a change to a few players'
+    games (`rerate_event`). Read-only: shared as it is."""
+
+    system: str
+    players: tuple[RatedPlayer, ...]
+    known: frozenset[PlayerId]
+    scheduled: int
+    rounds: tuple[tuple[Game, ...], ...]  # each round's games as given
+    pairings: tuple[list[Pairing] | None, ...]  # each round's rated games (None: not read yet)
+    ratings: dict[PlayerId, PlayerRatings]
+    held: _Nsa2008Held | None  # the last round's computation, where the system keeps one
+
+
+def rated_event(
+    players: Sequence[RatedPlayer],
+    rounds: Sequence[Sequence[Game]],
+    *,
+    system: str = "nsa2008",
+    max_rounds: int | None = None,
+    memo: RatingsMemo | None = None,
+) -> RatedEvent:
+    """`rate_event`'s ratings, with what `rerate_event` rates them again from: the last round
+    is computed here (not taken from the `memo`), with its parts kept."""
+    rater, known, pairings, scheduled = _prepared(players, rounds, system, max_rounds)
+    after, held = _rated_rounds(rater, players, pairings, scheduled, memo, hold=True)
+    return RatedEvent(
+        system,
+        tuple(players),
+        frozenset(known),
+        scheduled,
+        tuple(tuple(games) for games in rounds),
+        tuple(pairings),
+        {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in players},
+        held,
+    )
+
+
+def rerate_event(
+    kept: RatedEvent,
+    rounds: Sequence[Sequence[Game]],
+    *,
+    changed_rounds: Iterable[int],
+    changed_players: Iterable[PlayerId],
+) -> tuple[RatedEvent, set[PlayerId] | None]:
+    """The event's ratings after a change to its games, from those `kept` before it, and the
+    players whose ratings may differ from those kept (None: any player's).
+
+    `rounds`: every round's games now, the same number of rounds as `kept`'s, and the same as
+    `kept.rounds` but in `changed_rounds`; there, only the games of `changed_players` differ
+    (a game that changed, as it was and as it is, has both its players among them). Equal to
+    `rated_event` on the same rounds, exactly.
+
+    The ratings after each round before the first that changed are those kept. Where the one
+    round that changed is the last, a system that keeps its computation of that round
+    (nsa2008) rates again only the changed players and their opponents (`Nsa2008.rerate`);
+    otherwise each round from the first changed is rated again from its start.
+    """
+    if len(rounds) != len(kept.rounds):
+        raise ValueError("re-rated with another number of rounds than kept")
+    last = len(rounds)
+    changed = sorted({n for n in changed_rounds if 1 <= n <= last})
+    if not changed:
+        return kept, set()
+    # Copied: the games kept are those rated, whatever the caller does with its lists after.
+    now = tuple(
+        tuple(rounds[n - 1]) if n in changed else kept.rounds[n - 1] for n in range(1, last + 1)
+    )
+    pairings = list(kept.pairings)
+    for number in changed:
+        pairings[number - 1] = None
+    rater = rating_system(kept.system)
+    if changed == [last] and kept.held is not None and isinstance(rater, Nsa2008):
+        again = rater.rerate(
+            kept.held,
+            kept.rounds[last - 1],
+            now[last - 1],
+            set(changed_players),
+            kept.known,
+            last,
+        )
+        if again is not None:
+            held, touched = again
+            ratings = dict(kept.ratings)
+            for pid in touched:
+                was = ratings[pid]
+                ratings[pid] = PlayerRatings(
+                    pid, was.before, (*was.after_round[:-1], held.final[pid])
+                )
+            made = RatedEvent(
+                kept.system,
+                kept.players,
+                kept.known,
+                kept.scheduled,
+                now,
+                tuple(pairings),
+                ratings,
+                held,
+            )
+            return made, touched
+    # Rated again from the first round changed: the ratings after the rounds before it are
+    # computed from those rounds alone, which are the same.
+    for number, games in enumerate(now, 1):
+        if pairings[number - 1] is None:
+            pairings[number - 1] = _pairings_of_round(number, games, kept.known)
+    read = [p for p in pairings if p is not None]
+    first = changed[0]
+    after = {pid: list(r.after_round[: first - 1]) for pid, r in kept.ratings.items()}
+    holding: _Nsa2008Held | None = None
+    for played in range(first, last + 1):
+        if played == last and isinstance(rater, Nsa2008):
+            holding = rater.rate_held(kept.players, read, kept.scheduled)
+            rated = holding.final
+        else:
+            rated = rater.rate(kept.players, read[:played], kept.scheduled)
+        for player in kept.players:
+            after[player.id].append(rated[player.id])
+    made = RatedEvent(
+        kept.system,
+        kept.players,
+        kept.known,
+        kept.scheduled,
+        now,
+        tuple(read),
+        {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in kept.players},
+        holding,
+    )
+    return made, None
+
+
+def _prepared(
+    players: Sequence[RatedPlayer],
+    rounds: Sequence[Iterable[Game]],
+    system: str,
+    max_rounds: int | None,
+) -> tuple[RatingSystem, set[PlayerId], list[list[Pairing]], int]:
     rater = rating_system(system)
     _check_players(players)
     known = {p.id for p in players}
@@ -158,23 +302,44 @@ def rate_event(
         raise RatingInputError(
             f"{len(pairings)} rounds were played but the event has only {scheduled}"
         )
+    return rater, known, pairings, scheduled
+
+
+def _rated_rounds(
+    rater: RatingSystem,
+    players: Sequence[RatedPlayer],
+    pairings: list[list[Pairing]],
+    scheduled: int,
+    memo: RatingsMemo | None,
+    *,
+    hold: bool,
+) -> tuple[dict[PlayerId, list[int]], _Nsa2008Held | None]:
+    """Each player's rating after each round; with `hold`, the last round computed with its
+    parts kept (where the system keeps them)."""
     # tsh rates the division afresh after each round from the results so far, so the rating
     # after round k does not depend on anything entered later.
     after: dict[PlayerId, list[int]] = {p.id: [] for p in players}
     keys = _prefix_keys(rater, players, pairings, scheduled) if memo is not None else []
     kept = dict(memo.get_many(keys)) if memo is not None else {}
     computed: dict[str, dict[PlayerId, int]] = {}
+    held: _Nsa2008Held | None = None
     for played in range(1, len(pairings) + 1):
-        ratings = kept.get(keys[played - 1]) if keys else None
+        holding = hold and played == len(pairings) and isinstance(rater, Nsa2008)
+        ratings = kept.get(keys[played - 1]) if keys and not holding else None
         if ratings is None:
-            ratings = rater.rate(players, pairings[:played], scheduled)
-            if keys:
+            if holding:
+                assert isinstance(rater, Nsa2008)  # noqa: S101 - `holding` says so
+                made = rater.rate_held(players, pairings[:played], scheduled)
+                held, ratings = made, made.final
+            else:
+                ratings = rater.rate(players, pairings[:played], scheduled)
+            if keys and keys[played - 1] not in kept:
                 computed[keys[played - 1]] = ratings
         for player in players:
             after[player.id].append(ratings[player.id])
     if memo is not None and computed:
         memo.set_many(computed)
-    return {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in players}
+    return after, held
 
 
 def _check_players(players: Sequence[RatedPlayer]) -> None:
@@ -189,7 +354,9 @@ def _check_players(players: Sequence[RatedPlayer]) -> None:
         seen.add(player.id)
 
 
-def _pairings_of_round(number: int, games: Iterable[Game], known: set[PlayerId]) -> list[Pairing]:
+def _pairings_of_round(
+    number: int, games: Iterable[Game], known: AbstractSet[PlayerId]
+) -> list[Pairing]:
     """The rated games of one round, each once; byes and forfeits dropped after being checked
     (`known`: the event's players)."""
     busy: dict[PlayerId, Game] = {}
@@ -329,10 +496,38 @@ def _share_of_win(score: int, opponent_score: int) -> float:
 
 @dataclass(slots=True)
 class _Record:
-    """One player's rated games in one segment."""
+    """One player's rated games in one segment, in round order."""
 
     opponents: list[PlayerId]
     wins: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    """One segment's computation, each part by player: what `Nsa2008.rerate` starts from."""
+
+    first: int  # its first and last round
+    last: int
+    start: dict[PlayerId, float]  # the ratings at its start (0: unrated)
+    records: dict[PlayerId, _Record]
+    effective: dict[PlayerId, float]  # the start, or a newcomer's estimate
+    spent: dict[PlayerId, float]  # the rating its excess wins make, before any bonus
+    bonus: dict[PlayerId, float]  # the acceleration bonus, of the players who earn one
+    settled: dict[PlayerId, float]  # with the bonus, held at the floor
+    feedback: dict[PlayerId, float]  # from accelerated opponents
+    end: dict[PlayerId, int]  # the ratings at its end
+
+
+@dataclass(frozen=True, slots=True)
+class _Nsa2008Held:
+    """The computation of the ratings after the last round played (`Nsa2008.rate_held`): the
+    segment that holds that round, and the ratings after it."""
+
+    career: dict[PlayerId, int]
+    order: dict[PlayerId, int]  # each player's place in the players' order
+    segment: _Segment
+    later: tuple[tuple[int, int], ...]  # the segments after it: none of their rounds played
+    final: dict[PlayerId, int]
 
 
 @dataclass(frozen=True)
@@ -352,68 +547,238 @@ class Nsa2008:
         rounds: Sequence[Sequence[Pairing]],
         max_rounds: int,
     ) -> dict[PlayerId, int]:
+        return self.rate_held(players, rounds, max_rounds).final
+
+    def rate_held(
+        self,
+        players: Sequence[RatedPlayer],
+        rounds: Sequence[Sequence[Pairing]],
+        max_rounds: int,
+    ) -> _Nsa2008Held:
+        """`rate`'s ratings, with the computation of the segment that holds the last round of
+        `rounds` kept (`rerate` starts from it)."""
         ratings: dict[PlayerId, float] = {p.id: p.rating for p in players}
         career = {p.id: p.career_games for p in players}
-        for first, last in nsa2008_segments(max_rounds):
-            games = [g for r in rounds[first - 1 : last] for g in r]
-            ratings = dict(self._rate_segment(ratings, career, games))
-        return {pid: round_half_up(r) for pid, r in ratings.items()}
+        segments = nsa2008_segments(max_rounds)
+        played = len(rounds)
+        holding = next((i for i, (_, last) in enumerate(segments) if played <= last), 0)
+        held: _Segment | None = None
+        for at, (first, last) in enumerate(segments):
+            segment = self._segment(first, last, ratings, career, rounds)
+            if at == holding:
+                held = segment
+            ratings = dict(segment.end)
+        assert held is not None  # noqa: S101 - every event has a segment
+        order = {p.id: at for at, p in enumerate(players)}
+        final = {pid: round_half_up(r) for pid, r in ratings.items()}
+        return _Nsa2008Held(career, order, held, tuple(segments[holding + 1 :]), final)
 
-    def _rate_segment(
+    def rerate(
         self,
+        held: _Nsa2008Held,
+        games_before: Iterable[Game],
+        games_now: Iterable[Game],
+        changed: set[PlayerId],
+        known: AbstractSet[PlayerId],
+        played: int,
+    ) -> tuple[_Nsa2008Held, set[PlayerId]] | None:
+        """The ratings after round `played`, the last played, from `held` (their computation
+        before a change to that round alone, whose games were `games_before` and are
+        `games_now`), and the players whose rating after it may differ; None where they are to
+        be computed afresh.
+
+        Only the games of the `changed` players differ (a changed game has both its players
+        among them, as it was and as it is), and none of them was unrated at the start of the
+        segment: every other player's record is as it was, and so are the newcomers'
+        estimates, which come from the newcomers' records alone. The changed players' ratings
+        are computed again from their records, then the feedback of every player who met one of
+        them, added up from scratch in the order the full computation adds it (by the place of
+        the player it comes from), then the later segments (without a game) of those players.
+        Exact: every float is the one the full computation makes."""
+        segment = held.segment
+        start = segment.start
+        if not segment.first <= played <= segment.last:
+            return None
+        if any(start.get(pid, 0) == 0 for pid in changed):
+            return None  # a newcomer's game changed (or a player not in the event)
+        before = self._pairings_of(played, games_before, changed, known)
+        now = self._pairings_of(played, games_now, changed, known)
+        if before is None or now is None:
+            return None  # a game of a player not among the changed ones differs
+        records = dict(segment.records)
+        for pid in changed:
+            kept = records[pid]
+            opponents, wins = kept.opponents, kept.wins
+            was = before.get(pid)
+            if was is not None:  # the player's last game of the segment: the round played
+                opponents, wins = opponents[:-1], wins - was[1]
+            game = now.get(pid)
+            if game is not None:
+                opponents, wins = [*opponents, game[0]], wins + game[1]
+            records[pid] = _Record(opponents, wins)
+        spent = dict(segment.spent)
+        bonus = dict(segment.bonus)
+        settled = dict(segment.settled)
+        for pid in changed:
+            spent[pid] = self._spent(pid, start, records, segment.effective, held.career[pid])
+            earned = self._bonus(start[pid], spent[pid], records[pid])
+            if earned is None:
+                bonus.pop(pid, None)
+            else:
+                bonus[pid] = earned
+            settled[pid] = self._settled(start[pid], spent[pid], earned)
+        # Whose feedback may change: the changed players and everyone they met, before or now.
+        touched = set(changed)
+        for pid in changed:
+            touched.update(records[pid].opponents)
+            touched.update(segment.records[pid].opponents)
+        feedback = dict(segment.feedback)
+        end = dict(segment.end)
+        for pid in touched:
+            feedback[pid] = self._feedback_of(pid, start, records, bonus, held.order)
+            end[pid] = round_half_up(settled[pid] + feedback[pid])
+        again = _Segment(
+            segment.first,
+            segment.last,
+            start,
+            records,
+            segment.effective,
+            spent,
+            bonus,
+            settled,
+            feedback,
+            end,
+        )
+        # The later segments have no game: each player's rating goes through them alone.
+        ratings: dict[PlayerId, float] = {pid: end[pid] for pid in touched}
+        for first, last in held.later:
+            ratings = dict(self._segment(first, last, ratings, held.career, []).end)
+        final = dict(held.final)
+        for pid in touched:
+            final[pid] = round_half_up(ratings[pid])
+        return _Nsa2008Held(held.career, held.order, again, held.later, final), touched
+
+    @staticmethod
+    def _pairings_of(
+        played: int, games: Iterable[Game], changed: set[PlayerId], known: AbstractSet[PlayerId]
+    ) -> dict[PlayerId, tuple[PlayerId, float]] | None:
+        """The rated game of each changed player in the round (opponent, share of a win), from
+        the round's games; None if one is against a player not among the changed."""
+        mine = [g for g in games if g.player in changed or g.opponent in changed]
+        found: dict[PlayerId, tuple[PlayerId, float]] = {}
+        for game in _pairings_of_round(played, mine, known):
+            if game.first not in changed or game.second not in changed:
+                return None
+            first_wins = _share_of_win(game.first_score, game.second_score)
+            found[game.first] = (game.second, first_wins)
+            found[game.second] = (game.first, 1 - first_wins)
+        return found
+
+    def _segment(
+        self,
+        first: int,
+        last: int,
         start: dict[PlayerId, float],
         career: dict[PlayerId, int],
-        games: list[Pairing],
-    ) -> dict[PlayerId, int]:
-        """Ratings at the end of a segment, from the ratings at its start (0 = unrated)."""
+        rounds: Sequence[Sequence[Pairing]],
+    ) -> _Segment:
+        """A segment's computation: the ratings at its end from those at its start (0 =
+        unrated) and the games of its rounds among `rounds` (`rounds[0]`: round 1)."""
         records = {pid: _Record([]) for pid in start}
-        for game in games:
-            first_wins = _share_of_win(game.first_score, game.second_score)
-            records[game.first].opponents.append(game.second)
-            records[game.first].wins += first_wins
-            records[game.second].opponents.append(game.first)
-            records[game.second].wins += 1 - first_wins
+        for games in rounds[first - 1 : last]:
+            for game in games:
+                first_wins = _share_of_win(game.first_score, game.second_score)
+                records[game.first].opponents.append(game.second)
+                records[game.first].wins += first_wins
+                records[game.second].opponents.append(game.first)
+                records[game.second].wins += 1 - first_wins
 
         estimates = self._rate_newcomers(start, records)
         # Veterans' expectations against a newcomer use the newcomer's estimate, unrounded; a
         # newcomer without a rated game stays unrated (0).
         effective = {pid: r if r else estimates.get(pid) or 0 for pid, r in start.items()}
+        spent = {pid: self._spent(pid, start, records, effective, career[pid]) for pid in start}
 
-        new: dict[PlayerId, float] = {}
-        for pid, old in start.items():
-            if not old:
-                new[pid] = effective[pid]
-                continue
-            # Subtracted one game at a time, as tsh does: the order of float additions matters
-            # for a total that lands near .5.
-            excess = records[pid].wins
-            for opponent in records[pid].opponents:
-                excess -= nsa2008_expectation(effective[pid], effective[opponent])
-            new[pid] = spend_excess(old, excess, career[pid]) if records[pid].opponents else old
-
+        bonus: dict[PlayerId, float] = {}
         feedback = dict.fromkeys(start, 0.0)
         if self.acceleration:
             for pid, old in start.items():
-                if not old:
+                earned = self._bonus(old, spent[pid], records[pid])
+                if earned is None:
                     continue
-                games_played = len(records[pid].opponents)
-                bonus = self.acceleration * (
-                    new[pid] - old - self.games_per_free_point * games_played
-                )
-                if bonus <= 0:
-                    continue
-                new[pid] += bonus
+                bonus[pid] = earned
                 # The opponents it was gained from were underrated too; newcomers have no
                 # rating yet to correct.
                 for opponent in records[pid].opponents:
                     if start[opponent]:
-                        feedback[opponent] += bonus / self.feedback_divisor
-
-        for pid, old in start.items():
-            if old and self.floor is not None and new[pid] < self.floor:
-                new[pid] = self.floor
+                        feedback[opponent] += earned / self.feedback_divisor
+        settled = {
+            pid: self._settled(old, spent[pid], bonus.get(pid)) for pid, old in start.items()
+        }
         # Feedback comes after the floor and before rounding, as in tsh.
-        return {pid: round_half_up(new[pid] + feedback[pid]) for pid in start}
+        end = {pid: round_half_up(settled[pid] + feedback[pid]) for pid in start}
+        return _Segment(
+            first, last, start, records, effective, spent, bonus, settled, feedback, end
+        )
+
+    @staticmethod
+    def _spent(
+        pid: PlayerId,
+        start: dict[PlayerId, float],
+        records: dict[PlayerId, _Record],
+        effective: dict[PlayerId, float],
+        career_games: int,
+    ) -> float:
+        """A player's new rating from their excess wins, before any bonus (a newcomer's: their
+        estimate)."""
+        old = start[pid]
+        if not old:
+            return effective[pid]
+        record = records[pid]
+        if not record.opponents:
+            return old
+        # Subtracted one game at a time, as tsh does: the order of float additions matters
+        # for a total that lands near .5.
+        excess = record.wins
+        rating = effective[pid]
+        for opponent in record.opponents:
+            excess -= nsa2008_expectation(rating, effective[opponent])
+        return spend_excess(old, excess, career_games)
+
+    def _bonus(self, old: float, spent: float, record: _Record) -> float | None:
+        """A rated player's acceleration bonus, if they earn one."""
+        if not old or not self.acceleration:
+            return None
+        games_played = len(record.opponents)
+        bonus = self.acceleration * (spent - old - self.games_per_free_point * games_played)
+        return bonus if bonus > 0 else None
+
+    def _settled(self, old: float, spent: float, bonus: float | None) -> float:
+        """The new rating with its bonus, held at the floor (a rated player's)."""
+        new = spent if bonus is None else spent + bonus
+        if old and self.floor is not None and new < self.floor:
+            return self.floor
+        return new
+
+    def _feedback_of(
+        self,
+        pid: PlayerId,
+        start: dict[PlayerId, float],
+        records: dict[PlayerId, _Record],
+        bonus: dict[PlayerId, float],
+        order: dict[PlayerId, int],
+    ) -> float:
+        """A player's feedback from their accelerated opponents, added in the order `_segment`
+        adds it: by each opponent's place in the players' order (an opponent met twice gives it
+        twice, one after the other)."""
+        total = 0.0
+        if not start[pid]:
+            return total
+        for opponent in sorted(records[pid].opponents, key=order.__getitem__):
+            earned = bonus.get(opponent)
+            if earned is not None:
+                total += earned / self.feedback_divisor
+        return total
 
     def _rate_newcomers(
         self, start: dict[PlayerId, float], records: dict[PlayerId, _Record]
