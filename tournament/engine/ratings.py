@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from tournament.engine.patched import GONE, _Gone, patched
 from tournament.engine.standings import Game, GameKind, PlayerId, mirrors
 
 
@@ -165,9 +166,9 @@ class RatedEvent:
     players: tuple[RatedPlayer, ...]
     known: frozenset[PlayerId]
     scheduled: int
-    rounds: tuple[tuple[Game, ...], ...]  # each round's games as given
+    rounds: tuple[Sequence[Game], ...]  # each round's games as given (kept, not copied)
     pairings: tuple[list[Pairing] | None, ...]  # each round's rated games (None: not read yet)
-    ratings: dict[PlayerId, PlayerRatings]
+    ratings: Mapping[PlayerId, PlayerRatings]
     held: _Nsa2008Held | None  # the last round's computation, where the system keeps one
 
 
@@ -180,7 +181,8 @@ def rated_event(
     memo: RatingsMemo | None = None,
 ) -> RatedEvent:
     """`rate_event`'s ratings, with what `rerate_event` rates them again from: the last round
-    is computed here (not taken from the `memo`), with its parts kept."""
+    is computed here (not taken from the `memo`), with its parts kept. The rounds' lists are
+    kept as they are, not copied: the caller does not change them after."""
     rater, known, pairings, scheduled = _prepared(players, rounds, system, max_rounds)
     after, held = _rated_rounds(rater, players, pairings, scheduled, memo, hold=True)
     return RatedEvent(
@@ -188,7 +190,7 @@ def rated_event(
         tuple(players),
         frozenset(known),
         scheduled,
-        tuple(tuple(games) for games in rounds),
+        tuple(rounds),
         tuple(pairings),
         {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in players},
         held,
@@ -201,48 +203,49 @@ def rerate_event(
     *,
     changed_rounds: Iterable[int],
     changed_players: Iterable[PlayerId],
+    max_rounds: int | None = None,
 ) -> tuple[RatedEvent, set[PlayerId] | None]:
     """The event's ratings after a change to its games, from those `kept` before it, and the
-    players whose ratings may differ from those kept (None: any player's).
+    players whose ratings may differ from those kept (None: any player's). Equal to
+    `rated_event` of the same players and `rounds`, exactly.
 
-    `rounds`: every round's games now, the same number of rounds as `kept`'s, and the same as
-    `kept.rounds` but in `changed_rounds`; there, only the games of `changed_players` differ
-    (a game that changed, as it was and as it is, has both its players among them). Equal to
-    `rated_event` on the same rounds, exactly.
+    `rounds`: every round's games now, the same as `kept.rounds` but in `changed_rounds` and
+    in the rounds `kept` has not (more rounds played); in a round that changed, only the games
+    of `changed_players` differ (a game that changed, as it was and as it is, has both its
+    players among them). `max_rounds` as for `rated_event`; the rounds' lists are kept, not
+    copied, as there.
 
-    The ratings after each round before the first that changed are those kept. Where the one
-    round that changed is the last, a system that keeps its computation of that round
-    (nsa2008) rates again only the changed players and their opponents (`Nsa2008.rerate`);
-    otherwise each round from the first changed is rated again from its start.
+    The ratings after each round before the first that changed or was added are those kept
+    (computed from those rounds alone, which are the same). Where the one round that changed is
+    the last, a system that keeps its computation of that round (nsa2008) rates again only the
+    changed players and their opponents (`Nsa2008.rerate`); otherwise each round from the first
+    changed or added is rated again from its start. A change to the event's length (its
+    segments) rates it afresh.
     """
-    if len(rounds) != len(kept.rounds):
-        raise ValueError("re-rated with another number of rounds than kept")
-    last = len(rounds)
-    changed = sorted({n for n in changed_rounds if 1 <= n <= last})
-    if not changed:
+    last, before = len(rounds), len(kept.rounds)
+    scheduled = last if max_rounds is None else max_rounds
+    if scheduled != kept.scheduled:
+        system = kept.system
+        return rated_event(kept.players, rounds, system=system, max_rounds=max_rounds), None
+    if scheduled < last:
+        raise RatingInputError(f"{last} rounds were played but the event has only {scheduled}")
+    changed = sorted({n for n in changed_rounds if 1 <= n <= min(last, before)})
+    if last == before and not changed:
         return kept, set()
-    # Copied: the games kept are those rated, whatever the caller does with its lists after.
-    now = tuple(
-        tuple(rounds[n - 1]) if n in changed else kept.rounds[n - 1] for n in range(1, last + 1)
-    )
-    pairings = list(kept.pairings)
-    for number in changed:
-        pairings[number - 1] = None
+
+    def fresh(n: int) -> bool:
+        return n > before or n in changed
+
+    now = tuple(rounds[n - 1] if fresh(n) else kept.rounds[n - 1] for n in range(1, last + 1))
+    pairings = [None if fresh(n) else kept.pairings[n - 1] for n in range(1, last + 1)]
     rater = rating_system(kept.system)
-    if changed == [last] and kept.held is not None and isinstance(rater, Nsa2008):
-        again = rater.rerate(
-            kept.held,
-            kept.rounds[last - 1],
-            now[last - 1],
-            set(changed_players),
-            kept.known,
-            last,
-        )
+    if changed == [last] == [before] and kept.held is not None and isinstance(rater, Nsa2008):
+        again = rater.rerate(kept.held, now[last - 1], set(changed_players), kept.known, last)
         if again is not None:
             held, touched = again
-            ratings = dict(kept.ratings)
+            ratings: dict[PlayerId, PlayerRatings] = {}
             for pid in touched:
-                was = ratings[pid]
+                was = kept.ratings[pid]
                 ratings[pid] = PlayerRatings(
                     pid, was.before, (*was.after_round[:-1], held.final[pid])
                 )
@@ -253,17 +256,17 @@ def rerate_event(
                 kept.scheduled,
                 now,
                 tuple(pairings),
-                ratings,
+                patched(kept.ratings, ratings),
                 held,
             )
             return made, touched
-    # Rated again from the first round changed: the ratings after the rounds before it are
-    # computed from those rounds alone, which are the same.
     for number, games in enumerate(now, 1):
         if pairings[number - 1] is None:
             pairings[number - 1] = _pairings_of_round(number, games, kept.known)
     read = [p for p in pairings if p is not None]
-    first = changed[0]
+    # Rated again from the first round changed or added; with fewer rounds, the last is rated
+    # again for its computation to be kept.
+    first = max(1, min([*changed, before + 1, last if last < before else before + 1]))
     after = {pid: list(r.after_round[: first - 1]) for pid, r in kept.ratings.items()}
     holding: _Nsa2008Held | None = None
     for played in range(first, last + 1):
@@ -329,8 +332,8 @@ def _rated_rounds(
         if ratings is None:
             if holding:
                 assert isinstance(rater, Nsa2008)  # noqa: S101 - `holding` says so
-                made = rater.rate_held(players, pairings[:played], scheduled)
-                held, ratings = made, made.final
+                held = rater.rate_held(players, pairings[:played], scheduled)
+                ratings = dict(held.final)
             else:
                 ratings = rater.rate(players, pairings[:played], scheduled)
             if keys and keys[played - 1] not in kept:
@@ -508,14 +511,14 @@ class _Segment:
 
     first: int  # its first and last round
     last: int
-    start: dict[PlayerId, float]  # the ratings at its start (0: unrated)
-    records: dict[PlayerId, _Record]
-    effective: dict[PlayerId, float]  # the start, or a newcomer's estimate
-    spent: dict[PlayerId, float]  # the rating its excess wins make, before any bonus
-    bonus: dict[PlayerId, float]  # the acceleration bonus, of the players who earn one
-    settled: dict[PlayerId, float]  # with the bonus, held at the floor
-    feedback: dict[PlayerId, float]  # from accelerated opponents
-    end: dict[PlayerId, int]  # the ratings at its end
+    start: Mapping[PlayerId, float]  # the ratings at its start (0: unrated)
+    records: Mapping[PlayerId, _Record]
+    effective: Mapping[PlayerId, float]  # the start, or a newcomer's estimate
+    spent: Mapping[PlayerId, float]  # the rating its excess wins make, before any bonus
+    bonus: Mapping[PlayerId, float]  # the acceleration bonus, of the players who earn one
+    settled: Mapping[PlayerId, float]  # with the bonus, held at the floor
+    feedback: Mapping[PlayerId, float]  # from accelerated opponents
+    end: Mapping[PlayerId, int]  # the ratings at its end
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,7 +530,9 @@ class _Nsa2008Held:
     order: dict[PlayerId, int]  # each player's place in the players' order
     segment: _Segment
     later: tuple[tuple[int, int], ...]  # the segments after it: none of their rounds played
-    final: dict[PlayerId, int]
+    final: Mapping[PlayerId, int]
+    # Each player's rated game of the last round played: (opponent, share of a win).
+    last_games: Mapping[PlayerId, tuple[PlayerId, float]]
 
 
 @dataclass(frozen=True)
@@ -547,7 +552,11 @@ class Nsa2008:
         rounds: Sequence[Sequence[Pairing]],
         max_rounds: int,
     ) -> dict[PlayerId, int]:
-        return self.rate_held(players, rounds, max_rounds).final
+        ratings: Mapping[PlayerId, float] = {p.id: p.rating for p in players}
+        career = {p.id: p.career_games for p in players}
+        for first, last in nsa2008_segments(max_rounds):
+            ratings = self._segment(first, last, ratings, career, rounds).end
+        return {pid: round_half_up(r) for pid, r in ratings.items()}
 
     def rate_held(
         self,
@@ -557,7 +566,7 @@ class Nsa2008:
     ) -> _Nsa2008Held:
         """`rate`'s ratings, with the computation of the segment that holds the last round of
         `rounds` kept (`rerate` starts from it)."""
-        ratings: dict[PlayerId, float] = {p.id: p.rating for p in players}
+        ratings: Mapping[PlayerId, float] = {p.id: p.rating for p in players}
         career = {p.id: p.career_games for p in players}
         segments = nsa2008_segments(max_rounds)
         played = len(rounds)
@@ -567,25 +576,29 @@ class Nsa2008:
             segment = self._segment(first, last, ratings, career, rounds)
             if at == holding:
                 held = segment
-            ratings = dict(segment.end)
+            ratings = segment.end
         assert held is not None  # noqa: S101 - every event has a segment
         order = {p.id: at for at, p in enumerate(players)}
         final = {pid: round_half_up(r) for pid, r in ratings.items()}
-        return _Nsa2008Held(career, order, held, tuple(segments[holding + 1 :]), final)
+        last_games: dict[PlayerId, tuple[PlayerId, float]] = {}
+        for game in rounds[-1] if rounds else ():
+            first_wins = _share_of_win(game.first_score, game.second_score)
+            last_games[game.first] = (game.second, first_wins)
+            last_games[game.second] = (game.first, 1 - first_wins)
+        later = tuple(segments[holding + 1 :])
+        return _Nsa2008Held(career, order, held, later, final, last_games)
 
     def rerate(
         self,
         held: _Nsa2008Held,
-        games_before: Iterable[Game],
-        games_now: Iterable[Game],
+        games: Iterable[Game],
         changed: set[PlayerId],
         known: AbstractSet[PlayerId],
         played: int,
     ) -> tuple[_Nsa2008Held, set[PlayerId]] | None:
         """The ratings after round `played`, the last played, from `held` (their computation
-        before a change to that round alone, whose games were `games_before` and are
-        `games_now`), and the players whose rating after it may differ; None where they are to
-        be computed afresh.
+        before a change to that round alone, whose games are now `games`), and the players
+        whose rating after it may differ; None where they are to be computed afresh.
 
         Only the games of the `changed` players differ (a changed game has both its players
         among them, as it was and as it is), and none of them was unrated at the start of the
@@ -594,69 +607,78 @@ class Nsa2008:
         are computed again from their records, then the feedback of every player who met one of
         them, added up from scratch in the order the full computation adds it (by the place of
         the player it comes from), then the later segments (without a game) of those players.
-        Exact: every float is the one the full computation makes."""
+        Exact: every float is the one the full computation makes. What is kept of `held` is
+        shared, not copied (`patched`): the work is in proportion to the players rated again."""
         segment = held.segment
         start = segment.start
         if not segment.first <= played <= segment.last:
             return None
         if any(start.get(pid, 0) == 0 for pid in changed):
             return None  # a newcomer's game changed (or a player not in the event)
-        before = self._pairings_of(played, games_before, changed, known)
-        now = self._pairings_of(played, games_now, changed, known)
-        if before is None or now is None:
+        now = self._pairings_of(played, games, changed, known)
+        if now is None or any(
+            p in held.last_games and held.last_games[p][0] not in changed for p in changed
+        ):
             return None  # a game of a player not among the changed ones differs
-        records = dict(segment.records)
+        records: dict[PlayerId, _Record] = {}
         for pid in changed:
-            kept = records[pid]
+            kept = segment.records[pid]
             opponents, wins = kept.opponents, kept.wins
-            was = before.get(pid)
+            was = held.last_games.get(pid)
             if was is not None:  # the player's last game of the segment: the round played
                 opponents, wins = opponents[:-1], wins - was[1]
             game = now.get(pid)
             if game is not None:
                 opponents, wins = [*opponents, game[0]], wins + game[1]
             records[pid] = _Record(opponents, wins)
-        spent = dict(segment.spent)
-        bonus = dict(segment.bonus)
-        settled = dict(segment.settled)
+        all_records = patched(segment.records, records)
+        spent: dict[PlayerId, float] = {}
+        bonus: dict[PlayerId, float | _Gone] = {}
+        settled: dict[PlayerId, float] = {}
         for pid in changed:
-            spent[pid] = self._spent(pid, start, records, segment.effective, held.career[pid])
+            spent[pid] = self._spent(pid, start, all_records, segment.effective, held.career[pid])
             earned = self._bonus(start[pid], spent[pid], records[pid])
-            if earned is None:
-                bonus.pop(pid, None)
-            else:
-                bonus[pid] = earned
+            bonus[pid] = GONE if earned is None else earned
             settled[pid] = self._settled(start[pid], spent[pid], earned)
+        all_bonus = patched(segment.bonus, bonus)
+        all_settled = patched(segment.settled, settled)
         # Whose feedback may change: the changed players and everyone they met, before or now.
         touched = set(changed)
         for pid in changed:
             touched.update(records[pid].opponents)
             touched.update(segment.records[pid].opponents)
-        feedback = dict(segment.feedback)
-        end = dict(segment.end)
+        feedback: dict[PlayerId, float] = {}
+        end: dict[PlayerId, int] = {}
         for pid in touched:
-            feedback[pid] = self._feedback_of(pid, start, records, bonus, held.order)
-            end[pid] = round_half_up(settled[pid] + feedback[pid])
+            feedback[pid] = self._feedback_of(pid, start, all_records, all_bonus, held.order)
+            end[pid] = round_half_up(all_settled[pid] + feedback[pid])
         again = _Segment(
             segment.first,
             segment.last,
             start,
-            records,
+            all_records,
             segment.effective,
-            spent,
-            bonus,
-            settled,
-            feedback,
-            end,
+            patched(segment.spent, spent),
+            all_bonus,
+            all_settled,
+            patched(segment.feedback, feedback),
+            patched(segment.end, end),
         )
         # The later segments have no game: each player's rating goes through them alone.
-        ratings: dict[PlayerId, float] = {pid: end[pid] for pid in touched}
+        ratings: Mapping[PlayerId, float] = end
         for first, last in held.later:
-            ratings = dict(self._segment(first, last, ratings, held.career, []).end)
-        final = dict(held.final)
-        for pid in touched:
-            final[pid] = round_half_up(ratings[pid])
-        return _Nsa2008Held(held.career, held.order, again, held.later, final), touched
+            ratings = self._segment(first, last, ratings, held.career, []).end
+        final = {pid: round_half_up(ratings[pid]) for pid in touched}
+        games_now = {pid: now.get(pid, GONE) for pid in changed}
+        made = _Nsa2008Held(
+            held.career,
+            held.order,
+            again,
+            held.later,
+            patched(held.final, final),
+            patched(held.last_games, games_now),
+        )
+        return made, touched
 
     @staticmethod
     def _pairings_of(
@@ -678,7 +700,7 @@ class Nsa2008:
         self,
         first: int,
         last: int,
-        start: dict[PlayerId, float],
+        start: Mapping[PlayerId, float],
         career: dict[PlayerId, int],
         rounds: Sequence[Sequence[Pairing]],
     ) -> _Segment:
@@ -724,9 +746,9 @@ class Nsa2008:
     @staticmethod
     def _spent(
         pid: PlayerId,
-        start: dict[PlayerId, float],
-        records: dict[PlayerId, _Record],
-        effective: dict[PlayerId, float],
+        start: Mapping[PlayerId, float],
+        records: Mapping[PlayerId, _Record],
+        effective: Mapping[PlayerId, float],
         career_games: int,
     ) -> float:
         """A player's new rating from their excess wins, before any bonus (a newcomer's: their
@@ -763,9 +785,9 @@ class Nsa2008:
     def _feedback_of(
         self,
         pid: PlayerId,
-        start: dict[PlayerId, float],
-        records: dict[PlayerId, _Record],
-        bonus: dict[PlayerId, float],
+        start: Mapping[PlayerId, float],
+        records: Mapping[PlayerId, _Record],
+        bonus: Mapping[PlayerId, float],
         order: dict[PlayerId, int],
     ) -> float:
         """A player's feedback from their accelerated opponents, added in the order `_segment`
@@ -781,7 +803,7 @@ class Nsa2008:
         return total
 
     def _rate_newcomers(
-        self, start: dict[PlayerId, float], records: dict[PlayerId, _Record]
+        self, start: Mapping[PlayerId, float], records: Mapping[PlayerId, _Record]
     ) -> dict[PlayerId, float]:
         """Iterated performance ratings of the unrated players who played a rated game."""
         unrated = [pid for pid, r in start.items() if not r]
