@@ -242,13 +242,11 @@ def rerate_event(
     if changed == [last] == [before] and kept.held is not None and isinstance(rater, Nsa2008):
         again = rater.rerate(kept.held, now[last - 1], set(changed_players), kept.known, last)
         if again is not None:
-            held, touched = again
+            held, final = again
             ratings: dict[PlayerId, PlayerRatings] = {}
-            for pid in touched:
+            for pid, rating in final.items():
                 was = kept.ratings[pid]
-                ratings[pid] = PlayerRatings(
-                    pid, was.before, (*was.after_round[:-1], held.final[pid])
-                )
+                ratings[pid] = PlayerRatings(pid, was.before, (*was.after_round[:-1], rating))
             made = RatedEvent(
                 kept.system,
                 kept.players,
@@ -259,7 +257,7 @@ def rerate_event(
                 patched(kept.ratings, ratings),
                 held,
             )
-            return made, touched
+            return made, set(final)
     for number, games in enumerate(now, 1):
         if pairings[number - 1] is None:
             pairings[number - 1] = _pairings_of_round(number, games, kept.known)
@@ -271,8 +269,7 @@ def rerate_event(
     holding: _Nsa2008Held | None = None
     for played in range(first, last + 1):
         if played == last and isinstance(rater, Nsa2008):
-            holding = rater.rate_held(kept.players, read, kept.scheduled)
-            rated = holding.final
+            holding, rated = rater.rate_held(kept.players, read, kept.scheduled)
         else:
             rated = rater.rate(kept.players, read[:played], kept.scheduled)
         for player in kept.players:
@@ -332,8 +329,7 @@ def _rated_rounds(
         if ratings is None:
             if holding:
                 assert isinstance(rater, Nsa2008)  # noqa: S101 - `holding` says so
-                held = rater.rate_held(players, pairings[:played], scheduled)
-                ratings = dict(held.final)
+                held, ratings = rater.rate_held(players, pairings[:played], scheduled)
             else:
                 ratings = rater.rate(players, pairings[:played], scheduled)
             if keys and keys[played - 1] not in kept:
@@ -514,23 +510,19 @@ class _Segment:
     start: Mapping[PlayerId, float]  # the ratings at its start (0: unrated)
     records: Mapping[PlayerId, _Record]
     effective: Mapping[PlayerId, float]  # the start, or a newcomer's estimate
-    spent: Mapping[PlayerId, float]  # the rating its excess wins make, before any bonus
     bonus: Mapping[PlayerId, float]  # the acceleration bonus, of the players who earn one
-    settled: Mapping[PlayerId, float]  # with the bonus, held at the floor
-    feedback: Mapping[PlayerId, float]  # from accelerated opponents
-    end: Mapping[PlayerId, int]  # the ratings at its end
+    settled: Mapping[PlayerId, float]  # the new rating with its bonus, held at the floor
 
 
 @dataclass(frozen=True, slots=True)
 class _Nsa2008Held:
     """The computation of the ratings after the last round played (`Nsa2008.rate_held`): the
-    segment that holds that round, and the ratings after it."""
+    segment that holds that round, with what a player's rating after it is computed from."""
 
     career: dict[PlayerId, int]
     order: dict[PlayerId, int]  # each player's place in the players' order
     segment: _Segment
     later: tuple[tuple[int, int], ...]  # the segments after it: none of their rounds played
-    final: Mapping[PlayerId, int]
     # Each player's rated game of the last round played: (opponent, share of a win).
     last_games: Mapping[PlayerId, tuple[PlayerId, float]]
 
@@ -555,7 +547,7 @@ class Nsa2008:
         ratings: Mapping[PlayerId, float] = {p.id: p.rating for p in players}
         career = {p.id: p.career_games for p in players}
         for first, last in nsa2008_segments(max_rounds):
-            ratings = self._segment(first, last, ratings, career, rounds).end
+            ratings = self._segment(first, last, ratings, career, rounds)[1]
         return {pid: round_half_up(r) for pid, r in ratings.items()}
 
     def rate_held(
@@ -563,9 +555,9 @@ class Nsa2008:
         players: Sequence[RatedPlayer],
         rounds: Sequence[Sequence[Pairing]],
         max_rounds: int,
-    ) -> _Nsa2008Held:
-        """`rate`'s ratings, with the computation of the segment that holds the last round of
-        `rounds` kept (`rerate` starts from it)."""
+    ) -> tuple[_Nsa2008Held, dict[PlayerId, int]]:
+        """`rate`'s ratings, and the computation of the segment that holds the last round of
+        `rounds` (`rerate` starts from it)."""
         ratings: Mapping[PlayerId, float] = {p.id: p.rating for p in players}
         career = {p.id: p.career_games for p in players}
         segments = nsa2008_segments(max_rounds)
@@ -573,10 +565,9 @@ class Nsa2008:
         holding = next((i for i, (_, last) in enumerate(segments) if played <= last), 0)
         held: _Segment | None = None
         for at, (first, last) in enumerate(segments):
-            segment = self._segment(first, last, ratings, career, rounds)
+            segment, ratings = self._segment(first, last, ratings, career, rounds)
             if at == holding:
                 held = segment
-            ratings = segment.end
         assert held is not None  # noqa: S101 - every event has a segment
         order = {p.id: at for at, p in enumerate(players)}
         final = {pid: round_half_up(r) for pid, r in ratings.items()}
@@ -586,7 +577,7 @@ class Nsa2008:
             last_games[game.first] = (game.second, first_wins)
             last_games[game.second] = (game.first, 1 - first_wins)
         later = tuple(segments[holding + 1 :])
-        return _Nsa2008Held(career, order, held, later, final, last_games)
+        return _Nsa2008Held(career, order, held, later, last_games), final
 
     def rerate(
         self,
@@ -595,10 +586,11 @@ class Nsa2008:
         changed: set[PlayerId],
         known: AbstractSet[PlayerId],
         played: int,
-    ) -> tuple[_Nsa2008Held, set[PlayerId]] | None:
-        """The ratings after round `played`, the last played, from `held` (their computation
-        before a change to that round alone, whose games are now `games`), and the players
-        whose rating after it may differ; None where they are to be computed afresh.
+    ) -> tuple[_Nsa2008Held, dict[PlayerId, int]] | None:
+        """The computation of the ratings after round `played`, the last played, from `held`
+        (their computation before a change to that round alone, whose games are now `games`),
+        and the rating after it of every player whose rating may differ; None where they are to
+        be computed afresh.
 
         Only the games of the `changed` players differ (a changed game has both its players
         among them, as it was and as it is), and none of them was unrated at the start of the
@@ -632,14 +624,13 @@ class Nsa2008:
                 opponents, wins = [*opponents, game[0]], wins + game[1]
             records[pid] = _Record(opponents, wins)
         all_records = patched(segment.records, records)
-        spent: dict[PlayerId, float] = {}
         bonus: dict[PlayerId, float | _Gone] = {}
         settled: dict[PlayerId, float] = {}
         for pid in changed:
-            spent[pid] = self._spent(pid, start, all_records, segment.effective, held.career[pid])
-            earned = self._bonus(start[pid], spent[pid], records[pid])
+            spent = self._spent(pid, start, all_records, segment.effective, held.career[pid])
+            earned = self._bonus(start[pid], spent, records[pid])
             bonus[pid] = GONE if earned is None else earned
-            settled[pid] = self._settled(start[pid], spent[pid], earned)
+            settled[pid] = self._settled(start[pid], spent, earned)
         all_bonus = patched(segment.bonus, bonus)
         all_settled = patched(segment.settled, settled)
         # Whose feedback may change: the changed players and everyone they met, before or now.
@@ -647,38 +638,29 @@ class Nsa2008:
         for pid in changed:
             touched.update(records[pid].opponents)
             touched.update(segment.records[pid].opponents)
-        feedback: dict[PlayerId, float] = {}
         end: dict[PlayerId, int] = {}
         for pid in touched:
-            feedback[pid] = self._feedback_of(pid, start, all_records, all_bonus, held.order)
-            end[pid] = round_half_up(all_settled[pid] + feedback[pid])
+            feedback = self._feedback_of(pid, start, all_records, all_bonus, held.order)
+            end[pid] = round_half_up(all_settled[pid] + feedback)
         again = _Segment(
             segment.first,
             segment.last,
             start,
             all_records,
             segment.effective,
-            patched(segment.spent, spent),
             all_bonus,
             all_settled,
-            patched(segment.feedback, feedback),
-            patched(segment.end, end),
         )
         # The later segments have no game: each player's rating goes through them alone.
         ratings: Mapping[PlayerId, float] = end
         for first, last in held.later:
-            ratings = self._segment(first, last, ratings, held.career, []).end
+            ratings = self._segment(first, last, ratings, held.career, [])[1]
         final = {pid: round_half_up(ratings[pid]) for pid in touched}
         games_now = {pid: now.get(pid, GONE) for pid in changed}
         made = _Nsa2008Held(
-            held.career,
-            held.order,
-            again,
-            held.later,
-            patched(held.final, final),
-            patched(held.last_games, games_now),
+            held.career, held.order, again, held.later, patched(held.last_games, games_now)
         )
-        return made, touched
+        return made, final
 
     @staticmethod
     def _pairings_of(
@@ -703,8 +685,8 @@ class Nsa2008:
         start: Mapping[PlayerId, float],
         career: dict[PlayerId, int],
         rounds: Sequence[Sequence[Pairing]],
-    ) -> _Segment:
-        """A segment's computation: the ratings at its end from those at its start (0 =
+    ) -> tuple[_Segment, dict[PlayerId, int]]:
+        """A segment's computation, and the ratings at its end from those at its start (0 =
         unrated) and the games of its rounds among `rounds` (`rounds[0]`: round 1)."""
         records = {pid: _Record([]) for pid in start}
         for games in rounds[first - 1 : last]:
@@ -739,9 +721,7 @@ class Nsa2008:
         }
         # Feedback comes after the floor and before rounding, as in tsh.
         end = {pid: round_half_up(settled[pid] + feedback[pid]) for pid in start}
-        return _Segment(
-            first, last, start, records, effective, spent, bonus, settled, feedback, end
-        )
+        return _Segment(first, last, start, records, effective, bonus, settled), end
 
     @staticmethod
     def _spent(
