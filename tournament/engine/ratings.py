@@ -597,8 +597,9 @@ class Nsa2008:
         segment: every other player's record is as it was, and so are the newcomers'
         estimates, which come from the newcomers' records alone. The changed players' ratings
         are computed again from their records, then the feedback of every player who met one of
-        them, added up from scratch in the order the full computation adds it (by the place of
-        the player it comes from), then the later segments (without a game) of those players.
+        them whose bonus changed, added up from scratch in the order the full computation adds
+        it (by the place of the player it comes from), then the later segments (without a game)
+        of those players.
         Exact: every float is the one the full computation makes. What is kept of `held` is
         shared, not copied (`patched`): the work is in proportion to the players rated again."""
         segment = held.segment
@@ -626,18 +627,19 @@ class Nsa2008:
         all_records = patched(segment.records, records)
         bonus: dict[PlayerId, float | _Gone] = {}
         settled: dict[PlayerId, float] = {}
+        # Whose feedback may change: the changed players, and everyone who met one whose
+        # bonus changed (every other player's opponents and their bonuses are as they were).
+        touched = set(changed)
         for pid in changed:
             spent = self._spent(pid, start, all_records, segment.effective, held.career[pid])
             earned = self._bonus(start[pid], spent, records[pid])
             bonus[pid] = GONE if earned is None else earned
             settled[pid] = self._settled(start[pid], spent, earned)
+            if earned != segment.bonus.get(pid):
+                touched.update(records[pid].opponents)
+                touched.update(segment.records[pid].opponents)
         all_bonus = patched(segment.bonus, bonus)
         all_settled = patched(segment.settled, settled)
-        # Whose feedback may change: the changed players and everyone they met, before or now.
-        touched = set(changed)
-        for pid in changed:
-            touched.update(records[pid].opponents)
-            touched.update(segment.records[pid].opponents)
         end: dict[PlayerId, int] = {}
         for pid in touched:
             feedback = self._feedback_of(pid, start, all_records, all_bonus, held.order)

@@ -7,7 +7,7 @@ come here; they never compute standings themselves.
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import fields, replace
 from operator import attrgetter
@@ -494,7 +494,8 @@ def _ratings(division: Division, public: bool, stamps: DivisionStamps) -> list[R
         by_player[p.pk] = RatingRow(p, p.rating, by_round, len(by_round))
     rows = sorted(by_player.values(), key=by_new_rating)
     shape = _shape(read, stamps.byes_count, len(results))
-    _keep_rated(division, public, stamps, shape, rated, rows, by_player)
+    order = [by_new_rating(r) for r in rows]
+    _keep_rated(division, public, stamps, shape, rated, (rows, order), by_player)
     return rows
 
 
@@ -509,15 +510,17 @@ def _keep_rated(
     stamps: DivisionStamps,
     shape: tuple[tuple[bool, bool], ...],
     rated: ratings_engine.RatedEvent,
-    rows: list[RatingRow],
+    sorted_rows: tuple[list[RatingRow], list[tuple[int, int]]],
     by_player: Mapping[Hashable, RatingRow],
 ) -> None:
+    rows, order = sorted_rows
     kept = RatedRows(
         stamps.frame,
         tuple(stamps.round(n) for n in range(1, len(shape) + 1)),
         shape,
         rated,
         rows,
+        order,
         by_player,
     )
     variant = _rated_variant(division, public, stamps)
@@ -571,34 +574,37 @@ def _rerated(division: Division, public: bool, stamps: DivisionStamps) -> list[R
         if after != row.by_round:
             by_round = tuple(map(int, after))
             fresh[pk] = RatingRow(row.player, row.before, by_round, len(by_round))
-    rows = kept.rows
+    rows, order = kept.rows, kept.order
     if fresh:
-        rows = _resorted(rows, by_player, fresh)
+        rows, order = _resorted(kept, fresh)
         by_player = patched(by_player, fresh)
-    _keep_rated(division, public, stamps, shape, rated, rows, by_player)
+    _keep_rated(division, public, stamps, shape, rated, (rows, order), by_player)
     return rows
 
 
 def _resorted(
-    rows: list[RatingRow],
-    was: Mapping[Hashable, RatingRow],
-    fresh: dict[Hashable, RatingRow],
-) -> list[RatingRow]:
-    """`rows` (highest new rating first) with the rows of the players in `fresh` replaced by
-    theirs, in their places: the order `sorted` gives, as no two rows sort equal (a player's
-    number is theirs alone)."""
+    kept: RatedRows, fresh: dict[Hashable, RatingRow]
+) -> tuple[list[RatingRow], list[tuple[int, int]]]:
+    """The rows `kept` (highest new rating first) with the rows of the players in `fresh`
+    replaced by theirs, in their places, and their keys (`by_new_rating`): the order `sorted`
+    gives, as no two rows sort equal (a player's number is theirs alone)."""
     if len(fresh) <= 64:
-        placed = list(rows)
+        rows, order = list(kept.rows), list(kept.order)
         for pk in fresh:
-            at = bisect_left(placed, by_new_rating(was[pk]), key=by_new_rating)
-            if at == len(placed) or placed[at] is not was[pk]:
+            was = kept.by_player[pk]
+            at = bisect_left(order, by_new_rating(was))
+            if at == len(rows) or rows[at] is not was:
                 break  # not in order: sorted again below
-            del placed[at]
+            del rows[at], order[at]
         else:
             for row in fresh.values():
-                insort(placed, row, key=by_new_rating)
-            return placed
-    return sorted([fresh.get(r.player.pk, r) for r in rows], key=by_new_rating)
+                key = by_new_rating(row)
+                at = bisect_left(order, key)
+                rows.insert(at, row)
+                order.insert(at, key)
+            return rows, order
+    rows = sorted([fresh.get(r.player.pk, r) for r in kept.rows], key=by_new_rating)
+    return rows, [by_new_rating(r) for r in rows]
 
 
 def last_result_round(division: Division, public: bool = False) -> int:

@@ -223,6 +223,7 @@ class RatedRows:
     shape: tuple[tuple[bool, bool], ...]  # each round rated: (it counts, its byes count)
     rated: ratings_engine.RatedEvent
     rows: list[RatingRow]  # highest new rating first (`by_new_rating`)
+    order: list[tuple[int, int]]  # each row's `by_new_rating`, in the same order
     by_player: Mapping[Hashable, RatingRow]  # by the player's key
 
 

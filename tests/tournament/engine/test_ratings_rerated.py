@@ -265,19 +265,24 @@ def test_an_event_of_another_length_is_rated_afresh() -> None:
     assert touched is None and again.scheduled == 17
 
 
-def test_a_last_round_result_rates_again_its_players_and_their_opponents_alone() -> None:
-    players = [RatedPlayer(p, 1500 + 50 * i, 100) for i, p in enumerate("ABCDEF")]
+def test_a_last_round_result_rates_again_its_players_and_the_opponents_of_a_new_bonus() -> None:
     rounds = [
         [Game("A", "B", 400, 300), Game("C", "D", 400, 300), Game("E", "F", 400, 300)],
         [Game("A", "C", 400, 300), Game("B", "E", 400, 300)],
     ]
-    kept = rated_event(players, rounds, max_rounds=12)
-    rounds = [rounds[0], [*rounds[1], Game("D", "F", 500, 300)]]  # the lists kept left alone
+    result = [rounds[0], [*rounds[1], Game("D", "F", 500, 300)]]  # the lists kept left alone
+    even = [RatedPlayer(p, 1500 + 50 * i, 100) for i, p in enumerate("ABCDEF")]
+    # D far below F: a win earns D a bonus, whose feedback goes to D's opponents C and F.
+    steep = [*even[:3], RatedPlayer("D", 1000, 100), *even[4:]]
+    touched_by = {}
+    for players in (even, steep):
+        kept = rated_event(players, rounds, max_rounds=12)
 
-    again, touched = rerate_event(
-        kept, rounds, changed_rounds=[2], changed_players={"D", "F"}, max_rounds=12
-    )
+        again, touched = rerate_event(
+            kept, result, changed_rounds=[2], changed_players={"D", "F"}, max_rounds=12
+        )
 
-    assert again.ratings == rated_event(players, rounds, max_rounds=12).ratings
-    # The two players, and everyone they met in the segment (whose feedback may change).
-    assert touched == {"C", "D", "E", "F"}
+        assert again.ratings == rated_event(players, result, max_rounds=12).ratings
+        assert again.held == rated_event(players, result, max_rounds=12).held
+        touched_by[players[3].rating] = touched
+    assert touched_by == {1650: {"D", "F"}, 1000: {"C", "D", "F"}}
