@@ -13,10 +13,12 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from tournament.engine.patched import GONE, _Gone, patched
 from tournament.engine.standings import Game, GameKind, PlayerId, mirrors
 
 
@@ -149,6 +151,148 @@ def rate_event(
     players and games of rounds 1 to k, and kept in it when computed: a result entered in the
     last round rates that round again, not every round before it.
     """
+    rater, known, pairings, scheduled = _prepared(players, rounds, system, max_rounds)
+    after, _held = _rated_rounds(rater, players, pairings, scheduled, memo, hold=False)
+    return {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in players}
+
+
+@dataclass(frozen=True)
+class RatedEvent:
+    """An event's ratings after every round (`ratings`, as `rate_event` gives them) with what
+    they were computed from, kept to rate the event again after a change to a few players'
+    games (`rerate_event`). Read-only: shared as it is."""
+
+    system: str
+    players: tuple[RatedPlayer, ...]
+    known: frozenset[PlayerId]
+    scheduled: int
+    rounds: tuple[Sequence[Game], ...]  # each round's games as given (kept, not copied)
+    pairings: tuple[list[Pairing] | None, ...]  # each round's rated games (None: not read yet)
+    ratings: Mapping[PlayerId, PlayerRatings]
+    held: _Nsa2008Held | None  # the last round's computation, where the system keeps one
+
+
+def rated_event(
+    players: Sequence[RatedPlayer],
+    rounds: Sequence[Sequence[Game]],
+    *,
+    system: str = "nsa2008",
+    max_rounds: int | None = None,
+    memo: RatingsMemo | None = None,
+) -> RatedEvent:
+    """`rate_event`'s ratings, with what `rerate_event` rates them again from: the last round
+    is computed here (not taken from the `memo`), with its parts kept. The rounds' lists are
+    kept as they are, not copied: the caller does not change them after."""
+    rater, known, pairings, scheduled = _prepared(players, rounds, system, max_rounds)
+    after, held = _rated_rounds(rater, players, pairings, scheduled, memo, hold=True)
+    return RatedEvent(
+        system,
+        tuple(players),
+        frozenset(known),
+        scheduled,
+        tuple(rounds),
+        tuple(pairings),
+        {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in players},
+        held,
+    )
+
+
+def rerate_event(
+    kept: RatedEvent,
+    rounds: Sequence[Sequence[Game]],
+    *,
+    changed_rounds: Iterable[int],
+    changed_players: Iterable[PlayerId],
+    max_rounds: int | None = None,
+) -> tuple[RatedEvent, set[PlayerId] | None]:
+    """The event's ratings after a change to its games, from those `kept` before it, and the
+    players whose ratings may differ from those kept (None: any player's). Equal to
+    `rated_event` of the same players and `rounds`, exactly.
+
+    `rounds`: every round's games now, the same as `kept.rounds` but in `changed_rounds` and
+    in the rounds `kept` has not (more rounds played); in a round that changed, only the games
+    of `changed_players` differ (a game that changed, as it was and as it is, has both its
+    players among them). `max_rounds` as for `rated_event`; the rounds' lists are kept, not
+    copied, as there.
+
+    The ratings after each round before the first that changed or was added are those kept
+    (computed from those rounds alone, which are the same). Where the one round that changed is
+    the last, a system that keeps its computation of that round (nsa2008) rates again only the
+    changed players and their opponents (`Nsa2008.rerate`); otherwise each round from the first
+    changed or added is rated again from its start. A change to the event's length (its
+    segments) rates it afresh.
+    """
+    last, before = len(rounds), len(kept.rounds)
+    scheduled = last if max_rounds is None else max_rounds
+    if scheduled != kept.scheduled:
+        system = kept.system
+        return rated_event(kept.players, rounds, system=system, max_rounds=max_rounds), None
+    if scheduled < last:
+        raise RatingInputError(f"{last} rounds were played but the event has only {scheduled}")
+    changed = sorted({n for n in changed_rounds if 1 <= n <= min(last, before)})
+    if last == before and not changed:
+        return kept, set()
+
+    def fresh(n: int) -> bool:
+        return n > before or n in changed
+
+    now = tuple(rounds[n - 1] if fresh(n) else kept.rounds[n - 1] for n in range(1, last + 1))
+    pairings = [None if fresh(n) else kept.pairings[n - 1] for n in range(1, last + 1)]
+    rater = rating_system(kept.system)
+    if changed == [last] == [before] and kept.held is not None and isinstance(rater, Nsa2008):
+        again = rater.rerate(kept.held, now[last - 1], set(changed_players), kept.known, last)
+        if again is not None:
+            held, final = again
+            ratings: dict[PlayerId, PlayerRatings] = {}
+            for pid, rating in final.items():
+                was = kept.ratings[pid]
+                ratings[pid] = PlayerRatings(pid, was.before, (*was.after_round[:-1], rating))
+            made = RatedEvent(
+                kept.system,
+                kept.players,
+                kept.known,
+                kept.scheduled,
+                now,
+                tuple(pairings),
+                patched(kept.ratings, ratings),
+                held,
+            )
+            return made, set(final)
+    for number, games in enumerate(now, 1):
+        if pairings[number - 1] is None:
+            pairings[number - 1] = _pairings_of_round(number, games, kept.known)
+    read = [p for p in pairings if p is not None]
+    # Rated again from the first round changed or added; with fewer rounds, the last is rated
+    # again for its computation to be kept.
+    first = max(1, min([*changed, before + 1, last if last < before else before + 1]))
+    after = {pid: list(r.after_round[: first - 1]) for pid, r in kept.ratings.items()}
+    holding: _Nsa2008Held | None = None
+    for played in range(first, last + 1):
+        if played == last and isinstance(rater, Nsa2008):
+            holding, rated = rater.rate_held(kept.players, read, kept.scheduled)
+        else:
+            rated = rater.rate(kept.players, read[:played], kept.scheduled)
+        for player in kept.players:
+            after[player.id].append(rated[player.id])
+    made = RatedEvent(
+        kept.system,
+        kept.players,
+        kept.known,
+        kept.scheduled,
+        now,
+        tuple(read),
+        {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in kept.players},
+        holding,
+    )
+    return made, None
+
+
+def _prepared(
+    players: Sequence[RatedPlayer],
+    rounds: Sequence[Iterable[Game]],
+    system: str,
+    max_rounds: int | None,
+) -> tuple[RatingSystem, set[PlayerId], list[list[Pairing]], int]:
     rater = rating_system(system)
     _check_players(players)
     known = {p.id for p in players}
@@ -158,23 +302,43 @@ def rate_event(
         raise RatingInputError(
             f"{len(pairings)} rounds were played but the event has only {scheduled}"
         )
+    return rater, known, pairings, scheduled
+
+
+def _rated_rounds(
+    rater: RatingSystem,
+    players: Sequence[RatedPlayer],
+    pairings: list[list[Pairing]],
+    scheduled: int,
+    memo: RatingsMemo | None,
+    *,
+    hold: bool,
+) -> tuple[dict[PlayerId, list[int]], _Nsa2008Held | None]:
+    """Each player's rating after each round; with `hold`, the last round computed with its
+    parts kept (where the system keeps them)."""
     # tsh rates the division afresh after each round from the results so far, so the rating
     # after round k does not depend on anything entered later.
     after: dict[PlayerId, list[int]] = {p.id: [] for p in players}
     keys = _prefix_keys(rater, players, pairings, scheduled) if memo is not None else []
     kept = dict(memo.get_many(keys)) if memo is not None else {}
     computed: dict[str, dict[PlayerId, int]] = {}
+    held: _Nsa2008Held | None = None
     for played in range(1, len(pairings) + 1):
-        ratings = kept.get(keys[played - 1]) if keys else None
+        holding = hold and played == len(pairings) and isinstance(rater, Nsa2008)
+        ratings = kept.get(keys[played - 1]) if keys and not holding else None
         if ratings is None:
-            ratings = rater.rate(players, pairings[:played], scheduled)
-            if keys:
+            if holding:
+                assert isinstance(rater, Nsa2008)  # noqa: S101 - `holding` says so
+                held, ratings = rater.rate_held(players, pairings[:played], scheduled)
+            else:
+                ratings = rater.rate(players, pairings[:played], scheduled)
+            if keys and keys[played - 1] not in kept:
                 computed[keys[played - 1]] = ratings
         for player in players:
             after[player.id].append(ratings[player.id])
     if memo is not None and computed:
         memo.set_many(computed)
-    return {p.id: PlayerRatings(p.id, p.rating, tuple(after[p.id])) for p in players}
+    return after, held
 
 
 def _check_players(players: Sequence[RatedPlayer]) -> None:
@@ -189,7 +353,9 @@ def _check_players(players: Sequence[RatedPlayer]) -> None:
         seen.add(player.id)
 
 
-def _pairings_of_round(number: int, games: Iterable[Game], known: set[PlayerId]) -> list[Pairing]:
+def _pairings_of_round(
+    number: int, games: Iterable[Game], known: AbstractSet[PlayerId]
+) -> list[Pairing]:
     """The rated games of one round, each once; byes and forfeits dropped after being checked
     (`known`: the event's players)."""
     busy: dict[PlayerId, Game] = {}
@@ -329,10 +495,36 @@ def _share_of_win(score: int, opponent_score: int) -> float:
 
 @dataclass(slots=True)
 class _Record:
-    """One player's rated games in one segment."""
+    """One player's rated games in one segment, in round order."""
 
     opponents: list[PlayerId]
     wins: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    """One segment's computation, each part by player: what `Nsa2008.rerate` starts from."""
+
+    first: int  # its first and last round
+    last: int
+    start: Mapping[PlayerId, float]  # the ratings at its start (0: unrated)
+    records: Mapping[PlayerId, _Record]
+    effective: Mapping[PlayerId, float]  # the start, or a newcomer's estimate
+    bonus: Mapping[PlayerId, float]  # the acceleration bonus, of the players who earn one
+    settled: Mapping[PlayerId, float]  # the new rating with its bonus, held at the floor
+
+
+@dataclass(frozen=True, slots=True)
+class _Nsa2008Held:
+    """The computation of the ratings after the last round played (`Nsa2008.rate_held`): the
+    segment that holds that round, with what a player's rating after it is computed from."""
+
+    career: dict[PlayerId, int]
+    order: dict[PlayerId, int]  # each player's place in the players' order
+    segment: _Segment
+    later: tuple[tuple[int, int], ...]  # the segments after it: none of their rounds played
+    # Each player's rated game of the last round played: (opponent, share of a win).
+    last_games: Mapping[PlayerId, tuple[PlayerId, float]]
 
 
 @dataclass(frozen=True)
@@ -352,71 +544,248 @@ class Nsa2008:
         rounds: Sequence[Sequence[Pairing]],
         max_rounds: int,
     ) -> dict[PlayerId, int]:
-        ratings: dict[PlayerId, float] = {p.id: p.rating for p in players}
+        ratings: Mapping[PlayerId, float] = {p.id: p.rating for p in players}
         career = {p.id: p.career_games for p in players}
         for first, last in nsa2008_segments(max_rounds):
-            games = [g for r in rounds[first - 1 : last] for g in r]
-            ratings = dict(self._rate_segment(ratings, career, games))
+            ratings = self._segment(first, last, ratings, career, rounds)[1]
         return {pid: round_half_up(r) for pid, r in ratings.items()}
 
-    def _rate_segment(
+    def rate_held(
         self,
-        start: dict[PlayerId, float],
-        career: dict[PlayerId, int],
-        games: list[Pairing],
-    ) -> dict[PlayerId, int]:
-        """Ratings at the end of a segment, from the ratings at its start (0 = unrated)."""
-        records = {pid: _Record([]) for pid in start}
-        for game in games:
+        players: Sequence[RatedPlayer],
+        rounds: Sequence[Sequence[Pairing]],
+        max_rounds: int,
+    ) -> tuple[_Nsa2008Held, dict[PlayerId, int]]:
+        """`rate`'s ratings, and the computation of the segment that holds the last round of
+        `rounds` (`rerate` starts from it)."""
+        ratings: Mapping[PlayerId, float] = {p.id: p.rating for p in players}
+        career = {p.id: p.career_games for p in players}
+        segments = nsa2008_segments(max_rounds)
+        played = len(rounds)
+        holding = next((i for i, (_, last) in enumerate(segments) if played <= last), 0)
+        held: _Segment | None = None
+        for at, (first, last) in enumerate(segments):
+            segment, ratings = self._segment(first, last, ratings, career, rounds)
+            if at == holding:
+                held = segment
+        assert held is not None  # noqa: S101 - every event has a segment
+        order = {p.id: at for at, p in enumerate(players)}
+        final = {pid: round_half_up(r) for pid, r in ratings.items()}
+        last_games: dict[PlayerId, tuple[PlayerId, float]] = {}
+        for game in rounds[-1] if rounds else ():
             first_wins = _share_of_win(game.first_score, game.second_score)
-            records[game.first].opponents.append(game.second)
-            records[game.first].wins += first_wins
-            records[game.second].opponents.append(game.first)
-            records[game.second].wins += 1 - first_wins
+            last_games[game.first] = (game.second, first_wins)
+            last_games[game.second] = (game.first, 1 - first_wins)
+        later = tuple(segments[holding + 1 :])
+        return _Nsa2008Held(career, order, held, later, last_games), final
+
+    def rerate(
+        self,
+        held: _Nsa2008Held,
+        games: Iterable[Game],
+        changed: set[PlayerId],
+        known: AbstractSet[PlayerId],
+        played: int,
+    ) -> tuple[_Nsa2008Held, dict[PlayerId, int]] | None:
+        """The computation of the ratings after round `played`, the last played, from `held`
+        (their computation before a change to that round alone, whose games are now `games`),
+        and the rating after it of every player whose rating may differ; None where they are to
+        be computed afresh.
+
+        Only the games of the `changed` players differ (a changed game has both its players
+        among them, as it was and as it is), and none of them was unrated at the start of the
+        segment: every other player's record is as it was, and so are the newcomers'
+        estimates, which come from the newcomers' records alone. The changed players' ratings
+        are computed again from their records, then the feedback of every player who met one of
+        them whose bonus changed, added up from scratch in the order the full computation adds
+        it (by the place of the player it comes from), then the later segments (without a game)
+        of those players.
+        Exact: every float is the one the full computation makes. What is kept of `held` is
+        shared, not copied (`patched`): the work is in proportion to the players rated again."""
+        segment = held.segment
+        start = segment.start
+        if not segment.first <= played <= segment.last:
+            return None
+        if any(start.get(pid, 0) == 0 for pid in changed):
+            return None  # a newcomer's game changed (or a player not in the event)
+        now = self._pairings_of(played, games, changed, known)
+        if now is None or any(
+            p in held.last_games and held.last_games[p][0] not in changed for p in changed
+        ):
+            return None  # a game of a player not among the changed ones differs
+        records: dict[PlayerId, _Record] = {}
+        for pid in changed:
+            kept = segment.records[pid]
+            opponents, wins = kept.opponents, kept.wins
+            was = held.last_games.get(pid)
+            if was is not None:  # the player's last game of the segment: the round played
+                opponents, wins = opponents[:-1], wins - was[1]
+            game = now.get(pid)
+            if game is not None:
+                opponents, wins = [*opponents, game[0]], wins + game[1]
+            records[pid] = _Record(opponents, wins)
+        all_records = patched(segment.records, records)
+        bonus: dict[PlayerId, float | _Gone] = {}
+        settled: dict[PlayerId, float] = {}
+        # Whose feedback may change: the changed players, and everyone who met one whose
+        # bonus changed (every other player's opponents and their bonuses are as they were).
+        touched = set(changed)
+        for pid in changed:
+            spent = self._spent(pid, start, all_records, segment.effective, held.career[pid])
+            earned = self._bonus(start[pid], spent, records[pid])
+            bonus[pid] = GONE if earned is None else earned
+            settled[pid] = self._settled(start[pid], spent, earned)
+            if earned != segment.bonus.get(pid):
+                touched.update(records[pid].opponents)
+                touched.update(segment.records[pid].opponents)
+        all_bonus = patched(segment.bonus, bonus)
+        all_settled = patched(segment.settled, settled)
+        end: dict[PlayerId, int] = {}
+        for pid in touched:
+            feedback = self._feedback_of(pid, start, all_records, all_bonus, held.order)
+            end[pid] = round_half_up(all_settled[pid] + feedback)
+        again = _Segment(
+            segment.first,
+            segment.last,
+            start,
+            all_records,
+            segment.effective,
+            all_bonus,
+            all_settled,
+        )
+        # The later segments have no game: each player's rating goes through them alone.
+        ratings: Mapping[PlayerId, float] = end
+        for first, last in held.later:
+            ratings = self._segment(first, last, ratings, held.career, [])[1]
+        final = {pid: round_half_up(ratings[pid]) for pid in touched}
+        games_now = {pid: now.get(pid, GONE) for pid in changed}
+        made = _Nsa2008Held(
+            held.career, held.order, again, held.later, patched(held.last_games, games_now)
+        )
+        return made, final
+
+    @staticmethod
+    def _pairings_of(
+        played: int, games: Iterable[Game], changed: set[PlayerId], known: AbstractSet[PlayerId]
+    ) -> dict[PlayerId, tuple[PlayerId, float]] | None:
+        """The rated game of each changed player in the round (opponent, share of a win), from
+        the round's games; None if one is against a player not among the changed."""
+        mine = [g for g in games if g.player in changed or g.opponent in changed]
+        found: dict[PlayerId, tuple[PlayerId, float]] = {}
+        for game in _pairings_of_round(played, mine, known):
+            if game.first not in changed or game.second not in changed:
+                return None
+            first_wins = _share_of_win(game.first_score, game.second_score)
+            found[game.first] = (game.second, first_wins)
+            found[game.second] = (game.first, 1 - first_wins)
+        return found
+
+    def _segment(
+        self,
+        first: int,
+        last: int,
+        start: Mapping[PlayerId, float],
+        career: dict[PlayerId, int],
+        rounds: Sequence[Sequence[Pairing]],
+    ) -> tuple[_Segment, dict[PlayerId, int]]:
+        """A segment's computation, and the ratings at its end from those at its start (0 =
+        unrated) and the games of its rounds among `rounds` (`rounds[0]`: round 1)."""
+        records = {pid: _Record([]) for pid in start}
+        for games in rounds[first - 1 : last]:
+            for game in games:
+                first_wins = _share_of_win(game.first_score, game.second_score)
+                records[game.first].opponents.append(game.second)
+                records[game.first].wins += first_wins
+                records[game.second].opponents.append(game.first)
+                records[game.second].wins += 1 - first_wins
 
         estimates = self._rate_newcomers(start, records)
         # Veterans' expectations against a newcomer use the newcomer's estimate, unrounded; a
         # newcomer without a rated game stays unrated (0).
         effective = {pid: r if r else estimates.get(pid) or 0 for pid, r in start.items()}
+        spent = {pid: self._spent(pid, start, records, effective, career[pid]) for pid in start}
 
-        new: dict[PlayerId, float] = {}
-        for pid, old in start.items():
-            if not old:
-                new[pid] = effective[pid]
-                continue
-            # Subtracted one game at a time, as tsh does: the order of float additions matters
-            # for a total that lands near .5.
-            excess = records[pid].wins
-            for opponent in records[pid].opponents:
-                excess -= nsa2008_expectation(effective[pid], effective[opponent])
-            new[pid] = spend_excess(old, excess, career[pid]) if records[pid].opponents else old
-
+        bonus: dict[PlayerId, float] = {}
         feedback = dict.fromkeys(start, 0.0)
         if self.acceleration:
             for pid, old in start.items():
-                if not old:
+                earned = self._bonus(old, spent[pid], records[pid])
+                if earned is None:
                     continue
-                games_played = len(records[pid].opponents)
-                bonus = self.acceleration * (
-                    new[pid] - old - self.games_per_free_point * games_played
-                )
-                if bonus <= 0:
-                    continue
-                new[pid] += bonus
+                bonus[pid] = earned
                 # The opponents it was gained from were underrated too; newcomers have no
                 # rating yet to correct.
                 for opponent in records[pid].opponents:
                     if start[opponent]:
-                        feedback[opponent] += bonus / self.feedback_divisor
-
-        for pid, old in start.items():
-            if old and self.floor is not None and new[pid] < self.floor:
-                new[pid] = self.floor
+                        feedback[opponent] += earned / self.feedback_divisor
+        settled = {
+            pid: self._settled(old, spent[pid], bonus.get(pid)) for pid, old in start.items()
+        }
         # Feedback comes after the floor and before rounding, as in tsh.
-        return {pid: round_half_up(new[pid] + feedback[pid]) for pid in start}
+        end = {pid: round_half_up(settled[pid] + feedback[pid]) for pid in start}
+        return _Segment(first, last, start, records, effective, bonus, settled), end
+
+    @staticmethod
+    def _spent(
+        pid: PlayerId,
+        start: Mapping[PlayerId, float],
+        records: Mapping[PlayerId, _Record],
+        effective: Mapping[PlayerId, float],
+        career_games: int,
+    ) -> float:
+        """A player's new rating from their excess wins, before any bonus (a newcomer's: their
+        estimate)."""
+        old = start[pid]
+        if not old:
+            return effective[pid]
+        record = records[pid]
+        if not record.opponents:
+            return old
+        # Subtracted one game at a time, as tsh does: the order of float additions matters
+        # for a total that lands near .5.
+        excess = record.wins
+        rating = effective[pid]
+        for opponent in record.opponents:
+            excess -= nsa2008_expectation(rating, effective[opponent])
+        return spend_excess(old, excess, career_games)
+
+    def _bonus(self, old: float, spent: float, record: _Record) -> float | None:
+        """A rated player's acceleration bonus, if they earn one."""
+        if not old or not self.acceleration:
+            return None
+        games_played = len(record.opponents)
+        bonus = self.acceleration * (spent - old - self.games_per_free_point * games_played)
+        return bonus if bonus > 0 else None
+
+    def _settled(self, old: float, spent: float, bonus: float | None) -> float:
+        """The new rating with its bonus, held at the floor (a rated player's)."""
+        new = spent if bonus is None else spent + bonus
+        if old and self.floor is not None and new < self.floor:
+            return self.floor
+        return new
+
+    def _feedback_of(
+        self,
+        pid: PlayerId,
+        start: Mapping[PlayerId, float],
+        records: Mapping[PlayerId, _Record],
+        bonus: Mapping[PlayerId, float],
+        order: dict[PlayerId, int],
+    ) -> float:
+        """A player's feedback from their accelerated opponents, added in the order `_segment`
+        adds it: by each opponent's place in the players' order (an opponent met twice gives it
+        twice, one after the other)."""
+        total = 0.0
+        if not start[pid]:
+            return total
+        for opponent in sorted(records[pid].opponents, key=order.__getitem__):
+            earned = bonus.get(opponent)
+            if earned is not None:
+                total += earned / self.feedback_divisor
+        return total
 
     def _rate_newcomers(
-        self, start: dict[PlayerId, float], records: dict[PlayerId, _Record]
+        self, start: Mapping[PlayerId, float], records: Mapping[PlayerId, _Record]
     ) -> dict[PlayerId, float]:
         """Iterated performance ratings of the unrated players who played a rated game."""
         unrated = [pid for pid, r in start.items() if not r]

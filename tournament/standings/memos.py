@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the values' types: their modules read them from here
         DivisionRead,
         KeptTable,
         PlayerParts,
+        RatedRows,
         RatingRow,
         RoundCount,
         RoundRead,
@@ -143,6 +144,11 @@ ROUND_READS: Kept[tuple[int, str, bool], dict[int, tuple[str, RoundRead]]] = Kep
 # The players as last read (`list[Player]`), by the division's frame stamp (a player saved,
 # added or deleted renews it; a result does not): a result entered reads no player again.
 PLAYERS: Kept[tuple[int, str], list[Player]] = Kept("players", 8)
+
+# Every player's ratings as last rated (`RatedRows`, with the rating engine's computation), by
+# division, stamp and what they are rated by (public view, rating system, planned rounds, byes
+# rule): after a write of results, the players it changed are rated again, the rest kept.
+RATED_ROWS: Kept[tuple[int, str, str], RatedRows] = Kept("rated rows", 8)
 
 # Each round's ratings (player → rating), by their memo key, which names everything they are
 # computed from: after a result, the rounds before it are not read from the shared cache again.

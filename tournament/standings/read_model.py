@@ -7,8 +7,8 @@ come here; they never compute standings themselves.
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Hashable, Sequence
+from bisect import bisect_left
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import fields, replace
 from operator import attrgetter
 from typing import Any, TypeVar
@@ -18,6 +18,7 @@ from django.db.models import Q
 from tournament.core import tsh_settings
 from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
+from tournament.engine.patched import patched
 from tournament.models import Division, Game, GameQuerySet, Player
 from tournament.standings import cache_once, keys, memos
 from tournament.standings.cache_once import get_or_compute
@@ -25,9 +26,11 @@ from tournament.standings.rows import (
     DivisionRead,
     GameRow,
     KeptTable,
+    RatedRows,
     RatingRow,
     RoundRead,
     Row,
+    by_new_rating,
     byes_count,
     games_text,
     key_values,
@@ -300,7 +303,7 @@ def _round_patched(kept: RoundRead, read: list[GameRow], changed: set[int]) -> R
             (("two", "forfeit"), pairs, pair_rows),
             (("alone",), alone, alone_rows),
         ):
-            j = bisect.bisect_left(where, i)
+            j = bisect_left(where, i)
             if before in counted:
                 del games[j], where[j]
             if after in counted:
@@ -531,14 +534,8 @@ def _table_shape(
     last_round = len(read.results)
     after = last_round if after_round is None else min(after_round, last_round)
     mode = stamps.byes_count
-    shaped = []
-    for rr in (read.rounds.get(n) for n in range(1, after + 1)):
-        counts = rr is not None and round_counts(mode, rr.played, rr.pending, len(rr.alone))
-        shaped.append(
-            (counts, rr is not None and counts and byes_count(mode, rr.played, rr.pending))
-        )
     spread_cap = division.spread_cap if capped else None
-    return after, tuple(shaped), spread_cap, bool(division.tou.get("results_only"))
+    return after, _shape(read, mode, after), spread_cap, bool(division.tou.get("results_only"))
 
 
 def _kept_standings(
@@ -609,6 +606,17 @@ def _kept_standings(
     return rows
 
 
+def _shape(read: DivisionRead, mode: str, after: int) -> tuple[tuple[bool, bool], ...]:
+    """Each round up to `after`: whether it counts, and whether its byes do (by `mode`)."""
+    shaped = []
+    for rr in (read.rounds.get(n) for n in range(1, after + 1)):
+        counts = rr is not None and round_counts(mode, rr.played, rr.pending, len(rr.alone))
+        shaped.append(
+            (counts, rr is not None and counts and byes_count(mode, rr.played, rr.pending))
+        )
+    return tuple(shaped)
+
+
 def records_of(
     division: Division, numbers: Sequence[int], *, public: bool = True, stamps: DivisionStamps
 ) -> list[Row]:
@@ -654,7 +662,9 @@ def division_ratings(
     Cached like the standings, under the same stamp of the division's games and players, and
     the division's rating system and planned rounds. Computing them afresh takes two queries,
     the players and the games. `public` as for `division_standings`, and so are the request's
-    `stamps`.
+    `stamps`. After a write of results, this worker rates again the players it changed from
+    the ratings it rated under the stamp before (`_rerated`), rather than read them all from
+    the shared cache.
     """
     key = keys.of_division(
         "ratings",
@@ -662,20 +672,28 @@ def division_ratings(
         public=public,
         system=division.rating_system,
         planned=division.planned_rounds,
+        order="new rating",
     )
-    # Computed once per stamp for every page and worker (the player's page needs them all).
-    rows = get_or_compute(
-        key,
-        lambda: _ratings(division, public, stamps),
-        24 * 3600,
-        local=memos.RATINGS,
-        pack=_packed,
-        unpack=lambda packed: _unpacked(RatingRow, packed, division, public, stamps),
-    )
+    rows = memos.RATINGS.get(key)
+    if rows is None:
+        rows = _rerated(division, public, stamps)
+        if rows is not None:
+            memos.RATINGS.put(key, rows)
+    if rows is None:
+        # Computed once per stamp for every page and worker (the player's page needs them all).
+        rows = get_or_compute(
+            key,
+            lambda: _ratings(division, public, stamps),
+            24 * 3600,
+            local=memos.RATINGS,
+            pack=_packed,
+            unpack=lambda packed: _unpacked(RatingRow, packed, division, public, stamps),
+        )
     assert rows is not None  # noqa: S101 - computed, never None
-    if after_round is not None:
-        rows = [replace(r, after_round=max(0, min(after_round, len(r.by_round)))) for r in rows]
-    return sorted(rows, key=lambda r: (-r.after, r.player.number))
+    if after_round is None:
+        return rows  # kept highest new rating first; read-only, shared as the standings are
+    rows = [replace(r, after_round=max(0, min(after_round, len(r.by_round)))) for r in rows]
+    return sorted(rows, key=by_new_rating)
 
 
 class _RatingsMemo:
@@ -689,22 +707,142 @@ class _RatingsMemo:
         cache_once.set_many(memos.RATED, data, 24 * 3600)
 
 
+def _rated_variant(division: Division, public: bool, stamps: DivisionStamps) -> str:
+    return repr((public, division.rating_system, division.planned_rounds, stamps.byes_count))
+
+
 def _ratings(division: Division, public: bool, stamps: DivisionStamps) -> list[RatingRow]:
-    players, results = players_and_results(division, public, stamps)
-    rated = ratings_engine.rate_event(
+    """Every player's ratings computed from the rows (and each round's ratings kept in the
+    caches by the games up to it), highest new rating first; kept in this worker with the
+    computation (`memos.RATED_ROWS`), to rate again after a write."""
+    read = division_read(division, public, stamps=stamps)
+    players, results = read.players, read.results
+    rated = ratings_engine.rated_event(
         [ratings_engine.RatedPlayer(p.pk, p.rating, p.lifetime_games or 0) for p in players],
         results,
         system=division.rating_system,
-        max_rounds=max(division.planned_rounds or 0, len(results)) or None,
+        max_rounds=_rated_length(division, len(results)),
         # Each round's ratings kept by the players and games up to it: a result entered in
         # round k rates rounds k and later again, not the rounds before it.
         memo=_RatingsMemo(),
     )
-    rows = []
+    by_player: dict[Hashable, RatingRow] = {}
     for p in players:
-        by_round = tuple(int(r) for r in rated[p.pk].after_round)
-        rows.append(RatingRow(p, p.rating, by_round, len(by_round)))
+        by_round = tuple(map(int, rated.ratings[p.pk].after_round))
+        by_player[p.pk] = RatingRow(p, p.rating, by_round, len(by_round))
+    rows = sorted(by_player.values(), key=by_new_rating)
+    shape = _shape(read, stamps.byes_count, len(results))
+    order = [by_new_rating(r) for r in rows]
+    _keep_rated(division, public, stamps, shape, rated, (rows, order), by_player)
     return rows
+
+
+def _rated_length(division: Division, played: int) -> int | None:
+    """The event's length the ratings are computed by (tsh's `max_rounds`)."""
+    return max(division.planned_rounds or 0, played) or None
+
+
+def _keep_rated(
+    division: Division,
+    public: bool,
+    stamps: DivisionStamps,
+    shape: tuple[tuple[bool, bool], ...],
+    rated: ratings_engine.RatedEvent,
+    sorted_rows: tuple[list[RatingRow], list[tuple[int, int]]],
+    by_player: Mapping[Hashable, RatingRow],
+) -> None:
+    rows, order = sorted_rows
+    kept = RatedRows(
+        stamps.frame,
+        tuple(stamps.round(n) for n in range(1, len(shape) + 1)),
+        shape,
+        rated,
+        rows,
+        order,
+        by_player,
+    )
+    variant = _rated_variant(division, public, stamps)
+    memos.RATED_ROWS.put((division.pk, stamps.stamp, variant), kept)
+
+
+def _rerated(division: Division, public: bool, stamps: DivisionStamps) -> list[RatingRow] | None:
+    """The ratings under the stamp from those this worker rated under an earlier one
+    (`kept_before`), rated again for the players every write since changed
+    (`ratings_engine.rerate_event`: after a result in the last round rated, those players and
+    their opponents alone; after one in an earlier round, the rounds from it; after a round's
+    first result, that round), every other player's row kept. None where the ratings are to be
+    computed afresh: this worker keeps none of the stamps before, or a write between changed
+    more than games' results.
+
+    Exact: such a write changes no player, round or setting (the frame stamp is the same) and
+    no round's games but those whose own stamp it replaced, and there no game but the changed
+    players' (a round whose byes began or ceased to count is taken as changed for every
+    player); the engine rates them again exactly as it rates them afresh."""
+    variant = _rated_variant(division, public, stamps)
+
+    def key_of(stamp: str) -> tuple[int, str, str]:
+        return (division.pk, stamp, variant)
+
+    now = memos.RATED_ROWS.get(key_of(stamps.stamp))
+    if now is not None:
+        return now.rows  # rated for another caller under the stamp
+    found = kept_before(division.pk, stamps.stamp, memos.RATED_ROWS, key_of)
+    if found is None:
+        return None
+    kept, changed = found
+    if kept.frame != stamps.frame:
+        return None
+    read = division_read(division, public, stamps=stamps)
+    last = len(read.results)
+    shape = _shape(read, stamps.byes_count, last)
+    both = range(1, min(last, len(kept.shape)) + 1)
+    reshaped = [n for n in both if kept.shape[n - 1] != shape[n - 1]]
+    rated, touched = ratings_engine.rerate_event(
+        kept.rated,
+        read.results,
+        changed_rounds=[n for n in both if kept.rounds[n - 1] != stamps.round(n)] + reshaped,
+        changed_players=kept.by_player.keys() if reshaped else changed,
+        max_rounds=_rated_length(division, last),
+    )
+    by_player = kept.by_player
+    fresh: dict[Hashable, RatingRow] = {}
+    for pk in by_player if touched is None else touched:
+        row = by_player[pk]
+        after = rated.ratings[pk].after_round
+        if after != row.by_round:
+            by_round = tuple(map(int, after))
+            fresh[pk] = RatingRow(row.player, row.before, by_round, len(by_round))
+    rows, order = kept.rows, kept.order
+    if fresh:
+        rows, order = _resorted(kept, fresh)
+        by_player = patched(by_player, fresh)
+    _keep_rated(division, public, stamps, shape, rated, (rows, order), by_player)
+    return rows
+
+
+def _resorted(
+    kept: RatedRows, fresh: dict[Hashable, RatingRow]
+) -> tuple[list[RatingRow], list[tuple[int, int]]]:
+    """The rows `kept` (highest new rating first) with the rows of the players in `fresh`
+    replaced by theirs, in their places, and their keys (`by_new_rating`): the order `sorted`
+    gives, as no two rows sort equal (a player's number is theirs alone)."""
+    if len(fresh) <= 64:
+        rows, order = list(kept.rows), list(kept.order)
+        for pk in fresh:
+            was = kept.by_player[pk]
+            at = bisect_left(order, by_new_rating(was))
+            if at == len(rows) or rows[at] is not was:
+                break  # not in order: sorted again below
+            del rows[at], order[at]
+        else:
+            for row in fresh.values():
+                key = by_new_rating(row)
+                at = bisect_left(order, key)
+                rows.insert(at, row)
+                order.insert(at, key)
+            return rows, order
+    rows = sorted([fresh.get(r.player.pk, r) for r in kept.rows], key=by_new_rating)
+    return rows, [by_new_rating(r) for r in rows]
 
 
 def last_result_round(division: Division, public: bool = False) -> int:

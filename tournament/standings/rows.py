@@ -9,9 +9,10 @@ from __future__ import annotations
 import bisect
 import functools
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from tournament.engine import ratings as ratings_engine
 from tournament.engine import standings as engine
 from tournament.engine.text import count_text
 from tournament.models import Game, Player
@@ -279,6 +280,27 @@ class KeptTable:
     players: list[Player]  # the division's players, as `ranking.players` (by index)
     ranking: engine.Ranking  # the players' records, as ranked
     rows: list[Row]
+
+
+@dataclass(frozen=True)
+class RatedRows:
+    """Every player's ratings as the read model rated them under a stamp (`RatingRow`s, highest
+    new rating first), with the rating engine's computation and what it was computed from:
+    after a write of results, the players it changed are rated again and every other row kept
+    (`read_model`)."""
+
+    frame: str  # the division's frame stamp: its players, rounds and settings
+    rounds: tuple[str, ...]  # each round rated: its own stamp
+    shape: tuple[tuple[bool, bool], ...]  # each round rated: (it counts, its byes count)
+    rated: ratings_engine.RatedEvent
+    rows: list[RatingRow]  # highest new rating first (`by_new_rating`)
+    order: list[tuple[int, int]]  # each row's `by_new_rating`, in the same order
+    by_player: Mapping[Hashable, RatingRow]  # by the player's key
+
+
+def by_new_rating(row: RatingRow) -> tuple[int, int]:
+    """The order of the ratings table: highest new rating first, then by number."""
+    return (-row.after, row.player.number)
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ def test_every_memo_declared_is_registered() -> None:
         "ROUND_READS",
         "PLAYERS",
         "RATED",
+        "RATED_ROWS",
         "ROUND_COUNTS",
         "CROSSTABLE_CELLS",
         "PLAYER_PARTS",
