@@ -627,12 +627,18 @@ def records_of(
     `byes_count`; after a save, only the saved round afresh, and kept for the pages that follow)
     but only these players' games are counted. In the order given; a number not in the division
     is left out."""
-    players, results = players_and_results(division, public, stamps)
+    read = division_read(division, public, stamps=stamps)
+    players = read.players
     by_number = {p.number: p for p in players}
     wanted = {by_number[n].pk for n in numbers if n in by_number}
     if not wanted:
         return []
-    mine = [[g for g in games if g.player in wanted or g.opponent in wanted] for games in results]
+    # Their games of each round counted, by the rounds' index of games by player.
+    mode = stamps.byes_count
+    mine = [
+        read.rounds[n].results_of(mode, wanted) if n in read.rounds else []
+        for n in range(1, len(read.results) + 1)
+    ]
     # The opponents are players of the engine's table too: it checks every game's two players.
     met = wanted | {g.player for r in mine for g in r} | {g.opponent for r in mine for g in r}
     table = engine.standings(
