@@ -168,7 +168,8 @@ def one_size(players: int, rounds: int, results: int, profile: str = "") -> dict
         import pstats
 
         order = os.environ.get("BENCH_SORT", "cumulative")  # or tottime
-        pstats.Stats(profiler).sort_stats(order).print_stats(int(os.environ.get("PROFILE_LINES", "60")))
+        lines = int(os.environ.get("PROFILE_LINES", "60"))
+        pstats.Stats(profiler).sort_stats(order).print_stats(lines)
     return times
 
 
