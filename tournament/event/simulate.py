@@ -477,8 +477,14 @@ class Event:
 def recount(division: Division) -> dict[int, tuple[int | None, float, float, int]]:
     """Each player's rank, wins, losses and spread from the games alone: a game's spread, a win
     for the higher score (half each for a tie), a bye or forfeit won or lost by its sign; then
-    wins, losses, spread, rating and number, withdrawn players unranked."""
+    wins, losses, spread, rating and number, unranked those withdrawn by the last round played (a
+    withdrawal from a round not yet paired leaves the player ranked until it is)."""
     people = list(division.players.all())
+    last = max(division.games.values_list("round", flat=True), default=0)
+
+    def withdrawn(p: Player) -> bool:
+        return p.withdrawn_from_round is not None and p.withdrawn_from_round <= last
+
     wins = {p.pk: 0.0 for p in people}
     losses = {p.pk: 0.0 for p in people}
     spreads = {p.pk: 0 for p in people}
@@ -497,7 +503,7 @@ def recount(division: Division) -> dict[int, tuple[int | None, float, float, int
                 wins[pk] += 0.5
                 losses[pk] += 0.5
     ranked = sorted(
-        (p for p in people if p.withdrawn_from_round is None),
+        (p for p in people if not withdrawn(p)),
         key=lambda p: (-wins[p.pk], losses[p.pk], -spreads[p.pk], -p.rating, p.number),
     )
     out: dict[int, tuple[int | None, float, float, int]] = {}
@@ -509,7 +515,7 @@ def recount(division: Division) -> dict[int, tuple[int | None, float, float, int
             rank, previous = place, key
         out[p.pk] = (rank, *key)
     for p in people:
-        if p.withdrawn_from_round is not None:
+        if withdrawn(p):
             out[p.pk] = (None, wins[p.pk], losses[p.pk], spreads[p.pk])
     return out
 

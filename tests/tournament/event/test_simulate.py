@@ -13,12 +13,14 @@ from django.core.management.base import CommandError
 
 from tournament.event import checks, simulate
 from tournament.exchange import backup
-from tournament.models import Division, Game
+from tournament.models import Division, Game, Player
 from tournament.pairing import missed
 from tournament.pairing import services as pairing
 from tournament.players import roster
 from tournament.players import services as players
 from tournament.results import services as results
+from tournament.standings import read_model
+from tournament.standings import stamps as division_stamps
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -60,6 +62,24 @@ def test_seed_1_which_found_two_seams_stays_clean(index: int) -> None:
     outcome = simulate.Outcome()
     simulate.Event(1, index, outcome).run()
     assert [v.line() for v in outcome.violations] == []
+
+
+def test_seed_16990_ranks_a_player_withdrawn_from_a_round_not_yet_played() -> None:
+    # Seed 16990 found the check's own recount unranking a player withdrawn from round 6 while
+    # the division stood after round 5: the standings rank them until round 6 is paired.
+    outcome = simulate.Outcome()
+    simulate.Event(16990, 13, outcome).run()
+    assert [v.line() for v in outcome.violations] == []
+    jon = Player.objects.get(
+        name="Jon Hart", division__tournament__name="Simulated 16990-13", withdrawn_from_round=6
+    )
+    assert max(jon.division.games.values_list("round", flat=True)) == 5
+    rows = read_model.division_standings(
+        jon.division, public=False, stamps=division_stamps.read(jon.division)
+    )
+    assert [(r.rank, r.wins, r.losses, r.spread) for r in rows if r.player == jon] == [
+        (3, 3.0, 2.0, 273)
+    ]
 
 
 @pytest.fixture
