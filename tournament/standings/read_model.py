@@ -219,14 +219,7 @@ def _round_read(games: list[GameRow]) -> RoundRead:
     alone: list[engine.Game] = []
     pair_rows: list[int] = []
     alone_rows: list[int] = []
-    positions: dict[int, int] = {}
-    rows_of: dict[int, list[int]] = {}
     for i, g in enumerate(games):
-        # The index of the round's games by player, kept with the round read (`rows_of`).
-        positions[g.pk] = i
-        rows_of.setdefault(g.player1_id, []).append(i)
-        if g.player2_id is not None and g.player2_id != g.player1_id:
-            rows_of.setdefault(g.player2_id, []).append(i)
         part = _part(g)
         if part == "alone":
             alone.append(engine_game(g))
@@ -240,7 +233,8 @@ def _round_read(games: list[GameRow]) -> RoundRead:
                 forfeit_tables[g.table] = forfeit_tables.get(g.table, 0) + 1
             pairs.append(engine_game(g))
             pair_rows.append(i)
-    read = RoundRead(
+    # Its index of games by player (`rows_of`, `positions`) is made when first asked for.
+    return RoundRead(
         two + len(forfeit_tables),
         pending,
         pairs,
@@ -251,9 +245,6 @@ def _round_read(games: list[GameRow]) -> RoundRead:
         two,
         forfeit_tables,
     )
-    read.__dict__["positions"] = positions
-    read.__dict__["rows_of"] = {pk: tuple(rows) for pk, rows in rows_of.items()}
-    return read
 
 
 def _round_patched(kept: RoundRead, read: list[GameRow], changed: set[int]) -> RoundRead | None:
@@ -479,9 +470,7 @@ def _standings(
     public: bool,
     stamps: DivisionStamps,
 ) -> list[Row]:
-    made = _kept_standings(division, after_round, capped, show_inactive, public, stamps)
-    if made is not None:
-        return made
+    # `division_standings` has tried this worker's table of a stamp before (`_kept_standings`).
     key = _table_key(division, after_round, capped, show_inactive, public, stamps)
     read = division_read(division, public, stamps=stamps)
     players = read.players
