@@ -354,7 +354,7 @@ def reranked(
         for position in range(start, end):
             entry = entries[position]
             if in_ranked:
-                now = entry[0][3:4] if last == 0 else entry[0][:3]
+                now = _level(entry, last)
                 if now != level:
                     rank, level = position + 1, now
             ranks[offset + position] = rank
