@@ -493,6 +493,16 @@ def _share_of_win(score: int, opponent_score: int) -> float:
     return ((score > opponent_score) - (score < opponent_score) + 1) / 2
 
 
+def _games_by_player(games: Iterable[Pairing]) -> dict[PlayerId, tuple[PlayerId, float]]:
+    """Each player's rated game among `games` (one a player): (opponent, share of a win)."""
+    found: dict[PlayerId, tuple[PlayerId, float]] = {}
+    for game in games:
+        first_wins = _share_of_win(game.first_score, game.second_score)
+        found[game.first] = (game.second, first_wins)
+        found[game.second] = (game.first, 1 - first_wins)
+    return found
+
+
 @dataclass(slots=True)
 class _Record:
     """One player's rated games in one segment, in round order."""
@@ -571,11 +581,7 @@ class Nsa2008:
         assert held is not None  # noqa: S101 - every event has a segment
         order = {p.id: at for at, p in enumerate(players)}
         final = {pid: round_half_up(r) for pid, r in ratings.items()}
-        last_games: dict[PlayerId, tuple[PlayerId, float]] = {}
-        for game in rounds[-1] if rounds else ():
-            first_wins = _share_of_win(game.first_score, game.second_score)
-            last_games[game.first] = (game.second, first_wins)
-            last_games[game.second] = (game.first, 1 - first_wins)
+        last_games = _games_by_player(rounds[-1] if rounds else ())
         later = tuple(segments[holding + 1 :])
         return _Nsa2008Held(career, order, held, later, last_games), final
 
@@ -671,14 +677,10 @@ class Nsa2008:
         """The rated game of each changed player in the round (opponent, share of a win), from
         the round's games; None if one is against a player not among the changed."""
         mine = [g for g in games if g.player in changed or g.opponent in changed]
-        found: dict[PlayerId, tuple[PlayerId, float]] = {}
-        for game in _pairings_of_round(played, mine, known):
-            if game.first not in changed or game.second not in changed:
-                return None
-            first_wins = _share_of_win(game.first_score, game.second_score)
-            found[game.first] = (game.second, first_wins)
-            found[game.second] = (game.first, 1 - first_wins)
-        return found
+        rated = _pairings_of_round(played, mine, known)
+        if any(game.first not in changed or game.second not in changed for game in rated):
+            return None
+        return _games_by_player(rated)
 
     def _segment(
         self,
