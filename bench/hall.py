@@ -2,10 +2,13 @@
 every `--poll` s with If-None-Match, as static/phone.js) while the games of a round are reported
 from their phones (both players of each game) on schedule over a minute, and the hall's screens
 poll as static/display.js does: every 2 s the display feed and the round's clock (each with
-If-None-Match) and, when the feed answers 200, the scoreboard feed if the server has one.
+If-None-Match) and, when the feed answers 200, the scoreboard feed if the server has one. Each
+screen is beside its part of the hall, showing its share of the tables (`?tables=`), unless
+`--every-table`.
 
     .venv/bin/python bench/hall.py [--players 500] [--seconds 60] [--poll 3.0] [--workers 2]
-                                   [--screens 4] [--service-worker [--resend 0.1]]
+                                   [--screens 4] [--every-table] [--quiet-only]
+                                   [--service-worker [--resend 0.1]]
 
 The server is `python -m config.serve` (as `make serve`) on PostgreSQL's `spread_hall_bench`
 (dropped and made afresh), started and stopped as bench/load.py does, with its cache in Redis by
@@ -16,6 +19,9 @@ seen: from its save (the second report's answer) to its first appearance in a sc
 feed (result-to-screen), and in the live feed of both its players (result-to-phone), p50 and
 max. Targets: p99 < 250 ms, 0 errors, 0 lost, result-to-screen under 5 s; `--check` exits 1 if
 one is missed.
+
+`--quiet-only`: the quiet window alone (every phone's feed answered once, then polls with
+nothing changing), the server's CPU a poll beside the same poll in one process; no round.
 
 `--service-worker`: the phones as the installable page makes them (static/phone-sw.js,
 static/phone-offline.js): each has installed its service worker as a browser does, before the
@@ -191,6 +197,19 @@ def report(
     return ok
 
 
+def quiet_figures(args, env, tokens, opening, cpu, polls, load) -> int:
+    """The quiet window's line: the server's CPU a poll beside the same poll in one process."""
+    inproc = django_shell(env, IN_PROCESS, json.dumps(tokens[:300]))
+    print(f"every phone's feed answered once within {opening:.1f} s")
+    server = cpu / max(1, polls) * 1000
+    print(
+        f"quiet ({args.quiet:.0f} s of polls alone, {load}): {polls} polls,"
+        f" server CPU {server:.2f} ms a poll; in one process {inproc['304']:.2f} ms a 304,"
+        f" {inproc['200']:.2f} ms a 200 ({server / inproc['304']:.2f}× the 304)"
+    )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=500)
@@ -199,12 +218,22 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--screens", type=int, default=4, help="hall displays polling the feed")
     parser.add_argument(
+        "--every-table",
+        action="store_true",
+        help="every screen shows every table (by default each is beside its part of the hall)",
+    )
+    parser.add_argument(
         "--quiet", type=float, default=10.0, help="seconds of polls alone before the round"
     )
     parser.add_argument(
         "--keep-alive",
         action="store_true",
         help="phones and screens keep their connection between polls, as browsers do",
+    )
+    parser.add_argument(
+        "--quiet-only",
+        action="store_true",
+        help="the quiet window alone (a poll's CPU, the server's and in one process); no round",
     )
     parser.add_argument("--check", action="store_true")
     parser.add_argument(
@@ -317,15 +346,21 @@ def main() -> int:
                 on_phone[index] = now
             await asyncio.sleep(args.poll)
 
-    async def screen() -> None:
+    async def screen(k: int) -> None:
         """A hall display: the display feed and the clock every 2 s with If-None-Match, and
-        the scoreboard feed after each new display feed (until it answers 404: none here)."""
+        the scoreboard feed after each new display feed (until it answers 404: none here);
+        the screen beside the k-th part of the tables (`?tables=`) unless `--every-table`."""
         etags = {"display": "", "clock": "", "scoreboard": ""}
+        games = info["games"]
+        per = -(-games // args.screens)
+        display = DISPLAY
+        if not args.every_table:
+            display += f"?tables={k * per + 1}-{min(games, (k + 1) * per)}"
         kept: list | None = [] if args.keep_alive else None
         scoreboard = True
         await asyncio.sleep(random.random() * SCREEN_POLL)
         while not stopping.is_set():
-            for kind, path in (("display", DISPLAY), ("clock", CLOCK)):
+            for kind, path in (("display", display), ("clock", CLOCK)):
                 status, body, etags[kind], now = await timed(kind, path, etags[kind], kept)
                 if kind != "display" or status != 200:
                     continue
@@ -350,7 +385,7 @@ def main() -> int:
         stopping = asyncio.Event()
         ready.set()
         tasks = [asyncio.create_task(phone(i, t)) for i, t in enumerate(tokens)]
-        tasks += [asyncio.create_task(screen()) for _ in range(args.screens)]
+        tasks += [asyncio.create_task(screen(k)) for k in range(args.screens)]
         await asyncio.get_running_loop().run_in_executor(None, stop.wait)
         stopping.set()
         await asyncio.wait(tasks, timeout=60)
@@ -404,6 +439,10 @@ def main() -> int:
         stop.wait(args.quiet)
         quiet_cpu = server_cpu(server.pid) - quiet_cpu
         quiet_polls = len(tally.times["live"]) - quiet_polls
+        if args.quiet_only:
+            stop.set()
+            clients.join(timeout=90)
+            return quiet_figures(args, env, tokens, opening, quiet_cpu, quiet_polls, quiet_load)
         tally.times.clear()
         answers[200] = answers[304] = 0
         began = time.perf_counter()
@@ -424,13 +463,7 @@ def main() -> int:
         f" {args.screens} screens; {args.workers} workers of {args.threads} threads,"
         f" cache {'per worker' if args.local_cache else 'Redis'}; {load_average()}"
     )
-    inproc = django_shell(env, IN_PROCESS, json.dumps(tokens[:300]))
-    print(f"every phone's feed answered once within {opening:.1f} s")
-    print(
-        f"quiet ({args.quiet:.0f} s of polls alone, {quiet_load}): {quiet_polls} polls,"
-        f" server CPU {quiet_cpu / max(1, quiet_polls) * 1000:.2f} ms a poll;"
-        f" in one process {inproc['304']:.2f} ms a 304, {inproc['200']:.2f} ms a 200"
-    )
+    quiet_figures(args, env, tokens, opening, quiet_cpu, quiet_polls, quiet_load)
     counted = django_shell(env, COUNT)
     twice, recorded = counted["twice"], set(counted["recorded"])
     # Lost: a game both of whose reports were answered as taken, with no result. A report that

@@ -19,6 +19,10 @@
   const VIEWS = ["pairings", "standings", "results"];
   const POLL = 2000;
   const TICKER = 30000; // how long the newest results stay in the ticker
+  // The most new results one answer puts in the ticker: a screen beside a quarter of a
+  // 250-table round gets about four a poll at the round's peak (bench/hall.py), at most eight
+  // but rarely.
+  const TICKED = 8;
   const RESYNC = 300000; // the server's time asked for afresh every five minutes
   const state = feeds.map(function () { return { etag: null, data: null, seen: null }; });
   const clocks = JSON.parse(document.getElementById("display-clocks").textContent);
@@ -51,7 +55,11 @@
   function isolate(text) { return "\u2068" + text + "\u2069"; }
 
   function render(data, view) {
-    title.textContent = document.title.split(" · ")[0] + " · " + t("tDivision", isolate(data.division));
+    // A screen showing some tables alone says which: "tables 61–120".
+    const part = data.tables ? " · " + t("tTables", data.tables[0] === data.tables[1]
+      ? data.tables[0] : data.tables[0] + "\u2013" + data.tables[1]) : "";
+    title.textContent = document.title.split(" · ")[0] + " · " + t("tDivision", isolate(data.division))
+      + part;
     viewLabel.textContent = view === "pairings" ? t("tRoundPairings", data.round)
       : view === "standings" ? t("tStandings") : t("tResults");
     viewLabel.dataset.view = view;
@@ -103,7 +111,7 @@
   function announce(data, fresh, paired) {
     const items = [span(t("tJustIn") + " · " + t("tDivision", isolate(data.division)), "label")];
     if (paired) items.push(span(t("tPairingsUp", data.round)));
-    fresh.slice(0, 4).forEach(function (r) {
+    fresh.slice(0, TICKED).forEach(function (r) {
       const where = r.table ? t("tTable", r.table) + " · " : "";
       items.push(span(where + isolate(r.one) + " " + r.scores[0] + " – " + r.scores[1] + " "
         + isolate(r.two), "result"));

@@ -26,6 +26,7 @@ from tournament.hall import photos
 from tournament.hall.cards import RECORD, differing, interleaved, rank_texts, rows_of
 from tournament.models import Division, Game
 from tournament.playoffs import services as playoffs
+from tournament.public.display import table_range
 from tournament.standings import memos, queries, read_model
 from tournament.standings.pages import Page
 from tournament.standings.stamps import DivisionStamps, kept_before
@@ -356,19 +357,39 @@ def _displayed(
     return shown
 
 
-def _recent(div: Division, last: int, done: dict[int, Any]) -> list[Any]:
+def _recent(
+    div: Division, last: int, done: dict[int, Any], tables: tuple[int, int] | None
+) -> list[Any]:
     """The latest results of the round (`done`: its games between two players with a result)
-    by when they were saved, the last 12: one small query of the round's games with a result,
-    or, where the database holds others than `done` (a write since it was read), of `done`'s."""
+    by when they were saved, the last 12 (`tables`: of those tables alone): one small query of
+    the round's games with a result, or, where the database holds others than `done` (a write
+    since it was read), of `done`'s."""
+    if tables is not None:
+        done = {pk: g for pk, g in done.items() if g.table and tables[0] <= g.table <= tables[1]}
     with_result = Game.objects.filter(
         division=div, round=last, player2__isnull=False, score1__isnull=False,
         score2__isnull=False,
     ).exclude(kind=Game.VOID)  # fmt: skip
+    if tables is not None:
+        with_result = with_result.filter(table__range=tables)
     pks = list(with_result.order_by("-updated", "-pk").values_list("pk", flat=True)[:12])
     if not all(pk in done for pk in pks) or len(pks) < min(12, len(done)):
         order = Game.objects.filter(pk__in=list(done)).order_by("-updated", "-pk")
         pks = list(order.values_list("pk", flat=True)[:12])
     return [done[pk] for pk in pks]
+
+
+def _pairings_text(shown: _Display, tables: tuple[int, int] | None) -> bytes:
+    """The pairings' text: every player's, or (`tables`) those at those tables alone."""
+    if tables is None:
+        return shown.pairings_text
+    first, last = tables
+    at = [
+        entry
+        for entry in chain.from_iterable(shown.pairings.values())
+        if not entry[0][1] and first <= entry[0][2] <= last  # its place: (…, no table, table…)
+    ]
+    return ", ".join(text for _, text in sorted(at)).encode()
 
 
 def display(request: HttpRequest, page: Page[None], slug: str, division: str) -> HttpResponse:
@@ -377,8 +398,15 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
     through the read model (no model instance built for a game); the pairings' and standing
     rows' texts kept under the stamp (`_displayed`), so that a result writes again the rows of
     the players it changed (and the standing rows of those whose rating it changed), the ranks
-    put in as the feed is written, in one join."""
+    put in as the feed is written, in one join. `?tables=61-120`: the pairings and results of
+    those tables alone (a screen beside them), the standings whole."""
     div = _division(request, slug, division)
+    try:
+        tables = table_range(request.GET.get("tables", ""))
+    except ValueError as error:
+        response = public_json({"error": str(error)})
+        response.status_code = 400
+        return response
     stamps = page.stamps(div)
     read = read_model.division_read(div, public=True, stamps=stamps)
     rows = read_model.division_standings(div, public=True, stamps=stamps)
@@ -390,7 +418,7 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         shown = _displayed(div, stamps, read, rows, order, rated)
         memos.DISPLAY_TEXTS.put(key, shown)
     last, people = shown.last, shown.people
-    recent = _recent(div, last, shown.done)
+    recent = _recent(div, last, shown.done, tables)
     ratings = dict(zip(map(_PK, rated), rated, strict=True))
 
     def change(p: Any) -> int:
@@ -414,12 +442,13 @@ def display(request: HttpRequest, page: Page[None], slug: str, division: str) ->
         "division": div.name,
         "round": last,
         "pin": div.display_pin if div.display_pin in DISPLAY_VIEWS else "",
+        "tables": list(tables) if tables else None,
     }
     ranks = rank_texts(list(map(_RANK, rows)))
     tails = list(map(shown.tails.__getitem__, order))
     start = json.dumps(head, ensure_ascii=False)[:-1] + ', "pairings": ['
     end = '], "results": ' + json.dumps(latest, ensure_ascii=False) + "}"
-    opening = b"".join((start.encode(), shown.pairings_text, b'], "standings": ['))
+    opening = b"".join((start.encode(), _pairings_text(shown, tables), b'], "standings": ['))
     return public_json_text(
         interleaved(opening, [[_RANK_OPENING] * len(tails), ranks, tails], (end.encode(),))
     )

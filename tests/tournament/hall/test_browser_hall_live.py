@@ -147,3 +147,58 @@ def test_the_clock_on_the_display_and_on_a_phone_agree(live_url, page) -> None:
     page.screenshot(path="/tmp/live-display-clock-fa-1280.png")
     phone.screenshot(path="/tmp/live-phone-clock-fa-390.png", full_page=True)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_screen_beside_some_tables_tickers_their_results_alone(live_url, page) -> None:
+    tournament = Tournament.objects.create(name="Big Hall", slug="big-hall")
+    division = Division.objects.create(tournament=tournament, name="A", display_pin="pairings")
+    names = [
+        "رضا محمدی‌نژاد", "김민준", "Quill, Ada", "Crane, Ben", "Vale, Cora", "Moss, Eli",
+        "سارا کریمی", "이서연", "North, Fay", "Stone, Gus", "Reed, Hal", "Bright, Ivy",
+    ]  # fmt: skip
+    people = [
+        Player.objects.create(division=division, number=n, name=name, rating=1500)
+        for n, name in enumerate(names, start=1)
+    ]
+    games = [
+        Game.objects.create(
+            division=division,
+            round=1,
+            table=t,
+            player1=people[2 * t - 2],
+            player2=people[2 * t - 1],
+            first=1,
+        )  # fmt: skip
+        for t in range(1, 7)
+    ]
+    Round.objects.create(division=division, number=1, published=True)
+    director = User.objects.create_user("director")
+    tournament.directors.add(director)
+
+    # The desk opens the screen for tables 4 to 6 from the players' reports page.
+    desk = _signed_in(page.context.browser, live_url, director)
+    desk.set_viewport_size({"width": 390, "height": 844})
+    desk.goto(f"{live_url}/desk/big-hall/division/{division.pk}/claims/")
+    desk.get_by_label("A screen beside some tables").fill("4-6")
+    desk.screenshot(path="/tmp/live-desk-tables-390.png", full_page=True)
+    assert desk.evaluate("document.documentElement.scrollWidth") <= 390
+    desk.get_by_role("button", name="Open its display").click()
+    assert desk.url.endswith("/t/big-hall/A/display/?tables=4-6")
+
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{live_url}/t/big-hall/A/display/?tables=4-6")
+    page.wait_for_selector("#display-view[data-view='pairings']")
+    assert page.inner_text("#display-title").endswith("division \u2068A\u2069 · tables 4–6")
+    shown = page.inner_text("#display-body")
+    assert "سارا کریمی" in shown and "Reed, Hal" in shown
+    assert "김민준" not in shown and "Vale, Cora" not in shown  # tables 1 and 3
+    for game, (one, two) in zip(games, [(400, 300), (410, 310), (420, 320), (430, 330),
+                                        (440, 340), (450, 350)], strict=True):  # fmt: skip
+        results.record_result(game, one, two, None)
+    ticker = page.locator("#display-ticker", has_text="450 – 350")
+    ticker.wait_for(timeout=5_000)  # the display polls every 2 s
+    text = page.inner_text("#display-ticker")
+    assert all(f"{s} – {s - 100}" in text for s in (430, 440, 450))
+    assert "400 – 300" not in text and "420 – 320" not in text  # tables 1 and 3: not here
+    assert "이서연" in text and "Bright, Ivy" in text
+    page.screenshot(path="/tmp/live-display-tables-1280.png")

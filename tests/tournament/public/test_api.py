@@ -189,3 +189,63 @@ def test_the_display_feeds_kept_rows_are_exact_after_each_result(
         ("Vale, Cora", "1–0", 80),
         ("Quill, Ada", "1–0", 40),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "tables"),
+    [("61-120", (61, 120)), (" 61 \u2013 120 ", (61, 120)), ("7", (7, 7)), ("", None)],
+)
+def test_a_range_of_tables_first_to_last(text: str, tables: tuple[int, int] | None) -> None:
+    from tournament.public.display import table_range
+
+    assert table_range(text) == tables
+
+
+@pytest.mark.parametrize("text", ["0-3", "5-2", "a", "1-2-3", "1,2", "-4"])
+def test_anything_else_is_refused_saying_what_is_wanted(text: str) -> None:
+    from tournament.public.display import table_range
+
+    with pytest.raises(ValueError, match=r"^Tables are a range of table numbers, first to last"):
+        table_range(text)
+
+
+def test_a_screen_beside_some_tables_shows_their_pairings_and_results_alone(
+    division: Division, director
+) -> None:
+    for line in ("1 420 2 380", "4 300 3 380", "6 390 5 380"):
+        results.enter_line(division, 1, line, director)
+
+    part = Client().get(BASE + "display?tables=2-3").json()
+    every = Client().get(BASE + "display").json()
+
+    assert part["tables"] == [2, 3] and every["tables"] is None
+    assert [(r["name"], r["table"]) for r in part["pairings"]] == [
+        ("Moss, Eli", 2),
+        ("North, Fay", 3),
+        ("Stone, Gus", 3),
+        ("Vale, Cora", 2),
+    ]
+    assert [(r["table"], r["one"], r["scores"]) for r in part["results"]] == [
+        (3, "North, Fay", [380, 390]),
+        (2, "Vale, Cora", [380, 300]),
+    ]
+    assert part["standings"] == every["standings"] and len(every["standings"]) == 7
+    assert len(every["pairings"]) == 7 and len(every["results"]) == 3
+    one = Client().get(BASE + "display?tables=1").json()
+    assert [r["name"] for r in one["pairings"]] == ["Crane, Ben", "Quill, Ada"]
+    assert [r["table"] for r in one["results"]] == [1]
+
+
+def test_a_screens_tables_wrongly_given_are_a_clear_400(division: Division) -> None:
+    feed = Client().get(BASE + "display?tables=9-3")
+    assert feed.status_code == 400
+    assert feed.json() == {"error": "Tables are a range of table numbers, first to last: 61-120."}
+    page = Client().get("/t/spring-open/A/display/?tables=x")
+    assert page.status_code == 400
+    assert page.content.decode() == "Tables are a range of table numbers, first to last: 61-120."
+
+
+def test_the_display_page_of_some_tables_reads_their_feed(division: Division) -> None:
+    page = Client().get("/t/spring-open/A/display/?tables=2-3").content.decode()
+    assert '["/api/v1/t/spring-open/A/display?tables=2-3"]' in page
+    assert "· division <bdi>A</bdi> · tables 2\u20133</h1>" in page
