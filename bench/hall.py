@@ -1,10 +1,10 @@
 """The hall on loopback: N players' phones polling their page's live feed (`/p/<token>/live`,
 every `--poll` s with If-None-Match, as static/phone.js) while the games of a round are reported
 from their phones (both players of each game) on schedule over a minute, and the hall's screens
-poll as static/display.js does: every 2 s the display feed and the round's clock (each with
-If-None-Match) and, when the feed answers 200, the scoreboard feed if the server has one. Each
-screen is beside its part of the hall, showing its share of the tables (`?tables=`), unless
-`--every-table`.
+poll as static/display.js does: the display feed 2 s after each answer (1 s after a new one) and
+the round's clock every 2 s, each with If-None-Match, and, when the feed answers 200, the
+scoreboard feed if the server has one. Each screen is beside its part of the hall, showing its
+share of the tables (`?tables=`), unless `--every-table`.
 
     .venv/bin/python bench/hall.py [--players 500] [--seconds 60] [--poll 3.0] [--workers 2]
                                    [--screens 4] [--every-table] [--quiet-only]
@@ -86,7 +86,8 @@ print("JSON" + json.dumps({"tokens": tokens, "games": len(games)}))
 DISPLAY = "/api/v1/t/hall-bench/A/display"
 CLOCK = "/api/v1/t/hall-bench/A/clock"
 SCOREBOARD = "/api/v1/t/hall-bench/A/scoreboard"
-SCREEN_POLL = 2.0  # static/display.js
+SCREEN_POLL = 2.0  # static/display.js: 2 s after an unchanged answer
+SCREEN_BUSY_POLL = 1.0  # and 1 s after a new one
 
 COUNT = r"""
 import json
@@ -353,9 +354,10 @@ def main() -> int:
             await asyncio.sleep(args.poll)
 
     async def screen(k: int) -> None:
-        """A hall display: the display feed and the clock every 2 s with If-None-Match, and
-        the scoreboard feed after each new display feed (until it answers 404: none here);
-        the screen beside the k-th part of the tables (`?tables=`) unless `--every-table`."""
+        """A hall display, as static/display.js: the display feed 2 s after each answer, 1 s
+        after a new one, and the clock every 2 s, each with If-None-Match; the scoreboard feed
+        after each new display feed (until it answers 404: none here); the screen beside the
+        k-th part of the tables (`?tables=`) unless `--every-table`."""
         etags = {"display": "", "clock": "", "scoreboard": ""}
         games = info["games"]
         per = -(-games // args.screens)
@@ -365,11 +367,18 @@ def main() -> int:
         kept: list | None = [] if args.keep_alive else None
         scoreboard = True
         await asyncio.sleep(random.random() * SCREEN_POLL)
+        clocked = 0.0
         while not stopping.is_set():
+            news = False
             for kind, path in (("display", display), ("clock", CLOCK)):
+                if kind == "clock":
+                    if time.perf_counter() - clocked < SCREEN_POLL - 0.05:
+                        continue
+                    clocked = time.perf_counter()
                 status, body, etags[kind], now = await timed(kind, path, etags[kind], kept)
                 if kind != "display" or status != 200:
                     continue
+                news = True
                 for row in json.loads(body)["results"]:
                     on_screen.setdefault(row["table"], now)
                 if scoreboard:
@@ -384,7 +393,7 @@ def main() -> int:
                         scoreboard = False
                     else:
                         tally.add("scoreboard", time.perf_counter() - start, status in (200, 304))
-            await asyncio.sleep(SCREEN_POLL)
+            await asyncio.sleep(SCREEN_BUSY_POLL if news else SCREEN_POLL)
 
     async def hall_clients() -> None:
         nonlocal stopping
