@@ -1,8 +1,9 @@
 // The hall display: polls the API every 2 s, 1 s after a new answer (If-None-Match, so an
-// unchanged answer is a bare 304) and rotates pairings, standings and the latest results, and the divisions when several
-// are given. A changed feed redraws the view showing in place, and its new results (or a round
-// just paired) come at once in the ticker above it, whatever the view; the round's clock is
-// read from its own feed (static/clock.js works out the seconds from the server's time).
+// unchanged answer is a bare 304) and rotates pairings, standings and the latest results, and
+// the divisions when several are given. A changed feed redraws the view showing in place, and
+// its new results (or a round just paired) come at once in the ticker above it, whatever the
+// view; the round's clock is read from its own feed (static/clock.js works out the seconds from
+// the server's time).
 (function () {
   "use strict";
   const feeds = JSON.parse(document.getElementById("display-feeds").textContent);

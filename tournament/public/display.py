@@ -1,5 +1,5 @@
 """The hall display: a page for a projector, updated by `static/display.js` polling the API
-(the division's feed every 2 s, and its round clock).
+(the division's feed every 2 s, 1 s after a new answer, and its round clock).
 
 A big hall has several screens, each beside a part of the room: `?tables=61-120` shows the
 pairings and the results of those tables alone (the standings stay whole), so that each screen
